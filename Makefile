@@ -1,0 +1,53 @@
+# ik.h: make test | make examples | make bench | make format | make check-format
+CC      ?= cc
+CFLAGS  ?= -O2
+WARN     = -Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow
+BUILD    = build
+EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c bench/*.c)
+
+.PHONY: all test test-quick examples run-examples bench callgrind format check-format clean
+
+all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench
+
+# every compiler x language x precision, sanitizers, IK_STATIC copies, examples
+test:
+	@sh tests/matrix.sh
+
+# one variant (gcc, C99, double) for a fast edit-test loop
+test-quick:
+	@sh tests/matrix.sh quick
+
+$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ tests/test_main.c tests/test_math.c \
+	    tests/test_chain.c tests/test_svd.c -lm
+
+examples: $(EXAMPLES)
+run-examples: $(EXAMPLES)
+	@for e in $(EXAMPLES); do echo "== $$e"; ./$$e || exit 1; done
+
+$(BUILD)/examples/%: examples/%.c ik.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
+
+$(BUILD)/bench/bench: bench/bench.c ik.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) -O2 -o $@ bench/bench.c -lm
+
+bench: $(BUILD)/bench/bench
+	./$(BUILD)/bench/bench
+
+# instruction counts, repeatable on a noisy machine (needs valgrind)
+callgrind: $(BUILD)/bench/bench
+	valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.out \
+	    ./$(BUILD)/bench/bench --runs=3 2>&1 | grep -E 'refs|Collected'
+
+format:
+	clang-format -i $(FORMAT_FILES)
+
+check-format:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,1717 @@
+/* ik.h v0.1.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
+
+   Do this in *one* C or C++ file (elsewhere just #include "ik.h"):
+       #define IK_IMPLEMENTATION
+       #include "ik.h"
+
+   QUICK START
+       Forward kinematics and the Jacobian of a two-link planar arm:
+
+           #define IK_IMPLEMENTATION
+           #include "ik.h"
+           #include <stdio.h>
+           int main(void)
+           {
+               ik_joint joints[2];
+               joints[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+               joints[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)),
+                                             ik_vec3_make(0, 0, 1));
+               ik_chain chain = ik_chain_make(joints, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+               ik_real q[2] = { 0.5, -0.25 }, jac[6 * 2];
+               ik_xform effector;
+               if (ik_chain_jacobian(&chain, q, 6, jac, &effector) != IK_OK) return 1;
+               printf("effector at (%g, %g, %g)\n", effector.pos.x, effector.pos.y, effector.pos.z);
+               return 0;
+           }
+
+   CONVENTIONS
+       Right-handed frames, column vectors (p' = R p), radians, metres or any unit you like.
+       ik_quat is {x, y, z, w} with w the scalar part; rotations are unit quaternions, q and -q are
+       the same rotation. ik_mat3 is m[row][col]. ik_xform is a rigid transform {rot, pos}: it
+       rotates a point, then translates it (p' = rot * p + pos); a * b applies b first.
+       Exponential map (Grassia 1998): v = angle * unit_axis, |v| is the full rotation angle (not
+       the half angle of D3DX's log-quaternion). Euler angles: ik_euler_order names the axes left
+       to right, R = R_first(e.x) * R_second(e.y) * R_third(e.z) (yaw-pitch-roll with yaw about y,
+       pitch about x, roll about z is IK_EULER_YXZ; URDF rpy is IK_EULER_ZYX with e = (y, p, r)).
+       A chain is a list of joints from the root to the tip. Joint i's frame in the chain's root
+       ("model") frame is  F_i = F_{i-1} * joint[i].origin * motion_i(q),  where motion is a
+       rotation about joint[i].axis (revolute), a translation along it (prismatic), exp(v) (ball)
+       or nothing (fixed); the effector is F_{n-1} * chain.tip. The joint-state vector q holds one
+       value per revolute or prismatic joint and three (an exponential map) per ball joint, in
+       chain order. docs/conventions.md says all of this at length.
+
+   CONFIGURATION                                          where to set
+       IK_IMPLEMENTATION   emit the definitions           one translation unit
+       IK_USE_FLOAT        ik_real is float, not double   every translation unit (ABI changes)
+       IK_STATIC           private copy (static linkage)  the implementation unit
+       IKDEF               linkage of every function      every translation unit
+       IK_SQRT IK_SIN IK_COS IK_ATAN2 IK_FABS             every translation unit, all or none
+                           replace the libm calls
+       IK_ASSERT(c)        internal invariants            the implementation unit
+       IK_MAX_JOINTS       largest joint count (4096)     every translation unit
+
+   MATHS
+       Small value types and the conversions between rotation representations: quaternion,
+       matrix, axis-angle, exponential map, Euler angles; slerp and the single-axis interpolation
+       between two orientations; shortest arc between two vectors; swing-twist decomposition.
+       Conversions are total: zero or non-unit input gets the documented answer (a unit result,
+       the identity for a zero quaternion or axis), never NaN for finite input. A non-finite input
+       to a conversion gives the identity (or zero vector). Plain vector arithmetic (ik_vec3_add,
+       ...) is IEEE arithmetic and propagates whatever it is given.
+
+   CHAIN, FORWARD KINEMATICS, JACOBIAN
+       ik_chain_fk() gives the effector pose and every joint frame, O(n). ik_chain_jacobian()
+       gives the 3 x dof (position) or 6 x dof (position, then angular velocity) geometric
+       Jacobian with respect to q, exact for ball joints' exponential-map coordinates. Helpers
+       build joints from URDF <joint> data and from classic or modified Denavit-Hartenberg tables.
+
+   SVD
+       ik_svd() is a one-sided Jacobi SVD of any m x n matrix (IK uses m <= 6 rows and n up to
+       hundreds of columns); ik_svd_pinv() and ik_svd_damped_pinv() give the Moore-Penrose and the
+       damped pseudo-inverse. Memory comes from the caller (ik_svd_scratch_size()).
+
+   ERRORS
+       Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
+       names it). Every input is checked before any output is written: on error the caller's
+       outputs are untouched. Real inputs must be finite and at most IK_MAX_MAGNITUDE in size
+       (joint limits may be infinite). Solver outcomes (converged, unreachable, ...) are not
+       errors: they come back as IK_OK plus an ik_status in ik_solve_info.
+
+   MEMORY AND THREADS
+       ik.h never allocates and has no global or static mutable state: every function is
+       reentrant and thread-safe. Memory that grows with the problem is passed in by the caller.
+
+   ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
+
+   RECENT CHANGES
+       0.1.0 (2026-11-22) rotation maths, chain model, forward kinematics, Jacobian, SVD.
+*/
+#ifndef IK_H_INCLUDED
+#define IK_H_INCLUDED
+
+#define IK_VERSION_MAJOR  0
+#define IK_VERSION_MINOR  1
+#define IK_VERSION_PATCH  0
+#define IK_VERSION_STRING "0.1.0"
+
+// ---- config ------------------------------------------------------------------------------------
+#include <math.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <string.h>
+#include <float.h>
+
+#ifdef IK_USE_FLOAT
+typedef float ik_real;
+#define IK_R(x)      ((float)(x))
+#define IK_EPSILON   FLT_EPSILON
+#define IK__REAL_MIN FLT_MIN
+#define IK__MATH(fn) fn##f
+#define IK_REAL_FMT  "float"
+#else
+typedef double ik_real;
+#define IK_R(x)      ((double)(x))
+#define IK_EPSILON   DBL_EPSILON
+#define IK__REAL_MIN DBL_MIN
+#define IK__MATH(f)  f
+#define IK_REAL_FMT  "double"
+#endif
+
+#if defined(IK_SQRT) || defined(IK_SIN) || defined(IK_COS) || defined(IK_ATAN2) || defined(IK_FABS)
+#if !defined(IK_SQRT) || !defined(IK_SIN) || !defined(IK_COS) || !defined(IK_ATAN2) ||             \
+    !defined(IK_FABS)
+#error "ik.h: define all of IK_SQRT, IK_SIN, IK_COS, IK_ATAN2, IK_FABS or none of them"
+#endif
+#else
+#define IK_SQRT(x)     IK__MATH(sqrt)(x)
+#define IK_SIN(x)      IK__MATH(sin)(x)
+#define IK_COS(x)      IK__MATH(cos)(x)
+#define IK_ATAN2(y, x) IK__MATH(atan2)(y, x)
+#define IK_FABS(x)     IK__MATH(fabs)(x)
+#endif
+
+#ifndef IK_MAX_JOINTS
+#define IK_MAX_JOINTS 4096 // most joints in one chain (bounds counts, not memory)
+#endif
+#define IK_MAX_MAGNITUDE IK_R(1e12) // largest |x| ik.h accepts for a length or joint value
+#define IK_PI            IK_R(3.14159265358979323846)
+#define IK_INFINITY      ((ik_real)HUGE_VAL) // "no limit" for ik_joint.lo / hi
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IK__UNUSED __attribute__((unused))
+#else
+#define IK__UNUSED
+#endif
+#ifndef IKDEF
+#ifdef IK_STATIC
+#define IKDEF static IK__UNUSED
+#else
+#define IKDEF extern
+#endif
+#endif
+#define IK_INLINE static inline
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---- types -------------------------------------------------------------------------------------
+
+// A 3-vector.
+typedef struct ik_vec3 {
+    ik_real x, y, z;
+} ik_vec3;
+
+// A quaternion {x, y, z, w}, w the scalar part. Rotations are unit quaternions.
+typedef struct ik_quat {
+    ik_real x, y, z, w;
+} ik_quat;
+
+// A 3 x 3 matrix, m[row][col]; it multiplies column vectors.
+typedef struct ik_mat3 {
+    ik_real m[3][3];
+} ik_mat3;
+
+// A rigid transform: p' = rot * p + pos.
+typedef struct ik_xform {
+    ik_quat rot; // unit quaternion
+    ik_vec3 pos; // translation
+} ik_xform;
+
+// What a function that can fail returns. Errors are negative.
+typedef enum ik_result {
+    IK_OK = 0,
+    IK_ERR_NULL_ARG = -1,          // a required pointer is NULL
+    IK_ERR_BAD_ARG = -2,           // NaN/Inf, too large, zero or non-unit axis, count out of range
+    IK_ERR_BAD_OPTS = -3,          // options not from ik_default_*_opts(), or a field out of range
+    IK_ERR_SCRATCH_TOO_SMALL = -4, // scratch smaller than the matching *_scratch_size() says
+    IK_ERR_NUMERIC = -5            // a numerical breakdown was caught; outputs untouched
+} ik_result;
+
+// How a solve ended. Every one of these comes with IK_OK: an outcome, not an error.
+typedef enum ik_status {
+    IK_STATUS_CONVERGED = 0,      // within the tolerances
+    IK_STATUS_MAX_ITERATIONS = 1, // ran out of iterations while still improving
+    IK_STATUS_STALLED = 2,        // stopped improving away from the target (local minimum, limits)
+    IK_STATUS_UNREACHABLE = 3     // the target is out of reach; the closest pose was returned
+} ik_status;
+
+// What a solver reports besides its ik_result.
+typedef struct ik_solve_info {
+    ik_status status;
+    int iterations;         // iterations (or sweeps) used
+    ik_real position_error; // |effector position - target position|, model units
+    ik_real rotation_error; // angle between effector and target orientation, radians (0 if unused)
+} ik_solve_info;
+
+// Short English description of r, e.g. "scratch buffer too small". Never NULL.
+IKDEF const char *ik_result_string(ik_result r);
+// Short English name of s, e.g. "converged". Never NULL.
+IKDEF const char *ik_status_string(ik_status s);
+// sizeof(ik_real): 4 with IK_USE_FLOAT, else 8. Lets a program check that every TU agrees.
+IKDEF int ik_real_size(void);
+
+// ---- math --------------------------------------------------------------------------------------
+
+// The vector (x, y, z).
+IK_INLINE ik_vec3 ik_vec3_make(ik_real x, ik_real y, ik_real z)
+{
+    ik_vec3 v;
+    v.x = x;
+    v.y = y;
+    v.z = z;
+    return v;
+}
+// The zero vector.
+IK_INLINE ik_vec3 ik_vec3_zero(void)
+{
+    return ik_vec3_make(0, 0, 0);
+}
+// a + b.
+IK_INLINE ik_vec3 ik_vec3_add(ik_vec3 a, ik_vec3 b)
+{
+    return ik_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+// a - b.
+IK_INLINE ik_vec3 ik_vec3_sub(ik_vec3 a, ik_vec3 b)
+{
+    return ik_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+// s * v.
+IK_INLINE ik_vec3 ik_vec3_scale(ik_vec3 v, ik_real s)
+{
+    return ik_vec3_make(v.x * s, v.y * s, v.z * s);
+}
+// -v.
+IK_INLINE ik_vec3 ik_vec3_negate(ik_vec3 v)
+{
+    return ik_vec3_make(-v.x, -v.y, -v.z);
+}
+// a + s * b (multiply-add).
+IK_INLINE ik_vec3 ik_vec3_add_scaled(ik_vec3 a, ik_vec3 b, ik_real s)
+{
+    return ik_vec3_make(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z);
+}
+// a . b.
+IK_INLINE ik_real ik_vec3_dot(ik_vec3 a, ik_vec3 b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+// a x b (right-handed).
+IK_INLINE ik_vec3 ik_vec3_cross(ik_vec3 a, ik_vec3 b)
+{
+    return ik_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+// |v|^2.
+IK_INLINE ik_real ik_vec3_length2(ik_vec3 v)
+{
+    return ik_vec3_dot(v, v);
+}
+// |v|.
+IK_INLINE ik_real ik_vec3_length(ik_vec3 v)
+{
+    return IK_SQRT(ik_vec3_dot(v, v));
+}
+// (1 - t) a + t b.
+IK_INLINE ik_vec3 ik_vec3_lerp(ik_vec3 a, ik_vec3 b, ik_real t)
+{
+    return ik_vec3_add_scaled(a, ik_vec3_sub(b, a), t);
+}
+// Unit vector along v; the zero vector if v is zero, subnormal or not finite.
+IKDEF ik_vec3 ik_vec3_normalize(ik_vec3 v);
+// A unit vector perpendicular to v (a stable choice); (1, 0, 0) if v is zero or not finite.
+IKDEF ik_vec3 ik_vec3_any_perpendicular(ik_vec3 v);
+// true if every component is finite.
+IKDEF bool ik_vec3_is_finite(ik_vec3 v);
+
+// The quaternion {x, y, z, w}.
+IK_INLINE ik_quat ik_quat_make(ik_real x, ik_real y, ik_real z, ik_real w)
+{
+    ik_quat q;
+    q.x = x;
+    q.y = y;
+    q.z = z;
+    q.w = w;
+    return q;
+}
+// The identity rotation {0, 0, 0, 1}.
+IK_INLINE ik_quat ik_quat_identity(void)
+{
+    return ik_quat_make(0, 0, 0, 1);
+}
+// Hamilton product a * b: the rotation b followed by a.
+IK_INLINE ik_quat ik_quat_mul(ik_quat a, ik_quat b)
+{
+    return ik_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+// Conjugate {-x, -y, -z, w}: the inverse of a unit quaternion.
+IK_INLINE ik_quat ik_quat_conjugate(ik_quat q)
+{
+    return ik_quat_make(-q.x, -q.y, -q.z, q.w);
+}
+// Four-component dot product a . b.
+IK_INLINE ik_real ik_quat_dot(ik_quat a, ik_quat b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+// v rotated by the unit quaternion q (q v q*).
+IK_INLINE ik_vec3 ik_quat_rotate(ik_quat q, ik_vec3 v)
+{
+    // v' = v + 2w (u x v) + 2 u x (u x v), u = (x, y, z)
+    ik_vec3 u = ik_vec3_make(q.x, q.y, q.z);
+    ik_vec3 t = ik_vec3_scale(ik_vec3_cross(u, v), 2);
+    return ik_vec3_add(ik_vec3_add_scaled(v, t, q.w), ik_vec3_cross(u, t));
+}
+// q / |q|; the identity if q is zero, subnormal or not finite.
+IKDEF ik_quat ik_quat_normalize(ik_quat q);
+// true if q is finite and ||q|^2 - 1| <= tolerance.
+IKDEF bool ik_quat_is_unit(ik_quat q, ik_real tolerance);
+// Rotation by angle (radians) about axis (normalized here); the identity if axis is zero.
+IKDEF ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle);
+// Angle in [0, pi] of q (normalized here) and its unit axis in *out_axis (may be NULL). At
+// angle 0 the axis is (1, 0, 0). q and -q give the same answer.
+IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis);
+// exp of an exponential map v = angle * axis (Grassia 1998): the rotation by |v| about v.
+// Accurate at and near 0 (series) and for any |v|.
+IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v);
+// log of q (normalized here) as an exponential map with |v| in [0, pi]: q and -q give the same v.
+// atan2-based, accurate near 0 and near pi.
+IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q);
+// The exponential map of the same rotation as v with |v| <= pi (Grassia's reparameterisation:
+// v (1 - 2 pi / |v|) when |v| > pi, repeated for |v| beyond 3 pi).
+IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v);
+// d/dt exp(v(t)) = [w]x exp(v) with w = ik_expmap_jacobian(v) * dv/dt: the left Jacobian of
+// SO(3), I + (1 - cos a)/a^2 [v]x + (a - sin a)/a^3 [v]x^2, a = |v|; series near 0.
+IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v);
+// Rotation matrix of q (normalized here).
+IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q);
+// Unit quaternion of a rotation matrix, w >= 0 (Shepperd's branch on the largest diagonal).
+// A matrix that is not a rotation gives the normalized result of the same formula.
+IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m);
+// Shortest-arc rotation taking direction from to direction to (both normalized here). Opposite
+// vectors give a half turn about ik_vec3_any_perpendicular(from); a zero vector, the identity.
+IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to);
+// Spherical linear interpolation from a (t = 0) to b (t = 1) along the shorter arc; t outside
+// [0, 1] extrapolates. Inputs normalized here.
+IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t);
+// Splits q = swing * twist, twist a rotation about twist_axis and swing a rotation about an
+// axis perpendicular to it. A zero twist_axis, or a half-turn swing that leaves no twist,
+// gives twist = identity. Either output may be NULL.
+IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing,
+                               ik_quat *out_twist);
+
+// The 3 x 3 identity.
+IKDEF ik_mat3 ik_mat3_identity(void);
+// a * b.
+IKDEF ik_mat3 ik_mat3_mul(ik_mat3 a, ik_mat3 b);
+// m^T (the inverse of a rotation).
+IKDEF ik_mat3 ik_mat3_transpose(ik_mat3 m);
+// m * v.
+IKDEF ik_vec3 ik_mat3_mul_vec3(ik_mat3 m, ik_vec3 v);
+
+// Order of Euler (Tait-Bryan) angles: R = R_a(e.x) * R_b(e.y) * R_c(e.z) for IK_EULER_abc.
+typedef enum ik_euler_order {
+    IK_EULER_XYZ,
+    IK_EULER_XZY,
+    IK_EULER_YXZ, // yaw (y), pitch (x), roll (z): the reference Jacobian IK's order
+    IK_EULER_YZX,
+    IK_EULER_ZXY,
+    IK_EULER_ZYX // yaw (z), pitch (y), roll (x): URDF rpy and aerospace
+} ik_euler_order;
+// Rotation matrix of Euler angles e in the given order. An unknown order gives the identity.
+IKDEF ik_mat3 ik_mat3_from_euler(ik_vec3 e, ik_euler_order order);
+// Euler angles of a rotation matrix: e.x, e.z in (-pi, pi], e.y in [-pi/2, pi/2]. In gimbal
+// lock (|e.y| = pi/2) e.z = 0 and e.x carries the whole remaining rotation.
+IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order);
+// The orientation a fraction s of the way from r0 to rg about the single fixed axis n of
+// rg * r0^T = Rot(n, theta): R(s) = Rot(n, s * theta) * r0, theta in [0, pi]. R(0) = r0,
+// R(1) = rg. Robust at theta = 0 and near pi. Same path as ik_quat_slerp().
+IKDEF ik_mat3 ik_mat3_interpolate_axis(ik_mat3 r0, ik_mat3 rg, ik_real s);
+
+// The identity transform.
+IKDEF ik_xform ik_xform_identity(void);
+// A pure translation.
+IKDEF ik_xform ik_xform_translation(ik_vec3 pos);
+// The transform {rot, pos}; rot is normalized here.
+IKDEF ik_xform ik_xform_make(ik_quat rot, ik_vec3 pos);
+// a * b: applies b, then a.
+IKDEF ik_xform ik_xform_mul(ik_xform a, ik_xform b);
+// The inverse transform.
+IKDEF ik_xform ik_xform_inverse(ik_xform t);
+// t applied to point p: t.rot * p + t.pos.
+IKDEF ik_vec3 ik_xform_apply(ik_xform t, ik_vec3 p);
+// t's rotation applied to direction d (no translation).
+IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d);
+
+// ---- chain -------------------------------------------------------------------------------------
+
+// Joint types. The number of joint-state values each takes is in parentheses.
+typedef enum ik_joint_type {
+    IK_JOINT_FIXED = 0,     // (0) no motion: a rigid offset
+    IK_JOINT_REVOLUTE = 1,  // (1) rotation by q about axis, radians
+    IK_JOINT_PRISMATIC = 2, // (1) translation by q along axis, model units
+    IK_JOINT_BALL = 3       // (3) rotation exp(v), v an exponential map (ik_quat_from_expmap)
+} ik_joint_type;
+
+// One joint: a fixed offset from the parent frame, then the joint's motion.
+typedef struct ik_joint {
+    ik_joint_type type;
+    ik_xform origin; // parent frame -> joint frame at q = 0 (URDF <origin>); rot must be unit
+    ik_vec3 axis;    // unit axis in the joint frame (revolute, prismatic); ignored otherwise
+    ik_real lo, hi;  // limits of q (revolute, prismatic), lo <= hi; +-IK_INFINITY for none
+    ik_real weight;  // >= 0; how freely solvers move this joint (1 = normal, 0 = frozen)
+} ik_joint;
+
+// A serial chain: joints from root to tip, and the effector's offset from the last joint frame.
+// The chain does not own the joints; it only points at them.
+typedef struct ik_chain {
+    const ik_joint *joints; // [joint_count]
+    int joint_count;        // 1 .. IK_MAX_JOINTS
+    ik_xform tip;           // last joint frame -> effector (tool) frame
+} ik_chain;
+
+// Number of joint-state values a joint of this type takes: 0, 1 or 3 (0 for an unknown type).
+IKDEF int ik_joint_type_dof(ik_joint_type type);
+// A fixed joint at origin.
+IKDEF ik_joint ik_joint_fixed(ik_xform origin);
+// A revolute joint at origin about axis (normalized here), unlimited, weight 1.
+IKDEF ik_joint ik_joint_revolute(ik_xform origin, ik_vec3 axis);
+// A prismatic joint at origin along axis (normalized here), unlimited, weight 1.
+IKDEF ik_joint ik_joint_prismatic(ik_xform origin, ik_vec3 axis);
+// A ball joint at origin, weight 1.
+IKDEF ik_joint ik_joint_ball(ik_xform origin);
+// The chain {joints, joint_count, tip}. Checks nothing: see ik_chain_validate().
+IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform tip);
+
+// Checks a chain: IK_ERR_NULL_ARG (chain or joints NULL), IK_ERR_BAD_ARG (count outside
+// 1..IK_MAX_JOINTS, unknown type, NaN/Inf or |x| > IK_MAX_MAGNITUDE in an origin or the tip,
+// origin rotation or axis not unit to 1e-4, NaN limit, lo > hi, weight < 0 or not finite).
+IKDEF ik_result ik_chain_validate(const ik_chain *chain);
+// Length of the chain's joint-state vector, or -1 if ik_chain_validate() fails.
+IKDEF int ik_chain_dof(const ik_chain *chain);
+// Index of joint i's first value in the joint-state vector, or -1 if the chain is invalid or i
+// is outside 0..joint_count-1.
+IKDEF int ik_chain_state_index(const ik_chain *chain, int joint);
+
+// Forward kinematics, O(n). Writes the effector pose to *out_effector and, if out_frames is not
+// NULL, joint i's frame F_i (after its motion) to out_frames[i], all in the chain's root frame.
+// Either output may be NULL. q: [ik_chain_dof()] finite values, |q| <= IK_MAX_MAGNITUDE (a
+// ball joint's exponential map may have any length). Limits are not applied.
+// Errors: IK_ERR_NULL_ARG (chain, q), IK_ERR_BAD_ARG (see ik_chain_validate(), bad q);
+// outputs untouched on error.
+IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
+                            ik_xform *out_effector);
+
+// Geometric Jacobian at q, O(n). rows = 3: d(effector position)/dq; rows = 6: the position rows,
+// then the effector's angular velocity in the root frame (rows 3..5). out_jacobian is row-major,
+// rows x ik_chain_dof(), out_jacobian[r * dof + c]. Ball joints' columns are exact derivatives
+// with respect to their exponential-map values. out_effector (may be NULL) gets the FK pose.
+// Errors: IK_ERR_NULL_ARG (chain, q, out_jacobian), IK_ERR_BAD_ARG (rows not 3 or 6, as for
+// ik_chain_fk()); outputs untouched on error.
+IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int rows,
+                                  ik_real *out_jacobian, ik_xform *out_effector);
+
+// A joint as URDF describes it: <origin xyz rpy> (rpy: R = Rz(y) Ry(p) Rx(r)) and <axis xyz>.
+// type: IK_JOINT_REVOLUTE (also URDF "continuous"), IK_JOINT_PRISMATIC or IK_JOINT_FIXED; lo, hi
+// are <limit lower upper> (pass -IK_INFINITY, IK_INFINITY for none). Errors: IK_ERR_NULL_ARG,
+// IK_ERR_BAD_ARG (non-finite or huge input, zero axis on a moving joint, lo > hi, ball type);
+// *out_joint untouched on error.
+IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy, ik_vec3 axis,
+                                   ik_real lo, ik_real hi, ik_joint *out_joint);
+
+// One row of a Denavit-Hartenberg table. The joint variable q adds to theta (revolute) or d
+// (prismatic): the row's theta and d are the values at q = 0.
+typedef struct ik_dh_row {
+    ik_joint_type type; // IK_JOINT_REVOLUTE or IK_JOINT_PRISMATIC (IK_JOINT_FIXED: no variable)
+    ik_real a;          // link length (modified DH: a_{i-1})
+    ik_real alpha;      // link twist, radians (modified DH: alpha_{i-1})
+    ik_real d;          // link offset
+    ik_real theta;      // joint angle, radians
+    ik_real lo, hi;     // limits of q
+} ik_dh_row;
+
+// Which Denavit-Hartenberg convention a table uses.
+typedef enum ik_dh_convention {
+    IK_DH_CLASSIC = 0, // T_i = Rz(theta) Tz(d) Tx(a) Rx(alpha)             (Denavit-Hartenberg)
+    IK_DH_MODIFIED = 1 // T_i = Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta) Tz(d) (Craig)
+} ik_dh_convention;
+
+// Joints (and the tip) of the chain a DH table describes: joint i moves about or along the z
+// axis of DH frame i, and FK of the result equals the product of the table's transforms, with
+// out_tip the transform from the last joint frame to the last DH frame. Errors: IK_ERR_NULL_ARG,
+// IK_ERR_BAD_ARG (count outside 1..IK_MAX_JOINTS, bad convention, ball type, non-finite or huge
+// values, lo > hi); outputs untouched on error.
+IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_convention convention,
+                                  ik_joint *out_joints, ik_xform *out_tip);
+
+// ---- svd ---------------------------------------------------------------------------------------
+
+// Thin singular value decomposition of the m x n row-major matrix a, by one-sided Jacobi:
+// a = U diag(s) V^T with k = min(m, n), U m x k and V n x k row-major with orthonormal columns
+// (completed to an orthonormal set where singular values are zero), s[k] >= 0 sorted
+// descending. No scratch: the work happens in the outputs, which must not overlap a.
+// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not finite
+// or larger than IK_MAX_MAGNITUDE); outputs untouched on error.
+IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
+                       ik_real *out_v);
+// Bytes of scratch ik_svd_pinv() and ik_svd_damped_pinv() need for an m x n matrix (0 if m or n
+// is out of range). Any alignment will do.
+IKDEF size_t ik_svd_scratch_size(int m, int n);
+// Moore-Penrose pseudo-inverse (n x m, row-major) of the m x n matrix a: singular values at or
+// below rcond * s_max count as zero (rcond in [0, 1); 0 keeps every non-zero one).
+// Errors: as ik_svd(), IK_ERR_BAD_ARG for rcond, IK_ERR_SCRATCH_TOO_SMALL; out untouched.
+IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real *out_pinv,
+                            void *scratch, size_t scratch_size);
+// Damped pseudo-inverse V diag(s / (s^2 + damping^2)) U^T (n x m) of a: the damped least
+// squares solution operator (Wampler 1986). damping >= 0; 0 gives the plain pseudo-inverse of
+// the non-zero singular values. Errors: as ik_svd_pinv(); out untouched.
+IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real damping,
+                                   ik_real *out_pinv, void *scratch, size_t scratch_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif // IK_H_INCLUDED
+
+// ---- implementation ----------------------------------------------------------------------------
+#if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
+#define IK__IMPLEMENTATION_DONE
+#ifndef IK_ASSERT
+#include <assert.h>
+#define IK_ASSERT(c) assert(c)
+#endif
+
+// Private helpers are static and named ik__*. Definitions follow the header's order.
+
+static IK__UNUSED bool ik__finite(ik_real x)
+{
+    // x - x is 0 for finite x and NaN for NaN or Inf: no isfinite() needed in C89-style C++.
+    return (x - x) == (x - x);
+}
+
+static IK__UNUSED bool ik__bounded(ik_real x)
+{
+    return ik__finite(x) && IK_FABS(x) <= IK_MAX_MAGNITUDE;
+}
+
+static IK__UNUSED bool ik__vec3_bounded(ik_vec3 v)
+{
+    return ik__bounded(v.x) && ik__bounded(v.y) && ik__bounded(v.z);
+}
+
+static IK__UNUSED bool ik__quat_finite(ik_quat q)
+{
+    return ik__finite(q.x) && ik__finite(q.y) && ik__finite(q.z) && ik__finite(q.w);
+}
+
+static IK__UNUSED ik_real ik__clamp(ik_real x, ik_real lo, ik_real hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+static IK__UNUSED ik_quat ik__quat_scale(ik_quat q, ik_real s)
+{
+    return ik_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+
+// The smallest squared length that normalization accepts: below it (zero or subnormal) the
+// direction is not trustworthy.
+#define IK__TINY2 (IK_R(4) * IK__REAL_MIN)
+
+IKDEF const char *ik_result_string(ik_result r)
+{
+    switch (r) {
+    case IK_OK: return "ok";
+    case IK_ERR_NULL_ARG: return "a required pointer is NULL";
+    case IK_ERR_BAD_ARG: return "bad argument (NaN/Inf, out of range, zero or non-unit axis)";
+    case IK_ERR_BAD_OPTS: return "bad options (not from ik_default_*_opts(), or out of range)";
+    case IK_ERR_SCRATCH_TOO_SMALL: return "scratch buffer too small";
+    case IK_ERR_NUMERIC: return "numerical breakdown; outputs untouched";
+    }
+    return "unknown ik_result";
+}
+
+IKDEF const char *ik_status_string(ik_status s)
+{
+    switch (s) {
+    case IK_STATUS_CONVERGED: return "converged";
+    case IK_STATUS_MAX_ITERATIONS: return "out of iterations";
+    case IK_STATUS_STALLED: return "stalled";
+    case IK_STATUS_UNREACHABLE: return "unreachable";
+    }
+    return "unknown ik_status";
+}
+
+IKDEF int ik_real_size(void)
+{
+    return (int)sizeof(ik_real);
+}
+
+// ---- implementation: math ----------------------------------------------------------------------
+
+IKDEF ik_vec3 ik_vec3_normalize(ik_vec3 v)
+{
+    ik_real m, len2;
+    if (!ik_vec3_is_finite(v))
+        return ik_vec3_zero();
+    // Scale by the largest component first so that huge or tiny vectors neither overflow nor
+    // underflow when squared.
+    m = IK_FABS(v.x);
+    if (IK_FABS(v.y) > m)
+        m = IK_FABS(v.y);
+    if (IK_FABS(v.z) > m)
+        m = IK_FABS(v.z);
+    if (m < IK__REAL_MIN)
+        return ik_vec3_zero();
+    v = ik_vec3_scale(v, 1 / m);
+    len2 = ik_vec3_length2(v);
+    return ik_vec3_scale(v, 1 / IK_SQRT(len2));
+}
+
+IKDEF ik_vec3 ik_vec3_any_perpendicular(ik_vec3 v)
+{
+    ik_vec3 u = ik_vec3_normalize(v), e;
+    if (ik_vec3_length2(u) == 0)
+        return ik_vec3_make(1, 0, 0);
+    // Cross with the coordinate axis least aligned with v: |result| >= sqrt(2/3).
+    if (IK_FABS(u.x) <= IK_FABS(u.y) && IK_FABS(u.x) <= IK_FABS(u.z))
+        e = ik_vec3_make(1, 0, 0);
+    else if (IK_FABS(u.y) <= IK_FABS(u.z))
+        e = ik_vec3_make(0, 1, 0);
+    else
+        e = ik_vec3_make(0, 0, 1);
+    return ik_vec3_normalize(ik_vec3_cross(u, e));
+}
+
+IKDEF bool ik_vec3_is_finite(ik_vec3 v)
+{
+    return ik__finite(v.x) && ik__finite(v.y) && ik__finite(v.z);
+}
+
+IKDEF ik_quat ik_quat_normalize(ik_quat q)
+{
+    ik_real m, len2;
+    if (!ik__quat_finite(q))
+        return ik_quat_identity();
+    m = IK_FABS(q.x);
+    if (IK_FABS(q.y) > m)
+        m = IK_FABS(q.y);
+    if (IK_FABS(q.z) > m)
+        m = IK_FABS(q.z);
+    if (IK_FABS(q.w) > m)
+        m = IK_FABS(q.w);
+    if (m < IK__REAL_MIN)
+        return ik_quat_identity();
+    q = ik__quat_scale(q, 1 / m);
+    len2 = ik_quat_dot(q, q);
+    return ik__quat_scale(q, 1 / IK_SQRT(len2));
+}
+
+IKDEF bool ik_quat_is_unit(ik_quat q, ik_real tolerance)
+{
+    return ik__quat_finite(q) && IK_FABS(ik_quat_dot(q, q) - 1) <= tolerance;
+}
+
+IKDEF ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle)
+{
+    ik_vec3 n = ik_vec3_normalize(axis);
+    ik_real s, c;
+    if (ik_vec3_length2(n) == 0 || !ik__finite(angle))
+        return ik_quat_identity();
+    s = IK_SIN(angle / 2);
+    c = IK_COS(angle / 2);
+    return ik_quat_make(n.x * s, n.y * s, n.z * s, c);
+}
+
+IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis)
+{
+    ik_vec3 v = ik_quat_to_expmap(q);
+    ik_real angle = ik_vec3_length(v);
+    if (out_axis)
+        *out_axis = angle > 0 ? ik_vec3_normalize(v) : ik_vec3_make(1, 0, 0);
+    return angle;
+}
+
+// sin(a/2) / a, with its series where a is too small for the division (error < a^6/1e5).
+static ik_real ik__sinc_half(ik_real a)
+{
+    if (a < IK_R(1e-2))
+        return IK_R(0.5) - a * a / 48 + a * a * a * a / 3840;
+    return IK_SIN(a / 2) / a;
+}
+
+IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
+{
+    ik_real a, s;
+    if (!ik_vec3_is_finite(v))
+        return ik_quat_identity();
+    a = ik_vec3_length(v);
+    if (!ik__finite(a)) // |v| overflowed: reduce first (same rotation, |v| <= pi)
+        return ik_quat_from_expmap(ik_expmap_reparameterize(v));
+    s = ik__sinc_half(a);
+    return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
+}
+
+IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
+{
+    ik_real s, k;
+    q = ik_quat_normalize(q);
+    if (q.w < 0) // q and -q are one rotation: take the one with angle in [0, pi]
+        q = ik__quat_scale(q, -1);
+    s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
+    // angle = 2 atan2(s, w): accurate at both ends, unlike 2 acos(w). v = angle / s * (x, y, z);
+    // for tiny s, atan2(s, w) / s -> 1 / w (series: (1 - s^2 / (3 w^2)) / w, w ~ 1 there).
+    if (s < IK_R(1e-6))
+        k = 2 / q.w * (1 - s * s / (3 * q.w * q.w));
+    else
+        k = 2 * IK_ATAN2(s, q.w) / s;
+    return ik_vec3_make(q.x * k, q.y * k, q.z * k);
+}
+
+IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
+{
+    ik_real a, turns, b;
+    ik_vec3 n;
+    if (!ik_vec3_is_finite(v))
+        return ik_vec3_zero();
+    n = ik_vec3_normalize(v);
+    a = ik_vec3_length(v);
+    if (!ik__finite(a)) // overflowed: measure along the unit direction instead
+        a = ik_vec3_dot(v, n);
+    if (a <= IK_PI)
+        return v;
+    // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule
+    // v (1 - 2 pi / a) is the case k = 1.
+    turns = (ik_real)(long long)((a + IK_PI) / (2 * IK_PI)); // floor: the quotient is > 0
+    b = a - 2 * IK_PI * turns;
+    if (b <= -IK_PI)
+        b += 2 * IK_PI;
+    return ik_vec3_scale(n, b);
+}
+
+IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
+{
+    // J = I + c1 [v]x + c2 [v]x^2, c1 = (1 - cos a) / a^2 = sin^2(a/2) / (a^2 / 2) (no
+    // cancellation), c2 = (a - sin a) / a^3 with its series below a = 1e-2 (it cancels there).
+    ik_real a2 = ik_vec3_length2(v), a = IK_SQRT(a2), c1, c2, sh;
+    ik_mat3 j;
+    ik_real k[3][3];
+    int r, c;
+    if (!ik_vec3_is_finite(v))
+        return ik_mat3_identity();
+    if (a < IK_R(1e-2)) {
+        c1 = IK_R(0.5) - a2 / 24 + a2 * a2 / 720;
+        c2 = IK_R(1) / 6 - a2 / 120 + a2 * a2 / 5040;
+    } else {
+        sh = IK_SIN(a / 2);
+        c1 = 2 * sh * sh / a2;
+        c2 = (a - IK_SIN(a)) / (a2 * a);
+    }
+    k[0][0] = 0;
+    k[0][1] = -v.z;
+    k[0][2] = v.y;
+    k[1][0] = v.z;
+    k[1][1] = 0;
+    k[1][2] = -v.x;
+    k[2][0] = -v.y;
+    k[2][1] = v.x;
+    k[2][2] = 0;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++) {
+            ik_real k2 = k[r][0] * k[0][c] + k[r][1] * k[1][c] + k[r][2] * k[2][c];
+            j.m[r][c] = (r == c ? 1 : 0) + c1 * k[r][c] + c2 * k2;
+        }
+    return j;
+}
+
+IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
+{
+    ik_mat3 m;
+    ik_real xx, yy, zz, xy, xz, yz, wx, wy, wz;
+    q = ik_quat_normalize(q);
+    xx = q.x * q.x;
+    yy = q.y * q.y;
+    zz = q.z * q.z;
+    xy = q.x * q.y;
+    xz = q.x * q.z;
+    yz = q.y * q.z;
+    wx = q.w * q.x;
+    wy = q.w * q.y;
+    wz = q.w * q.z;
+    m.m[0][0] = 1 - 2 * (yy + zz);
+    m.m[0][1] = 2 * (xy - wz);
+    m.m[0][2] = 2 * (xz + wy);
+    m.m[1][0] = 2 * (xy + wz);
+    m.m[1][1] = 1 - 2 * (xx + zz);
+    m.m[1][2] = 2 * (yz - wx);
+    m.m[2][0] = 2 * (xz - wy);
+    m.m[2][1] = 2 * (yz + wx);
+    m.m[2][2] = 1 - 2 * (xx + yy);
+    return m;
+}
+
+IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
+{
+    // Shepperd (1978): of 4w^2, 4x^2, 4y^2, 4z^2 (each 1 + a signed sum of the diagonal), take
+    // the largest, so the square root is of a number >= 1 and the divisions are safe.
+    ik_real t0 = m.m[0][0] + m.m[1][1] + m.m[2][2];
+    ik_real t1 = m.m[0][0] - m.m[1][1] - m.m[2][2];
+    ik_real t2 = -m.m[0][0] + m.m[1][1] - m.m[2][2];
+    ik_real t3 = -m.m[0][0] - m.m[1][1] + m.m[2][2];
+    ik_real s;
+    ik_quat q;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            if (!ik__finite(m.m[r][c]))
+                return ik_quat_identity();
+    if (t0 >= t1 && t0 >= t2 && t0 >= t3) {
+        s = IK_SQRT(1 + t0) * 2; // 4w
+        q = ik_quat_make((m.m[2][1] - m.m[1][2]) / s, (m.m[0][2] - m.m[2][0]) / s,
+                         (m.m[1][0] - m.m[0][1]) / s, s / 4);
+    } else if (t1 >= t2 && t1 >= t3) {
+        s = IK_SQRT(1 + t1) * 2; // 4x
+        q = ik_quat_make(s / 4, (m.m[0][1] + m.m[1][0]) / s, (m.m[0][2] + m.m[2][0]) / s,
+                         (m.m[2][1] - m.m[1][2]) / s);
+    } else if (t2 >= t3) {
+        s = IK_SQRT(1 + t2) * 2; // 4y
+        q = ik_quat_make((m.m[0][1] + m.m[1][0]) / s, s / 4, (m.m[1][2] + m.m[2][1]) / s,
+                         (m.m[0][2] - m.m[2][0]) / s);
+    } else {
+        s = IK_SQRT(1 + t3) * 2; // 4z
+        q = ik_quat_make((m.m[0][2] + m.m[2][0]) / s, (m.m[1][2] + m.m[2][1]) / s, s / 4,
+                         (m.m[1][0] - m.m[0][1]) / s);
+    }
+    // A matrix far from a rotation can make 1 + t tiny or negative; the sqrt is then NaN or the
+    // quotient huge: fall back to the identity rather than return garbage.
+    if (!ik__quat_finite(q))
+        return ik_quat_identity();
+    q = ik_quat_normalize(q);
+    return q.w < 0 ? ik__quat_scale(q, -1) : q;
+}
+
+IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to)
+{
+    // Unit a, b; c = a x b = sin(angle) n, d = a . b = cos(angle).
+    // Acute: q = (c, 1 + d) / |.|, the half-angle formula; 1 + d >= 1, no cancellation.
+    // Obtuse: 1 + d cancels and c's rounding (~eps) is large next to |c| = sin(angle), so build
+    // q from angle = atan2(|c|, d) and an axis n that is made exactly perpendicular to a:
+    // then a rotated by angle about n lands within rounding of b, even at pi - 1e-8.
+    ik_vec3 a = ik_vec3_normalize(from), b = ik_vec3_normalize(to), c, n;
+    ik_real d, angle, s;
+    if (ik_vec3_length2(a) == 0 || ik_vec3_length2(b) == 0)
+        return ik_quat_identity();
+    c = ik_vec3_cross(a, b);
+    d = ik_vec3_dot(a, b);
+    if (d >= 0)
+        return ik_quat_normalize(ik_quat_make(c.x, c.y, c.z, 1 + d));
+    n = ik_vec3_normalize(ik_vec3_add_scaled(c, a, -ik_vec3_dot(c, a)));
+    if (ik_vec3_length2(n) == 0) // exactly opposite: any half turn that keeps a's plane
+        n = ik_vec3_any_perpendicular(a);
+    angle = IK_ATAN2(ik_vec3_length(c), d);
+    s = IK_SIN(angle / 2);
+    return ik_quat_make(n.x * s, n.y * s, n.z * s, IK_COS(angle / 2));
+}
+
+IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
+{
+    // a * exp(t * log(a^-1 b)): the log is atan2-based, so this is accurate for nearly equal
+    // and nearly opposite rotations alike; the shorter arc because log returns angle <= pi.
+    ik_quat d;
+    a = ik_quat_normalize(a);
+    b = ik_quat_normalize(b);
+    if (!ik__finite(t))
+        return a;
+    d = ik_quat_mul(ik_quat_conjugate(a), b);
+    return ik_quat_normalize(
+        ik_quat_mul(a, ik_quat_from_expmap(ik_vec3_scale(ik_quat_to_expmap(d), t))));
+}
+
+IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing,
+                               ik_quat *out_twist)
+{
+    // twist = the projection of q's vector part on the axis, with q's scalar part, normalized;
+    // swing = q * twist^-1 then has no component about the axis.
+    ik_vec3 n = ik_vec3_normalize(twist_axis);
+    ik_quat twist = ik_quat_identity(), swing;
+    ik_real p;
+    q = ik_quat_normalize(q);
+    if (ik_vec3_length2(n) > 0) {
+        p = q.x * n.x + q.y * n.y + q.z * n.z;
+        if (p * p + q.w * q.w > IK__TINY2)
+            twist = ik_quat_normalize(ik_quat_make(n.x * p, n.y * p, n.z * p, q.w));
+    }
+    swing = ik_quat_normalize(ik_quat_mul(q, ik_quat_conjugate(twist)));
+    if (out_swing)
+        *out_swing = swing;
+    if (out_twist)
+        *out_twist = twist;
+}
+
+IKDEF ik_mat3 ik_mat3_identity(void)
+{
+    ik_mat3 m;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            m.m[r][c] = r == c ? 1 : 0;
+    return m;
+}
+
+IKDEF ik_mat3 ik_mat3_mul(ik_mat3 a, ik_mat3 b)
+{
+    ik_mat3 m;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            m.m[r][c] = a.m[r][0] * b.m[0][c] + a.m[r][1] * b.m[1][c] + a.m[r][2] * b.m[2][c];
+    return m;
+}
+
+IKDEF ik_mat3 ik_mat3_transpose(ik_mat3 m)
+{
+    ik_mat3 t;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            t.m[r][c] = m.m[c][r];
+    return t;
+}
+
+IKDEF ik_vec3 ik_mat3_mul_vec3(ik_mat3 m, ik_vec3 v)
+{
+    return ik_vec3_make(m.m[0][0] * v.x + m.m[0][1] * v.y + m.m[0][2] * v.z,
+                        m.m[1][0] * v.x + m.m[1][1] * v.y + m.m[1][2] * v.z,
+                        m.m[2][0] * v.x + m.m[2][1] * v.y + m.m[2][2] * v.z);
+}
+
+// Axis indices (0 = x, 1 = y, 2 = z) of an Euler order, and its parity: +1 when the order is a
+// cyclic permutation of xyz, -1 otherwise. Returns false for an unknown order.
+static bool ik__euler_axes(ik_euler_order order, int *i, int *j, int *k, ik_real *parity)
+{
+    static const int axes[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+                                    { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+    int o = (int)order;
+    if (o < 0 || o > 5)
+        return false;
+    *i = axes[o][0];
+    *j = axes[o][1];
+    *k = axes[o][2];
+    *parity = (*j == (*i + 1) % 3) ? IK_R(1) : IK_R(-1);
+    return true;
+}
+
+// Elementary rotation about coordinate axis `axis` (0, 1, 2) by angle t.
+static ik_mat3 ik__mat3_axis_rotation(int axis, ik_real t)
+{
+    ik_mat3 m = ik_mat3_identity();
+    int a = (axis + 1) % 3, b = (axis + 2) % 3;
+    ik_real c = IK_COS(t), s = IK_SIN(t);
+    m.m[a][a] = c;
+    m.m[a][b] = -s;
+    m.m[b][a] = s;
+    m.m[b][b] = c;
+    return m;
+}
+
+IKDEF ik_mat3 ik_mat3_from_euler(ik_vec3 e, ik_euler_order order)
+{
+    int i, j, k;
+    ik_real parity;
+    if (!ik__euler_axes(order, &i, &j, &k, &parity) || !ik_vec3_is_finite(e))
+        return ik_mat3_identity();
+    return ik_mat3_mul(ik__mat3_axis_rotation(i, e.x),
+                       ik_mat3_mul(ik__mat3_axis_rotation(j, e.y), ik__mat3_axis_rotation(k, e.z)));
+}
+
+IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
+{
+    // For R = R_i(a) R_j(b) R_k(c) with parity s: R[i][k] = s sin b, and off lock
+    //   a = atan2(-s R[j][k], R[k][k]),  c = atan2(-s R[i][j], R[i][i]),
+    //   b = atan2(s R[i][k], sqrt(R[i][i]^2 + R[i][j]^2))   (cos b >= 0).
+    // In gimbal lock (cos b = 0) only a combination of a and c is defined: take c = 0, so that
+    // column j of R = R_i(a) e_j = cos a e_j + s sin a e_k gives a = atan2(s R[k][j], R[j][j]).
+    int i, j, k, r, c;
+    ik_real s, cb, a, b, cc;
+    if (!ik__euler_axes(order, &i, &j, &k, &s))
+        return ik_vec3_zero();
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            if (!ik__finite(m.m[r][c]))
+                return ik_vec3_zero();
+    cb = IK_SQRT(m.m[i][i] * m.m[i][i] + m.m[i][j] * m.m[i][j]);
+    b = IK_ATAN2(s * m.m[i][k], cb);
+    if (cb > 16 * IK_EPSILON) {
+        a = IK_ATAN2(-s * m.m[j][k], m.m[k][k]);
+        cc = IK_ATAN2(-s * m.m[i][j], m.m[i][i]);
+    } else {
+        a = IK_ATAN2(s * m.m[k][j], m.m[j][j]);
+        cc = 0;
+    }
+    // atan2 returns [-pi, pi]: fold -pi to pi so that the ranges are (-pi, pi]
+    if (a <= -IK_PI)
+        a = IK_PI;
+    if (cc <= -IK_PI)
+        cc = IK_PI;
+    return ik_vec3_make(a, b, cc);
+}
+
+IKDEF ik_mat3 ik_mat3_interpolate_axis(ik_mat3 r0, ik_mat3 rg, ik_real s)
+{
+    // Rot(n, theta) = rg r0^T; its axis and angle come from the quaternion (robust at theta = pi,
+    // where the skew part r32 - r23, ... that the naive formula normalizes vanishes), and the
+    // angle is that of rg r0^T itself, theta = 2 atan2(|q.xyz|, q.w) in [0, pi].
+    ik_quat q0 = ik_quat_from_mat3(r0), qg = ik_quat_from_mat3(rg);
+    ik_vec3 v = ik_quat_to_expmap(ik_quat_mul(qg, ik_quat_conjugate(q0)));
+    if (!ik__finite(s))
+        return ik_quat_to_mat3(q0);
+    return ik_quat_to_mat3(ik_quat_mul(ik_quat_from_expmap(ik_vec3_scale(v, s)), q0));
+}
+
+IKDEF ik_xform ik_xform_identity(void)
+{
+    ik_xform t;
+    t.rot = ik_quat_identity();
+    t.pos = ik_vec3_zero();
+    return t;
+}
+
+IKDEF ik_xform ik_xform_translation(ik_vec3 pos)
+{
+    ik_xform t;
+    t.rot = ik_quat_identity();
+    t.pos = pos;
+    return t;
+}
+
+IKDEF ik_xform ik_xform_make(ik_quat rot, ik_vec3 pos)
+{
+    ik_xform t;
+    t.rot = ik_quat_normalize(rot);
+    t.pos = pos;
+    return t;
+}
+
+IKDEF ik_xform ik_xform_mul(ik_xform a, ik_xform b)
+{
+    ik_xform t;
+    t.rot = ik_quat_mul(a.rot, b.rot);
+    t.pos = ik_vec3_add(ik_quat_rotate(a.rot, b.pos), a.pos);
+    return t;
+}
+
+IKDEF ik_xform ik_xform_inverse(ik_xform t)
+{
+    ik_xform r;
+    r.rot = ik_quat_conjugate(t.rot);
+    r.pos = ik_vec3_negate(ik_quat_rotate(r.rot, t.pos));
+    return r;
+}
+
+IKDEF ik_vec3 ik_xform_apply(ik_xform t, ik_vec3 p)
+{
+    return ik_vec3_add(ik_quat_rotate(t.rot, p), t.pos);
+}
+
+IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d)
+{
+    return ik_quat_rotate(t.rot, d);
+}
+
+// ---- implementation: chain ---------------------------------------------------------------------
+
+// |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data, not a design
+// slack: every result scales with the error).
+#define IK__UNIT_TOL IK_R(1e-4)
+
+IKDEF int ik_joint_type_dof(ik_joint_type type)
+{
+    switch (type) {
+    case IK_JOINT_FIXED: return 0;
+    case IK_JOINT_REVOLUTE: return 1;
+    case IK_JOINT_PRISMATIC: return 1;
+    case IK_JOINT_BALL: return 3;
+    }
+    return 0;
+}
+
+static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis)
+{
+    ik_joint j;
+    j.type = type;
+    j.origin = origin;
+    j.axis = ik_vec3_normalize(axis);
+    j.lo = -IK_INFINITY;
+    j.hi = IK_INFINITY;
+    j.weight = 1;
+    return j;
+}
+
+IKDEF ik_joint ik_joint_fixed(ik_xform origin)
+{
+    return ik__joint(IK_JOINT_FIXED, origin, ik_vec3_make(0, 0, 1));
+}
+
+IKDEF ik_joint ik_joint_revolute(ik_xform origin, ik_vec3 axis)
+{
+    return ik__joint(IK_JOINT_REVOLUTE, origin, axis);
+}
+
+IKDEF ik_joint ik_joint_prismatic(ik_xform origin, ik_vec3 axis)
+{
+    return ik__joint(IK_JOINT_PRISMATIC, origin, axis);
+}
+
+IKDEF ik_joint ik_joint_ball(ik_xform origin)
+{
+    return ik__joint(IK_JOINT_BALL, origin, ik_vec3_make(0, 0, 1));
+}
+
+IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform tip)
+{
+    ik_chain c;
+    c.joints = joints;
+    c.joint_count = joint_count;
+    c.tip = tip;
+    return c;
+}
+
+static bool ik__xform_valid(ik_xform t)
+{
+    return ik__vec3_bounded(t.pos) && ik_quat_is_unit(t.rot, IK__UNIT_TOL);
+}
+
+// lo <= hi, neither NaN; infinite limits mean "none".
+static bool ik__limits_valid(ik_real lo, ik_real hi)
+{
+    return lo == lo && hi == hi && lo <= hi && lo < IK_INFINITY && hi > -IK_INFINITY;
+}
+
+static ik_result ik__joint_validate(const ik_joint *j)
+{
+    if (j->type != IK_JOINT_FIXED && j->type != IK_JOINT_REVOLUTE &&
+        j->type != IK_JOINT_PRISMATIC && j->type != IK_JOINT_BALL)
+        return IK_ERR_BAD_ARG;
+    if (!ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
+        return IK_ERR_BAD_ARG;
+    if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
+        if (!ik_vec3_is_finite(j->axis) || IK_FABS(ik_vec3_length2(j->axis) - 1) > IK__UNIT_TOL)
+            return IK_ERR_BAD_ARG;
+        if (!ik__limits_valid(j->lo, j->hi))
+            return IK_ERR_BAD_ARG;
+    }
+    return IK_OK;
+}
+
+IKDEF ik_result ik_chain_validate(const ik_chain *chain)
+{
+    int i;
+    if (!chain || !chain->joints)
+        return IK_ERR_NULL_ARG;
+    if (chain->joint_count < 1 || chain->joint_count > IK_MAX_JOINTS)
+        return IK_ERR_BAD_ARG;
+    if (!ik__xform_valid(chain->tip))
+        return IK_ERR_BAD_ARG;
+    for (i = 0; i < chain->joint_count; i++)
+        if (ik__joint_validate(&chain->joints[i]) != IK_OK)
+            return IK_ERR_BAD_ARG;
+    return IK_OK;
+}
+
+// DOF of a chain already validated.
+static int ik__chain_dof(const ik_chain *chain)
+{
+    int i, dof = 0;
+    for (i = 0; i < chain->joint_count; i++)
+        dof += ik_joint_type_dof(chain->joints[i].type);
+    return dof;
+}
+
+IKDEF int ik_chain_dof(const ik_chain *chain)
+{
+    return ik_chain_validate(chain) == IK_OK ? ik__chain_dof(chain) : -1;
+}
+
+IKDEF int ik_chain_state_index(const ik_chain *chain, int joint)
+{
+    int i, index = 0;
+    if (ik_chain_validate(chain) != IK_OK || joint < 0 || joint >= chain->joint_count)
+        return -1;
+    for (i = 0; i < joint; i++)
+        index += ik_joint_type_dof(chain->joints[i].type);
+    return index;
+}
+
+// Validates a chain and a joint-state vector for it; *out_dof gets the DOF.
+static ik_result ik__chain_state_validate(const ik_chain *chain, const ik_real *q, int *out_dof)
+{
+    int i, dof;
+    ik_result r = ik_chain_validate(chain);
+    if (r != IK_OK)
+        return r;
+    if (!q)
+        return IK_ERR_NULL_ARG;
+    dof = ik__chain_dof(chain);
+    for (i = 0; i < dof; i++)
+        if (!ik__bounded(q[i]))
+            return IK_ERR_BAD_ARG;
+    *out_dof = dof;
+    return IK_OK;
+}
+
+// One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
+// its motion) on exit; *pre_rot gets the rotation between origin and motion, the frame in which
+// the motion's axis and exponential map are expressed. Returns the joint-state values used.
+static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_quat *pre_rot)
+{
+    *f = ik_xform_mul(*f, j->origin);
+    *pre_rot = f->rot;
+    switch (j->type) {
+    case IK_JOINT_REVOLUTE:
+        f->rot = ik_quat_mul(f->rot, ik_quat_from_axis_angle(j->axis, q[0]));
+        return 1;
+    case IK_JOINT_PRISMATIC:
+        f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
+        return 1;
+    case IK_JOINT_BALL:
+        f->rot = ik_quat_mul(f->rot, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])));
+        return 3;
+    case IK_JOINT_FIXED: break;
+    }
+    return 0;
+}
+
+// Forward kinematics of a validated chain and state.
+static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+{
+    ik_xform f = ik_xform_identity();
+    ik_quat pre;
+    int i;
+    for (i = 0; i < chain->joint_count; i++) {
+        q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
+        if (out_frames)
+            out_frames[i] = f;
+    }
+    return ik_xform_mul(f, chain->tip);
+}
+
+IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
+                            ik_xform *out_effector)
+{
+    int dof;
+    ik_xform effector;
+    ik_result r = ik__chain_state_validate(chain, q, &dof);
+    if (r != IK_OK)
+        return r;
+    effector = ik__fk(chain, q, out_frames);
+    if (out_effector)
+        *out_effector = effector;
+    return IK_OK;
+}
+
+static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 lin, ik_vec3 ang)
+{
+    jac[col] = lin.x;
+    jac[dof + col] = lin.y;
+    jac[2 * dof + col] = lin.z;
+    if (rows == 6) {
+        jac[3 * dof + col] = ang.x;
+        jac[4 * dof + col] = ang.y;
+        jac[5 * dof + col] = ang.z;
+    }
+}
+
+// Geometric Jacobian of a validated chain and state, rows 3 or 6, into jac[rows * dof].
+// A rotational column is [w x (p_e - p); w] with w the joint's angular velocity per unit q in
+// the root frame and p a point on its axis; a prismatic column is [a; 0]. For a ball joint at
+// exp(v) after the frame rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left
+// Jacobian (ik_expmap_jacobian), so its three w are P J(v) e_k. With 6 rows the effector is not
+// known until the end: the first pass stores (p; w) in the column and the second pass finishes
+// it. With 3 rows there is no room for both, so FK runs first to find p_e.
+static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
+                             ik_real *jac)
+{
+    ik_xform f = ik_xform_identity(), effector;
+    ik_vec3 pe = ik_vec3_zero(), w, zero = ik_vec3_zero();
+    ik_quat pre;
+    ik_mat3 jl;
+    int i, k, col = 0;
+    bool deferred = rows == 6;
+    if (!deferred)
+        pe = ik__fk(chain, q, NULL).pos;
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        ik__joint_advance(j, q + col, &f, &pre);
+        switch (j->type) {
+        case IK_JOINT_REVOLUTE:
+            w = ik_quat_rotate(pre, j->axis);
+            ik__jacobian_set(jac, rows, dof, col++,
+                             deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
+            break;
+        case IK_JOINT_PRISMATIC:
+            ik__jacobian_set(jac, rows, dof, col++, ik_quat_rotate(pre, j->axis), zero);
+            break;
+        case IK_JOINT_BALL:
+            jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+            for (k = 0; k < 3; k++) {
+                w = ik_quat_rotate(pre, ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]));
+                ik__jacobian_set(jac, rows, dof, col++,
+                                 deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
+            }
+            break;
+        case IK_JOINT_FIXED: break;
+        }
+    }
+    effector = ik_xform_mul(f, chain->tip);
+    if (deferred) {
+        pe = effector.pos;
+        for (i = 0, col = 0; i < chain->joint_count; i++) {
+            ik_joint_type type = chain->joints[i].type;
+            int n = ik_joint_type_dof(type);
+            for (k = 0; k < n; k++, col++) {
+                ik_vec3 p = ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]);
+                if (type == IK_JOINT_PRISMATIC)
+                    continue;
+                w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
+                ik__jacobian_set(jac, 3, dof, col, ik_vec3_cross(w, ik_vec3_sub(pe, p)), w);
+            }
+        }
+    }
+    return effector;
+}
+
+IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int rows,
+                                  ik_real *out_jacobian, ik_xform *out_effector)
+{
+    int dof;
+    ik_xform effector;
+    ik_result r = ik__chain_state_validate(chain, q, &dof);
+    if (r != IK_OK)
+        return r;
+    if (!out_jacobian)
+        return IK_ERR_NULL_ARG;
+    if (rows != 3 && rows != 6)
+        return IK_ERR_BAD_ARG;
+    effector = ik__jacobian(chain, q, rows, dof, out_jacobian);
+    if (out_effector)
+        *out_effector = effector;
+    return IK_OK;
+}
+
+// Rotation about coordinate axis 0, 1 or 2 by angle t, as a quaternion.
+static ik_quat ik__quat_axis(int axis, ik_real t)
+{
+    ik_vec3 a = ik_vec3_make(axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0);
+    return ik_quat_from_axis_angle(a, t);
+}
+
+IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy, ik_vec3 axis,
+                                   ik_real lo, ik_real hi, ik_joint *out_joint)
+{
+    ik_quat rot;
+    ik_joint j;
+    if (!out_joint)
+        return IK_ERR_NULL_ARG;
+    if (type != IK_JOINT_FIXED && type != IK_JOINT_REVOLUTE && type != IK_JOINT_PRISMATIC)
+        return IK_ERR_BAD_ARG;
+    if (!ik__vec3_bounded(xyz) || !ik__vec3_bounded(rpy) || !ik__limits_valid(lo, hi))
+        return IK_ERR_BAD_ARG;
+    if (type != IK_JOINT_FIXED &&
+        (!ik__vec3_bounded(axis) || ik_vec3_length2(ik_vec3_normalize(axis)) == 0))
+        return IK_ERR_BAD_ARG;
+    // URDF: R = Rz(yaw) Ry(pitch) Rx(roll), fixed-axis roll-pitch-yaw
+    rot = ik_quat_mul(ik__quat_axis(2, rpy.z),
+                      ik_quat_mul(ik__quat_axis(1, rpy.y), ik__quat_axis(0, rpy.x)));
+    j = ik__joint(type, ik_xform_make(rot, xyz),
+                  type == IK_JOINT_FIXED ? ik_vec3_make(0, 0, 1) : axis);
+    j.lo = lo;
+    j.hi = hi;
+    *out_joint = j;
+    return IK_OK;
+}
+
+// A transform Rx(alpha) then Tx(a) (modified DH's leading part) or Tz(d) Tx(a) Rx(alpha)
+// (classic DH's trailing part), and Rz(theta) Tz(d).
+static ik_xform ik__xform_rx_tx(ik_real alpha, ik_real a)
+{
+    return ik_xform_make(ik__quat_axis(0, alpha), ik_vec3_make(a, 0, 0));
+}
+
+IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_convention convention,
+                                  ik_joint *out_joints, ik_xform *out_tip)
+{
+    // Classic: T_i = Rz(theta + q) Tz(d) Tx(a) Rx(alpha) = A_i M(q) B_i (revolute; a prismatic
+    // q adds to d and Tz(q) commutes the same way), with A_i = Rz(theta), B_i = Tz(d) Tx(a)
+    // Rx(alpha) and M a motion about or along z. So joint i's origin is B_{i-1} A_i (A_0 for the
+    // first) and the tip is B_{n-1}.
+    // Modified: T_i = Rx(alpha) Tx(a) Rz(theta) Tz(d) M(q): the origin is all of it, tip = I.
+    int i;
+    ik_xform carry = ik_xform_identity();
+    if (!rows || !out_joints || !out_tip)
+        return IK_ERR_NULL_ARG;
+    if (count < 1 || count > IK_MAX_JOINTS ||
+        (convention != IK_DH_CLASSIC && convention != IK_DH_MODIFIED))
+        return IK_ERR_BAD_ARG;
+    for (i = 0; i < count; i++) {
+        const ik_dh_row *r = &rows[i];
+        if (r->type != IK_JOINT_FIXED && r->type != IK_JOINT_REVOLUTE &&
+            r->type != IK_JOINT_PRISMATIC)
+            return IK_ERR_BAD_ARG;
+        if (!ik__bounded(r->a) || !ik__bounded(r->alpha) || !ik__bounded(r->d) ||
+            !ik__bounded(r->theta) || !ik__limits_valid(r->lo, r->hi))
+            return IK_ERR_BAD_ARG;
+    }
+    for (i = 0; i < count; i++) {
+        const ik_dh_row *r = &rows[i];
+        ik_xform rz = ik_xform_make(ik__quat_axis(2, r->theta), ik_vec3_zero());
+        ik_xform tz = ik_xform_translation(ik_vec3_make(0, 0, r->d)), origin;
+        if (convention == IK_DH_CLASSIC) {
+            origin = ik_xform_mul(carry, rz);
+            carry = ik_xform_mul(tz, ik__xform_rx_tx(r->alpha, r->a));
+        } else {
+            origin = ik_xform_mul(ik__xform_rx_tx(r->alpha, r->a), ik_xform_mul(rz, tz));
+        }
+        out_joints[i] = ik__joint(r->type, origin, ik_vec3_make(0, 0, 1));
+        out_joints[i].lo = r->lo;
+        out_joints[i].hi = r->hi;
+    }
+    *out_tip = carry;
+    return IK_OK;
+}
+
+// ---- implementation: svd -----------------------------------------------------------------------
+
+// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992). Take the k = min(m, n) vectors
+// of the short side (the rows of a wide matrix, the columns of a tall one) as the columns of W
+// (len x k, len = max(m, n)), and rotate pairs of them, W <- W G, until all are orthogonal:
+// for columns i, j with alpha = |w_i|^2, beta = |w_j|^2, gamma = w_i . w_j the rotation
+//   zeta = (beta - alpha) / (2 gamma),  t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2)),
+//   c = 1 / sqrt(1 + t^2), s = c t,  w_i <- c w_i - s w_j,  w_j <- s w_i + c w_j
+// zeroes gamma. Then W = Q diag(sigma) with orthonormal Q and W = B G, B the short-side vectors;
+// for wide a, a^T G = Q S, so a = G S Q^T (U = G, V = Q); for tall a, a G = Q S (U = Q, V = G).
+// W lives in the long-side output and G in the short-side one, so no scratch is needed. The
+// matrix is scaled to max |a_ij| = 1 first so that nothing overflows or underflows.
+static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_real *v)
+{
+    const bool wide = m <= n;
+    const int k = wide ? m : n, len = wide ? n : m;
+    ik_real *w = wide ? v : u, *g = wide ? u : v;
+    ik_real scale = 0, tol = IK_EPSILON;
+    int i, j, t, sweep;
+    for (i = 0; i < m * n; i++)
+        if (IK_FABS(a[i]) > scale)
+            scale = IK_FABS(a[i]);
+    for (t = 0; t < len; t++)
+        for (i = 0; i < k; i++)
+            w[t * k + i] = scale > 0 ? (wide ? a[i * n + t] : a[t * n + i]) / scale : 0;
+    for (i = 0; i < k; i++)
+        for (j = 0; j < k; j++)
+            g[i * k + j] = i == j ? 1 : 0;
+    // Converges quadratically: a handful of sweeps for IK's matrices; the bound only guards.
+    for (sweep = 0; sweep < 60; sweep++) {
+        bool rotated = false;
+        for (i = 0; i < k - 1; i++) {
+            for (j = i + 1; j < k; j++) {
+                ik_real alpha = 0, beta = 0, gamma = 0, zeta, tn, c, sn;
+                for (t = 0; t < len; t++) {
+                    ik_real wi = w[t * k + i], wj = w[t * k + j];
+                    alpha += wi * wi;
+                    beta += wj * wj;
+                    gamma += wi * wj;
+                }
+                if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
+                    continue;
+                rotated = true;
+                zeta = (beta - alpha) / (2 * gamma);
+                tn = (zeta >= 0 ? 1 : -1) / (IK_FABS(zeta) + IK_SQRT(1 + zeta * zeta));
+                c = 1 / IK_SQRT(1 + tn * tn);
+                sn = c * tn;
+                for (t = 0; t < len; t++) {
+                    ik_real wi = w[t * k + i], wj = w[t * k + j];
+                    w[t * k + i] = c * wi - sn * wj;
+                    w[t * k + j] = sn * wi + c * wj;
+                }
+                for (t = 0; t < k; t++) {
+                    ik_real gi = g[t * k + i], gj = g[t * k + j];
+                    g[t * k + i] = c * gi - sn * gj;
+                    g[t * k + j] = sn * gi + c * gj;
+                }
+            }
+        }
+        if (!rotated)
+            break;
+    }
+    // singular values, and the columns of Q
+    for (i = 0; i < k; i++) {
+        ik_real len2 = 0, norm;
+        for (t = 0; t < len; t++)
+            len2 += w[t * k + i] * w[t * k + i];
+        norm = IK_SQRT(len2);
+        s[i] = norm * scale;
+        for (t = 0; t < len; t++)
+            w[t * k + i] = len2 > IK__TINY2 ? w[t * k + i] / norm : 0;
+        if (!(len2 > IK__TINY2))
+            s[i] = 0;
+    }
+    // sort descending (selection sort: k <= a few)
+    for (i = 0; i < k - 1; i++) {
+        int best = i;
+        for (j = i + 1; j < k; j++)
+            if (s[j] > s[best])
+                best = j;
+        if (best != i) {
+            ik_real tmp = s[i];
+            s[i] = s[best];
+            s[best] = tmp;
+            for (t = 0; t < len; t++) {
+                tmp = w[t * k + i];
+                w[t * k + i] = w[t * k + best];
+                w[t * k + best] = tmp;
+            }
+            for (t = 0; t < k; t++) {
+                tmp = g[t * k + i];
+                g[t * k + i] = g[t * k + best];
+                g[t * k + best] = tmp;
+            }
+        }
+    }
+    // Zero singular values leave zero columns in Q: complete Q to an orthonormal set with the
+    // unit vector e_r farthest from the span of the columns so far (its residual^2 >= 1 / len),
+    // orthogonalized twice (Gram-Schmidt, "twice is enough").
+    for (i = 0; i < k; i++) {
+        int r, pass, best = 0;
+        ik_real best_len2 = -1, len2 = 0;
+        if (s[i] > 0)
+            continue;
+        for (r = 0; r < len; r++) {
+            ik_real res2 = 1;
+            for (j = 0; j < k; j++)
+                if (j != i && (s[j] > 0 || j < i))
+                    res2 -= w[r * k + j] * w[r * k + j];
+            if (res2 > best_len2) {
+                best_len2 = res2;
+                best = r;
+            }
+        }
+        for (t = 0; t < len; t++)
+            w[t * k + i] = t == best ? 1 : 0;
+        for (pass = 0; pass < 2; pass++) {
+            for (j = 0; j < k; j++) {
+                ik_real d = 0;
+                if (j == i || !(s[j] > 0 || j < i))
+                    continue;
+                for (t = 0; t < len; t++)
+                    d += w[t * k + j] * w[t * k + i];
+                for (t = 0; t < len; t++)
+                    w[t * k + i] -= d * w[t * k + j];
+            }
+        }
+        for (t = 0; t < len; t++)
+            len2 += w[t * k + i] * w[t * k + i];
+        for (t = 0; t < len; t++)
+            w[t * k + i] /= IK_SQRT(len2);
+    }
+}
+
+// Checks an m x n matrix argument.
+static ik_result ik__matrix_validate(const ik_real *a, int m, int n)
+{
+    int i;
+    if (!a)
+        return IK_ERR_NULL_ARG;
+    if (m < 1 || n < 1 || m > IK_MAX_JOINTS * 64 || n > IK_MAX_JOINTS * 64 ||
+        (long)m * (long)n > (long)IK_MAX_JOINTS * 64)
+        return IK_ERR_BAD_ARG;
+    for (i = 0; i < m * n; i++)
+        if (!ik__bounded(a[i]))
+            return IK_ERR_BAD_ARG;
+    return IK_OK;
+}
+
+IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
+                       ik_real *out_v)
+{
+    ik_result r = ik__matrix_validate(a, m, n);
+    if (r != IK_OK)
+        return r;
+    if (!out_u || !out_s || !out_v)
+        return IK_ERR_NULL_ARG;
+    ik__svd(a, m, n, out_u, out_s, out_v);
+    return IK_OK;
+}
+
+IKDEF size_t ik_svd_scratch_size(int m, int n)
+{
+    size_t k;
+    if (m < 1 || n < 1 || (long)m * (long)n > (long)IK_MAX_JOINTS * 64)
+        return 0;
+    k = (size_t)(m < n ? m : n);
+    // U, s, V, and room to align the start
+    return ((size_t)m * k + k + (size_t)n * k + 1) * sizeof(ik_real);
+}
+
+// The first ik_real-aligned address in scratch, if `count` reals fit there; NULL otherwise.
+static ik_real *ik__scratch_reals(void *scratch, size_t scratch_size, size_t count)
+{
+    size_t skip = (sizeof(ik_real) - (size_t)scratch % sizeof(ik_real)) % sizeof(ik_real);
+    if (!scratch || scratch_size < skip || (scratch_size - skip) / sizeof(ik_real) < count)
+        return NULL;
+    return (ik_real *)(void *)((char *)scratch + skip);
+}
+
+// out (n x m) = V diag(f(s)) U^T with f(s) = 1 / s above the cutoff (damping < 0) or
+// s / (s^2 + damping^2) (damping >= 0); a zero singular value always maps to 0.
+static void ik__pinv_from_svd(const ik_real *u, const ik_real *s, const ik_real *v, int m, int n,
+                              ik_real cutoff, ik_real damping, ik_real *out)
+{
+    int k = m < n ? m : n, r, c, i;
+    for (r = 0; r < n; r++)
+        for (c = 0; c < m; c++)
+            out[r * m + c] = 0;
+    for (i = 0; i < k; i++) {
+        ik_real f;
+        if (!(s[i] > 0))
+            continue;
+        if (damping >= 0)
+            f = s[i] / (s[i] * s[i] + damping * damping);
+        else if (s[i] > cutoff)
+            f = 1 / s[i];
+        else
+            continue;
+        for (r = 0; r < n; r++) {
+            ik_real vf = v[r * k + i] * f;
+            for (c = 0; c < m; c++)
+                out[r * m + c] += vf * u[c * k + i];
+        }
+    }
+}
+
+// Shared by both pseudo-inverses: validate, decompose in scratch, then write out.
+static ik_result ik__pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real damping,
+                          ik_real *out, void *scratch, size_t scratch_size)
+{
+    size_t k;
+    ik_real *u, *s, *v;
+    ik_result r = ik__matrix_validate(a, m, n);
+    if (r != IK_OK)
+        return r;
+    if (!out || !scratch)
+        return IK_ERR_NULL_ARG;
+    k = (size_t)(m < n ? m : n);
+    u = ik__scratch_reals(scratch, scratch_size, (size_t)m * k + k + (size_t)n * k);
+    if (!u)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    s = u + (size_t)m * k;
+    v = s + k;
+    ik__svd(a, m, n, u, s, v);
+    ik__pinv_from_svd(u, s, v, m, n, rcond * s[0], damping, out);
+    return IK_OK;
+}
+
+IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real *out_pinv,
+                            void *scratch, size_t scratch_size)
+{
+    if (!(rcond >= 0 && rcond < 1))
+        return IK_ERR_BAD_ARG;
+    return ik__pinv(a, m, n, rcond, -1, out_pinv, scratch, scratch_size);
+}
+
+IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real damping,
+                                   ik_real *out_pinv, void *scratch, size_t scratch_size)
+{
+    if (!ik__bounded(damping) || damping < 0)
+        return IK_ERR_BAD_ARG;
+    return ik__pinv(a, m, n, 0, damping, out_pinv, scratch, scratch_size);
+}
+
+#endif // IK_IMPLEMENTATION
+
+/*
+   VERSION HISTORY
+       0.1.0 (2026-11-22) rotation maths (quaternion, matrix, axis-angle, exponential map, Euler,
+                          slerp, single-axis interpolation, shortest arc, swing-twist), chain
+                          model with URDF and DH helpers, forward kinematics, geometric Jacobian,
+                          one-sided Jacobi SVD and pseudo-inverses.
+
+   LICENSE
+       MIT License. Copyright (c) 2026 the ik.h authors.
+
+       Permission is hereby granted, free of charge, to any person obtaining a copy of this
+       software and associated documentation files (the "Software"), to deal in the Software
+       without restriction, including without limitation the rights to use, copy, modify, merge,
+       publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons
+       to whom the Software is furnished to do so, subject to the following conditions:
+
+       The above copyright notice and this permission notice shall be included in all copies or
+       substantial portions of the Software.
+
+       THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
+       INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
+       PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
+       FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+       OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+       DEALINGS IN THE SOFTWARE.
+*/

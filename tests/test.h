@@ -1,0 +1,101 @@
+/* Tiny test harness for ik.h. CHECK(c) and CHECK_NEAR(a, b, tol) count and print failures;
+   RUN(fn) runs one test; test_main.c prints "N passed, N failed" last. */
+#ifndef IK_TEST_H
+#define IK_TEST_H
+#include "../ik.h"
+#include <stdio.h>
+#include <stdint.h>
+
+extern int ik_test_passed, ik_test_failed;
+
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (c) {                                                                                   \
+            ik_test_passed++;                                                                      \
+        } else {                                                                                   \
+            ik_test_failed++;                                                                      \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);                                    \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                                      \
+    do {                                                                                           \
+        double ik_t_a_ = (double)(a), ik_t_b_ = (double)(b), ik_t_tol_ = (double)(tol);            \
+        if (fabs(ik_t_a_ - ik_t_b_) <= ik_t_tol_) {                                                \
+            ik_test_passed++;                                                                      \
+        } else {                                                                                   \
+            ik_test_failed++;                                                                      \
+            printf("FAIL %s:%d: %s = %.17g, %s = %.17g, |diff| = %.3g > %.3g\n", __FILE__,         \
+                   __LINE__, #a, ik_t_a_, #b, ik_t_b_, fabs(ik_t_a_ - ik_t_b_), ik_t_tol_);        \
+        }                                                                                          \
+    } while (0)
+
+#define RUN(fn)                                                                                    \
+    do {                                                                                           \
+        int ik_t_f_ = ik_test_failed;                                                              \
+        fn();                                                                                      \
+        if (ik_test_failed != ik_t_f_)                                                             \
+            printf("  in %s\n", #fn);                                                              \
+    } while (0)
+
+// A tolerance per precision, with the reason next to its use: TOL(1e-12, 1e-5).
+#ifdef IK_USE_FLOAT
+#define TOL(d, f) ((double)(f))
+#else
+#define TOL(d, f) ((double)(d))
+#endif
+
+// Deterministic random numbers (splitmix64), so every run sees the same cases.
+typedef struct test_rng {
+    uint64_t s;
+} test_rng;
+static inline uint64_t test_rng_next(test_rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+// Uniform in [lo, hi).
+static inline double test_rng_uniform(test_rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * (double)(test_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+static inline ik_vec3 test_rng_vec3(test_rng *r, double lo, double hi)
+{
+    return ik_vec3_make((ik_real)test_rng_uniform(r, lo, hi), (ik_real)test_rng_uniform(r, lo, hi),
+                        (ik_real)test_rng_uniform(r, lo, hi));
+}
+// A uniformly distributed unit quaternion (Shoemake), w >= 0 not enforced.
+static inline ik_quat test_rng_quat(test_rng *r)
+{
+    double u1 = test_rng_uniform(r, 0, 1), u2 = test_rng_uniform(r, 0, 6.283185307179586),
+           u3 = test_rng_uniform(r, 0, 6.283185307179586);
+    double a = sqrt(1 - u1), b = sqrt(u1);
+    return ik_quat_make((ik_real)(a * sin(u2)), (ik_real)(a * cos(u2)), (ik_real)(b * sin(u3)),
+                        (ik_real)(b * cos(u3)));
+}
+// Distance between unit rotations: the angle of a^-1 b in radians (the sign of q is ignored).
+static inline double test_quat_angle(ik_quat a, ik_quat b)
+{
+    ik_quat r = ik_quat_mul(ik_quat_conjugate(a), b);
+    double s = sqrt((double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z);
+    return 2.0 * atan2(s, fabs((double)r.w));
+}
+static inline double test_vec3_dist(ik_vec3 a, ik_vec3 b)
+{
+    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+static inline double test_mat3_dist(ik_mat3 a, ik_mat3 b)
+{
+    double m = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double d = fabs((double)a.m[i][j] - (double)b.m[i][j]);
+            if (d > m)
+                m = d;
+        }
+    return m;
+}
+#endif
