@@ -79,12 +79,14 @@ static inline ik_quat test_rng_quat(test_rng *r)
 static inline double test_quat_angle(ik_quat a, ik_quat b)
 {
     ik_quat r = ik_quat_mul(ik_quat_conjugate(a), b);
-    double s = sqrt((double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z);
+    double x = (double)r.x, y = (double)r.y, z = (double)r.z;
+    double s = sqrt(x * x + y * y + z * z);
     return 2.0 * atan2(s, fabs((double)r.w));
 }
 static inline double test_vec3_dist(ik_vec3 a, ik_vec3 b)
 {
-    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    double dx = (double)a.x - (double)b.x, dy = (double)a.y - (double)b.y;
+    double dz = (double)a.z - (double)b.z;
     return sqrt(dx * dx + dy * dy + dz * dz);
 }
 static inline double test_mat3_dist(ik_mat3 a, ik_mat3 b)
