@@ -1230,9 +1230,13 @@ static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, i
     *f = ik_xform_mul(*f, j->origin);
     *pre_rot = f->rot;
     switch (j->type) {
-    case IK_JOINT_REVOLUTE:
-        f->rot = ik_quat_mul(f->rot, ik_quat_from_axis_angle(j->axis, q[0]));
+    case IK_JOINT_REVOLUTE: {
+        // the axis was validated as unit: no normalization here
+        ik_real sh = IK_SIN(q[0] / 2);
+        f->rot = ik_quat_mul(
+            f->rot, ik_quat_make(j->axis.x * sh, j->axis.y * sh, j->axis.z * sh, IK_COS(q[0] / 2)));
         return 1;
+    }
     case IK_JOINT_PRISMATIC:
         f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
         return 1;
@@ -1471,18 +1475,23 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
         for (j = 0; j < k; j++)
             g[i * k + j] = i == j ? 1 : 0;
     // Converges quadratically: a handful of sweeps for IK's matrices; the bound only guards.
+    // s[] holds the squared column norms meanwhile, recomputed at each sweep and updated after
+    // each rotation (alpha' = alpha - t gamma, beta' = beta + t gamma), so a pair costs one dot
+    // product. The pair is orthogonal enough once gamma^2 <= tol^2 alpha beta.
     for (sweep = 0; sweep < 60; sweep++) {
         bool rotated = false;
+        for (i = 0; i < k; i++) {
+            ik_real len2 = 0;
+            for (t = 0; t < len; t++)
+                len2 += w[t * k + i] * w[t * k + i];
+            s[i] = len2;
+        }
         for (i = 0; i < k - 1; i++) {
             for (j = i + 1; j < k; j++) {
-                ik_real alpha = 0, beta = 0, gamma = 0, zeta, tn, c, sn;
-                for (t = 0; t < len; t++) {
-                    ik_real wi = w[t * k + i], wj = w[t * k + j];
-                    alpha += wi * wi;
-                    beta += wj * wj;
-                    gamma += wi * wj;
-                }
-                if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
+                ik_real alpha = s[i], beta = s[j], gamma = 0, zeta, tn, c, sn;
+                for (t = 0; t < len; t++)
+                    gamma += w[t * k + i] * w[t * k + j];
+                if (gamma == 0 || gamma * gamma <= tol * tol * alpha * beta)
                     continue;
                 rotated = true;
                 zeta = (beta - alpha) / (2 * gamma);
@@ -1499,6 +1508,8 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
                     g[t * k + i] = c * gi - sn * gj;
                     g[t * k + j] = sn * gi + c * gj;
                 }
+                s[i] = alpha - tn * gamma;
+                s[j] = beta + tn * gamma;
             }
         }
         if (!rotated)

@@ -122,6 +122,22 @@ for ex in examples/*.c; do
     fi
 done
 
+# the quick-start programs in README.md and in ik.h's top comment compile as written and run
+extract_readme() { awk '/^```c$/{b=""; f=1; next} /^```$/{if (f && b ~ /int main/) printf "%s", b; f=0} f{b=b $0 "\n"}' README.md; }
+extract_header() { sed -n '/^   QUICK START/,/^   CONVENTIONS/p' ik.h | grep '^           ' | sed 's/^           //'; }
+for src in readme header; do
+    extract_$src >"$OUT/snippet-$src.c"
+    if [ -s "$OUT/snippet-$src.c" ] && gcc -std=c99 $WARN -I. -o "$OUT/snippet-$src" \
+        "$OUT/snippet-$src.c" -lm >"$OUT/snippet-$src.build.log" 2>&1 &&
+        "$OUT/snippet-$src" >"$OUT/snippet-$src.log" 2>&1; then
+        echo "ok   $src quick start compiles and runs"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $src quick start"; cat "$OUT/snippet-$src.c" "$OUT/snippet-$src.build.log"
+        failed=$((failed + 1))
+    fi
+done
+
 [ -n "$skipped" ] && echo "skipped (tool missing):$skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

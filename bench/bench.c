@@ -1,0 +1,133 @@
+/* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
+   compare rows of one run as ratios, not against figures from another day).
+   Usage: bench [--runs=N]   (make bench; make callgrind counts instructions instead) */
+#define _POSIX_C_SOURCE 199309L
+#define IK_IMPLEMENTATION
+#include "../ik.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static unsigned long long rng_state = 1;
+static double rnd(double lo, double hi)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static volatile double sink;
+
+// What one benchmark row times: `inner` calls of fn(arg), repeated `runs` times; the median.
+typedef void (*bench_fn)(void *arg);
+static double median_ns(bench_fn fn, void *arg, int inner, int runs)
+{
+    double *t = (double *)malloc(sizeof(double) * (size_t)runs), med;
+    int r, i;
+    for (i = 0; i < inner; i++) // warm-up
+        fn(arg);
+    for (r = 0; r < runs; r++) {
+        double t0 = now_ns();
+        for (i = 0; i < inner; i++)
+            fn(arg);
+        t[r] = (now_ns() - t0) / inner;
+    }
+    qsort(t, (size_t)runs, sizeof(double), cmp_double);
+    med = t[runs / 2];
+    free(t);
+    return med;
+}
+
+typedef struct chain_case {
+    ik_chain chain;
+    ik_joint joints[64];
+    ik_real q[192];
+    ik_real jac[6 * 192];
+    ik_real pinv[192 * 6];
+    unsigned char scratch[16384];
+    int rows;
+} chain_case;
+
+static void run_fk(void *arg)
+{
+    chain_case *c = (chain_case *)arg;
+    ik_xform e;
+    ik_chain_fk(&c->chain, c->q, NULL, &e);
+    sink = (double)e.pos.x;
+}
+
+static void run_jacobian(void *arg)
+{
+    chain_case *c = (chain_case *)arg;
+    ik_chain_jacobian(&c->chain, c->q, c->rows, c->jac, NULL);
+    sink = (double)c->jac[0];
+}
+
+static void run_pinv(void *arg)
+{
+    chain_case *c = (chain_case *)arg;
+    int dof = ik_chain_dof(&c->chain);
+    ik_svd_pinv(c->jac, c->rows, dof, IK_R(1e-10), c->pinv, c->scratch, sizeof c->scratch);
+    sink = (double)c->pinv[0];
+}
+
+static void make_case(chain_case *c, const char *kind, int n)
+{
+    int i, dof;
+    for (i = 0; i < n; i++) {
+        ik_xform origin = ik_xform_translation(ik_vec3_make(0, 0, i ? 1 : 0));
+        if (strcmp(kind, "ball") == 0) {
+            c->joints[i] = ik_joint_ball(origin);
+        } else {
+            ik_vec3 axis = i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1);
+            c->joints[i] = ik_joint_revolute(origin, axis);
+        }
+    }
+    c->chain = ik_chain_make(c->joints, n, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+    dof = ik_chain_dof(&c->chain);
+    for (i = 0; i < dof; i++)
+        c->q[i] = (ik_real)rnd(-1, 1);
+    c->rows = 6;
+    ik_chain_jacobian(&c->chain, c->q, 6, c->jac, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    static chain_case c;
+    int runs = 101, i;
+    struct {
+        const char *kind;
+        int n;
+    } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
+    for (i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--runs=", 7) == 0)
+            runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
+    printf("ik.h %s, ik_real = %s, median of %d runs\n\n", IK_VERSION_STRING, IK_REAL_FMT, runs);
+    printf("| chain          | dof | FK ns | Jacobian 6xdof ns | pinv (SVD) 6xdof ns |\n");
+    printf("|----------------|-----|-------|-------------------|---------------------|\n");
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+        double fk, jac, pinv;
+        int inner;
+        make_case(&c, cases[i].kind, cases[i].n);
+        inner = 2000 / cases[i].n;
+        fk = median_ns(run_fk, &c, inner, runs);
+        jac = median_ns(run_jacobian, &c, inner, runs);
+        pinv = median_ns(run_pinv, &c, inner / 4 + 1, runs);
+        printf("| %-8s x %-3d | %3d | %5.0f | %17.0f | %19.0f |\n", cases[i].kind, cases[i].n,
+               ik_chain_dof(&c.chain), fk, jac, pinv);
+    }
+    return 0;
+}
