@@ -138,6 +138,17 @@ for src in readme header; do
     fi
 done
 
+# every public function is listed in docs/api.md
+missing=""
+for f in $(grep -oE '^(IKDEF|IK_INLINE) [a-z_ *0-9]*[ *](ik_[a-z0-9_]+)\(' ik.h | grep -oE 'ik_[a-z0-9_]+\($' | tr -d '('); do
+    grep -q "\b$f\b" docs/api.md || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+    echo "ok   docs/api.md lists every public function"; passed=$((passed + 1))
+else
+    echo "FAIL docs/api.md misses:$missing"; failed=$((failed + 1))
+fi
+
 [ -n "$skipped" ] && echo "skipped (tool missing):$skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
