@@ -47,7 +47,7 @@
        IKDEF               linkage of every function      every translation unit
        IK_SQRT IK_SIN IK_COS IK_ATAN2 IK_FABS             every translation unit, all or none
                            replace the libm calls
-       IK_ASSERT(c)        internal invariants            the implementation unit
+       IK_ASSERT(c)        internal invariants (off)      the implementation unit
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
 
    MATHS
@@ -540,8 +540,9 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
 #ifndef IK_ASSERT
-#include <assert.h>
-#define IK_ASSERT(c) assert(c)
+// Internal invariants only (never user input). Off by default, so that ik.h needs no
+// <assert.h>; define it, e.g. as assert(c), in the implementation unit to check them.
+#define IK_ASSERT(c) ((void)0)
 #endif
 
 // Private helpers are static and named ik__*. Definitions follow the header's order.
@@ -1329,6 +1330,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
         case IK_JOINT_FIXED: break;
         }
     }
+    IK_ASSERT(col == dof);
     effector = ik_xform_mul(f, chain->tip);
     if (deferred) {
         pe = effector.pos;
@@ -1582,6 +1584,7 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
         }
         for (t = 0; t < len; t++)
             len2 += w[t * k + i] * w[t * k + i];
+        IK_ASSERT(len2 > 0); // some e_r has residual^2 >= 1 / len
         for (t = 0; t < len; t++)
             w[t * k + i] /= IK_SQRT(len2);
     }

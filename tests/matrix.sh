@@ -15,6 +15,10 @@ failed=0
 skipped=""
 
 have() { command -v "$1" >/dev/null 2>&1; }
+# the C compiler for the single-build checks below: gcc, else cc, else clang
+CC0=gcc
+have gcc || CC0=cc
+have "$CC0" || CC0=clang
 
 # run NAME CMD...: runs a test binary, adds its "N passed, N failed" line to the totals.
 run() {
@@ -74,7 +78,7 @@ san_ok() {
     $1 -fsanitize=address,undefined -o "$OUT/probe" "$OUT/probe.c" >/dev/null 2>&1 && "$OUT/probe"
 }
 
-variant gcc-c99-double gcc c -O2
+variant gcc-c99-double "$CC0" c -O2
 [ "${1:-}" = quick ] && { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 variant gcc-c99-float gcc c -O2 -DIK_USE_FLOAT
 variant clang-c99-double clang c -O2
@@ -95,12 +99,17 @@ for cc in gcc clang; do
 done
 
 # two IK_STATIC copies in one program, as C and as C++
-if gcc -std=c99 $WARN -O2 -o "$OUT/static" tests/static_a.c tests/static_b.c -lm \
-    >"$OUT/static.build.log" 2>&1; then
-    run static-c99 "$OUT/static"
-else
-    echo "FAIL static-c99: build failed"; cat "$OUT/static.build.log"; failed=$((failed + 1))
-fi
+for prec in double float; do
+    def=""
+    [ $prec = float ] && def=-DIK_USE_FLOAT
+    if $CC0 -std=c99 $WARN $def -O2 -o "$OUT/static-$prec" tests/static_a.c tests/static_b.c -lm \
+        >"$OUT/static-$prec.build.log" 2>&1; then
+        run static-c99-$prec "$OUT/static-$prec"
+    else
+        echo "FAIL static-c99-$prec: build failed"; cat "$OUT/static-$prec.build.log"
+        failed=$((failed + 1))
+    fi
+done
 if have g++ && g++ -x c++ -std=c++11 $WARN -O2 -o "$OUT/static-cxx" tests/static_a.c \
     tests/static_b.c -lm >"$OUT/static-cxx.build.log" 2>&1; then
     run static-cxx11 "$OUT/static-cxx"
@@ -112,7 +121,7 @@ fi
 for ex in examples/*.c; do
     [ -f "$ex" ] || continue
     n=$(basename "$ex" .c)
-    if gcc -std=c99 $WARN -O2 -o "$OUT/ex-$n" "$ex" -lm >"$OUT/ex-$n.build.log" 2>&1 &&
+    if $CC0 -std=c99 $WARN -O2 -o "$OUT/ex-$n" "$ex" -lm >"$OUT/ex-$n.build.log" 2>&1 &&
         "$OUT/ex-$n" >"$OUT/ex-$n.log" 2>&1; then
         echo "ok   example $n"
         passed=$((passed + 1))
@@ -127,7 +136,7 @@ extract_readme() { awk '/^```c$/{b=""; f=1; next} /^```$/{if (f && b ~ /int main
 extract_header() { sed -n '/^   QUICK START/,/^   CONVENTIONS/p' ik.h | grep '^           ' | sed 's/^           //'; }
 for src in readme header; do
     extract_$src >"$OUT/snippet-$src.c"
-    if [ -s "$OUT/snippet-$src.c" ] && gcc -std=c99 $WARN -I. -o "$OUT/snippet-$src" \
+    if [ -s "$OUT/snippet-$src.c" ] && $CC0 -std=c99 $WARN -I. -o "$OUT/snippet-$src" \
         "$OUT/snippet-$src.c" -lm >"$OUT/snippet-$src.build.log" 2>&1 &&
         "$OUT/snippet-$src" >"$OUT/snippet-$src.log" 2>&1; then
         echo "ok   $src quick start compiles and runs"

@@ -1,5 +1,15 @@
 /* The test program: the only translation unit with IK_IMPLEMENTATION. Every other test file
    includes ik.h as a plain header, so building this program is also a link test. */
+#include <stdio.h>
+#include <stdlib.h>
+// internal invariants are checked in every test run
+#define IK_ASSERT(c)                                                                               \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            printf("IK_ASSERT failed: %s (%s:%d)\n", #c, __FILE__, __LINE__);                      \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
 #define IK_IMPLEMENTATION
 #include "test.h"
 
