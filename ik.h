@@ -531,6 +531,81 @@ IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_re
 IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real damping,
                                    ik_real *out_pinv, void *scratch, size_t scratch_size);
 
+// ---- solvers: analytic limb --------------------------------------------------------------------
+
+// A shoulder (3 DOF) - elbow (1 DOF hinge) - wrist (3 DOF) limb, described in its rest pose (all
+// joint values zero). Any bone axis and any hinge axis work; the rest pose need not be straight.
+typedef struct ik_limb {
+    ik_xform base;        // model frame <- shoulder joint frame: shoulder position, parent rotation
+    ik_vec3 upper_dir;    // unit direction shoulder -> elbow, shoulder frame
+    ik_real upper_length; // >= 0
+    ik_vec3 lower_dir;    // unit direction elbow -> wrist, elbow frame (= shoulder frame at rest)
+    ik_real lower_length; // >= 0
+    ik_vec3 hinge_axis;   // unit elbow axis, elbow frame; the elbow bends by positive angles
+    ik_vec3 swivel_ref;   // model-frame direction of zero swivel: the elbow side at swivel 0
+} ik_limb;
+
+// What the limb should reach. Model frame.
+typedef struct ik_limb_target {
+    ik_vec3 pos;       // wrist position
+    ik_quat rot;       // wrist orientation (unit), used if use_rotation
+    bool use_rotation; // false: position only, the wrist keeps its joint values (two-bone IK)
+    bool use_swivel;   // false: bend toward pole; true: take the swivel angle below
+    ik_vec3 pole;      // pole target: the elbow lies in the plane through it, on its side
+    ik_real swivel;    // radians about the shoulder -> wrist line, from swivel_ref's side
+} ik_limb_target;
+
+// Options for ik_limb_solve(). Start from ik_default_limb_opts(), then change fields.
+typedef struct ik_limb_opts {
+    ik_real softness;  // soft reach: the last `softness` model units of reach are approached
+                       // asymptotically instead of snapping straight; >= 0; default 0 (off)
+    ik_real pole_band; // a pole nearer the shoulder-wrist line than pole_band * (upper_length +
+                       // lower_length) (with use_swivel: swivel_ref within this sine of the
+                       // line) blends toward the elbow's current side; (0, 1); default 0.01
+    int _valid;        // set by ik_default_limb_opts(); do not touch
+} ik_limb_opts;
+
+// Joint values as rotations, for callers that drive their own skeleton.
+typedef struct ik_limb_pose {
+    ik_quat shoulder; // shoulder joint rotation (after base.rot)
+    ik_real elbow;    // elbow angle about hinge_axis, radians
+    ik_quat wrist;    // wrist joint rotation (after the elbow)
+} ik_limb_pose;
+
+// Default limb options. Never fails.
+IKDEF ik_limb_opts ik_default_limb_opts(void);
+
+// The matching chain: a ball joint at base, a revolute joint (hinge_axis) at
+// upper_length * upper_dir, a ball joint at lower_length * lower_dir; the effector is the wrist
+// frame (tip = identity). Its joint-state vector is the 7 values ik_limb_solve() writes:
+// shoulder exponential map (3), elbow angle (1), wrist exponential map (3).
+// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (see ik_limb_solve()); outputs untouched on error.
+IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip);
+
+// Analytic 7-DOF limb IK (after Tolani, Goswami and Badler 2000): closed form, constant time, no
+// iteration. Puts the wrist at target->pos, the elbow in the half-plane through target->pole
+// (or at target->swivel from swivel_ref), and, with use_rotation, the wrist frame at
+// target->rot. q [7] is in/out: the current pose on entry (it keeps the answer continuous:
+// values are the representatives nearest to it, the elbow side in degenerate cases comes from
+// it), the solution on exit. out_pose (may be NULL) gets the same answer as rotations.
+// Reach: beyond full extension the limb straightens toward the target; closer than the elbow can
+// fold, it folds as far as it goes; either way info->status = IK_STATUS_UNREACHABLE (so too in
+// the soft-reach zone), else IK_STATUS_CONVERGED. Degenerate: pole on the shoulder-wrist line,
+// the elbow keeps its current side; target at the shoulder, the limb keeps its current
+// direction; a zero-length bone keeps the current elbow angle. Joint limits are not applied.
+// Errors: IK_ERR_NULL_ARG (limb, target, q), IK_ERR_BAD_ARG (NaN/Inf or huge input, non-unit
+// direction or axis, negative length, hinge parallel to a bone, non-unit target->rot with
+// use_rotation), IK_ERR_BAD_OPTS; q and out_pose untouched on error. O(1), no scratch.
+IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
+                              const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
+                              ik_solve_info *info);
+
+// Swivel angle of pose q [7]: the elbow's angle about the shoulder -> wrist line, measured from
+// swivel_ref's side (right-handed about the line), in (-pi, pi]. ik_limb_solve() with
+// use_swivel and this angle reproduces the pose's elbow position. A straight limb, or swivel_ref
+// along the line, gives 0. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
+IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1699,6 +1774,359 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
     if (!ik__bounded(damping) || damping < 0)
         return IK_ERR_BAD_ARG;
     return ik__pinv(a, m, n, 0, damping, out_pinv, scratch, scratch_size);
+}
+
+// ---- implementation: analytic limb -------------------------------------------------------------
+
+// Geometry (after Tolani, Goswami and Badler 2000, generalised to any bone and hinge axes).
+// Shoulder frame at rest: elbow at e = L1 d1; with the elbow at angle t about the unit hinge h,
+// the wrist is at w(t) = L1 d1 + L2 R_h(t) d2. Splitting d = (d.h) h + d_perp,
+//   d1 . R_h(t) d2 = A + B cos t + C sin t = A + Rg cos(t - t0),
+//   A = (d1.h)(d2.h),  B = d1_perp . d2_perp,  C = d1 . (h x d2),  Rg = sqrt(B^2 + C^2),
+// so |w|^2 = L1^2 + L2^2 + 2 L1 L2 (A + Rg cos(t - t0)): the reach runs from
+// sqrt(L1^2 + L2^2 + 2 L1 L2 (A - Rg)) (folded, t = t0 + pi) to ... (A + Rg) (straight, t = t0),
+// and a reach D needs cos(t - t0) = ((D^2 - L1^2 - L2^2) / (2 L1 L2) - A) / Rg; ik.h takes
+// t = t0 + acos(.), the positive bend. Then the shoulder rotation maps the local frame
+// (a_l = w / |w|, b_l = the elbow's side of the shoulder-wrist line) onto the model frame
+// (a_m = toward the target, b_m = toward the pole, or swivel_ref turned by the swivel angle
+// about a_m), and the wrist rotation is what remains of the target orientation.
+typedef struct ik__limb_geo {
+    ik_real a, b, c, rg;
+} ik__limb_geo;
+
+// The limb's shape at elbow angle theta, in the shoulder frame.
+typedef struct ik__limb_local {
+    ik_quat rh;    // elbow rotation
+    ik_vec3 w;     // wrist position
+    ik_vec3 a, b;  // unit shoulder -> wrist direction, unit elbow side perpendicular to it
+    ik_real w_len; // |w|
+} ik__limb_local;
+
+#define IK__OPTS_VALID 0x1c0ffee
+
+IKDEF ik_limb_opts ik_default_limb_opts(void)
+{
+    ik_limb_opts o;
+    o.softness = 0;
+    o.pole_band = IK_R(0.01);
+    o._valid = IK__OPTS_VALID;
+    return o;
+}
+
+static bool ik__unit_vec3(ik_vec3 v)
+{
+    return ik_vec3_is_finite(v) && IK_FABS(ik_vec3_length2(v) - 1) <= IK__UNIT_TOL;
+}
+
+static ik_result ik__limb_validate(const ik_limb *l, ik__limb_geo *g)
+{
+    ik_vec3 h, d1p, d2p;
+    if (!l)
+        return IK_ERR_NULL_ARG;
+    if (!ik__xform_valid(l->base) || !ik__unit_vec3(l->upper_dir) || !ik__unit_vec3(l->lower_dir) ||
+        !ik__unit_vec3(l->hinge_axis) || !ik__bounded(l->upper_length) ||
+        !ik__bounded(l->lower_length) || l->upper_length < 0 || l->lower_length < 0 ||
+        !ik__vec3_bounded(l->swivel_ref))
+        return IK_ERR_BAD_ARG;
+    h = l->hinge_axis;
+    d1p = ik_vec3_add_scaled(l->upper_dir, h, -ik_vec3_dot(l->upper_dir, h));
+    d2p = ik_vec3_add_scaled(l->lower_dir, h, -ik_vec3_dot(l->lower_dir, h));
+    g->a = ik_vec3_dot(l->upper_dir, h) * ik_vec3_dot(l->lower_dir, h);
+    g->b = ik_vec3_dot(d1p, d2p);
+    g->c = ik_vec3_dot(l->upper_dir, ik_vec3_cross(h, l->lower_dir));
+    g->rg = IK_SQRT(g->b * g->b + g->c * g->c);
+    // a hinge along either bone cannot change the reach
+    if (l->upper_length > 0 && l->lower_length > 0 && g->rg < IK_R(1e-6))
+        return IK_ERR_BAD_ARG;
+    return IK_OK;
+}
+
+// Rotation by angle about a unit axis (no normalization).
+static ik_quat ik__quat_unit_axis(ik_vec3 axis, ik_real angle)
+{
+    ik_real s = IK_SIN(angle / 2);
+    return ik_quat_make(axis.x * s, axis.y * s, axis.z * s, IK_COS(angle / 2));
+}
+
+// theta + 2 pi k nearest to ref (so that joint values do not jump by 2 pi along a path).
+static ik_real ik__angle_near(ik_real theta, ik_real ref)
+{
+    ik_real k = (ref - theta) / (2 * IK_PI), r;
+    k = (ik_real)(long long)(k < 0 ? k - IK_R(0.5) : k + IK_R(0.5));
+    r = theta + 2 * IK_PI * k;
+    return IK_FABS(r) <= IK_MAX_MAGNITUDE / 2 ? r : theta;
+}
+
+// Of the exponential maps (|v| + 2 pi k) v / |v|, k = -1, 0, 1, of the rotation v (|v| <= pi),
+// the one nearest ref: continuous along a path through angle pi, |result| < 3 pi.
+static ik_vec3 ik__expmap_near(ik_vec3 v, ik_vec3 ref)
+{
+    ik_real a = ik_vec3_length(v), best_d2 = ik_vec3_length2(ik_vec3_sub(v, ref));
+    ik_vec3 n = a > 0 ? ik_vec3_scale(v, 1 / a) : ik_vec3_normalize(ref), best = v;
+    int k;
+    for (k = -1; k <= 1; k += 2) {
+        ik_vec3 c = ik_vec3_scale(n, a + 2 * IK_PI * (ik_real)k);
+        ik_real d2 = ik_vec3_length2(ik_vec3_sub(c, ref));
+        if (d2 < best_d2) {
+            best_d2 = d2;
+            best = c;
+        }
+    }
+    return best;
+}
+
+// v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
+static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
+{
+    return ik_vec3_normalize(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
+}
+
+static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real theta,
+                              ik__limb_local *out)
+{
+    ik_real scale = l->upper_length + l->lower_length, tiny = 16 * IK_EPSILON * scale;
+    ik_vec3 e = ik_vec3_scale(l->upper_dir, l->upper_length);
+    ik_vec3 f = ik_quat_rotate(ik__quat_unit_axis(l->hinge_axis, theta),
+                               ik_vec3_scale(l->lower_dir, l->lower_length));
+    ik_vec3 side;
+    out->rh = ik__quat_unit_axis(l->hinge_axis, theta);
+    out->w = ik_vec3_add(e, f);
+    out->w_len = ik_vec3_length(out->w);
+    out->a = out->w_len > tiny ? ik_vec3_scale(out->w, 1 / out->w_len)
+                               : (l->upper_length > 0 ? l->upper_dir : l->lower_dir);
+    side = ik_vec3_add_scaled(e, out->a, -ik_vec3_dot(e, out->a));
+    if (ik_vec3_length(side) > tiny) {
+        // projected twice: once leaves a rounding error along a that is large next to a short
+        // side (near straight), and the shoulder frame must be orthonormal to the last digit
+        out->b = ik__perp_unit(side, out->a);
+    } else {
+        // The elbow is on the line (straight or folded, or a zero bone). Take the side it comes
+        // from as the angle moves into this end of its range: dw/dt = h x f tilts the line away
+        // from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt folded (t0 + pi).
+        ik_real toward_straight = g->b * IK_COS(theta) + g->c * IK_SIN(theta);
+        ik_vec3 dw = ik_vec3_cross(l->hinge_axis, f);
+        out->b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), out->a);
+        if (ik_vec3_length2(out->b) == 0)
+            out->b = ik_vec3_any_perpendicular(out->a);
+    }
+}
+
+// Shared checks of a 7-value limb state.
+static bool ik__limb_state_valid(const ik_real *q)
+{
+    int i;
+    for (i = 0; i < 7; i++)
+        if (!ik__bounded(q[i]))
+            return false;
+    return true;
+}
+
+IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
+{
+    ik__limb_geo g;
+    ik_result r = ik__limb_validate(limb, &g);
+    if (r != IK_OK)
+        return r;
+    if (!out_joints || !out_tip)
+        return IK_ERR_NULL_ARG;
+    out_joints[0] = ik_joint_ball(limb->base);
+    out_joints[1] = ik_joint_revolute(
+        ik_xform_translation(ik_vec3_scale(limb->upper_dir, limb->upper_length)), limb->hinge_axis);
+    out_joints[2] =
+        ik_joint_ball(ik_xform_translation(ik_vec3_scale(limb->lower_dir, limb->lower_length)));
+    *out_tip = ik_xform_identity();
+    return IK_OK;
+}
+
+IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
+                              const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
+                              ik_solve_info *info)
+{
+    ik__limb_geo g;
+    ik__limb_local loc;
+    ik_limb_opts o = opts ? *opts : ik_default_limb_opts();
+    ik_result r = ik__limb_validate(limb, &g);
+    ik_real l1, l2, k, dmax, dmin, dist, reach, theta, scale, tiny, band;
+    ik_vec3 t, am, bm, ref, ref_perp, vs, vw;
+    ik_quat base = limb ? limb->base.rot : ik_quat_identity(), cur_s, qs, qw, ql, qm;
+    ik_mat3 ml, mm;
+    bool met;
+    int i;
+    if (r != IK_OK)
+        return r;
+    if (!target || !q)
+        return IK_ERR_NULL_ARG;
+    if (!ik__vec3_bounded(target->pos) || !ik__vec3_bounded(target->pole) ||
+        !ik__bounded(target->swivel) || !ik__limb_state_valid(q) ||
+        (target->use_rotation && !ik_quat_is_unit(target->rot, IK__UNIT_TOL)))
+        return IK_ERR_BAD_ARG;
+    if (o._valid != IK__OPTS_VALID || !ik__bounded(o.softness) || o.softness < 0 ||
+        !(o.pole_band > 0 && o.pole_band < 1))
+        return IK_ERR_BAD_OPTS;
+
+    l1 = limb->upper_length;
+    l2 = limb->lower_length;
+    scale = l1 + l2;
+    tiny = 16 * IK_EPSILON * scale;
+    band = o.pole_band;
+    cur_s = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
+
+    // reach, softened and clamped
+    t = ik_vec3_sub(target->pos, limb->base.pos);
+    dist = ik_vec3_length(t);
+    k = 2 * l1 * l2;
+    dmax = IK_SQRT(l1 * l1 + l2 * l2 + k * (g.a + g.rg));
+    dmin = l1 * l1 + l2 * l2 + k * (g.a - g.rg);
+    dmin = dmin > 0 ? IK_SQRT(dmin) : 0;
+    reach = dist;
+    if (o.softness > 0 && reach > dmax - o.softness) {
+        // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
+        ik_real x = reach - (dmax - o.softness);
+        reach = dmax - o.softness + o.softness * x / (x + o.softness);
+    }
+    reach = ik__clamp(reach, dmin, dmax);
+    // met unless clamped or softened beyond rounding (a target made by FK of a reachable pose
+    // can land a rounding error outside the range)
+    met = IK_FABS(reach - dist) <= 64 * IK_EPSILON * scale;
+
+    // elbow angle: t0 + acos(c), written with atan2 (accurate near c = +-1)
+    if (k * g.rg > 0) {
+        ik_real c = ((reach * reach - l1 * l1 - l2 * l2) / k - g.a) / g.rg;
+        c = ik__clamp(c, -1, 1);
+        theta = IK_ATAN2(g.c, g.b) + IK_ATAN2(IK_SQRT((1 - c) * (1 + c)), c);
+        theta = ik__angle_near(theta, q[3]);
+    } else {
+        theta = q[3]; // a zero bone: the elbow angle does not change the reach
+    }
+    ik__limb_local_at(limb, &g, theta, &loc);
+
+    // the shoulder -> wrist direction in the model frame
+    if (dist > tiny) {
+        am = ik_vec3_scale(t, 1 / dist);
+    } else {
+        // target at the shoulder: keep the limb's current direction
+        ik__limb_local cur;
+        ik__limb_local_at(limb, &g, q[3], &cur);
+        am = ik_quat_rotate(ik_quat_mul(base, cur_s), cur.a);
+    }
+
+    // The elbow side in the model frame: toward the pole (or swivel_ref). Near the line its side
+    // is ill-defined, and no function of the pole alone can be continuous there, so the current
+    // side takes part: within the band the side may stay up to alpha from the pole's, alpha
+    // growing from 0 at the band's edge to pi on the line (a smoothstep). The current side is
+    // kept if it is within alpha, else pulled to the cone's edge. This is continuous in the pole
+    // and the target, and solving again gives the same answer (it is a projection).
+    ref = target->use_swivel ? limb->swivel_ref : ik_vec3_sub(target->pole, limb->base.pos);
+    ref_perp = ik_vec3_add_scaled(ref, am, -ik_vec3_dot(ref, am));
+    {
+        // nearness to the line: the pole's distance from it relative to the limb's length (so
+        // that a tiny move of the pole is a tiny change, however near the shoulder it is), or
+        // swivel_ref's sine
+        ik_real rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
+        ik_real sine = rlen > 0 ? ik_vec3_length(ref_perp) / rlen : 0;
+        bm = ik_vec3_normalize(ref_perp);
+        if (sine < band) {
+            ik__limb_local cur;
+            ik_vec3 fb;
+            ik_real w = sine / band, alpha, beta;
+            ik__limb_local_at(limb, &g, q[3], &cur);
+            fb = ik__perp_unit(ik_quat_rotate(ik_quat_mul(base, cur_s), cur.b), am);
+            if (ik_vec3_length2(fb) == 0)
+                fb = ik_vec3_any_perpendicular(am);
+            alpha = IK_PI * (1 - w * w * (3 - 2 * w));
+            if (ik_vec3_length2(bm) == 0) {
+                bm = fb;
+            } else {
+                beta = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(bm, fb), am), ik_vec3_dot(bm, fb));
+                if (IK_FABS(beta) <= alpha)
+                    bm = fb;
+                else
+                    bm = ik_quat_rotate(ik__quat_unit_axis(am, beta < 0 ? -alpha : alpha), bm);
+            }
+        }
+    }
+    if (target->use_swivel)
+        bm = ik_quat_rotate(ik__quat_unit_axis(am, target->swivel), bm);
+    bm = ik__perp_unit(bm, am);
+
+    // shoulder: base * qs maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m)
+    {
+        ik_vec3 cl = ik_vec3_cross(loc.a, loc.b), cm = ik_vec3_cross(am, bm);
+        for (i = 0; i < 3; i++) {
+            ml.m[i][0] = i == 0 ? loc.a.x : (i == 1 ? loc.a.y : loc.a.z);
+            ml.m[i][1] = i == 0 ? loc.b.x : (i == 1 ? loc.b.y : loc.b.z);
+            ml.m[i][2] = i == 0 ? cl.x : (i == 1 ? cl.y : cl.z);
+            mm.m[i][0] = i == 0 ? am.x : (i == 1 ? am.y : am.z);
+            mm.m[i][1] = i == 0 ? bm.x : (i == 1 ? bm.y : bm.z);
+            mm.m[i][2] = i == 0 ? cm.x : (i == 1 ? cm.y : cm.z);
+        }
+    }
+    ql = ik_quat_from_mat3(ml);
+    qm = ik_quat_from_mat3(mm);
+    qs = ik_quat_normalize(
+        ik_quat_mul(ik_quat_conjugate(base), ik_quat_mul(qm, ik_quat_conjugate(ql))));
+    vs = ik__expmap_near(ik_quat_to_expmap(qs), ik_vec3_make(q[0], q[1], q[2]));
+
+    // wrist: what is left of the target orientation after base * shoulder * elbow
+    if (target->use_rotation) {
+        ik_quat upto = ik_quat_mul(base, ik_quat_mul(qs, loc.rh));
+        qw = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(upto), target->rot));
+        vw = ik__expmap_near(ik_quat_to_expmap(qw), ik_vec3_make(q[4], q[5], q[6]));
+    } else {
+        vw = ik_vec3_make(q[4], q[5], q[6]);
+        qw = ik_quat_from_expmap(vw);
+    }
+
+    q[0] = vs.x;
+    q[1] = vs.y;
+    q[2] = vs.z;
+    q[3] = theta;
+    q[4] = vw.x;
+    q[5] = vw.y;
+    q[6] = vw.z;
+    if (out_pose) {
+        out_pose->shoulder = qs;
+        out_pose->elbow = theta;
+        out_pose->wrist = qw;
+    }
+    if (info) {
+        ik_quat reached = ik_quat_mul(base, ik_quat_mul(qs, ik_quat_mul(loc.rh, qw)));
+        info->status = met ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE;
+        info->iterations = 1;
+        info->position_error = ik_vec3_length(ik_vec3_add_scaled(t, am, -loc.w_len));
+        info->rotation_error = target->use_rotation ? ik_vec3_length(ik_quat_to_expmap(ik_quat_mul(
+                                                          ik_quat_conjugate(reached), target->rot)))
+                                                    : 0;
+    }
+    return IK_OK;
+}
+
+IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel)
+{
+    ik__limb_geo g;
+    ik__limb_local loc;
+    ik_quat rs;
+    ik_vec3 a, side, ref;
+    ik_result r = ik__limb_validate(limb, &g);
+    if (r != IK_OK)
+        return r;
+    if (!q || !out_swivel)
+        return IK_ERR_NULL_ARG;
+    if (!ik__limb_state_valid(q))
+        return IK_ERR_BAD_ARG;
+    ik__limb_local_at(limb, &g, q[3], &loc);
+    rs = ik_quat_mul(limb->base.rot, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])));
+    a = ik_quat_rotate(rs, loc.a);
+    side = ik__perp_unit(ik_quat_rotate(rs, loc.b), a);
+    ref = ik__perp_unit(limb->swivel_ref, a);
+    if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0) {
+        *out_swivel = 0;
+        return IK_OK;
+    }
+    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), a), ik_vec3_dot(ref, side));
+    if (*out_swivel <= -IK_PI)
+        *out_swivel = IK_PI;
+    return IK_OK;
 }
 
 #endif // IK_IMPLEMENTATION

@@ -18,6 +18,7 @@ int ik_test_passed = 0, ik_test_failed = 0;
 void test_math(void);
 void test_chain(void);
 void test_svd(void);
+void test_limb(void);
 
 int main(void)
 {
@@ -26,6 +27,7 @@ int main(void)
     test_math();
     test_chain();
     test_svd();
+    test_limb();
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,500 @@
+/* Analytic 7-DOF limb: FK(IK(x)) = x on random limbs, pole plane, swivel round trip, reach,
+   soft reach, degenerate cases, continuity, bad input. */
+#include "test.h"
+#include <string.h>
+
+// A random limb: any bone directions and hinge axis (not along a bone), lengths 0.1 .. 2.
+static ik_limb random_limb(test_rng *r)
+{
+    ik_limb l;
+    for (;;) {
+        l.base = ik_xform_make(test_rng_quat(r), test_rng_vec3(r, -1, 1));
+        l.upper_dir = ik_vec3_normalize(test_rng_vec3(r, -1, 1));
+        l.lower_dir = test_rng_uniform(r, 0, 1) < 0.5 ? l.upper_dir
+                                                      : ik_vec3_normalize(test_rng_vec3(r, -1, 1));
+        l.hinge_axis = ik_vec3_normalize(test_rng_vec3(r, -1, 1));
+        l.upper_length = (ik_real)test_rng_uniform(r, 0.1, 2);
+        l.lower_length = (ik_real)test_rng_uniform(r, 0.1, 2);
+        l.swivel_ref = test_rng_vec3(r, -1, 1);
+        // keep the hinge well away from the bones: a near-parallel hinge makes the elbow angle
+        // ill-conditioned (a tiny reach change needs a huge angle change)
+        if (fabs((double)ik_vec3_dot(l.hinge_axis, l.upper_dir)) < 0.9 &&
+            fabs((double)ik_vec3_dot(l.hinge_axis, l.lower_dir)) < 0.9)
+            return l;
+    }
+}
+
+// A human-like right arm: T-pose along +x, elbow hinge about +z... bending forward.
+static ik_limb human_arm(void)
+{
+    ik_limb l;
+    l.base = ik_xform_translation(ik_vec3_make(IK_R(0.2), 0, IK_R(1.4)));
+    l.upper_dir = ik_vec3_make(1, 0, 0);
+    l.lower_dir = ik_vec3_make(1, 0, 0);
+    l.hinge_axis = ik_vec3_make(0, 0, 1);
+    l.upper_length = IK_R(0.30);
+    l.lower_length = IK_R(0.25);
+    l.swivel_ref = ik_vec3_make(0, 0, -1);
+    return l;
+}
+
+static void random_q(test_rng *r, ik_real *q)
+{
+    int i;
+    for (i = 0; i < 7; i++)
+        q[i] = (ik_real)test_rng_uniform(r, -2, 2);
+}
+
+// FK through the matching chain: shoulder, elbow and wrist frames.
+static void limb_fk(const ik_limb *l, const ik_real *q, ik_xform *frames, ik_xform *wrist)
+{
+    ik_joint j[3];
+    ik_xform tip;
+    ik_chain c;
+    ik_limb_chain(l, j, &tip);
+    c = ik_chain_make(j, 3, tip);
+    ik_chain_fk(&c, q, frames, wrist);
+}
+
+static ik_limb_target target_of(ik_xform pose, ik_vec3 pole)
+{
+    ik_limb_target t;
+    t.pos = pose.pos;
+    t.rot = pose.rot;
+    t.use_rotation = true;
+    t.use_swivel = false;
+    t.pole = pole;
+    t.swivel = 0;
+    return t;
+}
+
+// Reachable targets (FK of a random pose) are met exactly; the elbow lies in the pole's
+// half-plane. 10^5 random limbs in double (10^4 in float, same property).
+static void test_limb_random_reach(void)
+{
+    test_rng r = { 21 };
+#ifdef IK_USE_FLOAT
+    const int trials = 10000;
+    const double tol = 2e-4; // float: a few ulps of the 7 rotations and lengths up to 4
+#else
+    const int trials = 100000;
+    const double tol = 1e-12;
+#endif
+    int i, bad_pos = 0, bad_rot = 0, bad_plane = 0, bad_side = 0, bad_status = 0;
+    double worst_pos = 0, worst_rot = 0;
+    for (i = 0; i < trials; i++) {
+        ik_limb l = random_limb(&r);
+        ik_real qtrue[7], q[7];
+        ik_xform goal, frames[3], got;
+        ik_limb_target t;
+        ik_solve_info info;
+        ik_vec3 pole = ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)), n, e, p;
+        double dpos, drot, scale = (double)(l.upper_length + l.lower_length);
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, pole);
+        random_q(&r, q); // any current pose
+        if (ik_limb_solve(&l, &t, NULL, q, NULL, &info) != IK_OK) {
+            bad_status++;
+            continue;
+        }
+        limb_fk(&l, q, frames, &got);
+        dpos = test_vec3_dist(got.pos, goal.pos) / scale;
+        drot = test_quat_angle(got.rot, goal.rot);
+        if (dpos > worst_pos)
+            worst_pos = dpos;
+        if (drot > worst_rot)
+            worst_rot = drot;
+        bad_pos += dpos > tol;
+        bad_rot += drot > tol;
+        bad_status += info.status != IK_STATUS_CONVERGED;
+        // elbow in the plane through the pole and the shoulder-wrist line, on the pole's side
+        n = ik_vec3_normalize(ik_vec3_sub(goal.pos, l.base.pos));
+        e = ik_vec3_sub(frames[1].pos, l.base.pos);
+        e = ik_vec3_add_scaled(e, n, -ik_vec3_dot(e, n));
+        p = ik_vec3_sub(pole, l.base.pos);
+        p = ik_vec3_add_scaled(p, n, -ik_vec3_dot(p, n));
+        // (a pole within pole_band = 1% of the limb's length from the line is blended instead)
+        if ((double)ik_vec3_length(e) > 1e-3 * scale && (double)ik_vec3_length(p) > 0.011 * scale) {
+            ik_vec3 eu = ik_vec3_normalize(e), pu = ik_vec3_normalize(p);
+            bad_plane += (double)ik_vec3_length(ik_vec3_cross(eu, pu)) > tol * 1e3;
+            bad_side += ik_vec3_dot(eu, pu) <= 0;
+        }
+    }
+    printf("  limb: %d random limbs, worst position error %.2e (relative), rotation %.2e rad\n",
+           trials, worst_pos, worst_rot);
+    CHECK(bad_pos == 0);
+    CHECK(bad_rot == 0);
+    CHECK(bad_plane == 0);
+    CHECK(bad_side == 0);
+    CHECK(bad_status == 0);
+}
+
+// swivel(q) then solving with that swivel reproduces the pose; solving with a swivel gives it.
+static void test_limb_swivel_round_trip(void)
+{
+    test_rng r = { 22 };
+    int i;
+    for (i = 0; i < 2000; i++) {
+        ik_limb l = random_limb(&r);
+        ik_real qtrue[7], q[7], sw, sw2, want;
+        ik_xform goal, ft[3], fq[3];
+        ik_limb_target t;
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, ft, &goal);
+        CHECK(ik_limb_swivel(&l, qtrue, &sw) == IK_OK);
+        t = target_of(goal, ik_vec3_zero());
+        t.use_swivel = true;
+        t.swivel = sw;
+        memset(q, 0, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        limb_fk(&l, q, fq, NULL);
+        // same elbow position: the pose is the same up to the elbow's own redundancy (none)
+        CHECK_NEAR(test_vec3_dist(fq[1].pos, ft[1].pos), 0, TOL(1e-11, 2e-4));
+        // and a requested swivel is the one the result has
+        want = (ik_real)test_rng_uniform(&r, -3.1, 3.1);
+        t.swivel = want;
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        CHECK(ik_limb_swivel(&l, q, &sw2) == IK_OK);
+        CHECK_NEAR(sw2, want, TOL(1e-11, 2e-4));
+    }
+}
+
+// Beyond reach: straight toward the target. Too close: folded as far as it goes.
+static void test_limb_reach_limits(void)
+{
+    ik_limb l = human_arm();
+    ik_real q[7] = { 0, 0, 0, IK_R(0.5), 0, 0, 0 };
+    ik_limb_target t;
+    ik_solve_info info;
+    ik_xform frames[3], w;
+    ik_vec3 dir = ik_vec3_normalize(ik_vec3_make(1, 1, -1)), d;
+    t = target_of(ik_xform_translation(ik_vec3_add_scaled(l.base.pos, dir, 2)),
+                  ik_vec3_make(0, -1, 0));
+    t.use_rotation = false;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    limb_fk(&l, q, frames, &w);
+    d = ik_vec3_sub(w.pos, l.base.pos);
+    CHECK_NEAR(ik_vec3_length(d), 0.55, TOL(1e-14, 1e-6));
+    CHECK_NEAR(test_vec3_dist(ik_vec3_normalize(d), dir), 0, TOL(1e-14, 1e-6));
+    CHECK_NEAR(q[3], 0, TOL(1e-14, 1e-6)); // straight
+    CHECK_NEAR(info.position_error, 2 - 0.55, TOL(1e-14, 1e-6));
+
+    // closer than |L1 - L2| = 0.05: folded (elbow angle pi), wrist 0.05 from the shoulder
+    t.pos = ik_vec3_add_scaled(l.base.pos, dir, IK_R(0.01));
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    limb_fk(&l, q, frames, &w);
+    d = ik_vec3_sub(w.pos, l.base.pos);
+    CHECK_NEAR(ik_vec3_length(d), 0.05, TOL(1e-14, 1e-6));
+    CHECK_NEAR(test_vec3_dist(ik_vec3_normalize(d), dir), 0, TOL(1e-12, 1e-5));
+    CHECK_NEAR(fabs((double)q[3]), 3.141592653589793, TOL(1e-7, 1e-3));
+
+    // exactly at full reach: met
+    t.pos = ik_vec3_add_scaled(l.base.pos, dir, IK_R(0.55));
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    CHECK_NEAR(info.position_error, 0, TOL(1e-14, 1e-6));
+}
+
+// Soft reach: the wrist distance rises smoothly and monotonically, and never snaps straight.
+static void test_limb_soft_reach(void)
+{
+    ik_limb l = human_arm();
+    ik_limb_opts o = ik_default_limb_opts();
+    ik_real q[7] = { 0, 0, 0, IK_R(0.5), 0, 0, 0 };
+    ik_limb_target t;
+    ik_solve_info info;
+    ik_vec3 dir = ik_vec3_make(0, 1, 0);
+    double prev = 0, d, max_jump = 0;
+    int i, monotone = 1;
+    o.softness = IK_R(0.05);
+    t = target_of(ik_xform_identity(), ik_vec3_make(0, 0, -1));
+    t.use_rotation = false;
+    for (i = 0; i <= 1000; i++) {
+        ik_xform w;
+        double want = 0.3 + 0.5 * i / 1000.0;
+        t.pos = ik_vec3_add_scaled(l.base.pos, dir, (ik_real)want);
+        CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_OK);
+        limb_fk(&l, q, NULL, &w);
+        d = (double)ik_vec3_length(ik_vec3_sub(w.pos, l.base.pos));
+        if (i > 0) {
+            monotone &= d >= prev - 1e-12;
+            if (d - prev > max_jump)
+                max_jump = d - prev;
+        }
+        prev = d;
+        CHECK(d < 0.55);
+        if (want < 0.5 - 1e-9)
+            CHECK_NEAR(d, want, TOL(1e-12, 1e-5));
+        CHECK(info.status == (want < 0.5 - 1e-9 ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE) ||
+              fabs(want - 0.5) < 1e-6);
+    }
+    CHECK(monotone);
+    CHECK(max_jump <= 0.5 / 1000 + TOL(1e-9, 1e-6)); // slope at most 1
+    // at 6 softness lengths past the start, 6/7 of the soft zone is used: approaching full reach
+    CHECK(prev > 0.5 + 0.05 * 6.0 / 7.0 - TOL(1e-9, 1e-6));
+    o.softness = -1;
+    CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_ERR_BAD_OPTS);
+}
+
+// Degenerate inputs: finite answers, and the documented ones.
+static void test_limb_degenerate(void)
+{
+    ik_limb l = human_arm();
+    ik_real q[7] = { 0, IK_R(0.3), IK_R(-0.2), IK_R(1.0), 0, 0, 0 }, q0[7];
+    ik_limb_target t;
+    ik_solve_info info;
+    ik_xform frames[3], w, before[3];
+    ik_vec3 n, side_before, side_after;
+    int i;
+    // pole exactly on the shoulder-wrist line: the elbow keeps its current side
+    memcpy(q0, q, sizeof q);
+    limb_fk(&l, q, before, &w);
+    t = target_of(ik_xform_translation(w.pos),
+                  ik_vec3_add_scaled(l.base.pos, ik_vec3_sub(w.pos, l.base.pos), 3));
+    t.use_rotation = false;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    limb_fk(&l, q, frames, &w);
+    n = ik_vec3_normalize(ik_vec3_sub(t.pos, l.base.pos));
+    side_before = ik_vec3_sub(before[1].pos, l.base.pos);
+    side_before =
+        ik_vec3_normalize(ik_vec3_add_scaled(side_before, n, -ik_vec3_dot(side_before, n)));
+    side_after = ik_vec3_sub(frames[1].pos, l.base.pos);
+    side_after = ik_vec3_normalize(ik_vec3_add_scaled(side_after, n, -ik_vec3_dot(side_after, n)));
+    CHECK_NEAR(test_vec3_dist(side_before, side_after), 0, TOL(1e-12, 1e-5));
+    CHECK_NEAR(test_vec3_dist(w.pos, t.pos), 0, TOL(1e-14, 1e-6));
+    for (i = 0; i < 7; i++)
+        CHECK_NEAR(q[i], q0[i], TOL(1e-12, 1e-5)); // the pose was already a solution
+    // pole at the shoulder (zero reference): same answer
+    t.pole = l.base.pos;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    for (i = 0; i < 7; i++)
+        CHECK_NEAR(q[i], q0[i], TOL(1e-12, 1e-5));
+
+    // target at the shoulder: folded as far as it goes, pointing where it pointed
+    t.pos = l.base.pos;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    limb_fk(&l, q, frames, &w);
+    CHECK(ik_vec3_is_finite(w.pos));
+    CHECK_NEAR(ik_vec3_length(ik_vec3_sub(w.pos, l.base.pos)), 0.05, TOL(1e-14, 1e-6));
+
+    // zero-length bones: finite; with L1 = L2 the target at the shoulder is reachable
+    l.upper_length = 0;
+    t.pos = ik_vec3_add(l.base.pos, ik_vec3_make(0, IK_R(0.25), 0));
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    limb_fk(&l, q, frames, &w);
+    CHECK_NEAR(test_vec3_dist(w.pos, t.pos), 0, TOL(1e-14, 1e-6));
+    l.lower_length = 0;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    for (i = 0; i < 7; i++)
+        CHECK((double)q[i] - (double)q[i] == 0);
+    l = human_arm();
+    l.upper_length = l.lower_length = IK_R(0.3);
+    t.pos = l.base.pos;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    limb_fk(&l, q, frames, &w);
+    CHECK_NEAR(test_vec3_dist(w.pos, t.pos), 0, TOL(1e-14, 1e-6));
+}
+
+// Continuity: a target and a pole moving by tiny steps, through the pole band and full extension,
+// move the joint values by tiny steps.
+static void test_limb_continuity(void)
+{
+    ik_limb l = human_arm();
+    ik_real q[7] = { 0, 0, 0, IK_R(0.3), 0, 0, 0 }, prev[7];
+    ik_limb_target t;
+    int i, k, steps = 20000;
+    double worst = 0;
+    t = target_of(ik_xform_identity(), ik_vec3_zero());
+    for (i = 0; i <= steps; i++) {
+        double s = (double)i / steps, a = 6.283185307179586 * s;
+        ik_vec3 off = ik_vec3_make((ik_real)(0.3 + 0.27 * cos(a)), (ik_real)(0.2 * sin(2 * a)),
+                                   (ik_real)(-0.1 * sin(a)));
+        t.pos = ik_vec3_add(l.base.pos, off);
+        // the pole sweeps around and crosses the shoulder-wrist line near s = 0.5
+        t.pole = ik_vec3_add(l.base.pos,
+                             ik_vec3_add_scaled(off, ik_vec3_make(0, 0, 1), (ik_real)(0.5 - s)));
+        t.rot = ik_quat_from_axis_angle(ik_vec3_make(1, 1, 0), (ik_real)(4 * a));
+        memcpy(prev, q, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        if (i > 0)
+            for (k = 0; k < 7; k++)
+                if (fabs((double)q[k] - (double)prev[k]) > worst)
+                    worst = fabs((double)q[k] - (double)prev[k]);
+    }
+    printf("  limb: largest joint step along the path %.3g rad (path step %.3g)\n", worst,
+           6.283185307179586 / steps);
+    // A flip (the elbow or the upper arm's twist jumping to the other side) is a step of order pi.
+    // Where the pole crosses the line the elbow swings over to its new side over a few dozen
+    // steps (the blend in ik_limb_solve), the largest of them ~0.08 rad here.
+    CHECK(worst < 0.2);
+}
+
+// A tiny move of the target or the pole (1e-9) from any state, with the pole anywhere, also on
+// the line and inside the blend band, moves the joint values by a tiny amount: no flips.
+static void test_limb_tiny_moves(void)
+{
+    test_rng r = { 24 };
+    int i, k, flips = 0;
+    double worst = 0;
+    for (i = 0; i < 3000; i++) {
+        ik_limb l = random_limb(&r);
+        ik_real qtrue[7], q[7], q2[7];
+        ik_xform goal, frames[3];
+        ik_limb_target t;
+        ik_vec3 line, pole;
+        double where = test_rng_uniform(&r, 0, 1);
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, frames, &goal);
+        line = ik_vec3_sub(goal.pos, l.base.pos);
+        // the pole: on the line, inside the band, at its edge, or anywhere
+        pole = ik_vec3_add_scaled(l.base.pos, line, (ik_real)test_rng_uniform(&r, -2, 3));
+        if (where > 0.25)
+            pole = ik_vec3_add_scaled(pole, ik_vec3_any_perpendicular(line),
+                                      (ik_real)(test_rng_uniform(&r, 0, 0.02) *
+                                                (double)(l.upper_length + l.lower_length)));
+        t = target_of(goal, pole);
+        memcpy(q, qtrue, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        // solving again from the answer changes nothing (also inside the pole band)
+        memcpy(q2, q, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q2, NULL, NULL) == IK_OK);
+        for (k = 0; k < 7; k++)
+            CHECK_NEAR(q2[k], q[k], TOL(1e-11, 1e-3));
+        memcpy(q2, q, sizeof q);
+        t.pole = ik_vec3_add(
+            t.pole, ik_vec3_scale(ik_vec3_normalize(test_rng_vec3(&r, -1, 1)), IK_R(1e-9)));
+        t.pos = ik_vec3_add(t.pos,
+                            ik_vec3_scale(ik_vec3_normalize(test_rng_vec3(&r, -1, 1)), IK_R(1e-9)));
+        CHECK(ik_limb_solve(&l, &t, NULL, q2, NULL, NULL) == IK_OK);
+        for (k = 0; k < 7; k++) {
+            double d = fabs((double)q2[k] - (double)q[k]);
+            if (d > worst)
+                worst = d;
+            flips += d > 1e-3;
+        }
+    }
+#ifndef IK_USE_FLOAT // in float a move of 1e-9 is below the resolution of the inputs
+    printf("  limb: largest joint change for a 1e-9 move of target and pole: %.3g\n", worst);
+    CHECK(flips == 0);
+#else
+    (void)flips;
+#endif
+}
+
+static void test_limb_position_only(void)
+{
+    test_rng r = { 23 };
+    int i;
+    for (i = 0; i < 500; i++) {
+        ik_limb l = random_limb(&r);
+        ik_real qtrue[7], q[7];
+        ik_xform goal, got;
+        ik_limb_target t;
+        ik_limb_pose pose;
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, test_rng_vec3(&r, -3, 3));
+        t.use_rotation = false;
+        random_q(&r, q);
+        {
+            ik_real w4 = q[4], w5 = q[5], w6 = q[6];
+            CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_OK);
+            CHECK(q[4] == w4 && q[5] == w5 && q[6] == w6);
+        }
+        limb_fk(&l, q, NULL, &got);
+        CHECK_NEAR(test_vec3_dist(got.pos, goal.pos), 0, TOL(1e-12, 1e-4));
+        CHECK(pose.elbow == q[3]);
+        CHECK_NEAR(
+            test_quat_angle(pose.shoulder, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]))), 0,
+            TOL(1e-13, 1e-5));
+    }
+}
+
+static void test_limb_bad_input(void)
+{
+    ik_limb l = human_arm(), bad;
+    ik_limb_target t;
+    ik_limb_opts o = ik_default_limb_opts();
+    ik_real q[7] = { IK_R(0.1), 0, 0, IK_R(0.5), 0, 0, 0 }, q0[7], sw;
+    ik_limb_pose pose, pose0;
+    ik_joint j[3];
+    ik_xform tip;
+    int k;
+    t = target_of(ik_xform_translation(ik_vec3_make(IK_R(0.5), IK_R(0.2), IK_R(1.3))),
+                  ik_vec3_make(0, -1, 0));
+    memcpy(q0, q, sizeof q);
+    memset(&pose, 0x5a, sizeof pose);
+    pose0 = pose;
+    CHECK(ik_limb_solve(NULL, &t, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, NULL, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, &t, NULL, NULL, &pose, NULL) == IK_ERR_NULL_ARG);
+    for (k = 0; k < 12; k++) {
+        ik_limb_target tb = t;
+        bad = l;
+        switch (k) {
+        case 0: bad.upper_dir = ik_vec3_zero(); break;
+        case 1: bad.lower_dir = ik_vec3_make(2, 0, 0); break;
+        case 2: bad.hinge_axis = ik_vec3_make(1, 0, 0); break; // along the bones
+        case 3: bad.upper_length = -1; break;
+        case 4: bad.lower_length = (ik_real)NAN; break;
+        case 5: bad.base.rot = ik_quat_make(0, 0, 0, 0); break;
+        case 6: bad.swivel_ref.x = IK_INFINITY; break;
+        case 7: tb.pos.y = (ik_real)NAN; break;
+        case 8: tb.rot = ik_quat_make(1, 1, 0, 0); break;
+        case 9: tb.pole.z = IK_INFINITY; break;
+        case 10: tb.swivel = (ik_real)NAN; break;
+        case 11: bad.base.pos.x = IK_R(2e12); break;
+        }
+        CHECK(ik_limb_solve(&bad, &tb, NULL, q, &pose, NULL) == IK_ERR_BAD_ARG);
+    }
+    q[2] = (ik_real)NAN;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_ERR_BAD_ARG);
+    CHECK(ik_limb_swivel(&l, q, &sw) == IK_ERR_BAD_ARG);
+    q[2] = q0[2];
+    o._valid = 0;
+    CHECK(ik_limb_solve(&l, &t, &o, q, &pose, NULL) == IK_ERR_BAD_OPTS);
+    o = ik_default_limb_opts();
+    o.pole_band = 0;
+    CHECK(ik_limb_solve(&l, &t, &o, q, &pose, NULL) == IK_ERR_BAD_OPTS);
+    o.pole_band = 1;
+    CHECK(ik_limb_solve(&l, &t, &o, q, &pose, NULL) == IK_ERR_BAD_OPTS);
+    CHECK(memcmp(q, q0, sizeof q) == 0);
+    CHECK(memcmp(&pose, &pose0, sizeof pose) == 0);
+    CHECK(ik_limb_swivel(NULL, q, &sw) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_swivel(&l, NULL, &sw) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_swivel(&l, q, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_chain(&l, NULL, &tip) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_chain(&l, j, NULL) == IK_ERR_NULL_ARG);
+    bad = l;
+    bad.hinge_axis = ik_vec3_zero();
+    CHECK(ik_limb_chain(&bad, j, &tip) == IK_ERR_BAD_ARG);
+    // and the good call works, with an info
+    {
+        ik_solve_info info;
+        CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK_NEAR(info.position_error, 0, TOL(1e-14, 1e-6));
+        CHECK_NEAR(info.rotation_error, 0, TOL(1e-14, 1e-6));
+    }
+}
+
+void test_limb(void);
+void test_limb(void)
+{
+    RUN(test_limb_random_reach);
+    RUN(test_limb_swivel_round_trip);
+    RUN(test_limb_reach_limits);
+    RUN(test_limb_soft_reach);
+    RUN(test_limb_degenerate);
+    RUN(test_limb_continuity);
+    RUN(test_limb_tiny_moves);
+    RUN(test_limb_position_only);
+    RUN(test_limb_bad_input);
+}
