@@ -653,9 +653,23 @@ static IK__UNUSED ik_quat ik__quat_scale(ik_quat q, ik_real s)
     return ik_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
 }
 
+// q / |q| for a q known to be of reasonable size (a product of unit quaternions, say): the
+// plain formula, without ik_quat_normalize's guards.
+static IK__UNUSED ik_quat ik__quat_unitize(ik_quat q)
+{
+    return ik__quat_scale(q, 1 / IK_SQRT(ik_quat_dot(q, q)));
+}
+
 // The smallest squared length that normalization accepts: below it (zero or subnormal) the
 // direction is not trustworthy.
 #define IK__TINY2 (IK_R(4) * IK__REAL_MIN)
+
+// v / |v| for a bounded v (|v| <= IK_MAX_MAGNITUDE: no overflow), zero if |v|^2 underflows.
+static IK__UNUSED ik_vec3 ik__vec3_unit(ik_vec3 v)
+{
+    ik_real len2 = ik_vec3_length2(v);
+    return len2 > IK__TINY2 ? ik_vec3_scale(v, 1 / IK_SQRT(len2)) : ik_vec3_zero();
+}
 
 IKDEF const char *ik_result_string(ik_result r)
 {
@@ -791,10 +805,10 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
     return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
 }
 
-IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
+// log of a unit quaternion as an exponential map, |v| <= pi.
+static ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
-    q = ik_quat_normalize(q);
     if (q.w < 0) // q and -q are one rotation: take the one with angle in [0, pi]
         q = ik__quat_scale(q, -1);
     s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
@@ -805,6 +819,11 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
     else
         k = 2 * IK_ATAN2(s, q.w) / s;
     return ik_vec3_make(q.x * k, q.y * k, q.z * k);
+}
+
+IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
+{
+    return ik__quat_log(ik_quat_normalize(q));
 }
 
 IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
@@ -889,44 +908,47 @@ IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
     return m;
 }
 
-IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
+// Shepperd (1978) for a finite matrix: of 4w^2, 4x^2, 4y^2, 4z^2 (1 + a signed sum of the
+// diagonal each; the four sums add up to 0, so the largest is >= 0), take the largest: the
+// square root is of a number >= 1, the divisor s >= 2, and one component is >= 1/2, so the
+// plain normalization is safe even for a matrix that is not a rotation.
+static ik_quat ik__quat_from_mat3(const ik_mat3 *m)
 {
-    // Shepperd (1978): of 4w^2, 4x^2, 4y^2, 4z^2 (each 1 + a signed sum of the diagonal), take
-    // the largest, so the square root is of a number >= 1 and the divisions are safe.
-    ik_real t0 = m.m[0][0] + m.m[1][1] + m.m[2][2];
-    ik_real t1 = m.m[0][0] - m.m[1][1] - m.m[2][2];
-    ik_real t2 = -m.m[0][0] + m.m[1][1] - m.m[2][2];
-    ik_real t3 = -m.m[0][0] - m.m[1][1] + m.m[2][2];
+    ik_real t0 = m->m[0][0] + m->m[1][1] + m->m[2][2];
+    ik_real t1 = m->m[0][0] - m->m[1][1] - m->m[2][2];
+    ik_real t2 = -m->m[0][0] + m->m[1][1] - m->m[2][2];
+    ik_real t3 = -m->m[0][0] - m->m[1][1] + m->m[2][2];
     ik_real s;
     ik_quat q;
+    if (t0 >= t1 && t0 >= t2 && t0 >= t3) {
+        s = IK_SQRT(1 + t0) * 2; // 4w
+        q = ik_quat_make((m->m[2][1] - m->m[1][2]) / s, (m->m[0][2] - m->m[2][0]) / s,
+                         (m->m[1][0] - m->m[0][1]) / s, s / 4);
+    } else if (t1 >= t2 && t1 >= t3) {
+        s = IK_SQRT(1 + t1) * 2; // 4x
+        q = ik_quat_make(s / 4, (m->m[0][1] + m->m[1][0]) / s, (m->m[0][2] + m->m[2][0]) / s,
+                         (m->m[2][1] - m->m[1][2]) / s);
+    } else if (t2 >= t3) {
+        s = IK_SQRT(1 + t2) * 2; // 4y
+        q = ik_quat_make((m->m[0][1] + m->m[1][0]) / s, s / 4, (m->m[1][2] + m->m[2][1]) / s,
+                         (m->m[0][2] - m->m[2][0]) / s);
+    } else {
+        s = IK_SQRT(1 + t3) * 2; // 4z
+        q = ik_quat_make((m->m[0][2] + m->m[2][0]) / s, (m->m[1][2] + m->m[2][1]) / s, s / 4,
+                         (m->m[1][0] - m->m[0][1]) / s);
+    }
+    q = ik__quat_unitize(q);
+    return q.w < 0 ? ik__quat_scale(q, -1) : q;
+}
+
+IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
+{
     int r, c;
     for (r = 0; r < 3; r++)
         for (c = 0; c < 3; c++)
             if (!ik__finite(m.m[r][c]))
                 return ik_quat_identity();
-    if (t0 >= t1 && t0 >= t2 && t0 >= t3) {
-        s = IK_SQRT(1 + t0) * 2; // 4w
-        q = ik_quat_make((m.m[2][1] - m.m[1][2]) / s, (m.m[0][2] - m.m[2][0]) / s,
-                         (m.m[1][0] - m.m[0][1]) / s, s / 4);
-    } else if (t1 >= t2 && t1 >= t3) {
-        s = IK_SQRT(1 + t1) * 2; // 4x
-        q = ik_quat_make(s / 4, (m.m[0][1] + m.m[1][0]) / s, (m.m[0][2] + m.m[2][0]) / s,
-                         (m.m[2][1] - m.m[1][2]) / s);
-    } else if (t2 >= t3) {
-        s = IK_SQRT(1 + t2) * 2; // 4y
-        q = ik_quat_make((m.m[0][1] + m.m[1][0]) / s, s / 4, (m.m[1][2] + m.m[2][1]) / s,
-                         (m.m[0][2] - m.m[2][0]) / s);
-    } else {
-        s = IK_SQRT(1 + t3) * 2; // 4z
-        q = ik_quat_make((m.m[0][2] + m.m[2][0]) / s, (m.m[1][2] + m.m[2][1]) / s, s / 4,
-                         (m.m[1][0] - m.m[0][1]) / s);
-    }
-    // A matrix far from a rotation can make 1 + t tiny or negative; the sqrt is then NaN or the
-    // quotient huge: fall back to the identity rather than return garbage.
-    if (!ik__quat_finite(q))
-        return ik_quat_identity();
-    q = ik_quat_normalize(q);
-    return q.w < 0 ? ik__quat_scale(q, -1) : q;
+    return ik__quat_from_mat3(&m);
 }
 
 IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to)
@@ -1862,7 +1884,7 @@ static ik_real ik__angle_near(ik_real theta, ik_real ref)
 static ik_vec3 ik__expmap_near(ik_vec3 v, ik_vec3 ref)
 {
     ik_real a = ik_vec3_length(v), best_d2 = ik_vec3_length2(ik_vec3_sub(v, ref));
-    ik_vec3 n = a > 0 ? ik_vec3_scale(v, 1 / a) : ik_vec3_normalize(ref), best = v;
+    ik_vec3 n = a > 0 ? ik_vec3_scale(v, 1 / a) : ik__vec3_unit(ref), best = v;
     int k;
     for (k = -1; k <= 1; k += 2) {
         ik_vec3 c = ik_vec3_scale(n, a + 2 * IK_PI * (ik_real)k);
@@ -1878,7 +1900,7 @@ static ik_vec3 ik__expmap_near(ik_vec3 v, ik_vec3 ref)
 // v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
 static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 {
-    return ik_vec3_normalize(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
+    return ik__vec3_unit(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
 }
 
 static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real theta,
@@ -1886,10 +1908,9 @@ static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real t
 {
     ik_real scale = l->upper_length + l->lower_length, tiny = 16 * IK_EPSILON * scale;
     ik_vec3 e = ik_vec3_scale(l->upper_dir, l->upper_length);
-    ik_vec3 f = ik_quat_rotate(ik__quat_unit_axis(l->hinge_axis, theta),
-                               ik_vec3_scale(l->lower_dir, l->lower_length));
-    ik_vec3 side;
+    ik_vec3 f, side;
     out->rh = ik__quat_unit_axis(l->hinge_axis, theta);
+    f = ik_quat_rotate(out->rh, ik_vec3_scale(l->lower_dir, l->lower_length));
     out->w = ik_vec3_add(e, f);
     out->w_len = ik_vec3_length(out->w);
     out->a = out->w_len > tiny ? ik_vec3_scale(out->w, 1 / out->w_len)
@@ -2024,7 +2045,7 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
         // swivel_ref's sine
         ik_real rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
         ik_real sine = rlen > 0 ? ik_vec3_length(ref_perp) / rlen : 0;
-        bm = ik_vec3_normalize(ref_perp);
+        bm = ik__vec3_unit(ref_perp);
         if (sine < band) {
             ik__limb_local cur;
             ik_vec3 fb;
@@ -2061,17 +2082,17 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
             mm.m[i][2] = i == 0 ? cm.x : (i == 1 ? cm.y : cm.z);
         }
     }
-    ql = ik_quat_from_mat3(ml);
-    qm = ik_quat_from_mat3(mm);
-    qs = ik_quat_normalize(
+    ql = ik__quat_from_mat3(&ml);
+    qm = ik__quat_from_mat3(&mm);
+    qs = ik__quat_unitize(
         ik_quat_mul(ik_quat_conjugate(base), ik_quat_mul(qm, ik_quat_conjugate(ql))));
-    vs = ik__expmap_near(ik_quat_to_expmap(qs), ik_vec3_make(q[0], q[1], q[2]));
+    vs = ik__expmap_near(ik__quat_log(qs), ik_vec3_make(q[0], q[1], q[2]));
 
     // wrist: what is left of the target orientation after base * shoulder * elbow
     if (target->use_rotation) {
         ik_quat upto = ik_quat_mul(base, ik_quat_mul(qs, loc.rh));
-        qw = ik_quat_normalize(ik_quat_mul(ik_quat_conjugate(upto), target->rot));
-        vw = ik__expmap_near(ik_quat_to_expmap(qw), ik_vec3_make(q[4], q[5], q[6]));
+        qw = ik__quat_unitize(ik_quat_mul(ik_quat_conjugate(upto), target->rot));
+        vw = ik__expmap_near(ik__quat_log(qw), ik_vec3_make(q[4], q[5], q[6]));
     } else {
         vw = ik_vec3_make(q[4], q[5], q[6]);
         qw = ik_quat_from_expmap(vw);

@@ -84,6 +84,51 @@ static void run_pinv(void *arg)
     sink = (double)c->pinv[0];
 }
 
+typedef struct limb_case {
+    ik_limb limb;
+    ik_limb_target targets[64];
+    ik_real q[7];
+    int next;
+} limb_case;
+
+static void run_limb(void *arg)
+{
+    limb_case *c = (limb_case *)arg;
+    ik_limb_solve(&c->limb, &c->targets[c->next++ & 63], NULL, c->q, NULL, NULL);
+    sink = (double)c->q[3];
+}
+
+// A human arm (0.30 + 0.25) with 64 reachable targets cycled through, pole or position only.
+static void make_limb_case(limb_case *c, bool use_rotation)
+{
+    int i, k;
+    ik_joint j[3];
+    ik_xform tip, goal;
+    ik_chain chain;
+    c->limb.base = ik_xform_translation(ik_vec3_make(IK_R(0.2), 0, IK_R(1.4)));
+    c->limb.upper_dir = c->limb.lower_dir = ik_vec3_make(1, 0, 0);
+    c->limb.hinge_axis = ik_vec3_make(0, 0, 1);
+    c->limb.upper_length = IK_R(0.30);
+    c->limb.lower_length = IK_R(0.25);
+    c->limb.swivel_ref = ik_vec3_make(0, 0, -1);
+    ik_limb_chain(&c->limb, j, &tip);
+    chain = ik_chain_make(j, 3, tip);
+    for (i = 0; i < 64; i++) {
+        for (k = 0; k < 7; k++)
+            c->q[k] = (ik_real)rnd(-1.5, 1.5);
+        ik_chain_fk(&chain, c->q, NULL, &goal);
+        c->targets[i].pos = goal.pos;
+        c->targets[i].rot = goal.rot;
+        c->targets[i].use_rotation = use_rotation;
+        c->targets[i].use_swivel = false;
+        c->targets[i].pole = ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), 0);
+        c->targets[i].swivel = 0;
+    }
+    for (k = 0; k < 7; k++)
+        c->q[k] = 0;
+    c->next = 0;
+}
+
 static void make_case(chain_case *c, const char *kind, int n)
 {
     int i, dof;
@@ -128,6 +173,19 @@ int main(int argc, char **argv)
         pinv = median_ns(run_pinv, &c, inner / 4 + 1, runs);
         printf("| %-8s x %-3d | %3d | %5.0f | %17.0f | %19.0f |\n", cases[i].kind, cases[i].n,
                ik_chain_dof(&c.chain), fk, jac, pinv);
+    }
+
+    {
+        static limb_case lc;
+        double full, pos;
+        make_limb_case(&lc, true);
+        full = median_ns(run_limb, &lc, 1000, runs);
+        make_limb_case(&lc, false);
+        pos = median_ns(run_limb, &lc, 1000, runs);
+        printf("\n| analytic limb (ik_limb_solve)           | ns/solve |\n");
+        printf("|-----------------------------------------|----------|\n");
+        printf("| 7-DOF, wrist position + orientation     | %8.0f |\n", full);
+        printf("| two-bone, position only                 | %8.0f |\n", pos);
     }
     return 0;
 }
