@@ -70,6 +70,18 @@
        hundreds of columns); ik_svd_pinv() and ik_svd_damped_pinv() give the Moore-Penrose and the
        damped pseudo-inverse. Memory comes from the caller (ik_svd_scratch_size()).
 
+   SOLVERS
+       ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in arms,
+                         legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami and
+                         Badler 2000), constant time, exact to rounding, no iteration and no
+                         scratch. The elbow bends toward a pole target or takes a swivel angle
+                         about the shoulder-wrist line; position only (the two-bone IK of games) or
+                         position and orientation. Any bone and hinge axes. Out of reach: the limb
+                         straightens (or folds) toward the target; an optional soft reach eases
+                         into full extension. The answer is continuous along a path: pass the
+                         previous answer in q. Ignores joint limits.
+       Jacobian methods, CCD and robot-arm pose IK come in later versions.
+
    ERRORS
        Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
        names it). Every input is checked before any output is written: on error the caller's
@@ -84,7 +96,8 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
-       0.1.0 (2026-11-22) rotation maths, chain model, forward kinematics, Jacobian, SVD.
+       0.1.0 (2026-11-22) rotation maths, chain model, forward kinematics, Jacobian, SVD,
+                          analytic 7-DOF limb.
 */
 #ifndef IK_H_INCLUDED
 #define IK_H_INCLUDED
@@ -106,6 +119,7 @@ typedef float ik_real;
 #define IK_R(x)      ((float)(x))
 #define IK_EPSILON   FLT_EPSILON
 #define IK__REAL_MIN FLT_MIN
+#define IK__REAL_MAX FLT_MAX
 #define IK__MATH(fn) fn##f
 #define IK_REAL_FMT  "float"
 #else
@@ -113,6 +127,7 @@ typedef double ik_real;
 #define IK_R(x)      ((double)(x))
 #define IK_EPSILON   DBL_EPSILON
 #define IK__REAL_MIN DBL_MIN
+#define IK__REAL_MAX DBL_MAX
 #define IK__MATH(f)  f
 #define IK_REAL_FMT  "double"
 #endif
@@ -664,6 +679,15 @@ static IK__UNUSED ik_quat ik__quat_unitize(ik_quat q)
 // direction is not trustworthy.
 #define IK__TINY2 (IK_R(4) * IK__REAL_MIN)
 
+// Of q and -q (one rotation), the one with w > 0; for a half turn (w = 0), the one whose first
+// non-zero component of (x, y, z) is positive. So every rotation has one exponential map.
+static IK__UNUSED ik_quat ik__quat_canonical(ik_quat q)
+{
+    bool flip =
+        q.w < 0 || (q.w == 0 && (q.x < 0 || (q.x == 0 && (q.y < 0 || (q.y == 0 && q.z < 0)))));
+    return flip ? ik__quat_scale(q, -1) : q;
+}
+
 // v / |v| for a bounded v (|v| <= IK_MAX_MAGNITUDE: no overflow), zero if |v|^2 underflows.
 static IK__UNUSED ik_vec3 ik__vec3_unit(ik_vec3 v)
 {
@@ -778,11 +802,13 @@ IKDEF ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle)
 
 IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis)
 {
-    ik_vec3 v = ik_quat_to_expmap(q);
-    ik_real angle = ik_vec3_length(v);
+    // angle = 2 atan2(|xyz|, w) <= 2 fl(pi / 2) = fl(pi), never an ulp beyond
+    ik_real s;
+    q = ik__quat_canonical(ik_quat_normalize(q));
+    s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
     if (out_axis)
-        *out_axis = angle > 0 ? ik_vec3_normalize(v) : ik_vec3_make(1, 0, 0);
-    return angle;
+        *out_axis = s > 0 ? ik_vec3_normalize(ik_vec3_make(q.x, q.y, q.z)) : ik_vec3_make(1, 0, 0);
+    return 2 * IK_ATAN2(s, q.w);
 }
 
 // sin(a/2) / a, with its series where a is too small for the division (error < a^6/1e5).
@@ -809,8 +835,7 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 static ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
-    if (q.w < 0) // q and -q are one rotation: take the one with angle in [0, pi]
-        q = ik__quat_scale(q, -1);
+    q = ik__quat_canonical(q);
     s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
     // angle = 2 atan2(s, w): accurate at both ends, unlike 2 acos(w). v = angle / s * (x, y, z);
     // for tiny s, atan2(s, w) / s -> 1 / w (series: (1 - s^2 / (3 w^2)) / w, w ~ 1 there).
@@ -1103,8 +1128,16 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
     cb = IK_SQRT(m.m[i][i] * m.m[i][i] + m.m[i][j] * m.m[i][j]);
     b = IK_ATAN2(s * m.m[i][k], cb);
     if (cb > 16 * IK_EPSILON) {
+        // Near lock a alone is ill-conditioned; computing c from M = R_i(a)^T R = R_j(b) R_k(c)
+        // makes it consistent with the a actually found. Row j of M is row j of R_k(c):
+        // M[j][i] = s sin c, M[j][j] = cos c, and column j of R_i(a) is cos a e_j + s sin a e_k.
+        ik_real ca, sa, mji, mjj;
         a = IK_ATAN2(-s * m.m[j][k], m.m[k][k]);
-        cc = IK_ATAN2(-s * m.m[i][j], m.m[i][i]);
+        ca = IK_COS(a);
+        sa = IK_SIN(a);
+        mji = ca * m.m[j][i] + s * sa * m.m[k][i];
+        mjj = ca * m.m[j][j] + s * sa * m.m[k][j];
+        cc = IK_ATAN2(s * mji, mjj);
     } else {
         a = IK_ATAN2(s * m.m[k][j], m.m[j][j]);
         cc = 0;
@@ -1576,7 +1609,7 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
     // Converges quadratically: a handful of sweeps for IK's matrices; the bound only guards.
     // s[] holds the squared column norms meanwhile, recomputed at each sweep and updated after
     // each rotation (alpha' = alpha - t gamma, beta' = beta + t gamma), so a pair costs one dot
-    // product. The pair is orthogonal enough once gamma^2 <= tol^2 alpha beta.
+    // product. The pair is orthogonal enough once |gamma| <= tol sqrt(alpha) sqrt(beta).
     for (sweep = 0; sweep < 60; sweep++) {
         bool rotated = false;
         for (i = 0; i < k; i++) {
@@ -1590,7 +1623,9 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
                 ik_real alpha = s[i], beta = s[j], gamma = 0, zeta, tn, c, sn;
                 for (t = 0; t < len; t++)
                     gamma += w[t * k + i] * w[t * k + j];
-                if (gamma == 0 || gamma * gamma <= tol * tol * alpha * beta)
+                // (sqrt(alpha) sqrt(beta), not sqrt(alpha beta): graded columns' norms can be
+                // 1e-60 and 1e-120, whose product underflows)
+                if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
                     continue;
                 rotated = true;
                 zeta = (beta - alpha) / (2 * gamma);
@@ -1648,31 +1683,31 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
             }
         }
     }
-    // Zero singular values leave zero columns in Q: complete Q to an orthonormal set with the
-    // unit vector e_r farthest from the span of the columns so far (its residual^2 >= 1 / len),
-    // orthogonalized twice (Gram-Schmidt, "twice is enough").
+    // Orthonormalize Q in order of decreasing singular value, by Gram-Schmidt against the
+    // columns before (twice: "twice is enough"). A column of a tiny singular value was divided
+    // by that value, so its rounding error is large next to it; this pass restores its
+    // orthogonality without changing U diag(s) V^T beyond rounding of the product. A zero
+    // singular value leaves a zero column: it becomes the unit vector e_r farthest from the
+    // span of the columns before (residual^2 >= 1 / len), orthogonalized the same way.
     for (i = 0; i < k; i++) {
         int r, pass, best = 0;
         ik_real best_len2 = -1, len2 = 0;
-        if (s[i] > 0)
-            continue;
-        for (r = 0; r < len; r++) {
-            ik_real res2 = 1;
-            for (j = 0; j < k; j++)
-                if (j != i && (s[j] > 0 || j < i))
+        if (!(s[i] > 0)) {
+            for (r = 0; r < len; r++) {
+                ik_real res2 = 1;
+                for (j = 0; j < i; j++)
                     res2 -= w[r * k + j] * w[r * k + j];
-            if (res2 > best_len2) {
-                best_len2 = res2;
-                best = r;
+                if (res2 > best_len2) {
+                    best_len2 = res2;
+                    best = r;
+                }
             }
+            for (t = 0; t < len; t++)
+                w[t * k + i] = t == best ? 1 : 0;
         }
-        for (t = 0; t < len; t++)
-            w[t * k + i] = t == best ? 1 : 0;
         for (pass = 0; pass < 2; pass++) {
-            for (j = 0; j < k; j++) {
+            for (j = 0; j < i; j++) {
                 ik_real d = 0;
-                if (j == i || !(s[j] > 0 || j < i))
-                    continue;
                 for (t = 0; t < len; t++)
                     d += w[t * k + j] * w[t * k + i];
                 for (t = 0; t < len; t++)
@@ -1733,24 +1768,40 @@ static ik_real *ik__scratch_reals(void *scratch, size_t scratch_size, size_t cou
     return (ik_real *)(void *)((char *)scratch + skip);
 }
 
-// out (n x m) = V diag(f(s)) U^T with f(s) = 1 / s above the cutoff (damping < 0) or
-// s / (s^2 + damping^2) (damping >= 0); a zero singular value always maps to 0.
-static void ik__pinv_from_svd(const ik_real *u, const ik_real *s, const ik_real *v, int m, int n,
+// The factor a singular value s gets in a pseudo-inverse: 1 / s above the cutoff (damping < 0),
+// s / (s^2 + damping^2) (damping >= 0), 0 for s = 0. The damped factor is written with the
+// ratio t <= 1 of the smaller to the larger of s and damping, so that no square underflows or
+// overflows: (1 / s) / (1 + t^2) for s >= damping, (t / damping) / (1 + t^2) otherwise.
+static ik_real ik__pinv_factor(ik_real s, ik_real cutoff, ik_real damping)
+{
+    ik_real t;
+    if (!(s > 0))
+        return 0;
+    if (damping < 0)
+        return s > cutoff ? 1 / s : 0;
+    if (s >= damping) {
+        t = damping / s;
+        return 1 / s / (1 + t * t);
+    }
+    t = s / damping;
+    return t / damping / (1 + t * t);
+}
+
+// out (n x m) = V diag(f(s)) U^T, f from ik__pinv_factor. Returns false, writing nothing, if an
+// entry could overflow (|entry| <= k max f, since U's and V's entries are at most 1 in size).
+static bool ik__pinv_from_svd(const ik_real *u, const ik_real *s, const ik_real *v, int m, int n,
                               ik_real cutoff, ik_real damping, ik_real *out)
 {
     int k = m < n ? m : n, r, c, i;
+    for (i = 0; i < k; i++)
+        if (!(ik__pinv_factor(s[i], cutoff, damping) <= IK__REAL_MAX / (ik_real)(2 * k)))
+            return false;
     for (r = 0; r < n; r++)
         for (c = 0; c < m; c++)
             out[r * m + c] = 0;
     for (i = 0; i < k; i++) {
-        ik_real f;
-        if (!(s[i] > 0))
-            continue;
-        if (damping >= 0)
-            f = s[i] / (s[i] * s[i] + damping * damping);
-        else if (s[i] > cutoff)
-            f = 1 / s[i];
-        else
+        ik_real f = ik__pinv_factor(s[i], cutoff, damping);
+        if (f == 0)
             continue;
         for (r = 0; r < n; r++) {
             ik_real vf = v[r * k + i] * f;
@@ -1758,6 +1809,7 @@ static void ik__pinv_from_svd(const ik_real *u, const ik_real *s, const ik_real 
                 out[r * m + c] += vf * u[c * k + i];
         }
     }
+    return true;
 }
 
 // Shared by both pseudo-inverses: validate, decompose in scratch, then write out.
@@ -1773,13 +1825,13 @@ static ik_result ik__pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real
         return IK_ERR_NULL_ARG;
     k = (size_t)(m < n ? m : n);
     u = ik__scratch_reals(scratch, scratch_size, (size_t)m * k + k + (size_t)n * k);
-    if (!u)
+    if (!u || scratch_size < ik_svd_scratch_size(m, n))
         return IK_ERR_SCRATCH_TOO_SMALL;
     s = u + (size_t)m * k;
     v = s + k;
     ik__svd(a, m, n, u, s, v);
-    ik__pinv_from_svd(u, s, v, m, n, rcond * s[0], damping, out);
-    return IK_OK;
+    // the pseudo-inverse of a matrix of subnormal size is not representable
+    return ik__pinv_from_svd(u, s, v, m, n, rcond * s[0], damping, out) ? IK_OK : IK_ERR_NUMERIC;
 }
 
 IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real *out_pinv,
@@ -2157,7 +2209,8 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
        0.1.0 (2026-11-22) rotation maths (quaternion, matrix, axis-angle, exponential map, Euler,
                           slerp, single-axis interpolation, shortest arc, swing-twist), chain
                           model with URDF and DH helpers, forward kinematics, geometric Jacobian,
-                          one-sided Jacobi SVD and pseudo-inverses.
+                          one-sided Jacobi SVD and pseudo-inverses, analytic 7-DOF limb with pole
+                          or swivel angle.
 
    LICENSE
        MIT License. Copyright (c) 2026 the ik.h authors.
