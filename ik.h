@@ -552,11 +552,11 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
 // joint values zero). Any bone axis and any hinge axis work; the rest pose need not be straight.
 typedef struct ik_limb {
     ik_xform base;        // model frame <- shoulder joint frame: shoulder position, parent rotation
-    ik_vec3 upper_dir;    // unit direction shoulder -> elbow, shoulder frame
+    ik_vec3 upper_dir;    // direction shoulder -> elbow, shoulder frame (normalized for use)
     ik_real upper_length; // >= 0
-    ik_vec3 lower_dir;    // unit direction elbow -> wrist, elbow frame (= shoulder frame at rest)
+    ik_vec3 lower_dir;    // direction elbow -> wrist, elbow frame (= shoulder frame at rest)
     ik_real lower_length; // >= 0
-    ik_vec3 hinge_axis;   // unit elbow axis, elbow frame; the elbow bends by positive angles
+    ik_vec3 hinge_axis;   // elbow axis, elbow frame; the elbow bends by positive angles
     ik_vec3 swivel_ref;   // model-frame direction of zero swivel: the elbow side at swivel 0
 } ik_limb;
 
@@ -608,9 +608,10 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // the soft-reach zone), else IK_STATUS_CONVERGED. Degenerate: pole on the shoulder-wrist line,
 // the elbow keeps its current side; target at the shoulder, the limb keeps its current
 // direction; a zero-length bone keeps the current elbow angle. Joint limits are not applied.
-// Errors: IK_ERR_NULL_ARG (limb, target, q), IK_ERR_BAD_ARG (NaN/Inf or huge input, non-unit
-// direction or axis, negative length, hinge parallel to a bone, non-unit target->rot with
-// use_rotation), IK_ERR_BAD_OPTS; q and out_pose untouched on error. O(1), no scratch.
+// Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
+// target, q), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero direction, axis or rotation, negative
+// length, hinge along a bone), IK_ERR_BAD_OPTS; q and out_pose untouched on error. O(1), no
+// scratch.
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
@@ -991,7 +992,10 @@ IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to)
     d = ik_vec3_dot(a, b);
     if (d >= 0)
         return ik_quat_normalize(ik_quat_make(c.x, c.y, c.z, 1 + d));
-    n = ik_vec3_normalize(ik_vec3_add_scaled(c, a, -ik_vec3_dot(c, a)));
+    // (projected twice: when a x b is at rounding level, one projection leaves a residue along a
+    // that is large next to what remains)
+    n = ik_vec3_add_scaled(c, a, -ik_vec3_dot(c, a));
+    n = ik_vec3_normalize(ik_vec3_add_scaled(n, a, -ik_vec3_dot(n, a)));
     if (ik_vec3_length2(n) == 0) // exactly opposite: any half turn that keeps a's plane
         n = ik_vec3_any_perpendicular(a);
     angle = IK_ATAN2(ik_vec3_length(c), d);
@@ -1887,21 +1891,27 @@ IKDEF ik_limb_opts ik_default_limb_opts(void)
     return o;
 }
 
-static bool ik__unit_vec3(ik_vec3 v)
-{
-    return ik_vec3_is_finite(v) && IK_FABS(ik_vec3_length2(v) - 1) <= IK__UNIT_TOL;
-}
-
-static ik_result ik__limb_validate(const ik_limb *l, ik__limb_geo *g)
+// Checks a limb and makes a copy with unit directions, axis and base rotation (non-unit ones are
+// normalized; zero or non-finite ones are errors), and its hinge geometry.
+static ik_result ik__limb_prepare(const ik_limb *in, ik_limb *l, ik__limb_geo *g)
 {
     ik_vec3 h, d1p, d2p;
-    if (!l)
+    if (!in)
         return IK_ERR_NULL_ARG;
-    if (!ik__xform_valid(l->base) || !ik__unit_vec3(l->upper_dir) || !ik__unit_vec3(l->lower_dir) ||
-        !ik__unit_vec3(l->hinge_axis) || !ik__bounded(l->upper_length) ||
+    *l = *in;
+    if (!ik__vec3_bounded(l->base.pos) || !ik__quat_finite(l->base.rot) ||
+        !ik__vec3_bounded(l->upper_dir) || !ik__vec3_bounded(l->lower_dir) ||
+        !ik__vec3_bounded(l->hinge_axis) || !ik__bounded(l->upper_length) ||
         !ik__bounded(l->lower_length) || l->upper_length < 0 || l->lower_length < 0 ||
         !ik__vec3_bounded(l->swivel_ref))
         return IK_ERR_BAD_ARG;
+    l->upper_dir = ik_vec3_normalize(l->upper_dir);
+    l->lower_dir = ik_vec3_normalize(l->lower_dir);
+    l->hinge_axis = ik_vec3_normalize(l->hinge_axis);
+    if (ik_vec3_length2(l->upper_dir) == 0 || ik_vec3_length2(l->lower_dir) == 0 ||
+        ik_vec3_length2(l->hinge_axis) == 0 || ik_quat_dot(l->base.rot, l->base.rot) == 0)
+        return IK_ERR_BAD_ARG;
+    l->base.rot = ik_quat_normalize(l->base.rot);
     h = l->hinge_axis;
     d1p = ik_vec3_add_scaled(l->upper_dir, h, -ik_vec3_dot(l->upper_dir, h));
     d2p = ik_vec3_add_scaled(l->lower_dir, h, -ik_vec3_dot(l->lower_dir, h));
@@ -1994,10 +2004,12 @@ static bool ik__limb_state_valid(const ik_real *q)
     return true;
 }
 
-IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
+IKDEF ik_result ik_limb_chain(const ik_limb *limb_in, ik_joint out_joints[3], ik_xform *out_tip)
 {
     ik__limb_geo g;
-    ik_result r = ik__limb_validate(limb, &g);
+    ik_limb lm;
+    const ik_limb *limb = &lm;
+    ik_result r = ik__limb_prepare(limb_in, &lm, &g);
     if (r != IK_OK)
         return r;
     if (!out_joints || !out_tip)
@@ -2011,17 +2023,19 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
     return IK_OK;
 }
 
-IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
+IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info)
 {
     ik__limb_geo g;
     ik__limb_local loc;
+    ik_limb lm;
+    const ik_limb *limb = &lm;
     ik_limb_opts o = opts ? *opts : ik_default_limb_opts();
-    ik_result r = ik__limb_validate(limb, &g);
+    ik_result r = ik__limb_prepare(limb_in, &lm, &g);
     ik_real l1, l2, k, dmax, dmin, dist, reach, theta, scale, tiny, band;
     ik_vec3 t, am, bm, ref, ref_perp, vs, vw;
-    ik_quat base = limb ? limb->base.rot : ik_quat_identity(), cur_s, qs, qw, ql, qm;
+    ik_quat base, cur_s, qs, qw, ql, qm, target_rot;
     ik_mat3 ml, mm;
     bool met;
     int i;
@@ -2031,12 +2045,15 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
         return IK_ERR_NULL_ARG;
     if (!ik__vec3_bounded(target->pos) || !ik__vec3_bounded(target->pole) ||
         !ik__bounded(target->swivel) || !ik__limb_state_valid(q) ||
-        (target->use_rotation && !ik_quat_is_unit(target->rot, IK__UNIT_TOL)))
+        (target->use_rotation &&
+         (!ik__quat_finite(target->rot) || ik_quat_dot(target->rot, target->rot) == 0)))
         return IK_ERR_BAD_ARG;
     if (o._valid != IK__OPTS_VALID || !ik__bounded(o.softness) || o.softness < 0 ||
         !(o.pole_band > 0 && o.pole_band < 1))
         return IK_ERR_BAD_OPTS;
 
+    base = limb->base.rot;
+    target_rot = ik_quat_normalize(target->rot);
     l1 = limb->upper_length;
     l2 = limb->lower_length;
     scale = l1 + l2;
@@ -2143,7 +2160,7 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
     // wrist: what is left of the target orientation after base * shoulder * elbow
     if (target->use_rotation) {
         ik_quat upto = ik_quat_mul(base, ik_quat_mul(qs, loc.rh));
-        qw = ik__quat_unitize(ik_quat_mul(ik_quat_conjugate(upto), target->rot));
+        qw = ik__quat_unitize(ik_quat_mul(ik_quat_conjugate(upto), target_rot));
         vw = ik__expmap_near(ik__quat_log(qw), ik_vec3_make(q[4], q[5], q[6]));
     } else {
         vw = ik_vec3_make(q[4], q[5], q[6]);
@@ -2168,19 +2185,21 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
         info->iterations = 1;
         info->position_error = ik_vec3_length(ik_vec3_add_scaled(t, am, -loc.w_len));
         info->rotation_error = target->use_rotation ? ik_vec3_length(ik_quat_to_expmap(ik_quat_mul(
-                                                          ik_quat_conjugate(reached), target->rot)))
+                                                          ik_quat_conjugate(reached), target_rot)))
                                                     : 0;
     }
     return IK_OK;
 }
 
-IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel)
+IKDEF ik_result ik_limb_swivel(const ik_limb *limb_in, const ik_real *q, ik_real *out_swivel)
 {
     ik__limb_geo g;
     ik__limb_local loc;
+    ik_limb lm;
+    const ik_limb *limb = &lm;
     ik_quat rs;
     ik_vec3 a, side, ref;
-    ik_result r = ik__limb_validate(limb, &g);
+    ik_result r = ik__limb_prepare(limb_in, &lm, &g);
     if (r != IK_OK)
         return r;
     if (!q || !out_swivel)

@@ -417,6 +417,32 @@ static void test_limb_position_only(void)
     }
 }
 
+// Non-unit directions, axis and rotations give the answer of their normalized versions.
+static void test_limb_non_unit_inputs(void)
+{
+    test_rng r = { 25 };
+    int i, k;
+    for (i = 0; i < 200; i++) {
+        ik_limb l = random_limb(&r), scaled = l;
+        ik_real qtrue[7], q1[7], q2[7];
+        ik_xform goal;
+        ik_limb_target t;
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, test_rng_vec3(&r, -3, 3));
+        scaled.upper_dir = ik_vec3_scale(l.upper_dir, IK_R(3.5));
+        scaled.lower_dir = ik_vec3_scale(l.lower_dir, IK_R(0.2));
+        scaled.hinge_axis = ik_vec3_scale(l.hinge_axis, IK_R(7));
+        memset(q1, 0, sizeof q1);
+        memset(q2, 0, sizeof q2);
+        CHECK(ik_limb_solve(&l, &t, NULL, q1, NULL, NULL) == IK_OK);
+        t.rot = ik_quat_make(t.rot.x * 2, t.rot.y * 2, t.rot.z * 2, t.rot.w * 2);
+        CHECK(ik_limb_solve(&scaled, &t, NULL, q2, NULL, NULL) == IK_OK);
+        for (k = 0; k < 7; k++)
+            CHECK_NEAR(q1[k], q2[k], TOL(1e-12, 1e-4));
+    }
+}
+
 static void test_limb_bad_input(void)
 {
     ik_limb l = human_arm(), bad;
@@ -440,14 +466,14 @@ static void test_limb_bad_input(void)
         bad = l;
         switch (k) {
         case 0: bad.upper_dir = ik_vec3_zero(); break;
-        case 1: bad.lower_dir = ik_vec3_make(2, 0, 0); break;
+        case 1: bad.lower_dir = ik_vec3_zero(); break;
         case 2: bad.hinge_axis = ik_vec3_make(1, 0, 0); break; // along the bones
         case 3: bad.upper_length = -1; break;
         case 4: bad.lower_length = (ik_real)NAN; break;
         case 5: bad.base.rot = ik_quat_make(0, 0, 0, 0); break;
         case 6: bad.swivel_ref.x = IK_INFINITY; break;
         case 7: tb.pos.y = (ik_real)NAN; break;
-        case 8: tb.rot = ik_quat_make(1, 1, 0, 0); break;
+        case 8: tb.rot = ik_quat_make(0, 0, 0, 0); break;
         case 9: tb.pole.z = IK_INFINITY; break;
         case 10: tb.swivel = (ik_real)NAN; break;
         case 11: bad.base.pos.x = IK_R(2e12); break;
@@ -496,5 +522,6 @@ void test_limb(void)
     RUN(test_limb_continuity);
     RUN(test_limb_tiny_moves);
     RUN(test_limb_position_only);
+    RUN(test_limb_non_unit_inputs);
     RUN(test_limb_bad_input);
 }
