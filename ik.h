@@ -689,11 +689,12 @@ static IK__UNUSED ik_quat ik__quat_canonical(ik_quat q)
     return flip ? ik__quat_scale(q, -1) : q;
 }
 
-// v / |v| for a bounded v (|v| <= IK_MAX_MAGNITUDE: no overflow), zero if |v|^2 underflows.
+// v / |v| for a bounded v (|v| <= IK_MAX_MAGNITUDE: |v|^2 does not overflow); below that the
+// careful ik_vec3_normalize.
 static IK__UNUSED ik_vec3 ik__vec3_unit(ik_vec3 v)
 {
     ik_real len2 = ik_vec3_length2(v);
-    return len2 > IK__TINY2 ? ik_vec3_scale(v, 1 / IK_SQRT(len2)) : ik_vec3_zero();
+    return len2 > IK__TINY2 ? ik_vec3_scale(v, 1 / IK_SQRT(len2)) : ik_vec3_normalize(v);
 }
 
 IKDEF const char *ik_result_string(ik_result r)
@@ -1905,9 +1906,9 @@ static ik_result ik__limb_prepare(const ik_limb *in, ik_limb *l, ik__limb_geo *g
         !ik__bounded(l->lower_length) || l->upper_length < 0 || l->lower_length < 0 ||
         !ik__vec3_bounded(l->swivel_ref))
         return IK_ERR_BAD_ARG;
-    l->upper_dir = ik_vec3_normalize(l->upper_dir);
-    l->lower_dir = ik_vec3_normalize(l->lower_dir);
-    l->hinge_axis = ik_vec3_normalize(l->hinge_axis);
+    l->upper_dir = ik__vec3_unit(l->upper_dir);
+    l->lower_dir = ik__vec3_unit(l->lower_dir);
+    l->hinge_axis = ik__vec3_unit(l->hinge_axis);
     if (ik_vec3_length2(l->upper_dir) == 0 || ik_vec3_length2(l->lower_dir) == 0 ||
         ik_vec3_length2(l->hinge_axis) == 0 || ik_quat_dot(l->base.rot, l->base.rot) == 0)
         return IK_ERR_BAD_ARG;
@@ -1965,13 +1966,31 @@ static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
     return ik__vec3_unit(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
 }
 
-static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real theta,
+// The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
+// formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
+// square root. Either sign of the quaternion may come out: it is the same rotation.
+static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
+{
+    ik_real ch, sh;
+    if (c >= 0) {
+        ch = IK_SQRT((1 + c) / 2);
+        sh = s / (2 * ch);
+    } else {
+        sh = IK_SQRT((1 - c) / 2);
+        sh = s < 0 ? -sh : sh;
+        ch = s / (2 * sh);
+    }
+    return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
+}
+
+// The limb's shape with the elbow at the angle whose cosine is ct and sine st.
+static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real ct, ik_real st,
                               ik__limb_local *out)
 {
     ik_real scale = l->upper_length + l->lower_length, tiny = 16 * IK_EPSILON * scale;
     ik_vec3 e = ik_vec3_scale(l->upper_dir, l->upper_length);
     ik_vec3 f, side;
-    out->rh = ik__quat_unit_axis(l->hinge_axis, theta);
+    out->rh = ik__quat_unit_axis_cs(l->hinge_axis, ct, st);
     f = ik_quat_rotate(out->rh, ik_vec3_scale(l->lower_dir, l->lower_length));
     out->w = ik_vec3_add(e, f);
     out->w_len = ik_vec3_length(out->w);
@@ -1986,7 +2005,7 @@ static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real t
         // The elbow is on the line (straight or folded, or a zero bone). Take the side it comes
         // from as the angle moves into this end of its range: dw/dt = h x f tilts the line away
         // from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt folded (t0 + pi).
-        ik_real toward_straight = g->b * IK_COS(theta) + g->c * IK_SIN(theta);
+        ik_real toward_straight = g->b * ct + g->c * st;
         ik_vec3 dw = ik_vec3_cross(l->hinge_axis, f);
         out->b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), out->a);
         if (ik_vec3_length2(out->b) == 0)
@@ -2033,7 +2052,7 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
     const ik_limb *limb = &lm;
     ik_limb_opts o = opts ? *opts : ik_default_limb_opts();
     ik_result r = ik__limb_prepare(limb_in, &lm, &g);
-    ik_real l1, l2, k, dmax, dmin, dist, reach, theta, scale, tiny, band;
+    ik_real l1, l2, k, dmax, dmin, dist, reach, theta, ct, st, scale, tiny, band;
     ik_vec3 t, am, bm, ref, ref_perp, vs, vw;
     ik_quat base, cur_s, qs, qw, ql, qm, target_rot;
     ik_mat3 ml, mm;
@@ -2059,7 +2078,6 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
     scale = l1 + l2;
     tiny = 16 * IK_EPSILON * scale;
     band = o.pole_band;
-    cur_s = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
 
     // reach, softened and clamped
     t = ik_vec3_sub(target->pos, limb->base.pos);
@@ -2079,16 +2097,21 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
     // can land a rounding error outside the range)
     met = IK_FABS(reach - dist) <= 64 * IK_EPSILON * scale;
 
-    // elbow angle: t0 + acos(c), written with atan2 (accurate near c = +-1)
+    // elbow angle theta = t0 + acos(c), cos t0 = B / Rg, sin t0 = C / Rg: its cosine and sine
+    // by the angle-sum formulas, the angle itself by one atan2 (accurate near c = +-1)
     if (k * g.rg > 0) {
-        ik_real c = ((reach * reach - l1 * l1 - l2 * l2) / k - g.a) / g.rg;
+        ik_real c = ((reach * reach - l1 * l1 - l2 * l2) / k - g.a) / g.rg, sn;
         c = ik__clamp(c, -1, 1);
-        theta = IK_ATAN2(g.c, g.b) + IK_ATAN2(IK_SQRT((1 - c) * (1 + c)), c);
-        theta = ik__angle_near(theta, q[3]);
+        sn = IK_SQRT((1 - c) * (1 + c));
+        ct = (g.b * c - g.c * sn) / g.rg;
+        st = (g.c * c + g.b * sn) / g.rg;
+        theta = ik__angle_near(IK_ATAN2(st, ct), q[3]);
     } else {
         theta = q[3]; // a zero bone: the elbow angle does not change the reach
+        ct = IK_COS(theta);
+        st = IK_SIN(theta);
     }
-    ik__limb_local_at(limb, &g, theta, &loc);
+    ik__limb_local_at(limb, &g, ct, st, &loc);
 
     // the shoulder -> wrist direction in the model frame
     if (dist > tiny) {
@@ -2096,7 +2119,8 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
     } else {
         // target at the shoulder: keep the limb's current direction
         ik__limb_local cur;
-        ik__limb_local_at(limb, &g, q[3], &cur);
+        ik__limb_local_at(limb, &g, IK_COS(q[3]), IK_SIN(q[3]), &cur);
+        cur_s = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
         am = ik_quat_rotate(ik_quat_mul(base, cur_s), cur.a);
     }
 
@@ -2119,7 +2143,8 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
             ik__limb_local cur;
             ik_vec3 fb;
             ik_real w = sine / band, alpha, beta;
-            ik__limb_local_at(limb, &g, q[3], &cur);
+            ik__limb_local_at(limb, &g, IK_COS(q[3]), IK_SIN(q[3]), &cur);
+            cur_s = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
             fb = ik__perp_unit(ik_quat_rotate(ik_quat_mul(base, cur_s), cur.b), am);
             if (ik_vec3_length2(fb) == 0)
                 fb = ik_vec3_any_perpendicular(am);
@@ -2206,7 +2231,7 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb_in, const ik_real *q, ik_real
         return IK_ERR_NULL_ARG;
     if (!ik__limb_state_valid(q))
         return IK_ERR_BAD_ARG;
-    ik__limb_local_at(limb, &g, q[3], &loc);
+    ik__limb_local_at(limb, &g, IK_COS(q[3]), IK_SIN(q[3]), &loc);
     rs = ik_quat_mul(limb->base.rot, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])));
     a = ik_quat_rotate(rs, loc.a);
     side = ik__perp_unit(ik_quat_rotate(rs, loc.b), a);
