@@ -63,8 +63,11 @@ static inline double test_rng_uniform(test_rng *r, double lo, double hi)
 }
 static inline ik_vec3 test_rng_vec3(test_rng *r, double lo, double hi)
 {
-    return ik_vec3_make((ik_real)test_rng_uniform(r, lo, hi), (ik_real)test_rng_uniform(r, lo, hi),
-                        (ik_real)test_rng_uniform(r, lo, hi));
+    // one draw per statement: the order of evaluation of arguments is unspecified
+    double x = test_rng_uniform(r, lo, hi);
+    double y = test_rng_uniform(r, lo, hi);
+    double z = test_rng_uniform(r, lo, hi);
+    return ik_vec3_make((ik_real)x, (ik_real)y, (ik_real)z);
 }
 // A uniformly distributed unit quaternion (Shoemake), w >= 0 not enforced.
 static inline ik_quat test_rng_quat(test_rng *r)

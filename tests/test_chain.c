@@ -12,7 +12,8 @@ static ik_chain random_chain(test_rng *r, ik_joint *joints, int n, int type)
     int i;
     for (i = 0; i < n; i++) {
         int t = type >= 0 ? type : (int)(test_rng_next(r) % 4);
-        ik_xform origin = ik_xform_make(test_rng_quat(r), test_rng_vec3(r, -1, 1));
+        ik_quat rot = test_rng_quat(r); // one draw per statement (argument order is unspecified)
+        ik_xform origin = ik_xform_make(rot, test_rng_vec3(r, -1, 1));
         ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(r, -1, 1));
         switch (t) {
         case 0: joints[i] = ik_joint_fixed(origin); break;
@@ -21,7 +22,10 @@ static ik_chain random_chain(test_rng *r, ik_joint *joints, int n, int type)
         default: joints[i] = ik_joint_ball(origin); break;
         }
     }
-    return ik_chain_make(joints, n, ik_xform_make(test_rng_quat(r), test_rng_vec3(r, -1, 1)));
+    {
+        ik_quat rot = test_rng_quat(r);
+        return ik_chain_make(joints, n, ik_xform_make(rot, test_rng_vec3(r, -1, 1)));
+    }
 }
 
 static void random_state(test_rng *r, ik_real *q, int dof, double range)

@@ -8,7 +8,8 @@ static ik_limb random_limb(test_rng *r)
 {
     ik_limb l;
     for (;;) {
-        l.base = ik_xform_make(test_rng_quat(r), test_rng_vec3(r, -1, 1));
+        ik_quat rot = test_rng_quat(r); // one draw per statement (argument order is unspecified)
+        l.base = ik_xform_make(rot, test_rng_vec3(r, -1, 1));
         l.upper_dir = ik_vec3_normalize(test_rng_vec3(r, -1, 1));
         l.lower_dir = test_rng_uniform(r, 0, 1) < 0.5 ? l.upper_dir
                                                       : ik_vec3_normalize(test_rng_vec3(r, -1, 1));
