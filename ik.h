@@ -80,7 +80,14 @@
                          straightens (or folds) toward the target; an optional soft reach eases
                          into full extension. The answer is continuous along a path: pass the
                          previous answer in q. Ignores joint limits.
-       Jacobian methods, CCD and robot-arm pose IK come in later versions.
+       ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
+                         with Welman's position + orientation objective: each joint in turn, tip to
+                         root, takes the move that best aligns the effector with the target (closed
+                         form per joint). Robust near singularities, cheap per sweep (O(n)),
+                         converges linearly; distal joints move most. Joint weights (stiffness),
+                         limits, a per-sweep step limit for smooth dragging. Scratch from the
+                         caller (ik_ccd_scratch_size()).
+       Jacobian methods and robot-arm pose IK come in later versions.
 
    ERRORS
        Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
@@ -97,7 +104,7 @@
 
    RECENT CHANGES
        0.1.0 (2026-11-22) rotation maths, chain model, forward kinematics, Jacobian, SVD,
-                          analytic 7-DOF limb.
+                          analytic 7-DOF limb, CCD.
 */
 #ifndef IK_H_INCLUDED
 #define IK_H_INCLUDED
@@ -546,6 +553,67 @@ IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_re
 IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real damping,
                                    ik_real *out_pinv, void *scratch, size_t scratch_size);
 
+// ---- solvers: common ---------------------------------------------------------------------------
+
+// What a chain solver should reach, in the chain's root (model) frame.
+typedef struct ik_target {
+    ik_vec3 pos;       // effector position
+    ik_quat rot;       // effector orientation (normalized for use), if use_rotation
+    bool use_rotation; // false: position only
+} ik_target;
+
+// A position-only target at pos.
+IKDEF ik_target ik_target_position(ik_vec3 pos);
+// A full-pose target: the effector frame at pose.
+IKDEF ik_target ik_target_pose(ik_xform pose);
+
+// ---- solvers: CCD ------------------------------------------------------------------------------
+
+// Options for ik_ccd_solve(). Start from ik_default_ccd_opts(), then change fields.
+typedef struct ik_ccd_opts {
+    int max_sweeps;             // sweeps over the chain, tip to root; >= 1; default 100
+    ik_real tolerance;          // converged when |effector - target| <= tolerance (model units)
+                                // and, with use_rotation, the angle <= rotation_tolerance;
+                                // >= 0; default 1e-6
+    ik_real rotation_tolerance; // radians, >= 0; default 1e-6
+    ik_real position_weight;    // w_p; < 0 (default -1): Welman's alpha (1 + rho) at each
+                                // joint, alpha = 1 / length_scale, rho = min(|Pid|, |Pic|) /
+                                // max(|Pid|, |Pic|); >= 0: that constant
+    ik_real orientation_weight; // w_o, >= 0; default 1 (ignored without use_rotation)
+    ik_real length_scale;       // W in alpha = 1 / W; > 0; 0 (default): the chain's length
+    ik_real max_angle;          // largest rotation of one joint in one sweep, radians, (0, pi];
+                                // default pi (no limit); smaller is smoother for dragging
+    ik_real min_improvement;    // stop (stalled) when a sweep lowers the error by less than this
+                                // fraction; [0, 1); default 1e-12
+    int _valid;                 // set by ik_default_ccd_opts(); do not touch
+} ik_ccd_opts;
+
+// Default CCD options. Never fails.
+IKDEF ik_ccd_opts ik_default_ccd_opts(void);
+// Bytes of scratch ik_ccd_solve() needs for this chain (0 if the chain is invalid).
+IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
+
+// Cyclic coordinate descent with Welman's position + orientation objective (Welman 1993, after
+// Wang and Chen 1991). Each sweep visits the joints from the tip to the root and moves one joint
+// at a time, updating the effector at once: a revolute joint by the angle phi that maximizes
+// g(phi) = k1 (1 - cos phi) + k2 cos phi + k3 sin phi (the global maximum, atan2(k3, k2 - k1)),
+// a prismatic joint by (Pd - Pc) . axis, a ball joint by the rotation that best aligns the
+// weighted effector vectors with the target's (exact, Horn's quaternion method; the shortest
+// arc for position only). Each move is scaled by the joint's weight (clamped to [0, 1]: 0
+// freezes it), limited to opts->max_angle, and clamped to the joint's limits.
+// q [ik_chain_dof()] is in/out: the start on entry, the result on exit. Stops when converged,
+// when a sweep no longer improves (IK_STATUS_STALLED, or IK_STATUS_UNREACHABLE if the target
+// is farther from the first joint than the chain can reach: the chain is then straightened
+// toward it), or after max_sweeps (IK_STATUS_MAX_ITERATIONS). A start outside the limits is
+// clamped into them first. info may be NULL.
+// Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
+// non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
+// IK_ERR_SCRATCH_TOO_SMALL; q untouched on error.
+// Cost O(n) per sweep; no allocation.
+IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
+                             const ik_ccd_opts *opts, ik_real *q, void *scratch,
+                             size_t scratch_size, ik_solve_info *info);
+
 // ---- solvers: analytic limb --------------------------------------------------------------------
 
 // A shoulder (3 DOF) - elbow (1 DOF hinge) - wrist (3 DOF) limb, described in its rest pose (all
@@ -679,6 +747,13 @@ static IK__UNUSED ik_quat ik__quat_unitize(ik_quat q)
 // The smallest squared length that normalization accepts: below it (zero or subnormal) the
 // direction is not trustworthy.
 #define IK__TINY2 (IK_R(4) * IK__REAL_MIN)
+
+// Rotation by angle about a unit axis (no normalization).
+static IK__UNUSED ik_quat ik__quat_unit_axis(ik_vec3 axis, ik_real angle)
+{
+    ik_real s = IK_SIN(angle / 2);
+    return ik_quat_make(axis.x * s, axis.y * s, axis.z * s, IK_COS(angle / 2));
+}
 
 // Of q and -q (one rotation), the one with w > 0; for a half turn (w = 0), the one whose first
 // non-zero component of (x, y, z) is positive. So every rotation has one exponential map.
@@ -1359,20 +1434,16 @@ static ik_result ik__chain_state_validate(const ik_chain *chain, const ik_real *
 }
 
 // One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
-// its motion) on exit; *pre_rot gets the rotation between origin and motion, the frame in which
-// the motion's axis and exponential map are expressed. Returns the joint-state values used.
-static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_quat *pre_rot)
+// its motion) on exit; *pre gets the frame between origin and motion, in which the motion's
+// axis and exponential map are expressed. Returns the joint-state values used.
+static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
 {
     *f = ik_xform_mul(*f, j->origin);
-    *pre_rot = f->rot;
+    *pre = *f;
     switch (j->type) {
-    case IK_JOINT_REVOLUTE: {
-        // the axis was validated as unit: no normalization here
-        ik_real sh = IK_SIN(q[0] / 2);
-        f->rot = ik_quat_mul(
-            f->rot, ik_quat_make(j->axis.x * sh, j->axis.y * sh, j->axis.z * sh, IK_COS(q[0] / 2)));
+    case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
+        f->rot = ik_quat_mul(f->rot, ik__quat_unit_axis(j->axis, q[0]));
         return 1;
-    }
     case IK_JOINT_PRISMATIC:
         f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
         return 1;
@@ -1388,7 +1459,7 @@ static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, i
 static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
     ik_xform f = ik_xform_identity();
-    ik_quat pre;
+    ik_xform pre;
     int i;
     for (i = 0; i < chain->joint_count; i++) {
         q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
@@ -1436,7 +1507,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
 {
     ik_xform f = ik_xform_identity(), effector;
     ik_vec3 pe = ik_vec3_zero(), w, zero = ik_vec3_zero();
-    ik_quat pre;
+    ik_xform pre;
     ik_mat3 jl;
     int i, k, col = 0;
     bool deferred = rows == 6;
@@ -1447,17 +1518,17 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
         ik__joint_advance(j, q + col, &f, &pre);
         switch (j->type) {
         case IK_JOINT_REVOLUTE:
-            w = ik_quat_rotate(pre, j->axis);
+            w = ik_quat_rotate(pre.rot, j->axis);
             ik__jacobian_set(jac, rows, dof, col++,
                              deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
             break;
         case IK_JOINT_PRISMATIC:
-            ik__jacobian_set(jac, rows, dof, col++, ik_quat_rotate(pre, j->axis), zero);
+            ik__jacobian_set(jac, rows, dof, col++, ik_quat_rotate(pre.rot, j->axis), zero);
             break;
         case IK_JOINT_BALL:
             jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
             for (k = 0; k < 3; k++) {
-                w = ik_quat_rotate(pre, ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]));
+                w = ik_quat_rotate(pre.rot, ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]));
                 ik__jacobian_set(jac, rows, dof, col++,
                                  deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
             }
@@ -1855,6 +1926,378 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
     return ik__pinv(a, m, n, 0, damping, out_pinv, scratch, scratch_size);
 }
 
+// ---- implementation: solvers -------------------------------------------------------------------
+
+IKDEF ik_target ik_target_position(ik_vec3 pos)
+{
+    ik_target t;
+    t.pos = pos;
+    t.rot = ik_quat_identity();
+    t.use_rotation = false;
+    return t;
+}
+
+IKDEF ik_target ik_target_pose(ik_xform pose)
+{
+    ik_target t;
+    t.pos = pose.pos;
+    t.rot = pose.rot;
+    t.use_rotation = true;
+    return t;
+}
+
+// Checks a target; *out gets it with a unit rotation.
+static ik_result ik__target_prepare(const ik_target *in, ik_target *out)
+{
+    if (!in)
+        return IK_ERR_NULL_ARG;
+    *out = *in;
+    if (!ik__vec3_bounded(in->pos))
+        return IK_ERR_BAD_ARG;
+    if (in->use_rotation) {
+        if (!ik__quat_finite(in->rot) || ik_quat_dot(in->rot, in->rot) == 0)
+            return IK_ERR_BAD_ARG;
+        out->rot = ik_quat_normalize(in->rot);
+    } else {
+        out->rot = ik_quat_identity();
+    }
+    return IK_OK;
+}
+
+// The farthest the effector can be from the first joint: the sum of the offsets between joints
+// and of the tip, plus the largest extension of every prismatic joint (infinite if unlimited).
+static ik_real ik__chain_reach(const ik_chain *chain)
+{
+    ik_real reach = ik_vec3_length(chain->tip.pos);
+    int i;
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        if (i > 0)
+            reach += ik_vec3_length(j->origin.pos);
+        if (j->type == IK_JOINT_PRISMATIC) {
+            ik_real ext = IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
+            reach += ext; // infinite for an unlimited joint
+        }
+    }
+    return reach;
+}
+
+// The error a solver drives down, in one number: (position error / scale)^2, plus with a
+// rotation target the orientation error sum_j |u_jd - u_jc|^2 = 8 sin^2(angle / 2) over the
+// frames' axes. *pos_err and *rot_err get the position distance and the angle.
+static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real scale, ik_real *pos_err,
+                              ik_real *rot_err)
+{
+    ik_real f, s2 = 0;
+    *pos_err = ik_vec3_length(ik_vec3_sub(t->pos, e.pos));
+    *rot_err = 0;
+    f = *pos_err / scale;
+    f *= f;
+    if (t->use_rotation) {
+        ik_quat d = ik_quat_mul(ik_quat_conjugate(t->rot), e.rot);
+        s2 = (d.x * d.x + d.y * d.y + d.z * d.z) / ik_quat_dot(d, d);
+        *rot_err = ik_vec3_length(ik__quat_log(ik__quat_unitize(d)));
+    }
+    return f + 8 * s2;
+}
+
+// The unit quaternion of the rotation R that maximizes sum_k w_k d_k . R v_k, given
+// s[a][b] = sum_k w_k v_k[a] d_k[b] (Horn 1987): the eigenvector of the largest eigenvalue of
+// the symmetric 4 x 4 matrix N built from s, found by cyclic Jacobi rotations.
+static ik_quat ik__horn_rotation(ik_real s[3][3])
+{
+    ik_real n[4][4], v[4][4];
+    int i, j, k, p, sweep, best = 0;
+    n[0][0] = s[0][0] + s[1][1] + s[2][2];
+    n[1][1] = s[0][0] - s[1][1] - s[2][2];
+    n[2][2] = -s[0][0] + s[1][1] - s[2][2];
+    n[3][3] = -s[0][0] - s[1][1] + s[2][2];
+    n[0][1] = n[1][0] = s[1][2] - s[2][1];
+    n[0][2] = n[2][0] = s[2][0] - s[0][2];
+    n[0][3] = n[3][0] = s[0][1] - s[1][0];
+    n[1][2] = n[2][1] = s[0][1] + s[1][0];
+    n[1][3] = n[3][1] = s[2][0] + s[0][2];
+    n[2][3] = n[3][2] = s[1][2] + s[2][1];
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++)
+            v[i][j] = i == j ? 1 : 0;
+    for (sweep = 0; sweep < 50; sweep++) {
+        ik_real off = 0, diag = 0;
+        for (i = 0; i < 4; i++)
+            for (j = 0; j < 4; j++)
+                if (i != j)
+                    off += n[i][j] * n[i][j];
+                else
+                    diag += n[i][j] * n[i][j];
+        if (off <= IK_EPSILON * IK_EPSILON * diag || off == 0)
+            break;
+        for (p = 0; p < 3; p++) {
+            for (k = p + 1; k < 4; k++) {
+                ik_real theta, t, c, sn, tau;
+                if (n[p][k] == 0)
+                    continue;
+                // the classic symmetric Jacobi rotation zeroing n[p][k]
+                theta = (n[k][k] - n[p][p]) / (2 * n[p][k]);
+                t = (theta >= 0 ? 1 : -1) / (IK_FABS(theta) + IK_SQRT(theta * theta + 1));
+                c = 1 / IK_SQRT(t * t + 1);
+                sn = t * c;
+                tau = sn / (1 + c);
+                n[p][p] -= t * n[p][k];
+                n[k][k] += t * n[p][k];
+                n[p][k] = n[k][p] = 0;
+                for (i = 0; i < 4; i++) {
+                    ik_real a, b;
+                    if (i != p && i != k) {
+                        a = n[i][p];
+                        b = n[i][k];
+                        n[i][p] = n[p][i] = a - sn * (b + tau * a);
+                        n[i][k] = n[k][i] = b + sn * (a - tau * b);
+                    }
+                    a = v[i][p];
+                    b = v[i][k];
+                    v[i][p] = a - sn * (b + tau * a);
+                    v[i][k] = b + sn * (a - tau * b);
+                }
+            }
+        }
+    }
+    for (i = 1; i < 4; i++)
+        if (n[i][i] > n[best][best])
+            best = i;
+    return ik_quat_normalize(ik_quat_make(v[1][best], v[2][best], v[3][best], v[0][best]));
+}
+
+// ---- implementation: CCD -----------------------------------------------------------------------
+
+// Welman (1993), section 4.2, after Wang and Chen (1991). At joint i with world axis a through
+// J, let Pic = Pc - J and Pid = Pd - J (effector and target from the joint), u_jc and u_jd the
+// effector's and target's axes. Rotating by phi about a moves v to
+//   R(phi) v = cos phi v + sin phi (a x v) + (1 - cos phi)(a . v) a,
+// so the weighted alignment g(phi) = w_p Pid . R Pic + w_o sum_j u_jd . R u_jc is
+//   g = k1 (1 - cos phi) + k2 cos phi + k3 sin phi = k1 + (k2 - k1) cos phi + k3 sin phi,
+//   k1 = w_p (Pid.a)(Pic.a) + w_o sum (u_jd.a)(u_jc.a),  k2 = w_p Pid.Pic + w_o sum u_jd.u_jc,
+//   k3 = a . (w_p Pic x Pid + w_o sum u_jc x u_jd)         (Welman's 4.19 - 4.22).
+// Its stationary points solve (k1 - k2) sin phi + k3 cos phi = 0 (4.23); of the candidates
+// phi_c, phi_c +- pi, the maximum (second derivative < 0) is the one where (cos, sin) points
+// along (k2 - k1, k3): phi = atan2(k3, k2 - k1), the global maximum on (-pi, pi]. Maximizing g
+// minimizes w_p |Pd - Pc|^2 + w_o sum |u_jd - u_jc|^2 over phi, since |R v| = |v|.
+// A prismatic joint moves by (Pd - Pc) . a, the exact minimizer of |Pd - Pc|^2 (4.24). A ball
+// joint takes the rotation maximizing the same weighted sum over all rotations (Horn's
+// quaternion method; for position alone, the shortest arc taking Pic to Pid).
+
+#define IK__CCD_VALID 0x1cccd
+
+IKDEF ik_ccd_opts ik_default_ccd_opts(void)
+{
+    ik_ccd_opts o;
+    o.max_sweeps = 100;
+    o.tolerance = IK_R(1e-6);
+    o.rotation_tolerance = IK_R(1e-6);
+    o.position_weight = -1;
+    o.orientation_weight = 1;
+    o.length_scale = 0;
+    o.max_angle = IK_PI;
+    o.min_improvement = IK_R(1e-12);
+    o._valid = IK__CCD_VALID;
+    return o;
+}
+
+static size_t ik__ccd_reals(int joint_count, int dof)
+{
+    size_t per_xform = (sizeof(ik_xform) + sizeof(ik_real) - 1) / sizeof(ik_real);
+    return (size_t)joint_count * per_xform + (size_t)dof;
+}
+
+IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
+{
+    int dof = ik_chain_dof(chain);
+    if (dof < 0)
+        return 0;
+    return (ik__ccd_reals(chain->joint_count, dof) + 1) * sizeof(ik_real);
+}
+
+// Columns of a rotation matrix: the frame's axes.
+static void ik__quat_axes(ik_quat q, ik_vec3 u[3])
+{
+    ik_mat3 m = ik_quat_to_mat3(q);
+    int j;
+    for (j = 0; j < 3; j++)
+        u[j] = ik_vec3_make(m.m[0][j], m.m[1][j], m.m[2][j]);
+}
+
+IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
+                             const ik_ccd_opts *opts, ik_real *q_io, void *scratch,
+                             size_t scratch_size, ik_solve_info *info)
+{
+    ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
+    ik_target target;
+    ik_xform *pre;
+    ik_real *q, scale, reach, err = 0, prev_err = 0, pos_err = 0, rot_err = 0;
+    ik_vec3 ud[3];
+    ik_status status = IK_STATUS_MAX_ITERATIONS;
+    int dof, i, sweep, n;
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, &target);
+    if (r != IK_OK)
+        return r;
+    if (o._valid != IK__CCD_VALID || o.max_sweeps < 1 || !ik__bounded(o.tolerance) ||
+        o.tolerance < 0 || !ik__bounded(o.rotation_tolerance) || o.rotation_tolerance < 0 ||
+        !ik__bounded(o.position_weight) || !ik__bounded(o.orientation_weight) ||
+        o.orientation_weight < 0 || !ik__bounded(o.length_scale) || o.length_scale < 0 ||
+        !(o.max_angle > 0 && o.max_angle <= IK_PI) ||
+        !(o.min_improvement >= 0 && o.min_improvement < 1))
+        return IK_ERR_BAD_OPTS;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    n = chain->joint_count;
+    pre = (ik_xform *)(void *)ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
+    if (!pre || scratch_size < ik_ccd_scratch_size(chain))
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    q = (ik_real *)(void *)(pre + n);
+
+    // work on a copy of q, clamped into the limits
+    for (i = 0; i < dof; i++)
+        q[i] = q_io[i];
+    for (i = 0; i < n; i++) {
+        const ik_joint *j = &chain->joints[i];
+        int at = 0, k;
+        for (k = 0; k < i; k++)
+            at += ik_joint_type_dof(chain->joints[k].type);
+        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+            q[at] = ik__clamp(q[at], j->lo, j->hi);
+    }
+    reach = ik__chain_reach(chain);
+    scale = o.length_scale > 0 ? o.length_scale : reach;
+    if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
+        scale = ik__finite(reach) && reach > 0 ? reach : 1;
+    ik__quat_axes(target.rot, ud);
+
+    for (sweep = 0;; sweep++) {
+        ik_xform f = ik_xform_identity(), eff;
+        ik_vec3 pe, uc[3];
+        ik_quat re;
+        int at = 0, k;
+        // forward kinematics: each joint's frame before its motion, and the effector
+        for (i = 0; i < n; i++)
+            at += ik__joint_advance(&chain->joints[i], q + at, &f, &pre[i]);
+        eff = ik_xform_mul(f, chain->tip);
+        err = ik__pose_error(&target, eff, scale, &pos_err, &rot_err);
+        if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
+            status = IK_STATUS_CONVERGED;
+            break;
+        }
+        if (sweep > 0 && !(err < prev_err * (1 - o.min_improvement))) {
+            ik_real from_root = ik_vec3_length(ik_vec3_sub(target.pos, pre[0].pos));
+            status = from_root > reach * (1 + 64 * IK_EPSILON) + o.tolerance ? IK_STATUS_UNREACHABLE
+                                                                             : IK_STATUS_STALLED;
+            break;
+        }
+        if (sweep == o.max_sweeps)
+            break;
+        prev_err = err;
+
+        // one sweep, tip to root, moving the effector (pe, re) along with each joint
+        pe = eff.pos;
+        re = eff.rot;
+        if (target.use_rotation)
+            ik__quat_axes(re, uc);
+        at = dof;
+        for (i = n - 1; i >= 0; i--) {
+            const ik_joint *j = &chain->joints[i];
+            ik_real w = ik__clamp(j->weight, 0, 1), wp,
+                    wo = target.use_rotation ? o.orientation_weight : 0;
+            ik_vec3 jp = pre[i].pos, pic = ik_vec3_sub(pe, jp), pid = ik_vec3_sub(target.pos, jp);
+            ik_quat rot = ik_quat_identity();
+            at -= ik_joint_type_dof(j->type);
+            if (w == 0 || j->type == IK_JOINT_FIXED)
+                continue;
+            if (o.position_weight >= 0) {
+                wp = o.position_weight;
+            } else {
+                ik_real a = ik_vec3_length(pic), b = ik_vec3_length(pid);
+                ik_real big = a > b ? a : b, rho = big > 0 ? (a < b ? a : b) / big : 0;
+                wp = (1 + rho) / scale;
+            }
+            if (j->type == IK_JOINT_PRISMATIC) {
+                ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis);
+                ik_real lam = ik_vec3_dot(ik_vec3_sub(target.pos, pe), axis) * w;
+                ik_real next = ik__clamp(q[at] + lam, j->lo, j->hi);
+                pe = ik_vec3_add_scaled(pe, axis, next - q[at]);
+                q[at] = next;
+                continue;
+            }
+            if (j->type == IK_JOINT_REVOLUTE) {
+                ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis), cr;
+                ik_real k1, k2, k3, phi, next;
+                k1 = wp * ik_vec3_dot(pid, axis) * ik_vec3_dot(pic, axis);
+                k2 = wp * ik_vec3_dot(pid, pic);
+                cr = ik_vec3_scale(ik_vec3_cross(pic, pid), wp);
+                for (k = 0; k < 3 && wo > 0; k++) {
+                    k1 += wo * ik_vec3_dot(ud[k], axis) * ik_vec3_dot(uc[k], axis);
+                    k2 += wo * ik_vec3_dot(ud[k], uc[k]);
+                    cr = ik_vec3_add_scaled(cr, ik_vec3_cross(uc[k], ud[k]), wo);
+                }
+                k3 = ik_vec3_dot(axis, cr);
+                phi = (k3 == 0 && k2 - k1 >= 0) ? 0 : IK_ATAN2(k3, k2 - k1);
+                phi = ik__clamp(phi * w, -o.max_angle, o.max_angle);
+                next = ik__clamp(q[at] + phi, j->lo, j->hi);
+                rot = ik__quat_unit_axis(axis, next - q[at]); // axis: a rotated unit vector
+                q[at] = next;
+            } else { // IK_JOINT_BALL
+                ik_vec3 v = ik_vec3_make(q[at], q[at + 1], q[at + 2]), lv;
+                ik_quat local;
+                ik_real ang;
+                if (wo > 0) {
+                    ik_real s[3][3];
+                    int a, b;
+                    for (a = 0; a < 3; a++)
+                        for (b = 0; b < 3; b++) {
+                            const ik_real *pa = &pic.x, *pb = &pid.x;
+                            s[a][b] = wp * pa[a] * pb[b];
+                            for (k = 0; k < 3; k++)
+                                s[a][b] += wo * (&uc[k].x)[a] * (&ud[k].x)[b];
+                        }
+                    rot = ik__horn_rotation(s);
+                } else {
+                    rot = ik_quat_from_two_vectors(pic, pid);
+                }
+                // stiffness and the step limit scale the rotation's angle
+                lv = ik__quat_log(rot);
+                lv = ik_vec3_scale(lv, w);
+                ang = ik_vec3_length(lv);
+                if (ang > o.max_angle)
+                    lv = ik_vec3_scale(lv, o.max_angle / ang);
+                rot = ik_quat_from_expmap(lv);
+                // the joint's new local rotation: pre^-1 rot pre exp(v)
+                local =
+                    ik_quat_mul(ik_quat_conjugate(pre[i].rot),
+                                ik_quat_mul(rot, ik_quat_mul(pre[i].rot, ik_quat_from_expmap(v))));
+                v = ik__quat_log(ik__quat_unitize(local));
+                q[at] = v.x;
+                q[at + 1] = v.y;
+                q[at + 2] = v.z;
+            }
+            pe = ik_vec3_add(jp, ik_quat_rotate(rot, pic));
+            if (target.use_rotation) {
+                re = ik__quat_unitize(ik_quat_mul(rot, re));
+                ik__quat_axes(re, uc);
+            }
+        }
+    }
+
+    for (i = 0; i < dof; i++)
+        q_io[i] = q[i];
+    if (info) {
+        info->status = status;
+        info->iterations = sweep;
+        info->position_error = pos_err;
+        info->rotation_error = rot_err;
+    }
+    return IK_OK;
+}
+
 // ---- implementation: analytic limb -------------------------------------------------------------
 
 // Geometry (after Tolani, Goswami and Badler 2000, generalised to any bone and hinge axes).
@@ -1924,13 +2367,6 @@ static ik_result ik__limb_prepare(const ik_limb *in, ik_limb *l, ik__limb_geo *g
     if (l->upper_length > 0 && l->lower_length > 0 && g->rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
     return IK_OK;
-}
-
-// Rotation by angle about a unit axis (no normalization).
-static ik_quat ik__quat_unit_axis(ik_vec3 axis, ik_real angle)
-{
-    ik_real s = IK_SIN(angle / 2);
-    return ik_quat_make(axis.x * s, axis.y * s, axis.z * s, IK_COS(angle / 2));
 }
 
 // theta + 2 pi k nearest to ref (so that joint values do not jump by 2 pi along a path).
@@ -2254,7 +2690,7 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb_in, const ik_real *q, ik_real
                           slerp, single-axis interpolation, shortest arc, swing-twist), chain
                           model with URDF and DH helpers, forward kinematics, geometric Jacobian,
                           one-sided Jacobi SVD and pseudo-inverses, analytic 7-DOF limb with pole
-                          or swivel angle.
+                          or swivel angle, CCD with Welman's position + orientation objective.
 
    LICENSE
        MIT License. Copyright (c) 2026 the ik.h authors.

@@ -64,7 +64,7 @@ typedef struct chain_case {
 static void run_fk(void *arg)
 {
     chain_case *c = (chain_case *)arg;
-    ik_xform e;
+    ik_xform e = ik_xform_identity();
     ik_chain_fk(&c->chain, c->q, NULL, &e);
     sink = (double)e.pos.x;
 }
@@ -129,6 +129,53 @@ static void make_limb_case(limb_case *c, bool use_rotation)
     c->next = 0;
 }
 
+typedef struct ccd_case {
+    ik_chain chain;
+    ik_joint joints[100];
+    ik_real q0[300], q[300];
+    ik_target target;
+    ik_ccd_opts opts;
+    unsigned char scratch[16384];
+    int sweeps; // sweeps done by the last solve
+} ccd_case;
+
+static void run_ccd(void *arg)
+{
+    ccd_case *c = (ccd_case *)arg;
+    ik_solve_info info;
+    memcpy(c->q, c->q0, sizeof c->q);
+    ik_ccd_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch, &info);
+    c->sweeps = info.iterations;
+    sink = (double)c->q[0];
+}
+
+// n joints along z (alternating z and y hinges, or ball joints), unit links, a reachable target
+// (FK of a random state), 10 sweeps from another random state.
+static void make_ccd_case(ccd_case *c, int n, bool ball, bool full_pose)
+{
+    int i, dof;
+    ik_xform goal;
+    for (i = 0; i < n; i++) {
+        ik_xform origin = ik_xform_translation(ik_vec3_make(0, 0, i ? 1 : 0));
+        c->joints[i] =
+            ball ? ik_joint_ball(origin)
+                 : ik_joint_revolute(origin, i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
+    }
+    c->chain = ik_chain_make(c->joints, n, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+    dof = ik_chain_dof(&c->chain);
+    for (i = 0; i < dof; i++)
+        c->q[i] = (ik_real)rnd(-1, 1);
+    ik_chain_fk(&c->chain, c->q, NULL, &goal);
+    c->target = full_pose ? ik_target_pose(goal) : ik_target_position(goal.pos);
+    for (i = 0; i < dof; i++)
+        c->q0[i] = (ik_real)rnd(-1, 1);
+    c->opts = ik_default_ccd_opts();
+    c->opts.max_sweeps = 10;
+    c->opts.tolerance = 0;
+    c->opts.rotation_tolerance = 0;
+    c->opts.min_improvement = 0;
+}
+
 static void make_case(chain_case *c, const char *kind, int n)
 {
     int i, dof;
@@ -186,6 +233,27 @@ int main(int argc, char **argv)
         printf("|-----------------------------------------|----------|\n");
         printf("| 7-DOF, wrist position + orientation     | %8.0f |\n", full);
         printf("| two-bone, position only                 | %8.0f |\n", pos);
+    }
+
+    {
+        static ccd_case cc;
+        int sizes[4] = { 3, 7, 20, 100 }, k, kind;
+        const char *names[3] = { "revolute, position", "revolute, full pose", "ball, position" };
+        printf("\n| CCD (ik_ccd_solve), ns per joint per sweep | n = 3 | n = 7 | n = 20 | n = 100 "
+               "|\n");
+        printf(
+            "|--------------------------------------------|-------|-------|--------|---------|\n");
+        for (kind = 0; kind < 3; kind++) {
+            printf("| %-42s |", names[kind]);
+            for (k = 0; k < 4; k++) {
+                double t;
+                make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                t = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
+                printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
+                       t / ((cc.sweeps > 0 ? cc.sweeps : 1) * sizes[k]));
+            }
+            printf("\n");
+        }
     }
     return 0;
 }
