@@ -2160,13 +2160,14 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     // work on a copy of q, clamped into the limits
     for (i = 0; i < dof; i++)
         q[i] = q_io[i];
-    for (i = 0; i < n; i++) {
-        const ik_joint *j = &chain->joints[i];
-        int at = 0, k;
-        for (k = 0; k < i; k++)
-            at += ik_joint_type_dof(chain->joints[k].type);
-        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
-            q[at] = ik__clamp(q[at], j->lo, j->hi);
+    {
+        int at = 0;
+        for (i = 0; i < n; i++) {
+            const ik_joint *j = &chain->joints[i];
+            if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+                q[at] = ik__clamp(q[at], j->lo, j->hi);
+            at += ik_joint_type_dof(j->type);
+        }
     }
     reach = ik__chain_reach(chain);
     scale = o.length_scale > 0 ? o.length_scale : reach;
