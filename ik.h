@@ -577,14 +577,15 @@ typedef struct ik_ccd_opts {
                                 // >= 0; default 1e-6
     ik_real rotation_tolerance; // radians, >= 0; default 1e-6
     ik_real position_weight;    // w_p; < 0 (default -1): Welman's alpha (1 + rho) at each
-                                // joint, alpha = 1 / length_scale, rho = min(|Pid|, |Pic|) /
+                                // joint, alpha = 1 / length_scale^2, rho = min(|Pid|, |Pic|) /
                                 // max(|Pid|, |Pic|); >= 0: that constant
     ik_real orientation_weight; // w_o, >= 0; default 1 (ignored without use_rotation)
-    ik_real length_scale;       // W in alpha = 1 / W; > 0; 0 (default): the chain's length
+    ik_real length_scale;       // W in alpha = 1 / W^2; > 0; 0 (default): the chain's length
     ik_real max_angle;          // largest rotation of one joint in one sweep, radians, (0, pi];
                                 // default pi (no limit); smaller is smoother for dragging
-    ik_real min_improvement;    // stop (stalled) when a sweep lowers the error by less than this
-                                // fraction; [0, 1); default 1e-12
+    ik_real min_improvement;    // stop (stalled) after 3 sweeps in a row that lower the error
+                                // w_p |dp|^2 + w_o sum_j |du_j|^2 by less than this fraction of
+                                // the best so far; [0, 1); default 1e-12
     int _valid;                 // set by ik_default_ccd_opts(); do not touch
 } ik_ccd_opts;
 
@@ -1982,23 +1983,22 @@ static ik_real ik__chain_reach(const ik_chain *chain)
     return reach;
 }
 
-// The error a solver drives down, in one number: (position error / scale)^2, plus with a
-// rotation target the orientation error sum_j |u_jd - u_jc|^2 = 8 sin^2(angle / 2) over the
-// frames' axes. *pos_err and *rot_err get the position distance and the angle.
-static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real scale, ik_real *pos_err,
-                              ik_real *rot_err)
+// The error a solver drives down, in one number: w_p |position error|^2, plus with a rotation
+// target w_o sum_j |u_jd - u_jc|^2 = w_o 8 sin^2(angle / 2) over the frames' axes u_j.
+// *pos_err and *rot_err get the position distance and the angle.
+static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_real wo,
+                              ik_real *pos_err, ik_real *rot_err)
 {
     ik_real f, s2 = 0;
     *pos_err = ik_vec3_length(ik_vec3_sub(t->pos, e.pos));
     *rot_err = 0;
-    f = *pos_err / scale;
-    f *= f;
+    f = wp * *pos_err * *pos_err;
     if (t->use_rotation) {
         ik_quat d = ik_quat_mul(ik_quat_conjugate(t->rot), e.rot);
         s2 = (d.x * d.x + d.y * d.y + d.z * d.z) / ik_quat_dot(d, d);
         *rot_err = ik_vec3_length(ik__quat_log(ik__quat_unitize(d)));
     }
-    return f + 8 * s2;
+    return f + wo * 8 * s2;
 }
 
 // The unit quaternion of the rotation R that maximizes sum_k w_k d_k . R v_k, given
@@ -2132,10 +2132,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik_xform *pre;
-    ik_real *q, scale, reach, err = 0, prev_err = 0, pos_err = 0, rot_err = 0;
+    ik_real *q, scale, alpha, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
     ik_vec3 ud[3];
     ik_status status = IK_STATUS_MAX_ITERATIONS;
-    int dof, i, sweep, n;
+    int dof, i, sweep, n, idle = 0;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
@@ -2173,6 +2173,9 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     scale = o.length_scale > 0 ? o.length_scale : reach;
     if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
         scale = ik__finite(reach) && reach > 0 ? reach : 1;
+    // Welman's alpha = k / W; g1 is a squared length, so 1 / W^2 is what makes the position
+    // term scale-invariant against the dimensionless orientation term
+    alpha = 1 / (scale * scale);
     ik__quat_axes(target.rot, ud);
 
     for (sweep = 0;; sweep++) {
@@ -2184,12 +2187,20 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         for (i = 0; i < n; i++)
             at += ik__joint_advance(&chain->joints[i], q + at, &f, &pre[i]);
         eff = ik_xform_mul(f, chain->tip);
-        err = ik__pose_error(&target, eff, scale, &pos_err, &rot_err);
+        err = ik__pose_error(&target, eff, o.position_weight >= 0 ? o.position_weight : alpha,
+                             o.orientation_weight, &pos_err, &rot_err);
         if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
             status = IK_STATUS_CONVERGED;
             break;
         }
-        if (sweep > 0 && !(err < prev_err * (1 - o.min_improvement))) {
+        // With Welman's weights the steps minimize w_p |dp|^2 + w_o sum |du|^2 with w_p varying
+        // from joint to joint (alpha to 2 alpha), so the error above may rise in a sweep that is
+        // still making progress: only three sweeps in a row without improvement stop the solve.
+        if (sweep > 0)
+            idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
+        if (sweep == 0 || err < best_err)
+            best_err = err;
+        if (idle >= 3) {
             ik_real from_root = ik_vec3_length(ik_vec3_sub(target.pos, pre[0].pos));
             status = from_root > reach * (1 + 64 * IK_EPSILON) + o.tolerance ? IK_STATUS_UNREACHABLE
                                                                              : IK_STATUS_STALLED;
@@ -2197,7 +2208,6 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         }
         if (sweep == o.max_sweeps)
             break;
-        prev_err = err;
 
         // one sweep, tip to root, moving the effector (pe, re) along with each joint
         pe = eff.pos;
@@ -2219,7 +2229,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             } else {
                 ik_real a = ik_vec3_length(pic), b = ik_vec3_length(pid);
                 ik_real big = a > b ? a : b, rho = big > 0 ? (a < b ? a : b) / big : 0;
-                wp = (1 + rho) / scale;
+                wp = alpha * (1 + rho);
             }
             if (j->type == IK_JOINT_PRISMATIC) {
                 ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis);
