@@ -87,7 +87,15 @@
                          converges linearly; distal joints move most. Joint weights (stiffness),
                          limits, a per-sweep step limit for smooth dragging. Scratch from the
                          caller (ik_ccd_scratch_size()).
-       Jacobian methods and robot-arm pose IK come in later versions.
+       ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
+                         (default: adaptive damping near singularities), SVD pseudo-inverse,
+                         selectively damped least squares, or the Jacobian transpose. Ball joints
+                         in exponential-map coordinates stepped on the rotation manifold (or Euler
+                         angles, for comparison). Limits by an active set, a null-space pull toward
+                         a rest pose, step clamping for dragging. Converges quadratically near the
+                         target (PINV, DLS, SDLS); each iteration is O(n) with an SVD of the
+                         6 x dof Jacobian. Scratch from the caller (ik_jacobian_scratch_size()).
+       Robot-arm pose IK (restarts, time budget) comes in a later version.
 
    ERRORS
        Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
@@ -104,7 +112,7 @@
 
    RECENT CHANGES
        0.1.0 (2026-11-22) rotation maths, chain model, forward kinematics, Jacobian, SVD,
-                          analytic 7-DOF limb, CCD.
+                          analytic 7-DOF limb, CCD, Jacobian IK.
 */
 #ifndef IK_H_INCLUDED
 #define IK_H_INCLUDED
@@ -566,6 +574,76 @@ typedef struct ik_target {
 IKDEF ik_target ik_target_position(ik_vec3 pos);
 // A full-pose target: the effector frame at pose.
 IKDEF ik_target ik_target_pose(ik_xform pose);
+
+// ---- solvers: Jacobian -------------------------------------------------------------------------
+
+// How ik_jacobian_solve() turns the Jacobian and the error into a step.
+typedef enum ik_jacobian_method {
+    IK_JACOBIAN_DLS = 0,      // damped least squares (Wampler 1986; Nakamura and Hanafusa 1986)
+    IK_JACOBIAN_PINV = 1,     // SVD pseudo-inverse (Gauss-Newton), singular values below
+                              // rcond * s_max dropped
+    IK_JACOBIAN_SDLS = 2,     // selectively damped least squares (Buss and Kim 2005)
+    IK_JACOBIAN_TRANSPOSE = 3 // Jacobian transpose with the step length that minimizes the
+                              // linearized error (Wolovich and Elliott 1984; Buss 2004)
+} ik_jacobian_method;
+
+// How ball joints are parameterized while solving (q always holds exponential maps).
+typedef enum ik_ball_param {
+    IK_BALL_EXPMAP = 0, // exponential map, stepped on the rotation manifold (Grassia 1998)
+    IK_BALL_EULER = 1   // yaw-pitch-roll (IK_EULER_YXZ) angles stepped additively: the
+                        // reference's baseline, for comparison
+} ik_ball_param;
+
+// Options for ik_jacobian_solve(). Start from ik_default_jacobian_opts(), then change fields.
+typedef struct ik_jacobian_opts {
+    ik_jacobian_method method;  // default IK_JACOBIAN_DLS
+    ik_ball_param ball_param;   // default IK_BALL_EXPMAP
+    int max_iterations;         // >= 1; default 100
+    ik_real tolerance;          // converged when |effector - target| <= tolerance (model units)
+    ik_real rotation_tolerance; // and, with use_rotation, the angle <= this (radians); >= 0;
+                                // defaults 1e-9 and 1e-9
+    ik_real orientation_weight; // model units per radian: weighs orientation against position
+                                // in the task; > 0; 0 (default): the chain's length
+    ik_real damping;            // DLS damping lambda (model units); >= 0; default 0, meaning
+                                // adaptive: lambda^2 = (1 - (s_min / eps)^2) min(lambda_max^2,
+                                // |e|^2) when s_min < eps, else 0, with eps = 0.05 and
+                                // lambda_max = 0.1 times the chain's length: damped only near
+                                // singularities, and less as the error shrinks
+    ik_real rcond;              // IK_JACOBIAN_PINV: relative cutoff, [0, 1); default 1e-9
+    ik_real max_step;           // the error is clamped to this length per iteration (model
+                                // units; the rotation part too, in weighted units) before the
+                                // step: stable dragging; > 0; default: infinity (no clamping)
+    ik_real max_joint_step;     // largest change of one joint value per iteration (radians or
+                                // model units); > 0; default pi / 4 (Buss and Kim's gamma_max)
+    const ik_real *rest;        // [dof] rest pose pulled toward in the null space, or NULL
+    ik_real rest_gain;          // gain of that pull per iteration, [0, 1]; default 0.1
+    ik_real min_improvement;    // stalled after 5 iterations in a row that lower the error by
+                                // less than this fraction of the best; [0, 1); default 1e-12
+    int _valid;                 // set by ik_default_jacobian_opts(); do not touch
+} ik_jacobian_opts;
+
+// Default Jacobian options. Never fails.
+IKDEF ik_jacobian_opts ik_default_jacobian_opts(void);
+// Bytes of scratch ik_jacobian_solve() needs for this chain (0 if the chain is invalid).
+IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain);
+
+// Jacobian IK. Each iteration takes the 3 x dof (position target) or 6 x dof (pose) Jacobian and
+// the error, weighs the rows (orientation_weight) and the columns (joint weights: 0 freezes a
+// joint), and steps by the chosen method. Ball joints step on the rotation manifold in
+// exponential-map coordinates (the step is composed with the current rotation, and |v| <= pi is
+// kept by reparameterization), or additively in Euler angles (IK_BALL_EULER). Limits: a step
+// that would push a revolute or prismatic joint past a limit pins it there and the step is
+// recomputed for the others (an active set), so limits hold in every state. An optional pull
+// toward opts->rest acts in the null space of the task. q [ik_chain_dof()] is in/out.
+// Status: converged; out of iterations; stalled (5 iterations without improvement: limits or a
+// local minimum); unreachable (stalled with the target farther than the chain reaches, the
+// chain stretched toward it). info may be NULL.
+// Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (chain, q or target, as for
+// ik_ccd_solve(); rest not finite), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL,
+// IK_ERR_NUMERIC; q untouched on error. No allocation; O(n) per iteration.
+IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target,
+                                  const ik_jacobian_opts *opts, ik_real *q, void *scratch,
+                                  size_t scratch_size, ik_solve_info *info);
 
 // ---- solvers: CCD ------------------------------------------------------------------------------
 
@@ -1434,10 +1512,22 @@ static ik_result ik__chain_state_validate(const ik_chain *chain, const ik_real *
     return IK_OK;
 }
 
+// A ball joint's rotation from its three values: an exponential map, or (euler, used inside
+// ik_jacobian_solve for comparison) yaw-pitch-roll angles, R = Ry(q0) Rx(q1) Rz(q2).
+static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
+{
+    if (!euler)
+        return ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
+    return ik_quat_mul(ik__quat_unit_axis(ik_vec3_make(0, 1, 0), q[0]),
+                       ik_quat_mul(ik__quat_unit_axis(ik_vec3_make(1, 0, 0), q[1]),
+                                   ik__quat_unit_axis(ik_vec3_make(0, 0, 1), q[2])));
+}
+
 // One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
 // its motion) on exit; *pre gets the frame between origin and motion, in which the motion's
 // axis and exponential map are expressed. Returns the joint-state values used.
-static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
+static int ik__joint_advance_p(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre,
+                               bool euler)
 {
     *f = ik_xform_mul(*f, j->origin);
     *pre = *f;
@@ -1448,26 +1538,34 @@ static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, i
     case IK_JOINT_PRISMATIC:
         f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
         return 1;
-    case IK_JOINT_BALL:
-        f->rot = ik_quat_mul(f->rot, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])));
-        return 3;
+    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, euler)); return 3;
     case IK_JOINT_FIXED: break;
     }
     return 0;
 }
 
+static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
+{
+    return ik__joint_advance_p(j, q, f, pre, false);
+}
+
 // Forward kinematics of a validated chain and state.
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+static ik_xform ik__fk_p(const ik_chain *chain, const ik_real *q, ik_xform *out_frames, bool euler)
 {
     ik_xform f = ik_xform_identity();
     ik_xform pre;
     int i;
     for (i = 0; i < chain->joint_count; i++) {
-        q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
+        q += ik__joint_advance_p(&chain->joints[i], q, &f, &pre, euler);
         if (out_frames)
             out_frames[i] = f;
     }
     return ik_xform_mul(f, chain->tip);
+}
+
+static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+{
+    return ik__fk_p(chain, q, out_frames, false);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
@@ -1502,9 +1600,11 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
 // exp(v) after the frame rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left
 // Jacobian (ik_expmap_jacobian), so its three w are P J(v) e_k. With 6 rows the effector is not
 // known until the end: the first pass stores (p; w) in the column and the second pass finishes
-// it. With 3 rows there is no room for both, so FK runs first to find p_e.
+// it. With 3 rows there is no room for both, so FK runs first to find p_e. With euler, ball
+// joints hold yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x,
+// P Ry(a) Rx(b) e_z.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
-                             ik_real *jac)
+                             ik_real *jac, bool euler)
 {
     ik_xform f = ik_xform_identity(), effector;
     ik_vec3 pe = ik_vec3_zero(), w, zero = ik_vec3_zero();
@@ -1513,10 +1613,10 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
     int i, k, col = 0;
     bool deferred = rows == 6;
     if (!deferred)
-        pe = ik__fk(chain, q, NULL).pos;
+        pe = ik__fk_p(chain, q, NULL, euler).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        ik__joint_advance(j, q + col, &f, &pre);
+        ik__joint_advance_p(j, q + col, &f, &pre, euler);
         switch (j->type) {
         case IK_JOINT_REVOLUTE:
             w = ik_quat_rotate(pre.rot, j->axis);
@@ -1527,7 +1627,18 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
             ik__jacobian_set(jac, rows, dof, col++, ik_quat_rotate(pre.rot, j->axis), zero);
             break;
         case IK_JOINT_BALL:
-            jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+            if (euler) {
+                ik_quat ya = ik__quat_unit_axis(ik_vec3_make(0, 1, 0), q[col]);
+                ik_quat yb = ik_quat_mul(ya, ik__quat_unit_axis(ik_vec3_make(1, 0, 0), q[col + 1]));
+                ik_vec3 c0 = ik_vec3_make(0, 1, 0), c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
+                ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
+                jl = ik_mat3_identity();
+                jl.m[0][0] = c0.x, jl.m[1][0] = c0.y, jl.m[2][0] = c0.z;
+                jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
+                jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
+            } else {
+                jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+            }
             for (k = 0; k < 3; k++) {
                 w = ik_quat_rotate(pre.rot, ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]));
                 ik__jacobian_set(jac, rows, dof, col++,
@@ -1568,7 +1679,7 @@ IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int r
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, q, rows, dof, out_jacobian);
+    effector = ik__jacobian(chain, q, rows, dof, out_jacobian, false);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
@@ -2065,6 +2176,402 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
         if (n[i][i] > n[best][best])
             best = i;
     return ik_quat_normalize(ik_quat_make(v[1][best], v[2][best], v[3][best], v[0][best]));
+}
+
+// ---- implementation: Jacobian solver -----------------------------------------------------------
+
+// Each iteration linearizes the effector error e (position, and the rotation vector of
+// R_target R_effector^T, scaled by orientation_weight) as e ~ J dq and steps:
+//   PINV       dq = J+ e = V diag(1/s) U^T e (Gauss-Newton; s <= rcond s_max dropped)
+//   DLS        dq = J^T (J J^T + lambda^2 I)^-1 e = V diag(s / (s^2 + lambda^2)) U^T e
+//   SDLS       dq = sum_i clamp(s_i^-1 (u_i . e) v_i, gamma_i), gamma_i = gamma_max
+//              min(1, N_i / M_i), N_i = sum of the 3-row blocks' norms of u_i, M_i = s_i^-1
+//              sum_j |v_ji| rho_j, rho_j the column's block norms (Buss and Kim 2005)
+//   TRANSPOSE  dq = alpha J^T e, alpha = (e . J J^T e) / |J J^T e|^2, the minimizer of the
+//              linearized error |e - alpha J J^T e|^2 along J^T e
+// Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
+// norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
+// its forced move to the limit is subtracted from e, and the step is recomputed.
+
+#define IK__JACOBIAN_VALID 0x1cab1e
+
+IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
+{
+    ik_jacobian_opts o;
+    o.method = IK_JACOBIAN_DLS;
+    o.ball_param = IK_BALL_EXPMAP;
+    o.max_iterations = 100;
+    o.tolerance = IK_R(1e-9);
+    o.rotation_tolerance = IK_R(1e-9);
+    o.orientation_weight = 0;
+    o.damping = 0;
+    o.rcond = IK_R(1e-9);
+    o.max_step = IK_INFINITY;
+    o.max_joint_step = IK_PI / 4;
+    o.rest = NULL;
+    o.rest_gain = IK_R(0.1);
+    o.min_improvement = IK_R(1e-12);
+    o._valid = IK__JACOBIAN_VALID;
+    return o;
+}
+
+// Work arrays, all [dof] unless said: the Jacobian (6 x dof) and its weighted, active copy, the
+// SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state, the pinned
+// flags and forced moves.
+typedef struct ik__jac_work {
+    ik_real *jac, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced;
+} ik__jac_work;
+
+static size_t ik__jacobian_reals(int dof)
+{
+    return (size_t)dof * (6 + 6 + 6 + 5) + 36 + 6;
+}
+
+IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
+{
+    int dof = ik_chain_dof(chain);
+    if (dof < 0)
+        return 0;
+    return (ik__jacobian_reals(dof) + 1) * sizeof(ik_real);
+}
+
+// The task error at state q (in the solver's parameterization): e[0..2] position, e[3..5] the
+// weighted rotation vector; returns |e|^2 and the effector.
+static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const ik_real *q,
+                              bool euler, ik_real ow, ik_real *e, ik_xform *eff)
+{
+    ik_vec3 dp, dr;
+    *eff = ik__fk_p(chain, q, NULL, euler);
+    dp = ik_vec3_sub(t->pos, eff->pos);
+    e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
+    if (!t->use_rotation)
+        return ik_vec3_length2(dp);
+    dr = ik_vec3_scale(
+        ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff->rot)))), ow);
+    e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
+    return ik_vec3_length2(dp) + ik_vec3_length2(dr);
+}
+
+// One step dq (unweighted joint units) for the m x dof task J dq = e, on the active columns.
+static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
+                              int m, int dof, const ik_real *e, ik_real scale)
+{
+    int i, r, c, k = m < dof ? m : dof, jt;
+    // weighted, active columns
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        int nd = ik_joint_type_dof(chain->joints[jt].type), t;
+        ik_real sw = IK_SQRT(ik__clamp(chain->joints[jt].weight, 0, IK_MAX_MAGNITUDE));
+        for (t = 0; t < nd; t++, c++)
+            for (r = 0; r < m; r++)
+                w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * sw;
+    }
+    for (c = 0; c < dof; c++)
+        w->dq[c] = 0;
+    if (o->method == IK_JACOBIAN_TRANSPOSE) {
+        ik_real jjte[6], num = 0, den = 0, alpha;
+        for (c = 0; c < dof; c++)
+            for (r = 0; r < m; r++)
+                w->dq[c] += w->jw[r * dof + c] * e[r];
+        for (r = 0; r < m; r++) {
+            jjte[r] = 0;
+            for (c = 0; c < dof; c++)
+                jjte[r] += w->jw[r * dof + c] * w->dq[c];
+            num += e[r] * jjte[r];
+            den += jjte[r] * jjte[r];
+        }
+        alpha = den > 0 ? num / den : 0;
+        for (c = 0; c < dof; c++)
+            w->dq[c] *= alpha;
+    } else {
+        ik_real lambda2 = 0, gamma_max = o->max_joint_step;
+        ik__svd(w->jw, m, dof, w->u, w->s, w->v);
+        if (o->method == IK_JACOBIAN_DLS) {
+            if (o->damping > 0) {
+                lambda2 = o->damping * o->damping;
+            } else {
+                // near a singularity (s_min < eps) damp, up to lambda_max, but never more
+                // than the error itself: the damping vanishes as the target is reached, and
+                // the last iterations converge as fast as Gauss-Newton's
+                ik_real eps = IK_R(0.05) * scale, lmax2 = IK_R(0.01) * scale * scale;
+                ik_real smin = w->s[k - 1], e2 = 0;
+                for (r = 0; r < m; r++)
+                    e2 += e[r] * e[r];
+                if (smin < eps)
+                    lambda2 = (1 - (smin / eps) * (smin / eps)) * (e2 < lmax2 ? e2 : lmax2);
+            }
+        }
+        for (i = 0; i < k; i++) {
+            ik_real si = w->s[i], ue = 0, f;
+            if (!(si > 0))
+                continue;
+            for (r = 0; r < m; r++)
+                ue += w->u[r * k + i] * e[r];
+            if (o->method == IK_JACOBIAN_PINV) {
+                if (si <= o->rcond * w->s[0])
+                    continue;
+                f = ue / si;
+            } else if (o->method == IK_JACOBIAN_DLS) {
+                f = ue * si / (si * si + lambda2);
+            } else { // SDLS
+                ik_real ni = 0, mi = 0, gi, big = 0, b0 = 0, b1 = 0;
+                for (r = 0; r < 3; r++)
+                    b0 += w->u[r * k + i] * w->u[r * k + i];
+                for (r = 3; r < m; r++)
+                    b1 += w->u[r * k + i] * w->u[r * k + i];
+                ni = IK_SQRT(b0) + IK_SQRT(b1);
+                for (c = 0; c < dof; c++) {
+                    ik_real c0 = 0, c1 = 0;
+                    for (r = 0; r < 3; r++)
+                        c0 += w->jw[r * dof + c] * w->jw[r * dof + c];
+                    for (r = 3; r < m; r++)
+                        c1 += w->jw[r * dof + c] * w->jw[r * dof + c];
+                    mi += IK_FABS(w->v[c * k + i]) * (IK_SQRT(c0) + IK_SQRT(c1));
+                }
+                mi /= si;
+                gi = gamma_max * (mi > ni ? ni / mi : 1);
+                f = ue / si;
+                for (c = 0; c < dof; c++)
+                    if (IK_FABS(f * w->v[c * k + i]) > big)
+                        big = IK_FABS(f * w->v[c * k + i]);
+                if (big > gi)
+                    f *= gi / big;
+            }
+            for (c = 0; c < dof; c++)
+                w->dq[c] += f * w->v[c * k + i];
+        }
+        // the pull toward the rest pose, projected on the null space (I - V V^T over the
+        // singular vectors used; a zero singular value's vector is in the null space)
+        if (o->rest && o->rest_gain > 0) {
+            for (c = 0; c < dof; c++)
+                w->trial[c] = w->pinned[c] != 0 ? 0 : o->rest_gain * (o->rest[c] - w->q[c]);
+            for (i = 0; i < k; i++) {
+                ik_real d = 0;
+                if (!(w->s[i] > o->rcond * w->s[0]))
+                    continue;
+                for (c = 0; c < dof; c++)
+                    d += w->v[c * k + i] * w->trial[c];
+                for (c = 0; c < dof; c++)
+                    w->trial[c] -= d * w->v[c * k + i];
+            }
+            for (c = 0; c < dof; c++)
+                w->dq[c] += w->trial[c];
+        }
+    }
+    // back to joint units (the weights), then the forced moves of pinned joints
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        int nd = ik_joint_type_dof(chain->joints[jt].type), t;
+        ik_real sw = IK_SQRT(ik__clamp(chain->joints[jt].weight, 0, IK_MAX_MAGNITUDE));
+        for (t = 0; t < nd; t++, c++)
+            w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * sw;
+    }
+}
+
+// q + dq in the solver's parameterization: additive for 1-DOF joints and Euler balls; for
+// exponential-map balls, exp(v') = exp(J(v) dv) exp(v) (the step composed on the manifold,
+// matching the Jacobian's columns P J(v) e_k), |v'| <= pi.
+static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
+                               const ik_real *dq, ik_real scale_step, ik_real *out)
+{
+    int jt, c = 0;
+    for (jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && !euler) {
+            ik_vec3 v = ik_vec3_make(q[c], q[c + 1], q[c + 2]);
+            ik_vec3 d = ik_vec3_scale(ik_vec3_make(dq[c], dq[c + 1], dq[c + 2]), scale_step);
+            ik_quat r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
+                                    ik_quat_from_expmap(v));
+            v = ik__quat_log(ik__quat_unitize(r));
+            out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
+            c += 3;
+        } else {
+            int nd = ik_joint_type_dof(j->type), t;
+            for (t = 0; t < nd; t++, c++) {
+                out[c] = q[c] + scale_step * dq[c];
+                if (nd == 1)
+                    out[c] = ik__clamp(out[c], j->lo, j->hi);
+            }
+        }
+    }
+}
+
+IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target_in,
+                                  const ik_jacobian_opts *opts, ik_real *q_io, void *scratch,
+                                  size_t scratch_size, ik_solve_info *info)
+{
+    ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
+    ik_target target;
+    ik__jac_work w;
+    ik_real *base, scale, reach, ow, err, best_err = 0, e[6], pos_err = 0, rot_err = 0;
+    ik_xform eff;
+    ik_status status = IK_STATUS_MAX_ITERATIONS;
+    bool euler;
+    int dof, m, i, it, idle = 0, c, jt;
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, &target);
+    if (r != IK_OK)
+        return r;
+    if (o._valid != IK__JACOBIAN_VALID || (int)o.method < 0 || (int)o.method > 3 ||
+        (int)o.ball_param < 0 || (int)o.ball_param > 1 || o.max_iterations < 1 ||
+        !ik__bounded(o.tolerance) || o.tolerance < 0 || !ik__bounded(o.rotation_tolerance) ||
+        o.rotation_tolerance < 0 || !ik__bounded(o.orientation_weight) ||
+        o.orientation_weight < 0 || !ik__bounded(o.damping) || o.damping < 0 ||
+        !(o.rcond >= 0 && o.rcond < 1) || !(o.max_step > 0) ||
+        !(o.max_joint_step > 0 && ik__bounded(o.max_joint_step)) ||
+        !(o.rest_gain >= 0 && o.rest_gain <= 1) ||
+        !(o.min_improvement >= 0 && o.min_improvement < 1))
+        return IK_ERR_BAD_OPTS;
+    if (o.rest)
+        for (i = 0; i < dof; i++)
+            if (!ik__bounded(o.rest[i]))
+                return IK_ERR_BAD_ARG;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof));
+    if (!base || scratch_size < ik_jacobian_scratch_size(chain))
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    w.jac = base;
+    w.jw = w.jac + 6 * dof;
+    w.v = w.jw + 6 * dof;
+    w.dq = w.v + 6 * dof;
+    w.q = w.dq + dof;
+    w.trial = w.q + dof;
+    w.pinned = w.trial + dof;
+    w.forced = w.pinned + dof;
+    w.u = w.forced + dof;
+    w.s = w.u + 36;
+
+    euler = o.ball_param == IK_BALL_EULER;
+    m = target.use_rotation ? 6 : 3;
+    reach = ik__chain_reach(chain);
+    scale = ik__finite(reach) && reach > 0 ? reach : 1;
+    ow = o.orientation_weight > 0 ? o.orientation_weight : scale;
+    // the state in the solver's parameterization, clamped into the limits
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && euler) {
+            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
+                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
+                                           IK_EULER_YXZ);
+            w.q[c] = ypr.x, w.q[c + 1] = ypr.y, w.q[c + 2] = ypr.z;
+            c += 3;
+        } else {
+            int nd = ik_joint_type_dof(j->type), t;
+            for (t = 0; t < nd; t++, c++)
+                w.q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
+        }
+    }
+
+    err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+    for (it = 0;; it++) {
+        ik_real step = 1, new_err, emax, len;
+        int pass, tries;
+        pos_err = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        rot_err = target.use_rotation ? IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]) / ow : 0;
+        if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
+            status = IK_STATUS_CONVERGED;
+            break;
+        }
+        if (it > 0)
+            idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
+        if (it == 0 || err < best_err)
+            best_err = err;
+        if (idle >= 5) {
+            ik_real from_root =
+                ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos));
+            status = from_root > reach * (1 + 64 * IK_EPSILON) + o.tolerance ? IK_STATUS_UNREACHABLE
+                                                                             : IK_STATUS_STALLED;
+            break;
+        }
+        if (it == o.max_iterations)
+            break;
+
+        // the error to take this iteration: clamped for stable dragging
+        len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        if (len > o.max_step)
+            for (i = 0; i < 3; i++)
+                e[i] *= o.max_step / len;
+        if (m == 6) {
+            len = IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]);
+            if (len > o.max_step)
+                for (i = 3; i < 6; i++)
+                    e[i] *= o.max_step / len;
+        }
+        ik__jacobian(chain, w.q, m, dof, w.jac, euler);
+        for (c = 0; c < dof; c++)
+            if (m == 6)
+                for (i = 3; i < 6; i++)
+                    w.jac[i * dof + c] *= ow;
+        for (c = 0; c < dof; c++)
+            w.pinned[c] = 0;
+        // active set: pin joints whose step would cross a limit, take their forced move out of
+        // the error, and step again with the others (at most one pass per joint)
+        for (pass = 0; pass <= dof; pass++) {
+            bool pinned_one = false;
+            ik__jacobian_step(chain, &o, &w, m, dof, e, scale);
+            emax = 0;
+            for (c = 0; c < dof; c++)
+                if (IK_FABS(w.dq[c]) > emax && w.pinned[c] == 0)
+                    emax = IK_FABS(w.dq[c]);
+            if (emax > o.max_joint_step)
+                for (c = 0; c < dof; c++)
+                    if (w.pinned[c] == 0)
+                        w.dq[c] *= o.max_joint_step / emax;
+            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+                const ik_joint *j = &chain->joints[jt];
+                int nd = ik_joint_type_dof(j->type);
+                if (nd == 1 && w.pinned[c] == 0) {
+                    ik_real to = w.q[c] + w.dq[c],
+                            lim = to > j->hi ? j->hi : (to < j->lo ? j->lo : to);
+                    if (lim != to) {
+                        w.pinned[c] = 1;
+                        w.forced[c] = lim - w.q[c];
+                        for (i = 0; i < m; i++)
+                            e[i] -= w.jac[i * dof + c] * w.forced[c];
+                        pinned_one = true;
+                    }
+                }
+                c += nd;
+            }
+            if (!pinned_one)
+                break;
+        }
+        // take the step, halving it while it makes the error worse
+        for (tries = 0; tries < 10; tries++, step /= 2) {
+            ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
+            new_err = ik__task_error(chain, &target, w.trial, euler, ow, e, &eff);
+            if (new_err <= err)
+                break;
+        }
+        for (c = 0; c < dof; c++)
+            w.q[c] = w.trial[c];
+        err = new_err;
+        if (!ik__finite(err))
+            return IK_ERR_NUMERIC;
+    }
+
+    // back to exponential maps
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && euler) {
+            ik_vec3 v = ik__quat_log(ik__ball_rotation(w.q + c, true));
+            w.q[c] = v.x, w.q[c + 1] = v.y, w.q[c + 2] = v.z;
+        }
+        c += ik_joint_type_dof(j->type);
+    }
+    for (c = 0; c < dof; c++)
+        if (!ik__bounded(w.q[c]))
+            return IK_ERR_NUMERIC;
+    for (c = 0; c < dof; c++)
+        q_io[c] = w.q[c];
+    if (info) {
+        info->status = status;
+        info->iterations = it;
+        info->position_error = pos_err;
+        info->rotation_error = rot_err;
+    }
+    return IK_OK;
 }
 
 // ---- implementation: CCD -----------------------------------------------------------------------
@@ -2701,7 +3208,8 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb_in, const ik_real *q, ik_real
                           slerp, single-axis interpolation, shortest arc, swing-twist), chain
                           model with URDF and DH helpers, forward kinematics, geometric Jacobian,
                           one-sided Jacobi SVD and pseudo-inverses, analytic 7-DOF limb with pole
-                          or swivel angle, CCD with Welman's position + orientation objective.
+                          or swivel angle, CCD with Welman's position + orientation objective,
+                          Jacobian IK (DLS, pseudo-inverse, SDLS, transpose).
 
    LICENSE
        MIT License. Copyright (c) 2026 the ik.h authors.

@@ -129,6 +129,57 @@ static void make_limb_case(limb_case *c, bool use_rotation)
     c->next = 0;
 }
 
+typedef struct jac_case {
+    ik_chain chain;
+    ik_joint joints[8];
+    ik_real q0[24], q[24];
+    ik_target target;
+    ik_jacobian_opts opts;
+    unsigned char scratch[16384];
+    int iterations;
+} jac_case;
+
+static void run_jac(void *arg)
+{
+    jac_case *c = (jac_case *)arg;
+    ik_solve_info info;
+    memcpy(c->q, c->q0, sizeof c->q);
+    ik_jacobian_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch, &info);
+    c->iterations = info.iterations;
+    sink = (double)c->q[0];
+}
+
+// A 7-DOF arm (KUKA iiwa-like axes and offsets) with a full-pose target, or 5 ball joints with
+// a position target; start 0.1 rad from the answer.
+static void make_jac_case(jac_case *c, bool balls, ik_jacobian_method method)
+{
+    static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
+    int i, n = balls ? 5 : 7, dof;
+    ik_xform goal;
+    for (i = 0; i < n; i++) {
+        ik_xform origin =
+            ik_xform_translation(ik_vec3_make(0, 0, (ik_real)(balls ? (i ? 1 : 0) : off[i])));
+        c->joints[i] = balls ? ik_joint_ball(origin)
+                             : ik_joint_revolute(origin, i % 2 ? ik_vec3_make(0, 1, 0)
+                                                               : ik_vec3_make(0, 0, 1));
+    }
+    c->chain = ik_chain_make(c->joints, n,
+                             ik_xform_translation(ik_vec3_make(0, 0, balls ? 1 : IK_R(0.126))));
+    dof = ik_chain_dof(&c->chain);
+    for (i = 0; i < dof; i++)
+        c->q[i] = (ik_real)rnd(-1, 1);
+    ik_chain_fk(&c->chain, c->q, NULL, &goal);
+    c->target = balls ? ik_target_position(goal.pos) : ik_target_pose(goal);
+    for (i = 0; i < dof; i++)
+        c->q0[i] = c->q[i] + (ik_real)rnd(-0.1, 0.1);
+    c->opts = ik_default_jacobian_opts();
+    c->opts.method = method;
+    c->opts.max_iterations = 10;
+    c->opts.tolerance = 0; // run all 10 iterations
+    c->opts.rotation_tolerance = 0;
+    c->opts.min_improvement = 0;
+}
+
 typedef struct ccd_case {
     ik_chain chain;
     ik_joint joints[100];
@@ -233,6 +284,25 @@ int main(int argc, char **argv)
         printf("|-----------------------------------------|----------|\n");
         printf("| 7-DOF, wrist position + orientation     | %8.0f |\n", full);
         printf("| two-bone, position only                 | %8.0f |\n", pos);
+    }
+
+    {
+        static jac_case jc;
+        const char *mn[4] = { "DLS", "PINV (SVD)", "SDLS", "transpose" };
+        int meth, kind;
+        printf("\n| Jacobian IK (ik_jacobian_solve), ns per iteration | 7-DOF arm, pose | 5 ball "
+               "joints, position |\n");
+        printf("|---------------------------------------------------|-----------------|------------"
+               "-------------|\n");
+        for (meth = 0; meth < 4; meth++) {
+            double t[2];
+            for (kind = 0; kind < 2; kind++) {
+                make_jac_case(&jc, kind == 1, (ik_jacobian_method)meth);
+                t[kind] =
+                    median_ns(run_jac, &jc, 20, runs) / (jc.iterations > 0 ? jc.iterations : 1);
+            }
+            printf("| %-49s | %15.0f | %23.0f |\n", mn[meth], t[0], t[1]);
+        }
     }
 
     {
