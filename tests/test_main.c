@@ -19,6 +19,7 @@ void test_math(void);
 void test_chain(void);
 void test_svd(void);
 void test_limb(void);
+void test_ccd(void);
 
 int main(void)
 {
@@ -28,6 +29,7 @@ int main(void)
     test_chain();
     test_svd();
     test_limb();
+    test_ccd();
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }
