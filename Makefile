@@ -21,7 +21,7 @@ test-quick:
 $(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ tests/test_main.c tests/test_math.c \
-	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c -lm
+	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c -lm
 
 examples: $(EXAMPLES)
 run-examples: $(EXAMPLES)

@@ -581,7 +581,8 @@ IKDEF ik_target ik_target_pose(ik_xform pose);
 typedef enum ik_jacobian_method {
     IK_JACOBIAN_DLS = 0,      // damped least squares (Wampler 1986; Nakamura and Hanafusa 1986)
     IK_JACOBIAN_PINV = 1,     // SVD pseudo-inverse (Gauss-Newton), singular values below
-                              // rcond * s_max dropped
+                              // rcond * s_max dropped; undamped, so it crawls near singularities
+                              // when the target is out of reach (prefer DLS or SDLS then)
     IK_JACOBIAN_SDLS = 2,     // selectively damped least squares (Buss and Kim 2005)
     IK_JACOBIAN_TRANSPOSE = 3 // Jacobian transpose with the step length that minimizes the
                               // linearized error (Wolovich and Elliott 1984; Buss 2004)
@@ -601,9 +602,10 @@ typedef struct ik_jacobian_opts {
     int max_iterations;         // >= 1; default 100
     ik_real tolerance;          // converged when |effector - target| <= tolerance (model units)
     ik_real rotation_tolerance; // and, with use_rotation, the angle <= this (radians); >= 0;
-                                // defaults 1e-9 and 1e-9
+                                // defaults 1e-9 and 1e-9 (1e-5 with IK_USE_FLOAT)
     ik_real orientation_weight; // model units per radian: weighs orientation against position
-                                // in the task; > 0; 0 (default): the chain's length
+                                // in the task; >= 0; 0 (default): the chain's length divided by
+                                // its joint count (the mean distance between joints)
     ik_real damping;            // DLS damping lambda (model units); >= 0; default 0, meaning
                                 // adaptive: lambda^2 = (1 - (s_min / eps)^2) min(lambda_max^2,
                                 // |e|^2) when s_min < eps, else 0, with eps = 0.05 and
@@ -636,8 +638,8 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain);
 // recomputed for the others (an active set), so limits hold in every state. An optional pull
 // toward opts->rest acts in the null space of the task. q [ik_chain_dof()] is in/out.
 // Status: converged; out of iterations; stalled (5 iterations without improvement: limits or a
-// local minimum); unreachable (stalled with the target farther than the chain reaches, the
-// chain stretched toward it). info may be NULL.
+// local minimum); unreachable (not converged with the target farther than the chain reaches,
+// the chain stretched toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (chain, q or target, as for
 // ik_ccd_solve(); rest not finite), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL,
 // IK_ERR_NUMERIC; q untouched on error. No allocation; O(n) per iteration.
@@ -681,9 +683,9 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // arc for position only). Each move is scaled by the joint's weight (clamped to [0, 1]: 0
 // freezes it), limited to opts->max_angle, and clamped to the joint's limits.
 // q [ik_chain_dof()] is in/out: the start on entry, the result on exit. Stops when converged,
-// when a sweep no longer improves (IK_STATUS_STALLED, or IK_STATUS_UNREACHABLE if the target
-// is farther from the first joint than the chain can reach: the chain is then straightened
-// toward it), or after max_sweeps (IK_STATUS_MAX_ITERATIONS). A start outside the limits is
+// when sweeps no longer improve (IK_STATUS_STALLED), or after max_sweeps
+// (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than
+// the chain reaches, IK_STATUS_UNREACHABLE (the chain straightened toward it). A start outside the limits is
 // clamped into them first. info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
 // non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
@@ -2194,6 +2196,11 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 // its forced move to the limit is subtracted from e, and the step is recomputed.
 
 #define IK__JACOBIAN_VALID 0x1cab1e
+#ifdef IK_USE_FLOAT
+#define IK__SOLVE_TOL IK_R(1e-5) // what float can reach on chains of a few units
+#else
+#define IK__SOLVE_TOL IK_R(1e-9)
+#endif
 
 IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
 {
@@ -2201,8 +2208,8 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
     o.method = IK_JACOBIAN_DLS;
     o.ball_param = IK_BALL_EXPMAP;
     o.max_iterations = 100;
-    o.tolerance = IK_R(1e-9);
-    o.rotation_tolerance = IK_R(1e-9);
+    o.tolerance = IK__SOLVE_TOL;
+    o.rotation_tolerance = IK__SOLVE_TOL;
     o.orientation_weight = 0;
     o.damping = 0;
     o.rcond = IK_R(1e-9);
@@ -2342,6 +2349,11 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         // the pull toward the rest pose, projected on the null space (I - V V^T over the
         // singular vectors used; a zero singular value's vector is in the null space)
         if (o->rest && o->rest_gain > 0) {
+            // (no longer than the task's own step: a pull that is large next to it would move
+            // the effector by its second-order drift and keep the task from converging)
+            ik_real task2 = 0, null2 = 0;
+            for (c = 0; c < dof; c++)
+                task2 += w->dq[c] * w->dq[c];
             for (c = 0; c < dof; c++)
                 w->trial[c] = w->pinned[c] != 0 ? 0 : o->rest_gain * (o->rest[c] - w->q[c]);
             for (i = 0; i < k; i++) {
@@ -2354,7 +2366,9 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                     w->trial[c] -= d * w->v[c * k + i];
             }
             for (c = 0; c < dof; c++)
-                w->dq[c] += w->trial[c];
+                null2 += w->trial[c] * w->trial[c];
+            for (c = 0; c < dof; c++)
+                w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
         }
     }
     // back to joint units (the weights), then the forced moves of pinned joints
@@ -2378,9 +2392,12 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
         if (j->type == IK_JOINT_BALL && !euler) {
             ik_vec3 v = ik_vec3_make(q[c], q[c + 1], q[c + 2]);
             ik_vec3 d = ik_vec3_scale(ik_vec3_make(dq[c], dq[c + 1], dq[c + 2]), scale_step);
-            ik_quat r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
-                                    ik_quat_from_expmap(v));
-            v = ik__quat_log(ik__quat_unitize(r));
+            if (d.x != 0 || d.y != 0 || d.z != 0) { // a joint that does not move keeps its values
+                ik_quat r =
+                    ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
+                                ik_quat_from_expmap(v));
+                v = ik__quat_log(ik__quat_unitize(r));
+            }
             out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
             c += 3;
         } else {
@@ -2404,8 +2421,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     ik_real *base, scale, reach, ow, err, best_err = 0, e[6], pos_err = 0, rot_err = 0;
     ik_xform eff;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
-    bool euler;
-    int dof, m, i, it, idle = 0, c, jt;
+    bool euler, within_reach;
+    int dof, m, i, it, idle = 0, c, jt, kicks = 0;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
@@ -2446,7 +2463,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     m = target.use_rotation ? 6 : 3;
     reach = ik__chain_reach(chain);
     scale = ik__finite(reach) && reach > 0 ? reach : 1;
-    ow = o.orientation_weight > 0 ? o.orientation_weight : scale;
+    ow = o.orientation_weight > 0 ? o.orientation_weight : scale / (ik_real)chain->joint_count;
     // the state in the solver's parameterization, clamped into the limits
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
@@ -2463,6 +2480,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         }
     }
 
+    within_reach = ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) < reach;
     err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
@@ -2478,10 +2496,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         if (it == 0 || err < best_err)
             best_err = err;
         if (idle >= 5) {
-            ik_real from_root =
-                ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos));
-            status = from_root > reach * (1 + 64 * IK_EPSILON) + o.tolerance ? IK_STATUS_UNREACHABLE
-                                                                             : IK_STATUS_STALLED;
+            status = IK_STATUS_STALLED;
             break;
         }
         if (it == o.max_iterations)
@@ -2537,25 +2552,85 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             if (!pinned_one)
                 break;
         }
-        // take the step, halving it while it makes the error worse
-        for (tries = 0; tries < 10; tries++, step /= 2) {
+        // A symmetric singular configuration (a straight arm with a reachable target on its
+        // line) has an error orthogonal to every column: every method steps by zero. Break the
+        // symmetry with a small fixed nudge of the free joints (at most 3 times per solve), taken
+        // as it is. (A target out of reach on the line is already answered by the straight arm.)
+        {
+            // the test: J^T e ~ 0 next to |J| |e| (e orthogonal to every column)
+            ik_real jmax = 0, gmax = 0, enorm = 0;
+            for (i = 0; i < m; i++)
+                enorm += e[i] * e[i];
+            for (c = 0; c < dof; c++) {
+                ik_real g = 0;
+                for (i = 0; i < m; i++) {
+                    g += w.jac[i * dof + c] * e[i];
+                    jmax = IK_FABS(w.jac[i * dof + c]) > jmax ? IK_FABS(w.jac[i * dof + c]) : jmax;
+                }
+                gmax = IK_FABS(g) > gmax ? IK_FABS(g) : gmax;
+            }
+            emax = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm) ? 1 : 0;
+        }
+        if (emax > 0 && kicks < 3 && within_reach) {
+            kicks++;
+            for (c = 0; c < dof; c++)
+                if (w.pinned[c] == 0)
+                    w.dq[c] = IK_R(0.01) * (1 + IK_R(0.1) * (ik_real)c) * (c % 2 ? 1 : -1);
+            ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
+            for (c = 0; c < dof; c++)
+                w.q[c] = w.trial[c];
+            err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+            continue;
+        }
+        // take the step, halving it while it makes the error worse; none at all if 20 halvings
+        // do not help (the state stays, and the iteration counts as idle)
+        for (tries = 0; tries < 20; tries++, step /= 2) {
+            if (tries == 8 && o.method == IK_JACOBIAN_PINV) {
+                // The undamped step fails near a singularity with a residual that cannot
+                // vanish (a target out of reach: Gauss-Newton's known weakness): fall back to
+                // a damped step for this iteration, lambda = min(|e|, lambda_max).
+                ik_jacobian_opts od = o;
+                ik_real e2 = 0;
+                ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+                for (i = 0; i < m; i++)
+                    e2 += e[i] * e[i];
+                od.method = IK_JACOBIAN_DLS;
+                od.damping = IK_SQRT(e2) < IK_R(0.1) * scale ? IK_SQRT(e2) : IK_R(0.1) * scale;
+                ik__jacobian_step(chain, &od, &w, m, dof, e, scale);
+                step = 1;
+            }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
             new_err = ik__task_error(chain, &target, w.trial, euler, ow, e, &eff);
             if (new_err <= err)
                 break;
         }
-        for (c = 0; c < dof; c++)
-            w.q[c] = w.trial[c];
-        err = new_err;
+        if (new_err <= err) {
+            for (c = 0; c < dof; c++)
+                w.q[c] = w.trial[c];
+            err = new_err;
+        } else {
+            err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+        }
         if (!ik__finite(err))
             return IK_ERR_NUMERIC;
     }
 
-    // back to exponential maps
+    // not converged with the target beyond reach: unreachable, whether stalled or out of
+    // iterations (the chain is then stretched toward it as far as the iterations went)
+    if (status != IK_STATUS_CONVERGED &&
+        ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) >
+            reach * (1 + 64 * IK_EPSILON) + o.tolerance)
+        status = IK_STATUS_UNREACHABLE;
+    // back to exponential maps; a ball joint that never moved keeps its values bit for bit
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && euler) {
+            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
+                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
+                                           IK_EULER_YXZ);
             ik_vec3 v = ik__quat_log(ik__ball_rotation(w.q + c, true));
+            if (ypr.x == w.q[c] && ypr.y == w.q[c + 1] && ypr.z == w.q[c + 2])
+                v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
             w.q[c] = v.x, w.q[c + 1] = v.y, w.q[c + 2] = v.z;
         }
         c += ik_joint_type_dof(j->type);
@@ -2712,9 +2787,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         if (sweep == 0 || err < best_err)
             best_err = err;
         if (idle >= 3) {
-            ik_real from_root = ik_vec3_length(ik_vec3_sub(target.pos, pre[0].pos));
-            status = from_root > reach * (1 + 64 * IK_EPSILON) + o.tolerance ? IK_STATUS_UNREACHABLE
-                                                                             : IK_STATUS_STALLED;
+            status = IK_STATUS_STALLED;
             break;
         }
         if (sweep == o.max_sweeps)
@@ -2809,6 +2882,11 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         }
     }
 
+    // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps
+    if (status != IK_STATUS_CONVERGED &&
+        ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) >
+            reach * (1 + 64 * IK_EPSILON) + o.tolerance)
+        status = IK_STATUS_UNREACHABLE;
     for (i = 0; i < dof; i++)
         q_io[i] = q[i];
     if (info) {

@@ -20,6 +20,7 @@ void test_chain(void);
 void test_svd(void);
 void test_limb(void);
 void test_ccd(void);
+void test_jacobian(void);
 
 int main(void)
 {
@@ -30,6 +31,7 @@ int main(void)
     test_svd();
     test_limb();
     test_ccd();
+    test_jacobian();
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }
