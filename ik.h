@@ -16,7 +16,8 @@
                joints[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
                joints[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)),
                                              ik_vec3_make(0, 0, 1));
-               ik_chain chain = ik_chain_make(joints, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+               ik_xform tip = ik_xform_translation(ik_vec3_make(1, 0, 0));
+               ik_chain chain = ik_chain_make(joints, 2, tip);
                ik_real q[2] = { 0.5, -0.25 }, jac[6 * 2];
                ik_xform effector;
                if (ik_chain_jacobian(&chain, q, 6, jac, &effector) != IK_OK) return 1;
@@ -71,8 +72,8 @@
        damped pseudo-inverse. Memory comes from the caller (ik_svd_scratch_size()).
 
    SOLVERS
-       ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in arms,
-                         legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami and
+       ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in
+                         arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami and
                          Badler 2000), constant time, exact to rounding, no iteration and no
                          scratch. The elbow bends toward a pole target or takes a swivel angle
                          about the shoulder-wrist line; position only (the two-bone IK of games) or
@@ -682,11 +683,11 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // weighted effector vectors with the target's (exact, Horn's quaternion method; the shortest
 // arc for position only). Each move is scaled by the joint's weight (clamped to [0, 1]: 0
 // freezes it), limited to opts->max_angle, and clamped to the joint's limits.
-// q [ik_chain_dof()] is in/out: the start on entry, the result on exit. Stops when converged,
-// when sweeps no longer improve (IK_STATUS_STALLED), or after max_sweeps
-// (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than
-// the chain reaches, IK_STATUS_UNREACHABLE (the chain straightened toward it). A start outside the limits is
-// clamped into them first. info may be NULL.
+// q [ik_chain_dof()] is in/out: the start on entry, the result on exit; a start outside the
+// limits is clamped into them first. Stops when converged, when sweeps no longer improve
+// (IK_STATUS_STALLED), or after max_sweeps (IK_STATUS_MAX_ITERATIONS); not converged with the
+// target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE (the chain
+// straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
 // non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
 // IK_ERR_SCRATCH_TOO_SMALL; q untouched on error.

@@ -23,7 +23,7 @@ void test_math(void);
 // Random cases per property.
 #define T_N 10000
 
-// ---- worst-case tracking -------------------------------------------------------------------------
+// ---- worst-case tracking ------------------------------------------------------------------------
 
 typedef struct t_worst {
     double err;
