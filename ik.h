@@ -73,14 +73,14 @@
 
    SOLVERS
        ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in
-                         arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami and
-                         Badler 2000), constant time, exact to rounding, no iteration and no
+                         arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami
+                         and Badler 2000), constant time, exact to rounding, no iteration and no
                          scratch. The elbow bends toward a pole target or takes a swivel angle
-                         about the shoulder-wrist line; position only (the two-bone IK of games) or
-                         position and orientation. Any bone and hinge axes. Out of reach: the limb
-                         straightens (or folds) toward the target; an optional soft reach eases
-                         into full extension. The answer is continuous along a path: pass the
-                         previous answer in q. Ignores joint limits.
+                         about the shoulder-wrist line; position only (the two-bone IK of games)
+                         or position and orientation. Any bone and hinge axes. Out of reach: the
+                         limb straightens (or folds) toward the target; an optional soft reach
+                         eases into full extension. The answer is continuous along a path: pass
+                         the previous answer in q. Ignores joint limits.
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
