@@ -637,7 +637,8 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain);
 // kept by reparameterization), or additively in Euler angles (IK_BALL_EULER). Limits: a step
 // that would push a revolute or prismatic joint past a limit pins it there and the step is
 // recomputed for the others (an active set), so limits hold in every state. An optional pull
-// toward opts->rest acts in the null space of the task. q [ik_chain_dof()] is in/out.
+// toward opts->rest acts in the null space of the task (not with IK_JACOBIAN_TRANSPOSE, which
+// has none). q [ik_chain_dof()] is in/out.
 // Status: converged; out of iterations; stalled (5 iterations without improvement: limits or a
 // local minimum); unreachable (not converged with the target farther than the chain reaches,
 // the chain stretched toward it). info may be NULL.
@@ -655,10 +656,10 @@ typedef struct ik_ccd_opts {
     int max_sweeps;             // sweeps over the chain, tip to root; >= 1; default 100
     ik_real tolerance;          // converged when |effector - target| <= tolerance (model units)
                                 // and, with use_rotation, the angle <= rotation_tolerance;
-                                // >= 0; default 1e-6
-    ik_real rotation_tolerance; // radians, >= 0; default 1e-6
+                                // >= 0; default 1e-6 (1e-5 with IK_USE_FLOAT)
+    ik_real rotation_tolerance; // radians, >= 0; default 1e-6 (1e-5 with IK_USE_FLOAT)
     ik_real position_weight;    // w_p; < 0 (default -1): Welman's alpha (1 + rho) at each
-                                // joint, alpha = (joint_count / length_scale)^2, rho =
+                                // joint, alpha = (moving joints / length_scale)^2, rho =
                                 // min(|Pid|, |Pic|) / max(|Pid|, |Pic|); >= 0: that constant
     ik_real orientation_weight; // w_o, >= 0; default 1 (ignored without use_rotation)
     ik_real length_scale;       // W in alpha; > 0; 0 (default): the chain's length
@@ -2079,6 +2080,16 @@ static ik_result ik__target_prepare(const ik_target *in, ik_target *out)
     return IK_OK;
 }
 
+// The number of joints that move (at least 1): the chain's length over it is the mean distance
+// between them.
+static int ik__movable_joints(const ik_chain *chain)
+{
+    int i, n = 0;
+    for (i = 0; i < chain->joint_count; i++)
+        n += chain->joints[i].type != IK_JOINT_FIXED;
+    return n > 0 ? n : 1;
+}
+
 // The farthest the effector can be from the first joint: the sum of the offsets between joints
 // and of the tip, plus the largest extension of every prismatic joint (infinite if unlimited).
 static ik_real ik__chain_reach(const ik_chain *chain)
@@ -2097,16 +2108,16 @@ static ik_real ik__chain_reach(const ik_chain *chain)
     return reach;
 }
 
-// The error a solver drives down, in one number: w_p |position error|^2, plus with a rotation
+// The error a solver drives down, in one number: w_p |ps position error|^2, plus with a rotation
 // target w_o sum_j |u_jd - u_jc|^2 = w_o 8 sin^2(angle / 2) over the frames' axes u_j.
 // *pos_err and *rot_err get the position distance and the angle.
-static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_real wo,
+static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_real ps, ik_real wo,
                               ik_real *pos_err, ik_real *rot_err)
 {
     ik_real f, s2 = 0;
     *pos_err = ik_vec3_length(ik_vec3_sub(t->pos, e.pos));
     *rot_err = 0;
-    f = wp * *pos_err * *pos_err;
+    f = wp * (*pos_err * ps) * (*pos_err * ps); // ps: lengths in units of ps^-1 (see CCD)
     if (t->use_rotation) {
         ik_quat d = ik_quat_mul(ik_quat_conjugate(t->rot), e.rot);
         s2 = (d.x * d.x + d.y * d.y + d.z * d.z) / ik_quat_dot(d, d);
@@ -2120,8 +2131,17 @@ static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_rea
 // the symmetric 4 x 4 matrix N built from s, found by cyclic Jacobi rotations.
 static ik_quat ik__horn_rotation(ik_real s[3][3])
 {
-    ik_real n[4][4], v[4][4];
+    ik_real n[4][4], v[4][4], big = 0;
     int i, j, k, p, sweep, best = 0;
+    // scaled to max |s| = 1 first: the sums of squares below must not overflow
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            big = IK_FABS(s[i][j]) > big ? IK_FABS(s[i][j]) : big;
+    if (!(big > 0))
+        return ik_quat_identity();
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            s[i][j] /= big;
     n[0][0] = s[0][0] + s[1][1] + s[2][2];
     n[1][1] = s[0][0] - s[1][1] - s[2][2];
     n[2][2] = -s[0][0] + s[1][1] - s[2][2];
@@ -2262,9 +2282,11 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
 
 // One step dq (unweighted joint units) for the m x dof task J dq = e, on the active columns.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
-                              int m, int dof, const ik_real *e, ik_real scale)
+                              int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
     int i, r, c, k = m < dof ? m : dof, jt;
+    if (k == 0) // no joint moves: no step
+        return;
     // weighted, active columns
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         int nd = ik_joint_type_dof(chain->joints[jt].type), t;
@@ -2355,8 +2377,24 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             ik_real task2 = 0, null2 = 0;
             for (c = 0; c < dof; c++)
                 task2 += w->dq[c] * w->dq[c];
-            for (c = 0; c < dof; c++)
-                w->trial[c] = w->pinned[c] != 0 ? 0 : o->rest_gain * (o->rest[c] - w->q[c]);
+            // the pull, in the weighted coordinates the projection works in (divided by sqrt w,
+            // multiplied back below), and for Euler balls in Euler angles too
+            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+                const ik_joint *j = &chain->joints[jt];
+                int nd = ik_joint_type_dof(j->type), t;
+                ik_real sw = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE)), rest[3];
+                for (t = 0; t < nd; t++)
+                    rest[t] = o->rest[c + t];
+                if (euler && j->type == IK_JOINT_BALL) {
+                    ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
+                                                       ik_vec3_make(rest[0], rest[1], rest[2]))),
+                                                   IK_EULER_YXZ);
+                    rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
+                }
+                for (t = 0; t < nd; t++, c++)
+                    w->trial[c] =
+                        w->pinned[c] != 0 || sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c]) / sw;
+            }
             for (i = 0; i < k; i++) {
                 ik_real d = 0;
                 if (!(w->s[i] > o->rcond * w->s[0]))
@@ -2464,7 +2502,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     m = target.use_rotation ? 6 : 3;
     reach = ik__chain_reach(chain);
     scale = ik__finite(reach) && reach > 0 ? reach : 1;
-    ow = o.orientation_weight > 0 ? o.orientation_weight : scale / (ik_real)chain->joint_count;
+    ow = o.orientation_weight > 0 ? o.orientation_weight
+                                  : scale / (ik_real)ik__movable_joints(chain);
     // the state in the solver's parameterization, clamped into the limits
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
@@ -2525,7 +2564,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         // the error, and step again with the others (at most one pass per joint)
         for (pass = 0; pass <= dof; pass++) {
             bool pinned_one = false;
-            ik__jacobian_step(chain, &o, &w, m, dof, e, scale);
+            ik__jacobian_step(chain, &o, &w, m, dof, e, scale, euler);
             emax = 0;
             for (c = 0; c < dof; c++)
                 if (IK_FABS(w.dq[c]) > emax && w.pinned[c] == 0)
@@ -2571,12 +2610,28 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 gmax = IK_FABS(g) > gmax ? IK_FABS(g) : gmax;
             }
             emax = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm) ? 1 : 0;
+            // ... and the step is nothing
+            for (c = 0; c < dof; c++)
+                if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
+                    emax = 0;
         }
         if (emax > 0 && kicks < 3 && within_reach) {
+            // 0.01 rad (0.01 of the mean link for prismatic joints), at most max_joint_step,
+            // scaled by sqrt(weight) so that frozen joints stay, signs alternating
             kicks++;
-            for (c = 0; c < dof; c++)
-                if (w.pinned[c] == 0)
-                    w.dq[c] = IK_R(0.01) * (1 + IK_R(0.1) * (ik_real)c) * (c % 2 ? 1 : -1);
+            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+                const ik_joint *j = &chain->joints[jt];
+                int nd = ik_joint_type_dof(j->type), t;
+                ik_real size = j->type == IK_JOINT_PRISMATIC
+                                   ? IK_R(0.01) * scale / (ik_real)ik__movable_joints(chain)
+                                   : IK_R(0.01);
+                size = size < o.max_joint_step ? size : o.max_joint_step;
+                size *= IK_SQRT(ik__clamp(j->weight, 0, 1));
+                for (t = 0; t < nd; t++, c++)
+                    w.dq[c] = w.pinned[c] != 0
+                                  ? 0
+                                  : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
+            }
             ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
@@ -2597,7 +2652,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                     e2 += e[i] * e[i];
                 od.method = IK_JACOBIAN_DLS;
                 od.damping = IK_SQRT(e2) < IK_R(0.1) * scale ? IK_SQRT(e2) : IK_R(0.1) * scale;
-                ik__jacobian_step(chain, &od, &w, m, dof, e, scale);
+                ik__jacobian_step(chain, &od, &w, m, dof, e, scale, euler);
                 step = 1;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
@@ -2669,13 +2724,18 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 // quaternion method; for position alone, the shortest arc taking Pic to Pid).
 
 #define IK__CCD_VALID 0x1cccd
+#ifdef IK_USE_FLOAT
+#define IK__CCD_TOL IK_R(1e-5) // float resolves about 1e-7 of a chain's size
+#else
+#define IK__CCD_TOL IK_R(1e-6)
+#endif
 
 IKDEF ik_ccd_opts ik_default_ccd_opts(void)
 {
     ik_ccd_opts o;
     o.max_sweeps = 100;
-    o.tolerance = IK_R(1e-6);
-    o.rotation_tolerance = IK_R(1e-6);
+    o.tolerance = IK__CCD_TOL;
+    o.rotation_tolerance = IK__CCD_TOL;
     o.position_weight = -1;
     o.orientation_weight = 1;
     o.length_scale = 0;
@@ -2715,7 +2775,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik_xform *pre;
-    ik_real *q, scale, alpha, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
+    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
     ik_vec3 ud[3];
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
@@ -2762,7 +2822,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     // t moves the effector by about t times its lever arm), so alpha = (n / W)^2, W the chain's
     // length and n its joint count. (Measured: on random 7-joint arms with pose targets, 79 of
     // 100 far starts converge with this, 26 with 1 / W^2 and 62 with Welman's 1 / W.)
-    alpha = (ik_real)n * (ik_real)n / (scale * scale);
+    // It is applied as lengths divided by the mean distance W / n (ps below) with w_p = 1 + rho,
+    // which is the same but neither underflows nor overflows for chains of any size.
+    ps = o.position_weight >= 0 ? 1 : (ik_real)ik__movable_joints(chain) / scale;
+    wbase = o.position_weight >= 0 ? o.position_weight : 1;
     ik__quat_axes(target.rot, ud);
 
     for (sweep = 0;; sweep++) {
@@ -2774,8 +2837,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         for (i = 0; i < n; i++)
             at += ik__joint_advance(&chain->joints[i], q + at, &f, &pre[i]);
         eff = ik_xform_mul(f, chain->tip);
-        err = ik__pose_error(&target, eff, o.position_weight >= 0 ? o.position_weight : alpha,
-                             o.orientation_weight, &pos_err, &rot_err);
+        err = ik__pose_error(&target, eff, wbase, ps, o.orientation_weight, &pos_err, &rot_err);
         if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
             status = IK_STATUS_CONVERGED;
             break;
@@ -2805,16 +2867,17 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             ik_real w = ik__clamp(j->weight, 0, 1), wp,
                     wo = target.use_rotation ? o.orientation_weight : 0;
             ik_vec3 jp = pre[i].pos, pic = ik_vec3_sub(pe, jp), pid = ik_vec3_sub(target.pos, jp);
+            ik_vec3 pics = ik_vec3_scale(pic, ps), pids = ik_vec3_scale(pid, ps); // scaled
             ik_quat rot = ik_quat_identity();
             at -= ik_joint_type_dof(j->type);
             if (w == 0 || j->type == IK_JOINT_FIXED)
                 continue;
             if (o.position_weight >= 0) {
-                wp = o.position_weight;
+                wp = wbase;
             } else {
-                ik_real a = ik_vec3_length(pic), b = ik_vec3_length(pid);
+                ik_real a = ik_vec3_length(pics), b = ik_vec3_length(pids);
                 ik_real big = a > b ? a : b, rho = big > 0 ? (a < b ? a : b) / big : 0;
-                wp = alpha * (1 + rho);
+                wp = 1 + rho;
             }
             if (j->type == IK_JOINT_PRISMATIC) {
                 ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis);
@@ -2827,9 +2890,9 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             if (j->type == IK_JOINT_REVOLUTE) {
                 ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis), cr;
                 ik_real k1, k2, k3, phi, next;
-                k1 = wp * ik_vec3_dot(pid, axis) * ik_vec3_dot(pic, axis);
-                k2 = wp * ik_vec3_dot(pid, pic);
-                cr = ik_vec3_scale(ik_vec3_cross(pic, pid), wp);
+                k1 = wp * ik_vec3_dot(pids, axis) * ik_vec3_dot(pics, axis);
+                k2 = wp * ik_vec3_dot(pids, pics);
+                cr = ik_vec3_scale(ik_vec3_cross(pics, pids), wp);
                 for (k = 0; k < 3 && wo > 0; k++) {
                     k1 += wo * ik_vec3_dot(ud[k], axis) * ik_vec3_dot(uc[k], axis);
                     k2 += wo * ik_vec3_dot(ud[k], uc[k]);
@@ -2850,7 +2913,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                     int a, b;
                     for (a = 0; a < 3; a++)
                         for (b = 0; b < 3; b++) {
-                            const ik_real *pa = &pic.x, *pb = &pid.x;
+                            const ik_real *pa = &pics.x, *pb = &pids.x;
                             s[a][b] = wp * pa[a] * pb[b];
                             for (k = 0; k < 3; k++)
                                 s[a][b] += wo * (&uc[k].x)[a] * (&ud[k].x)[b];
@@ -2888,6 +2951,9 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) >
             reach * (1 + 64 * IK_EPSILON) + o.tolerance)
         status = IK_STATUS_UNREACHABLE;
+    for (i = 0; i < dof; i++)
+        if (!ik__bounded(q[i]))
+            return IK_ERR_NUMERIC;
     for (i = 0; i < dof; i++)
         q_io[i] = q[i];
     if (info) {
