@@ -1180,9 +1180,42 @@ static void test_ccd_resolve(void)
     CHECK(changed == 0);
 }
 
+// Regression (review): chains of any size. Lengths down to 1e-160 (double; 1e-20 in float) made
+// Welman's alpha overflow and q NaN; now positions are weighed in units of the mean joint
+// distance. A planar 3-link chain scaled by L reaches the scaled target, finite, at every scale.
+static void test_ccd_scale_extremes(void)
+{
+#ifdef IK_USE_FLOAT
+    const double scales[4] = { 1e-20, 1e-3, 1e3, 1e10 };
+#else
+    const double scales[4] = { 1e-160, 1e-3, 1e3, 1e11 };
+#endif
+    int k, i;
+    for (k = 0; k < 4; k++) {
+        ik_joint j[3];
+        ik_real q[3] = { IK_R(0.1), IK_R(0.2), IK_R(0.3) };
+        ik_real L = (ik_real)scales[k];
+        ik_chain c;
+        ik_target t;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        ik_solve_info info;
+        for (i = 0; i < 3; i++)
+            j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(i ? L : 0, 0, 0)),
+                                     ik_vec3_make(0, 0, 1));
+        c = ik_chain_make(j, 3, ik_xform_translation(ik_vec3_make(L, 0, 0)));
+        t = ik_target_position(ik_vec3_make(L, L, 0));
+        o.tolerance = (ik_real)(scales[k] * TOL(1e-9, 1e-4));
+        o.max_sweeps = 2000;
+        CHECK(solve(&c, &t, &o, q, &info) == IK_OK);
+        CHECK(all_finite(q, 3));
+        CHECK(info.status == IK_STATUS_CONVERGED);
+    }
+}
+
 void test_ccd(void);
 void test_ccd(void)
 {
+    RUN(test_ccd_scale_extremes);
     RUN(test_ccd_monotone);
     RUN(test_ccd_reach_position);
     RUN(test_ccd_reach_pose);

@@ -1221,9 +1221,63 @@ static void test_jacobian_reference_experiment(void)
     CHECK(rms_euler < 5);
 }
 
+// Regressions (review): (1) the nudge that breaks a symmetric singular start moved frozen
+// joints; (2) the rest pull mixed exponential maps and Euler angles with IK_BALL_EULER and
+// overshot with joint weights above 1.
+static void test_jacobian_review_regressions(void)
+{
+    int mi, param, k;
+    for (mi = 0; mi < 4; mi++) {
+        ik_joint j[3];
+        ik_chain c = planar_unit_chain(j, 3);
+        ik_real q[3] = { 0, 0, 0 };
+        ik_target t = ik_target_position(ik_vec3_make(IK_R(2.5), 0, 0));
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        j[0].weight = 0;
+        o.method = all_methods[mi];
+        o.max_iterations = 2000;
+        o.tolerance = (ik_real)TOL(1e-9, 1e-4);
+        CHECK(solve(&c, &t, &o, q, &info) == IK_OK);
+        CHECK(q[0] == 0); // frozen, bit for bit
+        CHECK(info.status == IK_STATUS_CONVERGED);
+    }
+    for (param = 0; param < 2; param++) {
+        for (k = 0; k < 3; k++) {
+            // a ball joint and a hinge; the target made by FK of the rest pose, so the answer
+            // that the rest pull should find is the rest pose itself
+            ik_joint j[2];
+            ik_chain c;
+            ik_real rest[4] = { IK_R(0.3), IK_R(0.6), IK_R(0.9), IK_R(0.7) };
+            ik_real q[4] = { 0, 0, 0, IK_R(0.7) };
+            ik_xform goal;
+            ik_target t;
+            ik_jacobian_opts o = ik_default_jacobian_opts();
+            j[0] = ik_joint_ball(ik_xform_identity());
+            j[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)),
+                                     ik_vec3_make(1, 0, 0));
+            j[0].weight = k == 0 ? 1 : (k == 1 ? 4 : 9);
+            c = ik_chain_make(j, 2, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+            ik_chain_fk(&c, rest, NULL, &goal);
+            t = ik_target_position(goal.pos);
+            o.ball_param = param ? IK_BALL_EULER : IK_BALL_EXPMAP;
+            o.rest = rest;
+            o.rest_gain = 1;
+            o.max_iterations = 500;
+            o.tolerance = (ik_real)TOL(1e-12, 1e-5);
+            CHECK(solve(&c, &t, &o, q, NULL) == IK_OK);
+            CHECK_NEAR(
+                test_quat_angle(ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])),
+                                ik_quat_from_expmap(ik_vec3_make(rest[0], rest[1], rest[2]))),
+                0, TOL(1e-6, 1e-3));
+        }
+    }
+}
+
 void test_jacobian(void);
 void test_jacobian(void)
 {
+    RUN(test_jacobian_review_regressions);
     RUN(test_jacobian_reach_position);
     RUN(test_jacobian_reach_pose);
     RUN(test_jacobian_ball_params);
