@@ -1516,15 +1516,21 @@ static ik_result ik__chain_state_validate(const ik_chain *chain, const ik_real *
     return IK_OK;
 }
 
+// Rotation about coordinate axis 0, 1 or 2 by angle t, as a quaternion.
+static ik_quat ik__quat_axis(int axis, ik_real t)
+{
+    return ik__quat_unit_axis(ik_vec3_make(axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0),
+                              t);
+}
+
 // A ball joint's rotation from its three values: an exponential map, or (euler, used inside
 // ik_jacobian_solve for comparison) yaw-pitch-roll angles, R = Ry(q0) Rx(q1) Rz(q2).
 static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
 {
     if (!euler)
         return ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
-    return ik_quat_mul(ik__quat_unit_axis(ik_vec3_make(0, 1, 0), q[0]),
-                       ik_quat_mul(ik__quat_unit_axis(ik_vec3_make(1, 0, 0), q[1]),
-                                   ik__quat_unit_axis(ik_vec3_make(0, 0, 1), q[2])));
+    return ik_quat_mul(ik__quat_axis(1, q[0]),
+                       ik_quat_mul(ik__quat_axis(0, q[1]), ik__quat_axis(2, q[2])));
 }
 
 // One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
@@ -1604,11 +1610,12 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
 // exp(v) after the frame rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left
 // Jacobian (ik_expmap_jacobian), so its three w are P J(v) e_k. With 6 rows the effector is not
 // known until the end: the first pass stores (p; w) in the column and the second pass finishes
-// it. With 3 rows there is no room for both, so FK runs first to find p_e. With euler, ball
+// it. With 3 rows there is no room for both, so p_e comes from known_pe if the caller has it,
+// else from a first FK pass. With euler, ball
 // joints hold yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x,
 // P Ry(a) Rx(b) e_z.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
-                             ik_real *jac, bool euler)
+                             ik_real *jac, bool euler, const ik_vec3 *known_pe)
 {
     ik_xform f = ik_xform_identity(), effector;
     ik_vec3 pe = ik_vec3_zero(), w, zero = ik_vec3_zero();
@@ -1617,7 +1624,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
     int i, k, col = 0;
     bool deferred = rows == 6;
     if (!deferred)
-        pe = ik__fk_p(chain, q, NULL, euler).pos;
+        pe = known_pe ? *known_pe : ik__fk_p(chain, q, NULL, euler).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         ik__joint_advance_p(j, q + col, &f, &pre, euler);
@@ -1632,8 +1639,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
             break;
         case IK_JOINT_BALL:
             if (euler) {
-                ik_quat ya = ik__quat_unit_axis(ik_vec3_make(0, 1, 0), q[col]);
-                ik_quat yb = ik_quat_mul(ya, ik__quat_unit_axis(ik_vec3_make(1, 0, 0), q[col + 1]));
+                ik_quat ya = ik__quat_axis(1, q[col]);
+                ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[col + 1]));
                 ik_vec3 c0 = ik_vec3_make(0, 1, 0), c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
                 ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
                 jl = ik_mat3_identity();
@@ -1683,17 +1690,10 @@ IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int r
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, q, rows, dof, out_jacobian, false);
+    effector = ik__jacobian(chain, q, rows, dof, out_jacobian, false, NULL);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
-}
-
-// Rotation about coordinate axis 0, 1 or 2 by angle t, as a quaternion.
-static ik_quat ik__quat_axis(int axis, ik_real t)
-{
-    ik_vec3 a = ik_vec3_make(axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0);
-    return ik_quat_from_axis_angle(a, t);
 }
 
 IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy, ik_vec3 axis,
@@ -2108,6 +2108,13 @@ static ik_real ik__chain_reach(const ik_chain *chain)
     return reach;
 }
 
+// true if the target is farther from the first joint than the chain can reach.
+static bool ik__beyond_reach(const ik_chain *chain, ik_vec3 target, ik_real reach, ik_real tol)
+{
+    return ik_vec3_length(ik_vec3_sub(target, chain->joints[0].origin.pos)) >
+           reach * (1 + 64 * IK_EPSILON) + tol;
+}
+
 // The error a solver drives down, in one number: w_p |ps position error|^2, plus with a rotation
 // target w_o sum_j |u_jd - u_jc|^2 = w_o 8 sin^2(angle / 2) over the frames' axes u_j.
 // *pos_err and *rot_err get the position distance and the angle.
@@ -2520,10 +2527,11 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         }
     }
 
-    within_reach = ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) < reach;
+    within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
     err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
+        bool stuck;
         int pass, tries;
         pos_err = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
         rot_err = target.use_rotation ? IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]) / ow : 0;
@@ -2553,7 +2561,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 for (i = 3; i < 6; i++)
                     e[i] *= o.max_step / len;
         }
-        ik__jacobian(chain, w.q, m, dof, w.jac, euler);
+        ik__jacobian(chain, w.q, m, dof, w.jac, euler, &eff.pos); // eff: the effector at w.q
         for (c = 0; c < dof; c++)
             if (m == 6)
                 for (i = 3; i < 6; i++)
@@ -2609,13 +2617,13 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 }
                 gmax = IK_FABS(g) > gmax ? IK_FABS(g) : gmax;
             }
-            emax = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm) ? 1 : 0;
+            stuck = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
             // ... and the step is nothing
             for (c = 0; c < dof; c++)
                 if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
-                    emax = 0;
+                    stuck = false;
         }
-        if (emax > 0 && kicks < 3 && within_reach) {
+        if (stuck && kicks < 3 && within_reach) {
             // 0.01 rad (0.01 of the mean link for prismatic joints), at most max_joint_step,
             // scaled by sqrt(weight) so that frozen joints stay, signs alternating
             kicks++;
@@ -2673,9 +2681,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 
     // not converged with the target beyond reach: unreachable, whether stalled or out of
     // iterations (the chain is then stretched toward it as far as the iterations went)
-    if (status != IK_STATUS_CONVERGED &&
-        ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) >
-            reach * (1 + 64 * IK_EPSILON) + o.tolerance)
+    if (status != IK_STATUS_CONVERGED && !within_reach)
         status = IK_STATUS_UNREACHABLE;
     // back to exponential maps; a ball joint that never moved keeps its values bit for bit
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
@@ -2820,8 +2826,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     // position term to weigh the same against the dimensionless orientation term at every
     // scale; the length that balances them is the distance between joints (a joint's turn by
     // t moves the effector by about t times its lever arm), so alpha = (n / W)^2, W the chain's
-    // length and n its joint count. (Measured: on random 7-joint arms with pose targets, 79 of
-    // 100 far starts converge with this, 26 with 1 / W^2 and 62 with Welman's 1 / W.)
+    // length and n its moving joints (bench --ccd-weights: on 100 random 7-joint arms with pose
+    // targets from far starts, 80 converge with this, 7 with a fixed 1 / W^2, 61 with 1 / W).
     // It is applied as lengths divided by the mean distance W / n (ps below) with w_p = 1 + rho,
     // which is the same but neither underflows nor overflows for chains of any size.
     ps = o.position_weight >= 0 ? 1 : (ik_real)ik__movable_joints(chain) / scale;
@@ -2947,9 +2953,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     }
 
     // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps
-    if (status != IK_STATUS_CONVERGED &&
-        ik_vec3_length(ik_vec3_sub(target.pos, chain->joints[0].origin.pos)) >
-            reach * (1 + 64 * IK_EPSILON) + o.tolerance)
+    if (status != IK_STATUS_CONVERGED && ik__beyond_reach(chain, target.pos, reach, o.tolerance))
         status = IK_STATUS_UNREACHABLE;
     for (i = 0; i < dof; i++)
         if (!ik__bounded(q[i]))

@@ -1,6 +1,7 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N]   (make bench; make callgrind counts instructions instead) */
+   Usage: bench [--runs=N] | bench --ccd-weights   (make bench; make callgrind counts
+   instructions instead) */
 #define _POSIX_C_SOURCE 199309L
 #define IK_IMPLEMENTATION
 #include "../ik.h"
@@ -247,6 +248,58 @@ static void make_case(chain_case *c, const char *kind, int n)
     ik_chain_jacobian(&c->chain, c->q, 6, c->jac, NULL);
 }
 
+// --ccd-weights: how CCD's position weight affects convergence (not a timing): 100 random
+// 7-revolute arms (random joint offsets and axes in [-1, 1]), full-pose targets made by FK of a
+// random state, random starts, 2000 sweeps to 1e-9, for the default (Welman's alpha (1 + rho)
+// with alpha = (n / W)^2) and fixed weights 1 / W^2, 1 / W and 1 (W the chain's length).
+static void ccd_weights(void)
+{
+    const char *names[4] = { "default: (1 + rho) (n / W)^2", "fixed 1 / W^2", "fixed 1 / W",
+                             "fixed 1" };
+    int k, trial, i;
+    printf("| CCD position weight (7-DOF pose, 100 far starts) | converged |\n");
+    printf("|--------------------------------------------------|-----------|\n");
+    for (k = 0; k < 4; k++) {
+        int ok = 0;
+        rng_state = 77;
+        for (trial = 0; trial < 100; trial++) {
+            static unsigned char scratch[1 << 14];
+            ik_joint j[7];
+            ik_real q[7], q0[7], w;
+            ik_xform goal;
+            ik_chain chain;
+            ik_target t;
+            ik_ccd_opts o = ik_default_ccd_opts();
+            ik_solve_info info;
+            for (i = 0; i < 7; i++) {
+                ik_vec3 off, axis;
+                double x = rnd(-1, 1), y = rnd(-1, 1), z = rnd(-1, 1);
+                off = ik_vec3_make((ik_real)x, (ik_real)y, (ik_real)z);
+                x = rnd(-1, 1), y = rnd(-1, 1), z = rnd(-1, 1);
+                axis = ik_vec3_make((ik_real)x, (ik_real)y, (ik_real)z);
+                j[i] = ik_joint_revolute(ik_xform_translation(off), axis);
+            }
+            chain = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(IK_R(0.5), 0, 0)));
+            for (i = 0; i < 7; i++)
+                q[i] = (ik_real)rnd(-1.5, 1.5);
+            for (i = 0; i < 7; i++)
+                q0[i] = (ik_real)rnd(-1.5, 1.5);
+            ik_chain_fk(&chain, q, NULL, &goal);
+            t = ik_target_pose(goal);
+            w = ik_vec3_length(chain.tip.pos); // W: the chain's length, as CCD measures it
+            for (i = 1; i < 7; i++)
+                w += ik_vec3_length(j[i].origin.pos);
+            o.tolerance = IK_R(1e-9);
+            o.rotation_tolerance = IK_R(1e-9);
+            o.max_sweeps = 2000;
+            o.position_weight = k == 0 ? -1 : k == 1 ? 1 / (w * w) : k == 2 ? 1 / w : 1;
+            ik_ccd_solve(&chain, &t, &o, q0, scratch, sizeof scratch, &info);
+            ok += info.status == IK_STATUS_CONVERGED;
+        }
+        printf("| %-48s | %5d/100 |\n", names[k], ok);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static chain_case c;
@@ -255,6 +308,11 @@ int main(int argc, char **argv)
         const char *kind;
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--ccd-weights") == 0) {
+            ccd_weights();
+            return 0;
+        }
     for (i = 1; i < argc; i++)
         if (strncmp(argv[i], "--runs=", 7) == 0)
             runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
