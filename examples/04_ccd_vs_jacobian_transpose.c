@@ -6,10 +6,11 @@
    measured in this run), "-" if not within 5000 iterations. Look at: the transpose method creeps
    (and more so near the edge of reach, where the arm is nearly singular), CCD gets the first
    digits fastest, the Gauss-Newton family (PINV, DLS, SDLS) gets all six digits in a few
-   iterations. */
+   iterations. Picture: ccd_vs_jacobian.svg, the error after each iteration (log axes).
+   Usage: 04_ccd_vs_jacobian_transpose [any: shorter timing runs] [-o figure-dir] */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
-#include <stdio.h>
+#include "svg.h"
 #include <time.h>
 
 #define MAXIT 5000
@@ -44,11 +45,15 @@ int main(int argc, char **argv)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
     const char *names[5] = { "DLS", "PINV (SVD)", "SDLS", "Jacobian transpose", "CCD" };
+    const char *colors[5] = { SVG_BLUE, SVG_PURPLE, SVG_GREEN, SVG_ORANGE, SVG_RED };
+    static double its[MAXIT + 1], errs[5][MAXIT + 1];
+    int counts[5];
+    svg fig;
+    int drawing = svg_open(&fig, svg_dir(argc, argv), "ccd_vs_jacobian.svg", 720, 330);
     ik_joint joints[7];
     ik_chain chain;
     ik_vec3 goals[2];
     int i, g, m, d;
-    (void)argv;
     for (i = 0; i < 7; i++)
         joints[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
                                       i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
@@ -74,6 +79,7 @@ int main(int argc, char **argv)
             clock_t t0;
             for (it = 0; it <= MAXIT; it++) {
                 double e = error_of(&chain, q, goals[g]);
+                its[it] = it, errs[m][it] = e, counts[m] = it + 1;
                 for (d = 1; d <= 6; d++)
                     if (first[d] < 0 && e < 1.0 / (d == 1   ? 10
                                                    : d == 2 ? 100
@@ -109,6 +115,15 @@ int main(int argc, char **argv)
             }
             printf(" |\n");
         }
+        if (drawing) {
+            svg_panel(&fig, g * 360, 0, 360, 330, 1, MAXIT, 1e-7, 1, SVG_LOGX | SVG_LOGY);
+            svg_axes(&fig, "iterations (sweeps for CCD)", "position error (m)",
+                     g ? "goal near the edge of reach" : "goal well inside reach");
+            for (m = 0; m < 5; m++) {
+                svg_line(&fig, its + 1, errs[m] + 1, counts[m] - 1, colors[m], m == 4);
+                svg_legend(&fig, colors[m], m == 4, names[m]);
+            }
+        }
     }
-    return 0;
+    return drawing && !svg_close(&fig);
 }
