@@ -211,13 +211,16 @@ done
 [ "$failed" -eq "$before" ] &&
     echo "ok   all $(ls "$SNIP"/*.c | wc -l) C snippets of README.md, docs/*.md and ik.h compile"
 
-# every public function is listed in docs/api.md
+# every public function, type and macro is listed in docs/api.md
 missing=""
-for f in $(grep -oE '^(IKDEF|IK_INLINE) [a-z_ *0-9]*[ *](ik_[a-z0-9_]+)\(' ik.h | grep -oE 'ik_[a-z0-9_]+\($' | tr -d '('); do
+api=$(sed -n '/^#ifndef IK_H_INCLUDED/,/^#endif \/\/ IK_H_INCLUDED/p' ik.h)
+for f in $(echo "$api" | grep -oE '^(IKDEF|IK_INLINE) [a-z_ *0-9]*[ *](ik_[a-z0-9_]+)\(' | grep -oE 'ik_[a-z0-9_]+\($' | tr -d '(') \
+    $(echo "$api" | grep -oE '^(typedef (struct|enum) ik_[a-z_0-9]+|} ik_[a-z_0-9]+;)' | grep -oE 'ik_[a-z_0-9]+' | sort -u) \
+    $(echo "$api" | grep -oE '^#define IK_[A-Z][A-Z_0-9]*' | sed 's/#define //' | grep -v '^IK_H_INCLUDED$' | sort -u); do
     grep -q "\b$f\b" docs/api.md || missing="$missing $f"
 done
 if [ -z "$missing" ]; then
-    echo "ok   docs/api.md lists every public function"; passed=$((passed + 1))
+    echo "ok   docs/api.md lists every public function, type and macro"; passed=$((passed + 1))
 else
     echo "FAIL docs/api.md misses:$missing"; failed=$((failed + 1))
 fi
