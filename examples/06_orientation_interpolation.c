@@ -68,15 +68,15 @@ int main(int argc, char **argv)
 
     if (svg_open(&fig, svg_dir(argc, argv), "orientation_interpolation.svg", 720, 360)) {
         static const char *axis_color[3] = { SVG_RED, SVG_GREEN, SVG_BLUE };
-        svg_panel(&fig, 0, 0, 360, 360, -0.2, 2.8, -0.4, 1.4, SVG_EQUAL);
+        svg_panel(&fig, 0, 0, 360, 360, -0.1, 2.9, -0.5, 1.5, SVG_EQUAL);
         svg_title(&fig, "a hand frame from one pose to another");
         for (k = 0; k <= N; k += 2) {
             ik_real s = (ik_real)k / N;
             ik_mat3 r = ik_mat3_interpolate_axis(ik_quat_to_mat3(q0), ik_quat_to_mat3(qg), s);
             ik_vec3 p = ik_vec3_lerp(p0, pg, s);
             for (a = 0; a < 3; a++) {
-                ik_vec3 e = ik_vec3_add_scaled(p, ik_vec3_make(r.m[0][a], r.m[1][a], r.m[2][a]),
-                                               IK_R(0.35));
+                ik_vec3 e =
+                    ik_vec3_add_scaled(p, ik_vec3_make(r.m[0][a], r.m[1][a], r.m[2][a]), IK_R(0.5));
                 // oblique projection: y goes back and up
                 double x[2] = { (double)(p.x + IK_R(0.4) * p.y), (double)(e.x + IK_R(0.4) * e.y) };
                 double y[2] = { (double)(p.z + IK_R(0.3) * p.y), (double)(e.z + IK_R(0.3) * e.y) };

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds and runs the test program in every variant: {gcc, clang} x {C99, C++11} x {double,
 # float}, -Wall -Wextra -Wpedantic -Werror, then AddressSanitizer + UndefinedBehaviorSanitizer,
-# two IK_STATIC copies in one program, and the examples. A variant whose compiler or sanitizer
-# runtime is missing is skipped with a notice. The last line sums every variant's counts.
+# two IK_STATIC copies in one program, the examples (and their pictures, rendered by rsvg-convert),
+# every C snippet of the documentation, and docs/api.md's coverage. A variant whose compiler,
+# sanitizer runtime or tool is missing is skipped with a notice. The last line sums the counts.
 # Usage: tests/matrix.sh [quick]   (quick: gcc C99 double only)
 set -u
 cd "$(dirname "$0")/.." || exit 1
