@@ -1,12 +1,14 @@
-# ik.h: make test | make examples | make bench | make format | make check-format
+# ik.h: make demo | make test | make examples | make figures | make bench | make format
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow
 BUILD    = build
 EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c bench/*.c)
+FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c examples/*.h bench/*.c)
+FIGURES  = $(BUILD)/figures
 
-.PHONY: all test test-quick examples run-examples bench callgrind format check-format clean
+.PHONY: all demo test test-quick examples run-examples figures bench callgrind format check-format \
+        clean
 
 all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench
 
@@ -23,11 +25,28 @@ $(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ tests/test_main.c tests/test_math.c \
 	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c -lm
 
+# the solvers at work: a few examples' reports, and their pictures in build/figures/
+demo: $(EXAMPLES)
+	@mkdir -p $(FIGURES)
+	@for e in 02_ccd_2d_convergence 04_ccd_vs_jacobian_transpose 05_arm_pole_path \
+	    06_orientation_interpolation 07_robot_arm_poses; do \
+	    echo; echo "== examples/$$e.c"; ./$(BUILD)/examples/$$e 3 -o $(FIGURES) || exit 1; done
+	@echo; echo "pictures: $(FIGURES)/*.svg (open them in a web browser)"
+
 examples: $(EXAMPLES)
 run-examples: $(EXAMPLES)
-	@for e in $(EXAMPLES); do echo "== $$e"; ./$$e || exit 1; done
+	@mkdir -p $(FIGURES)
+	@for e in $(EXAMPLES); do echo "== $$e"; ./$$e -o $(FIGURES) || exit 1; done
 
-$(BUILD)/examples/%: examples/%.c ik.h
+# regenerates the pictures committed under docs/figures/ (with the examples' short runs, as
+# make test runs them, so that make test can compare)
+figures: $(EXAMPLES)
+	@mkdir -p docs/figures
+	@for e in $(EXAMPLES); do \
+	    out=$$(./$$e 3 -o docs/figures) || { echo "$$out"; exit 1; }; \
+	    echo "$$out" | grep '^picture:' || true; done
+
+$(BUILD)/examples/%: examples/%.c examples/svg.h ik.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
 

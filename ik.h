@@ -5,25 +5,31 @@
        #include "ik.h"
 
    QUICK START
-       Forward kinematics and the Jacobian of a two-link planar arm:
+       A two-link planar arm (hinges about z, links of length 1 along x) reaches the point (1, 1):
 
            #define IK_IMPLEMENTATION
            #include "ik.h"
            #include <stdio.h>
            int main(void)
            {
-               ik_joint joints[2];
-               joints[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
-               joints[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)),
-                                             ik_vec3_make(0, 0, 1));
-               ik_xform tip = ik_xform_translation(ik_vec3_make(1, 0, 0));
-               ik_chain chain = ik_chain_make(joints, 2, tip);
-               ik_real q[2] = { 0.5, -0.25 }, jac[6 * 2];
-               ik_xform effector;
-               if (ik_chain_jacobian(&chain, q, 6, jac, &effector) != IK_OK) return 1;
-               printf("effector at (%g, %g, %g)\n", effector.pos.x, effector.pos.y, effector.pos.z);
-               return 0;
+               ik_joint arm[2];
+               arm[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+               arm[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)),
+                                          ik_vec3_make(0, 0, 1));
+               ik_chain chain = ik_chain_make(arm, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+               ik_target goal = ik_target_position(ik_vec3_make(1, 1, 0));
+               ik_jacobian_opts opts = ik_default_jacobian_opts();
+               ik_real q[2] = { 0.3, 0.3 };       // the start; the answer on return
+               unsigned char scratch[1024];       // >= ik_jacobian_scratch_size(&chain)
+               ik_solve_info info;
+               if (ik_jacobian_solve(&chain, &goal, &opts, q, scratch, sizeof scratch, &info))
+                   return 1;                      // an IK_ERR_* code: bad input, q untouched
+               printf("q = (%.4f, %.4f): %s\n", q[0], q[1], ik_status_string(info.status));
+               return info.status == IK_STATUS_CONVERGED ? 0 : 1;
            }
+
+       examples/ holds more (make demo runs some of them and draws pictures); README.md and
+       docs/ explain the rest, docs/guide.md which solver to use when.
 
    CONVENTIONS
        Right-handed frames, column vectors (p' = R p), radians, metres or any unit you like.
@@ -72,6 +78,13 @@
        damped pseudo-inverse. Memory comes from the caller (ik_svd_scratch_size()).
 
    SOLVERS
+       Which one: a limb of a character or a 7-joint arm with an elbow (3-1-3 joints) -> the
+       analytic ik_limb_solve(), exact and constant time; long chains, dragging, rough answers
+       fast, ball joints with stiffness -> ik_ccd_solve(); precise answers, full poses of robot
+       arms, joint limits with a rest pose -> ik_jacobian_solve() (DLS by default).
+       All three: q in/out (the start on entry, the answer on exit; continuity comes from the
+       start), outcome in ik_solve_info, IK_OK unless the input is bad, no allocation.
+
        ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in
                          arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami
                          and Badler 2000), constant time, exact to rounding, no iteration and no
@@ -84,9 +97,10 @@
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
-                         form per joint). Robust near singularities, cheap per sweep (O(n)),
-                         converges linearly; distal joints move most. Joint weights (stiffness),
-                         limits, a per-sweep step limit for smooth dragging. Scratch from the
+                         form per joint). Robust near singularities, cheap per sweep (O(n), a few
+                         trigonometric calls per joint), converges linearly; distal joints move
+                         most. Joint weights (stiffness), limits, a per-sweep step limit for
+                         smooth dragging. Ignores a rest pose (no null space). Scratch from the
                          caller (ik_ccd_scratch_size()).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
@@ -95,7 +109,12 @@
                          angles, for comparison). Limits by an active set, a null-space pull toward
                          a rest pose, step clamping for dragging. Converges quadratically near the
                          target (PINV, DLS, SDLS); each iteration is O(n) with an SVD of the
-                         6 x dof Jacobian. Scratch from the caller (ik_jacobian_scratch_size()).
+                         6 x dof Jacobian (several times a CCD sweep). Local: it finds an answer
+                         near the start, without restarts; a start far from every answer can
+                         stall in a local minimum. Scratch from the caller
+                         (ik_jacobian_scratch_size()).
+       None of them checks collisions or self-collisions. make bench prints what each costs on
+       your machine (docs/benchmarks.md: figures from one run).
        Robot-arm pose IK (restarts, time budget) comes in a later version.
 
    ERRORS
@@ -107,7 +126,9 @@
 
    MEMORY AND THREADS
        ik.h never allocates and has no global or static mutable state: every function is
-       reentrant and thread-safe. Memory that grows with the problem is passed in by the caller.
+       reentrant and thread-safe. Memory that grows with the problem is passed in by the caller
+       (ik_*_scratch_size() says how much; a too small buffer is IK_ERR_SCRATCH_TOO_SMALL). Two
+       threads may share a chain and options (read only) but each needs its own q and scratch.
 
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 

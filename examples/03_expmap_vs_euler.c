@@ -9,12 +9,17 @@
    angles (IK_BALL_EULER). The reference reports RMS 0.68 / 0.85 / 0.66 (exponential map) and
    52.3 / 99.6 / 98.1 (Euler), three runs of 100 trials. The third column repeats the Euler walk
    the way the reference's code does it: before every step each joint's angles are re-extracted
-   from its rotation matrix with the pitch taken as asinf() of a float, as D3DX code does.
-   Usage: 03_expmap_vs_euler [trials per run]   (default 100; make test runs 3) */
+   from its rotation matrix with the pitch taken as asinf() of a float, as its D3DX code does.
+   Picture: expmap_vs_euler.svg, how far the effector strays from the straight line during the
+   first trial's walk, for all three (log axis).
+   Usage: 03_expmap_vs_euler [trials per run] [-o figure-dir]   (default 100; make test runs 3) */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
-#include <stdio.h>
+#include "svg.h"
 #include <stdlib.h>
+
+#define MAXCALLS 10000
+static double calls_axis[MAXCALLS + 1], stray[3][MAXCALLS + 1];
 
 static unsigned long long rng;
 static double uniform(double lo, double hi)
@@ -38,8 +43,10 @@ static void reextract_like_reference(ik_real *v)
 }
 
 // Steps from q toward goal until within `step`; returns the number of calls (10000 at most).
+// like_reference: re-extract the angles as the reference does before every step.
+// If dev is not NULL, dev[k] = the effector's distance from the line start-goal after k calls.
 static int walk(const ik_chain *chain, ik_real *q, ik_vec3 goal, ik_ball_param param,
-                bool like_reference, double step)
+                bool like_reference, double step, double *dev)
 {
     static unsigned char scratch[1 << 14];
     ik_jacobian_opts opts = ik_default_jacobian_opts();
@@ -50,9 +57,16 @@ static int walk(const ik_chain *chain, ik_real *q, ik_vec3 goal, ik_ball_param p
     opts.max_iterations = 1;
     opts.max_step = (ik_real)step;
     opts.tolerance = 0;
-    for (calls = 0; calls < 10000; calls++) {
-        ik_xform e;
+    ik_xform e;
+    ik_vec3 start, dir;
+    ik_chain_fk(chain, q, NULL, &e);
+    start = e.pos, dir = ik_vec3_normalize(ik_vec3_sub(goal, start));
+    for (calls = 0; calls < MAXCALLS; calls++) {
         ik_chain_fk(chain, q, NULL, &e);
+        if (dev) {
+            ik_vec3 d = ik_vec3_sub(e.pos, start);
+            dev[calls] = (double)ik_vec3_length(ik_vec3_add_scaled(d, dir, -ik_vec3_dot(d, dir)));
+        }
         if ((double)ik_vec3_length(ik_vec3_sub(goal, e.pos)) < step)
             break;
         for (i = 0; like_reference && i < chain->joint_count; i++)
@@ -69,6 +83,8 @@ int main(int argc, char **argv)
     ik_chain chain;
     int trials = argc > 1 ? atoi(argv[1]) : 100, run, t, i, p;
     const double step = 0.001;
+    int counted[3] = { 0, 0, 0 };
+    svg fig;
     if (trials < 1)
         trials = 1;
     for (i = 0; i < 5; i++)
@@ -101,14 +117,33 @@ int main(int argc, char **argv)
                 int steps;
                 for (i = 0; i < 15; i++)
                     q[i] = q0[i];
-                steps = walk(&chain, q, goal, p ? IK_BALL_EULER : IK_BALL_EXPMAP, p == 2, step);
+                steps = walk(&chain, q, goal, p ? IK_BALL_EULER : IK_BALL_EXPMAP, p == 2, step,
+                             run == 0 && t == 0 ? stray[p] : NULL);
                 if (steps < 0)
                     return 1;
+                if (run == 0 && t == 0)
+                    counted[p] = steps;
                 sum[p] += (double)(steps - ideal) * (double)(steps - ideal);
             }
         }
         printf("| %c   | %15.3f | %12.3f | %38.3f |\n", 'A' + run, sqrt(sum[0] / trials),
                sqrt(sum[1] / trials), sqrt(sum[2] / trials));
+    }
+    for (i = 0; i <= MAXCALLS; i++)
+        calls_axis[i] = i;
+    if (svg_open(&fig, svg_dir(argc, argv), "expmap_vs_euler.svg", 480, 320)) {
+        int most = counted[0] > counted[1] ? counted[0] : counted[1];
+        svg_panel(&fig, 0, 0, 480, 320, 0, counted[2] > most ? counted[2] : most, 1e-7, 1,
+                  SVG_LOGY);
+        svg_axes(&fig, "calls (effector steps of 0.001)", "distance from the line",
+                 "5 ball joints walked along a line (run A, trial 1)");
+        svg_line(&fig, calls_axis + 1, stray[0] + 1, counted[0], SVG_BLUE, 0);
+        svg_line(&fig, calls_axis + 1, stray[1] + 1, counted[1], SVG_ORANGE, 1);
+        svg_line(&fig, calls_axis + 1, stray[2] + 1, counted[2], SVG_RED, 0);
+        svg_legend(&fig, SVG_BLUE, 0, "exponential map");
+        svg_legend(&fig, SVG_ORANGE, 1, "Euler angles");
+        svg_legend(&fig, SVG_RED, 0, "Euler, float asin (reference)");
+        svg_close(&fig);
     }
     return 0;
 }

@@ -1,15 +1,16 @@
 /* 04 CCD versus the Jacobian transpose (Welman 1993, section 4.3), and the other Jacobian methods.
    A 7-DOF arm (KUKA iiwa-like: axes z y z y z y z, offsets 0.34, 0.4, 0.4, 0.126 m) is asked to
    move its flange to a position goal well inside its reach and to one near the edge. Each method
-   runs one iteration (one CCD sweep) per call; the table gives the time until the position error
-   is first below 10^-d m, d = 1 .. 6 (iterations needed times the time per iteration, both
-   measured in this run), "-" if not within 5000 iterations. Look at: the transpose method creeps
+   runs one iteration (one CCD sweep) per call; the table gives the iterations until the position
+   error is first below 10^-d m, d = 1 .. 6 ("-" if not within 5000), the time per iteration
+   measured in this run, and their product for d = 3 and d = 6. Look at: the transpose method creeps
    (and more so near the edge of reach, where the arm is nearly singular), CCD gets the first
    digits fastest, the Gauss-Newton family (PINV, DLS, SDLS) gets all six digits in a few
-   iterations. */
+   iterations. Picture: ccd_vs_jacobian.svg, the error after each iteration (log axes).
+   Usage: 04_ccd_vs_jacobian_transpose [any: shorter timing runs] [-o figure-dir] */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
-#include <stdio.h>
+#include "svg.h"
 #include <time.h>
 
 #define MAXIT 5000
@@ -44,11 +45,15 @@ int main(int argc, char **argv)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
     const char *names[5] = { "DLS", "PINV (SVD)", "SDLS", "Jacobian transpose", "CCD" };
+    const char *colors[5] = { SVG_BLUE, SVG_PURPLE, SVG_GREEN, SVG_ORANGE, SVG_RED };
+    static double its[MAXIT + 1], errs[5][MAXIT + 1];
+    int counts[5];
+    svg fig;
+    int drawing = svg_open(&fig, svg_dir(argc, argv), "ccd_vs_jacobian.svg", 720, 330);
     ik_joint joints[7];
     ik_chain chain;
     ik_vec3 goals[2];
     int i, g, m, d;
-    (void)argv;
     for (i = 0; i < 7; i++)
         joints[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
                                       i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
@@ -63,10 +68,10 @@ int main(int argc, char **argv)
     for (g = 0; g < 2; g++) {
         printf("\ngoal %s: %.3f m from the shoulder, reach 1.052 m\n",
                g ? "near the edge of reach" : "well inside reach", g ? 1.03 : 0.55);
-        printf("| method             | us/iter | time (us) to error < 1e-1 .. 1e-6 m               "
-               " |\n");
-        printf("|--------------------|---------|---------------------------------------------------"
-               "--|\n");
+        printf("| method             | iterations to 1e-1 .. 1e-6 m  | us/iter | us to 1e-3 | "
+               "us to 1e-6 |\n");
+        printf("|--------------------|-------------------------------|---------|------------|"
+               "------------|\n");
         for (m = 0; m < 5; m++) {
             ik_real q[7] = { IK_R(0.2), IK_R(0.3), IK_R(-0.1), IK_R(-0.6), 0, IK_R(0.5), 0 };
             int first[7] = { -1, -1, -1, -1, -1, -1, -1 }, it;
@@ -74,6 +79,7 @@ int main(int argc, char **argv)
             clock_t t0;
             for (it = 0; it <= MAXIT; it++) {
                 double e = error_of(&chain, q, goals[g]);
+                its[it] = it, errs[m][it] = e, counts[m] = it + 1;
                 for (d = 1; d <= 6; d++)
                     if (first[d] < 0 && e < 1.0 / (d == 1   ? 10
                                                    : d == 2 ? 100
@@ -100,15 +106,23 @@ int main(int argc, char **argv)
                 } while (clock() - t0 < CLOCKS_PER_SEC / (argc > 1 ? 50 : 5));
                 per_iter = (double)(clock() - t0) / CLOCKS_PER_SEC / (reps * 20) * 1e6;
             }
-            printf("| %-18s | %7.2f |", names[m], per_iter);
-            for (d = 1; d <= 6; d++) {
-                if (first[d] < 0)
-                    printf("       -");
-                else
-                    printf(" %7.1f", first[d] * per_iter);
+            printf("| %-18s |", names[m]);
+            for (d = 1; d <= 6; d++)
+                printf(first[d] < 0 ? "    -" : " %4d", first[d]);
+            printf(" | %7.2f |", per_iter);
+            for (d = 3; d <= 6; d += 3)
+                printf(first[d] < 0 ? "          - |" : " %10.1f |", first[d] * per_iter);
+            printf("\n");
+        }
+        if (drawing) {
+            svg_panel(&fig, g * 360, 0, 360, 330, 1, MAXIT, 1e-7, 1, SVG_LOGX | SVG_LOGY);
+            svg_axes(&fig, "iterations (sweeps for CCD)", "position error (m)",
+                     g ? "goal near the edge of reach" : "goal well inside reach");
+            for (m = 0; m < 5; m++) {
+                svg_line(&fig, its + 1, errs[m] + 1, counts[m] - 1, colors[m], m == 4);
+                svg_legend(&fig, colors[m], m == 4, names[m]);
             }
-            printf(" |\n");
         }
     }
-    return 0;
+    return drawing && !svg_close(&fig);
 }

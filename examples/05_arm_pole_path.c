@@ -3,13 +3,23 @@
    around a figure-eight, with the hand turning, while the pole (where the elbow should point)
    sweeps from below the arm to behind it. Look at: the wrist error stays at rounding level, the
    elbow stays in the pole's plane (its swivel follows the pole), and the joint values change
-   smoothly from step to step. The last rows push the target out of reach. */
+   smoothly from step to step. The last rows push the target out of reach.
+   Picture: arm_pole_path.svg, the arm every 8 steps and the paths of the wrist and the elbow,
+   seen from the front (x, z) and from above (x, y).
+   Usage: 05_arm_pole_path [-o figure-dir] */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
-#include <stdio.h>
+#include "svg.h"
 
-int main(void)
+#define STEPS 40
+
+int main(int argc, char **argv)
 {
+    static double path[2][3][STEPS + 1], pose[6][3][3]; // [wrist, elbow][x y z][step]
+    static const char *colors[6] = {
+        SVG_BLUE, SVG_ORANGE, SVG_GREEN, SVG_RED, SVG_PURPLE, SVG_BLACK
+    };
+    svg fig;
     ik_limb arm;
     ik_limb_target target;
     ik_limb_opts opts = ik_default_limb_opts();
@@ -19,7 +29,7 @@ int main(void)
     ik_chain chain;
     ik_solve_info info;
     double biggest_step = 0;
-    int i, k, steps = 40;
+    int i, k, v, steps = STEPS;
 
     arm.base = ik_xform_translation(ik_vec3_make(IK_R(0.2), 0, IK_R(1.4))); // right shoulder
     arm.upper_dir = ik_vec3_make(1, 0, 0);
@@ -58,6 +68,12 @@ int main(void)
         }
         ik_chain_fk(&chain, q, frames, &wrist);
         ik_limb_swivel(&arm, q, &swivel);
+        for (k = 0; k < 3 && i <= steps; k++) {
+            ik_vec3 p[3] = { frames[0].pos, frames[1].pos, wrist.pos };
+            path[0][k][i] = (double)(&wrist.pos.x)[k], path[1][k][i] = (double)(&p[1].x)[k];
+            for (v = 0; i % 8 == 0 && v < 3; v++)
+                pose[i / 8][k][v] = (double)(&p[v].x)[k];
+        }
         if (i % 5 == 0 || i > steps)
             printf(" %4d | %6.3f %6.3f %6.3f   | %6.3f %6.3f %6.3f   | %10.2f | %.1e  | %s\n", i,
                    (double)target.pos.x, (double)target.pos.y, (double)target.pos.z,
@@ -67,5 +83,21 @@ int main(void)
     }
     printf("largest change of a joint value between consecutive path steps: %.3f rad\n",
            biggest_step);
+    if (svg_open(&fig, svg_dir(argc, argv), "arm_pole_path.svg", 720, 400)) {
+        for (v = 0; v < 2; v++) { // v = 0: front view (x, z); 1: top view (x, y)
+            int a = v ? 1 : 2;
+            svg_panel(&fig, v * 360, 0, 360, 400, 0.1, 0.7, v ? -0.2 : 0.9, v ? 0.5 : 1.6,
+                      SVG_EQUAL);
+            svg_axes(&fig, "x (m)", v ? "y (m)" : "z (m)",
+                     v ? "seen from above" : "seen from the front");
+            svg_line(&fig, path[0][0], path[0][a], steps + 1, SVG_GREY, 0);
+            svg_line(&fig, path[1][0], path[1][a], steps + 1, SVG_GREY, 1);
+            for (k = 0; k < 6; k++)
+                svg_chain(&fig, pose[k][0], pose[k][a], 3, colors[k]);
+            svg_legend(&fig, SVG_GREY, 0, "wrist path");
+            svg_legend(&fig, SVG_GREY, 1, "elbow path");
+        }
+        svg_close(&fig);
+    }
     return biggest_step < 0.5 ? 0 : 1;
 }

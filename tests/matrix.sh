@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds and runs the test program in every variant: {gcc, clang} x {C99, C++11} x {double,
 # float}, -Wall -Wextra -Wpedantic -Werror, then AddressSanitizer + UndefinedBehaviorSanitizer,
-# two IK_STATIC copies in one program, and the examples. A variant whose compiler or sanitizer
-# runtime is missing is skipped with a notice. The last line sums every variant's counts.
+# two IK_STATIC copies in one program, the examples (and their pictures, rendered by rsvg-convert),
+# every C snippet of the documentation, and docs/api.md's coverage. A variant whose compiler,
+# sanitizer runtime or tool is missing is skipped with a notice. The last line sums the counts.
 # Usage: tests/matrix.sh [quick]   (quick: gcc C99 double only)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -118,12 +119,15 @@ elif have g++; then
 fi
 
 # every example builds without a warning and runs to a zero exit (with argument 3: examples that
-# repeat an experiment do 3 trials instead of their default)
+# repeat an experiment do 3 trials instead of their default), writing its pictures to $FIG
+FIG="$OUT/figures"
+rm -rf "$FIG"
+mkdir -p "$FIG"
 for ex in examples/*.c; do
     [ -f "$ex" ] || continue
     n=$(basename "$ex" .c)
     if $CC0 -std=c99 $WARN -O2 -o "$OUT/ex-$n" "$ex" -lm >"$OUT/ex-$n.build.log" 2>&1 &&
-        "$OUT/ex-$n" 3 >"$OUT/ex-$n.log" 2>&1; then
+        "$OUT/ex-$n" 3 -o "$FIG" >"$OUT/ex-$n.log" 2>&1; then
         echo "ok   example $n"
         passed=$((passed + 1))
     else
@@ -132,29 +136,92 @@ for ex in examples/*.c; do
     fi
 done
 
-# the quick-start programs in README.md and in ik.h's top comment compile as written and run
-extract_readme() { awk '/^```c$/{b=""; f=1; next} /^```$/{if (f && b ~ /int main/) printf "%s", b; f=0} f{b=b $0 "\n"}' README.md; }
-extract_header() { sed -n '/^   QUICK START/,/^   CONVENTIONS/p' ik.h | grep '^           ' | sed 's/^           //'; }
-for src in readme header; do
-    extract_$src >"$OUT/snippet-$src.c"
-    if [ -s "$OUT/snippet-$src.c" ] && $CC0 -std=c99 $WARN -I. -o "$OUT/snippet-$src" \
-        "$OUT/snippet-$src.c" -lm >"$OUT/snippet-$src.build.log" 2>&1 &&
-        "$OUT/snippet-$src" >"$OUT/snippet-$src.log" 2>&1; then
-        echo "ok   $src quick start compiles and runs"
-        passed=$((passed + 1))
-    else
-        echo "FAIL $src quick start"; cat "$OUT/snippet-$src.c" "$OUT/snippet-$src.build.log"
-        failed=$((failed + 1))
+# every figure committed under docs/figures/ is one an example writes (make figures regenerates
+# them); a committed figure that differs from the fresh one is only noted: the last digit of a
+# coordinate may differ between machines
+stale=""
+for f in docs/figures/*.svg; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    if [ ! -f "$FIG/$b" ]; then
+        echo "FAIL $f: no example writes it"; failed=$((failed + 1))
+    elif ! cmp -s "$f" "$FIG/$b"; then
+        stale="$stale $b"
     fi
 done
+[ -n "$stale" ] && echo "note: differ from the examples' output (run make figures):$stale"
 
-# every public function is listed in docs/api.md
+# a real SVG renderer (librsvg's rsvg-convert) turns the committed and the fresh figures into
+# PNG images: exit status 0, the PNG signature, a plausible size
+if have rsvg-convert; then
+    before=$failed
+    for f in docs/figures/*.svg "$FIG"/*.svg; do
+        [ -f "$f" ] || continue
+        png="$OUT/render-$(basename "$f" .svg).png"
+        rm -f "$png"
+        if rsvg-convert -o "$png" "$f" >"$png.log" 2>&1 &&
+            [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+            [ "$(wc -c <"$png")" -gt 2000 ]; then
+            passed=$((passed + 1))
+        else
+            echo "FAIL rsvg-convert $f"; cat "$png.log"; failed=$((failed + 1))
+        fi
+    done
+    [ "$failed" -eq "$before" ] && echo "ok   rsvg-convert renders every figure as a PNG image"
+else
+    echo "skip SVG rendering: rsvg-convert not found (Debian: apt-get install librsvg2-bin)"
+    skipped="$skipped rsvg-convert"
+fi
+
+# every C snippet in README.md, docs/*.md (```c blocks) and ik.h's top comment (blocks indented
+# by 11 spaces) compiles as C99 and as C++11: a snippet with `int main` is a program (built and
+# run), one with an #include a translation unit (compiled), any other a function body (compiled
+# inside `void f(void) { ... }` after #include "ik.h" and <stdio.h>)
+SNIP="$OUT/snippets"
+rm -rf "$SNIP"
+mkdir -p "$SNIP"
+before=$failed
+for md in README.md docs/*.md; do
+    awk -v out="$SNIP/$(basename "$md" .md)" '/^```c[ \t]*$/{k++; f=1; next} /^```/{f=0} f{print > (out "-" k ".c")}' "$md"
+done
+awk -v out="$SNIP/ik.h" 'NR > 1 && /^\*\//{exit} /^           [^ ]/ && !f{k++; f=1} f && !/^           /{f=0} f{sub(/^           /, ""); print > (out "-" k ".c")}' ik.h
+for src in "$SNIP"/*.c; do
+    [ -f "$src" ] || continue
+    n=$(basename "$src" .c)
+    if grep -q 'int main' "$src"; then kind=program
+    elif grep -q '^#include' "$src"; then kind=unit
+    else
+        kind=body
+        { printf '#include "ik.h"\n#include <stdio.h>\nvoid f(void);\nvoid f(void)\n{\n'; cat "$src"; printf '}\n'; } >"$src.tmp"
+        mv "$src.tmp" "$src"
+    fi
+    ok=1
+    for lang in c cxx; do
+        if [ $lang = c ]; then cc=$CC0; std="-x c -std=c99"; else cc=g++; std="-x c++ -std=c++11"; fi
+        have $cc || continue
+        if [ $kind = program ]; then
+            $cc $std $WARN -I. -o "$SNIP/$n-$lang" "$src" -lm >"$SNIP/$n-$lang.log" 2>&1 &&
+                "$SNIP/$n-$lang" >>"$SNIP/$n-$lang.log" 2>&1 || ok=0
+        else
+            $cc $std $WARN -Wno-unused -I. -c -o "$SNIP/$n-$lang.o" "$src" >"$SNIP/$n-$lang.log" 2>&1 || ok=0
+        fi
+        [ $ok = 1 ] || { echo "FAIL snippet $n ($kind, $lang):"; cat -n "$src"; cat "$SNIP/$n-$lang.log"; break; }
+    done
+    if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+[ "$failed" -eq "$before" ] &&
+    echo "ok   all $(ls "$SNIP"/*.c | wc -l) C snippets of README.md, docs/*.md and ik.h compile"
+
+# every public function, type and macro is listed in docs/api.md
 missing=""
-for f in $(grep -oE '^(IKDEF|IK_INLINE) [a-z_ *0-9]*[ *](ik_[a-z0-9_]+)\(' ik.h | grep -oE 'ik_[a-z0-9_]+\($' | tr -d '('); do
+api=$(sed -n '/^#ifndef IK_H_INCLUDED/,/^#endif \/\/ IK_H_INCLUDED/p' ik.h)
+for f in $(echo "$api" | grep -oE '^(IKDEF|IK_INLINE) [a-z_ *0-9]*[ *](ik_[a-z0-9_]+)\(' | grep -oE 'ik_[a-z0-9_]+\($' | tr -d '(') \
+    $(echo "$api" | grep -oE '^(typedef (struct|enum) ik_[a-z_0-9]+|} ik_[a-z_0-9]+;)' | grep -oE 'ik_[a-z_0-9]+' | sort -u) \
+    $(echo "$api" | grep -oE '^#define IK_[A-Z][A-Z_0-9]*' | sed 's/#define //' | grep -v '^IK_H_INCLUDED$' | sort -u); do
     grep -q "\b$f\b" docs/api.md || missing="$missing $f"
 done
 if [ -z "$missing" ]; then
-    echo "ok   docs/api.md lists every public function"; passed=$((passed + 1))
+    echo "ok   docs/api.md lists every public function, type and macro"; passed=$((passed + 1))
 else
     echo "FAIL docs/api.md misses:$missing"; failed=$((failed + 1))
 fi
