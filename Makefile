@@ -4,7 +4,7 @@ CFLAGS  ?= -O2
 WARN     = -Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow
 BUILD    = build
 EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c bench/*.c)
+FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c bench/*.c bench/*.h bench/*.cpp)
 
 .PHONY: all test test-quick examples run-examples bench callgrind format check-format clean
 
@@ -18,10 +18,10 @@ test:
 test-quick:
 	@sh tests/matrix.sh quick
 
-$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h
+$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ tests/test_main.c tests/test_math.c \
-	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c -lm
+	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c -lm
 
 examples: $(EXAMPLES)
 run-examples: $(EXAMPLES)
