@@ -6,9 +6,10 @@ BUILD    = build
 EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c bench/*.c bench/*.h bench/*.cpp)
 
-.PHONY: all test test-quick examples run-examples bench callgrind format check-format clean
+.PHONY: all test test-quick examples run-examples bench bench-kdl arm-tools callgrind format check-format \
+        clean
 
-all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench
+all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench $(ARM_TOOLS)
 
 # every compiler x language x precision, sanitizers, IK_STATIC copies, examples
 test:
@@ -37,6 +38,19 @@ $(BUILD)/bench/bench: bench/bench.c ik.h
 
 bench: $(BUILD)/bench/bench
 	./$(BUILD)/bench/bench
+
+# the CLI tools of the arm benchmark: problem generator, solver, checker (bench/arm_csv.h)
+ARM_TOOLS = $(BUILD)/arm/ik_problems $(BUILD)/arm/ik_solve $(BUILD)/arm/arm_report
+arm-tools: $(ARM_TOOLS)
+$(BUILD)/arm/%: bench/%.c ik.h bench/arm_csv.h bench/arm_chain.h bench/arms.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) -O2 -o $@ $< -lm
+
+# ik.h against Orocos KDL on the arm protocol, one table (installs liborocos-kdl-dev if missing;
+# not part of make test). PROBLEMS=10000 for the record.
+PROBLEMS ?= 1000
+bench-kdl:
+	sh bench/arm_kdl.sh --problems $(PROBLEMS)
 
 # instruction counts, repeatable on a noisy machine (needs valgrind)
 callgrind: $(BUILD)/bench/bench

@@ -1,8 +1,8 @@
 /* arm_report - checks result files against the protocol with its own 4 x 4 matrix FK (every
    joint within limits, every position component within 1e-5 m, every rotation-vector component
    within 1e-5 rad) and prints one table row: solve rate, mean and median time per problem
-   (failures included), per solver, then the ratios of the reference solver's mean and median
-   to the first solver's.
+   (failures included), per solver, then the ratios of the reference solver's (--ref K: the
+   K-th results file, counting from 0) mean and median to the first solver's.
    Usage: arm_report [--position-only] [--ref K] LABEL CHAIN.csv PROBLEMS.csv NAME=RESULTS.csv...
           arm_report --header NAME...   (the table's header lines)
    A results file that does not exist prints "-" (e.g. a KDL solver that was not run). */
@@ -60,10 +60,10 @@ int main(int argc, char **argv)
         printf("| chain | start |");
         for (k = 2; k < argc; k++)
             printf(" %s solved | mean us | median us |", argv[k]);
-        printf(" ref mean / ik.h | ref median / ik.h |\n|---|---|");
+        printf(" ref | ref mean / first | ref median / first |\n|---|---|");
         for (k = 2; k < argc; k++)
             printf("--:|--:|--:|");
-        printf("--:|--:|\n");
+        printf("---|--:|--:|\n");
         return 0;
     }
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -94,11 +94,13 @@ int main(int argc, char **argv)
         else
             printf(" - | - | - |");
     }
-    if (ref >= 0 && ref < nres && have[0] && have[ref] && s[0].mean_us > 0)
-        printf(" %.1f | %.1f |\n", s[ref].mean_us / s[0].mean_us,
-               s[ref].median_us / s[0].median_us);
-    else
-        printf(" - | - |\n");
+    if (ref > 0 && ref < nres && have[0] && have[ref] && s[0].mean_us > 0) {
+        const char *name = argv[i + 3 + ref], *eq = strchr(name, '=');
+        printf(" %.*s | %.1f | %.1f |\n", eq ? (int)(eq - name) : (int)strlen(name), name,
+               s[ref].mean_us / s[0].mean_us, s[ref].median_us / s[0].median_us);
+    } else {
+        printf(" - | - | - |\n");
+    }
     csv_free_problems(&p);
     return 0;
 }

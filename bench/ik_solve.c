@@ -116,7 +116,7 @@ int main(int argc, char **argv)
             q[k] = random_seeds
                        ? (ik_real)csv_rng_uniform(&srng, (double)joints[k].lo, (double)joints[k].hi)
                        : (ik_real)p.seed[(size_t)i * (size_t)dof + (size_t)k];
-        o.random_seed = rng + (unsigned long long)p.id[i];
+        o.random_seed = ~(rng + (unsigned long long)p.id[i]); // not the stream of the seeds
         t0 = now_ns();
         deadline = t0 + budget_ms * 1e6;
         o.stop = budget_ms > 0 ? past_deadline : NULL;
