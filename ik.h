@@ -810,20 +810,22 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 
 // Pose (or position) IK for serial robot arms: the combination that solves random reachable
 // targets most reliably. Attempt 1 runs ik_jacobian_solve() (damped least squares, limits by an
-// active set) from q; while it has not converged, the next attempt starts from a state drawn
-// uniformly within the joint limits (a revolute joint without limits: [-pi, pi] from the finite
-// side; prismatic: within the chain's reach of the start; ball joints: a uniformly random
-// rotation) by a splitmix64 generator seeded with opts->random_seed: the same inputs give the
-// same answer. Stops at the first attempt that converges (IK_STATUS_CONVERGED), after
-// max_attempts, or when opts->stop returns true (asked before each restart, so a time budget
-// overshoots by at most one attempt). A restart that after probe_iterations is still farther
-// than probe_error (a fraction of the reach) is abandoned early. Not converged: q gets the attempt that came closest
-// (position error plus rotation error times the mean joint distance) with its status
-// (IK_STATUS_UNREACHABLE for a target beyond reach). Every joint stays within its limits.
+// active set) from q; while none has converged, the next attempt starts from a state drawn
+// uniformly within the joint limits (a revolute joint without limits: a 2 pi range, centred on
+// 0 or from its finite limit; prismatic: the chain's reach around the start; ball joints: a
+// uniformly random rotation) by a splitmix64 generator seeded with opts->random_seed: the same
+// inputs give the same answer. A restart still farther than probe_error (a fraction of the
+// reach) after probe_iterations is abandoned early. Stops at the first attempt that converges
+// (IK_STATUS_CONVERGED), after max_attempts, or when opts->stop returns true (asked before each
+// restart, so a time budget overshoots by at most one attempt). Not converged: q gets the
+// attempt that came closest (position error plus rotation error times the mean joint distance)
+// with its status; a target beyond reach stops after the first attempt with
+// IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits.
 // info (may be NULL): status, iterations summed over the attempts, the answer's errors.
 // q [ik_chain_dof()] is in/out. ik.h reads no clock: time budgets are the caller's (stop).
-// Errors: as ik_jacobian_solve() (IK_ERR_BAD_OPTS also for max_attempts < 1), checked before
-// the first attempt; q untouched on error. No allocation; scratch from the caller.
+// Errors: as ik_jacobian_solve() (IK_ERR_BAD_OPTS also for max_attempts < 1, probe_iterations
+// < 0, probe_error negative or not finite), checked before the first attempt; q untouched on
+// error. No allocation; scratch from the caller (ik_arm_scratch_size()).
 IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
                              const ik_arm_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
@@ -3554,7 +3556,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
             for (c = 0; c < dof; c++)
                 keep[c] = cur[c];
         }
-        if (att.status == IK_STATUS_CONVERGED)
+        // beyond reach no restart can converge (the closest pose is the stretched chain)
+        if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
             break;
     }
     for (c = 0; c < dof; c++)
