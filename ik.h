@@ -3436,12 +3436,17 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
     return o;
 }
 
+// Two states (the attempt's and the best so far), alignment slack, then the Jacobian solver's
+// scratch. dof: the valid chain's.
+static size_t ik__arm_scratch_size(const ik_chain *chain, int dof)
+{
+    return ((size_t)dof * 2 + 1) * sizeof(ik_real) + ik_jacobian_scratch_size(chain);
+}
+
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
 {
     int dof = ik_chain_dof(chain);
-    if (dof < 0)
-        return 0;
-    return ((size_t)dof * 2 + 1) * sizeof(ik_real) + ik_jacobian_scratch_size(chain);
+    return dof < 0 ? 0 : ik__arm_scratch_size(chain, dof);
 }
 
 // splitmix64 (Steele, Lea and Flood 2014): uniform in [0, 1).
@@ -3507,7 +3512,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     if (!scratch)
         return IK_ERR_NULL_ARG;
     cur = ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2);
-    if (!cur || scratch_size < ik_arm_scratch_size(chain))
+    if (!cur || scratch_size < ik__arm_scratch_size(chain, dof))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
     // the Jacobian solver's scratch follows the two states; what is left of the buffer is its
