@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     ik_joint joints[CSV_MAX_SEGMENTS];
     ik_chain chain;
     ik_arm_opts o = ik_default_arm_opts();
+    o.max_attempts = 100000; // the time budget decides (--attempts to change)
     bool position_only = false, random_seeds = false;
     double budget_ms = 5, tol = 1e-5;
     unsigned long long rng = 1;
@@ -79,8 +80,6 @@ int main(int argc, char **argv)
         else
             return usage();
     }
-    if (o.max_attempts == 100) // not set: the time budget decides
-        o.max_attempts = 100000;
     o.jacobian.tolerance = (ik_real)tol;
     o.jacobian.rotation_tolerance = (ik_real)tol;
     if (csv_read_chain(argv[1], &c) != 0 || csv_read_problems(argv[2], c.dof, max, &p) != 0)
