@@ -4,13 +4,14 @@ CFLAGS  ?= -O2
 WARN     = -Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow
 BUILD    = build
 EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c examples/*.h bench/*.c)
+FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h examples/*.c examples/*.h bench/*.c bench/*.h \
+                 bench/*.cpp)
 FIGURES  = $(BUILD)/figures
 
-.PHONY: all demo test test-quick examples run-examples figures bench callgrind format check-format \
-        clean
+.PHONY: all demo test test-quick examples run-examples figures bench bench-kdl arm-tools callgrind \
+        format check-format clean
 
-all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench
+all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench $(ARM_TOOLS)
 
 # every compiler x language x precision, sanitizers, IK_STATIC copies, examples
 test:
@@ -20,10 +21,10 @@ test:
 test-quick:
 	@sh tests/matrix.sh quick
 
-$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h
+$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ tests/test_main.c tests/test_math.c \
-	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c -lm
+	    tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c -lm
 
 # the solvers at work: a few examples' reports, and their pictures in build/figures/
 demo: $(EXAMPLES)
@@ -56,6 +57,19 @@ $(BUILD)/bench/bench: bench/bench.c ik.h
 
 bench: $(BUILD)/bench/bench
 	./$(BUILD)/bench/bench
+
+# the CLI tools of the arm benchmark: problem generator, solver, checker (bench/arm_csv.h)
+ARM_TOOLS = $(BUILD)/arm/ik_problems $(BUILD)/arm/ik_solve $(BUILD)/arm/arm_report
+arm-tools: $(ARM_TOOLS)
+$(BUILD)/arm/%: bench/%.c ik.h bench/arm_csv.h bench/arm_chain.h bench/arms.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) -O2 -o $@ $< -lm
+
+# ik.h against Orocos KDL on the arm protocol, one table (installs liborocos-kdl-dev if missing;
+# not part of make test). PROBLEMS=10000 for the record.
+PROBLEMS ?= 1000
+bench-kdl:
+	sh bench/arm_kdl.sh --problems $(PROBLEMS)
 
 # instruction counts, repeatable on a noisy machine (needs valgrind)
 callgrind: $(BUILD)/bench/bench

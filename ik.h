@@ -113,9 +113,16 @@
                          near the start, without restarts; a start far from every answer can
                          stall in a local minimum. Scratch from the caller
                          (ik_jacobian_scratch_size()).
+       ik_arm_solve()    pose or position IK for serial robot arms (6-DOF, 7-DOF, any chain):
+                         the Jacobian solver from the given start, then restarts from random
+                         states within the joint limits (a caller-given random seed: the same
+                         inputs give the same answer) until one converges, the attempts run out
+                         or the caller's stop callback says so (a time budget on the caller's
+                         clock: ik.h reads none). Every joint within its limits. Solves random
+                         reachable poses of the KUKA iiwa, Franka Panda and UR5 (bench/arms.h,
+                         docs/benchmarks.md has the solve rates and times against Orocos KDL).
        None of them checks collisions or self-collisions. make bench prints what each costs on
        your machine (docs/benchmarks.md: figures from one run).
-       Robot-arm pose IK (restarts, time budget) comes in a later version.
 
    ERRORS
        Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
@@ -793,6 +800,56 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
 // use_swivel and this angle reproduces the pose's elbow position. A straight limb, or swivel_ref
 // along the line, gives 0. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
 IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel);
+
+// ---- solvers: robot arm ------------------------------------------------------------------------
+
+// Called by ik_arm_solve() before each restart: return true to stop (a time budget kept with
+// the caller's own clock, a cancel flag, ...). user is ik_arm_opts.stop_user.
+typedef bool (*ik_arm_stop_fn)(void *user);
+
+// Options for ik_arm_solve(). Start from ik_default_arm_opts(), then change fields.
+typedef struct ik_arm_opts {
+    ik_jacobian_opts jacobian;      // each attempt's solver options, tolerances included;
+                                    // default ik_default_jacobian_opts() with max_iterations 15
+                                    // and tolerance = rotation_tolerance = 1e-6 (1e-5 float)
+    int max_attempts;               // >= 1: the first from q, the others from random states;
+                                    // default 100
+    int probe_iterations;           // a restart still farther than probe_error after this many
+    ik_real probe_error;            // iterations is abandoned (0: never); probe_error is a
+                                    // fraction of the chain's reach (position error plus rotation
+                                    // error times the mean joint distance); defaults 6 and 0.1
+    unsigned long long random_seed; // seed of the restarts' random states (any value); default 1
+    ik_arm_stop_fn stop;            // asked before each restart; NULL (default): never stop early
+    void *stop_user;                // passed to stop
+    int _valid;                     // set by ik_default_arm_opts(); do not touch
+} ik_arm_opts;
+
+// Default arm options. Never fails.
+IKDEF ik_arm_opts ik_default_arm_opts(void);
+// Bytes of scratch ik_arm_solve() needs for this chain (0 if the chain is invalid).
+IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
+
+// Pose (or position) IK for serial robot arms: the combination that solves random reachable
+// targets most reliably. Attempt 1 runs ik_jacobian_solve() (damped least squares, limits by an
+// active set) from q; while none has converged, the next attempt starts from a state drawn
+// uniformly within the joint limits (a revolute joint without limits: a 2 pi range, centred on
+// 0 or from its finite limit; prismatic: the chain's reach around the start; ball joints: a
+// uniformly random rotation) by a splitmix64 generator seeded with opts->random_seed: the same
+// inputs give the same answer. A restart still farther than probe_error (a fraction of the
+// reach) after probe_iterations is abandoned early. Stops at the first attempt that converges
+// (IK_STATUS_CONVERGED), after max_attempts, or when opts->stop returns true (asked before each
+// restart, so a time budget overshoots by at most one attempt). Not converged: q gets the
+// attempt that came closest (position error plus rotation error times the mean joint distance)
+// with its status; a target beyond reach stops after the first attempt with
+// IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits.
+// info (may be NULL): status, iterations summed over the attempts, the answer's errors.
+// q [ik_chain_dof()] is in/out. ik.h reads no clock: time budgets are the caller's (stop).
+// Errors: as ik_jacobian_solve() (IK_ERR_BAD_OPTS also for max_attempts < 1, probe_iterations
+// < 0, probe_error negative or not finite), checked before the first attempt; q untouched on
+// error. No allocation; scratch from the caller (ik_arm_scratch_size()).
+IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
+                             const ik_arm_opts *opts, ik_real *q, void *scratch,
+                             size_t scratch_size, ik_solve_info *info);
 
 #ifdef __cplusplus
 }
@@ -3371,6 +3428,170 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb_in, const ik_real *q, ik_real
     *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), a), ik_vec3_dot(ref, side));
     if (*out_swivel <= -IK_PI)
         *out_swivel = IK_PI;
+    return IK_OK;
+}
+
+// ---- implementation: robot arm -----------------------------------------------------------------
+
+#define IK__ARM_VALID 0x1ca4a
+#ifdef IK_USE_FLOAT
+#define IK__ARM_TOL IK_R(1e-5)
+#else
+#define IK__ARM_TOL IK_R(1e-6)
+#endif
+
+IKDEF ik_arm_opts ik_default_arm_opts(void)
+{
+    ik_arm_opts o;
+    o.jacobian = ik_default_jacobian_opts();
+    o.jacobian.max_iterations = 15;
+    o.jacobian.tolerance = IK__ARM_TOL;
+    o.jacobian.rotation_tolerance = IK__ARM_TOL;
+    o.max_attempts = 100;
+    o.probe_iterations = 6;
+    o.probe_error = IK_R(0.1);
+    o.random_seed = 1;
+    o.stop = NULL;
+    o.stop_user = NULL;
+    o._valid = IK__ARM_VALID;
+    return o;
+}
+
+// Two states (the attempt's and the best so far), alignment slack, then the Jacobian solver's
+// scratch. dof: the valid chain's.
+static size_t ik__arm_scratch_size(const ik_chain *chain, int dof)
+{
+    return ((size_t)dof * 2 + 1) * sizeof(ik_real) + ik_jacobian_scratch_size(chain);
+}
+
+IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
+{
+    int dof = ik_chain_dof(chain);
+    return dof < 0 ? 0 : ik__arm_scratch_size(chain, dof);
+}
+
+// splitmix64 (Steele, Lea and Flood 2014): uniform in [0, 1).
+static ik_real ik__random01(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (ik_real)((double)(z >> 11) * (1.0 / 9007199254740992.0));
+}
+
+// A random state within the limits (see ik_arm_solve()); start is the caller's q.
+static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik_real reach,
+                                 unsigned long long *rng, ik_real *out)
+{
+    int jt, c = 0;
+    for (jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL) {
+            // Shoemake's uniform random rotation, as an exponential map
+            ik_real u1 = ik__random01(rng), u2 = 2 * IK_PI * ik__random01(rng),
+                    u3 = 2 * IK_PI * ik__random01(rng), a = IK_SQRT(1 - u1), b = IK_SQRT(u1);
+            ik_vec3 v = ik_quat_to_expmap(
+                ik_quat_make(a * IK_SIN(u2), a * IK_COS(u2), b * IK_SIN(u3), b * IK_COS(u3)));
+            out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
+            c += 3;
+        } else if (j->type != IK_JOINT_FIXED) {
+            ik_real span = j->type == IK_JOINT_REVOLUTE ? 2 * IK_PI : 2 * reach;
+            ik_real lo = j->lo, hi = j->hi;
+            if (!ik__finite(lo) && !ik__finite(hi))
+                lo = (j->type == IK_JOINT_REVOLUTE ? 0 : start[c]) - span / 2, hi = lo + span;
+            else if (!ik__finite(lo))
+                lo = hi - span;
+            else if (!ik__finite(hi))
+                hi = lo + span;
+            out[c] = ik__clamp(lo + (hi - lo) * ik__random01(rng), j->lo, j->hi);
+            c++;
+        }
+    }
+}
+
+IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
+                             const ik_arm_opts *opts, ik_real *q_io, void *scratch,
+                             size_t scratch_size, ik_solve_info *info)
+{
+    ik_arm_opts o = opts ? *opts : ik_default_arm_opts();
+    ik_target target;
+    ik_solve_info att, best;
+    ik_real *cur, *keep, reach, lw, best_cost = 0;
+    unsigned long long rng;
+    size_t jsize;
+    int dof, a, c, iterations = 0;
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, &target);
+    if (r != IK_OK)
+        return r;
+    if (o._valid != IK__ARM_VALID || o.max_attempts < 1 || o.probe_iterations < 0 ||
+        !ik__bounded(o.probe_error) || o.probe_error < 0)
+        return IK_ERR_BAD_OPTS;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    cur = ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2);
+    if (!cur || scratch_size < ik__arm_scratch_size(chain, dof))
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    keep = cur + dof;
+    // the Jacobian solver's scratch follows the two states; what is left of the buffer is its
+    jsize = scratch_size - (size_t)((char *)(keep + dof) - (char *)scratch);
+    reach = ik__chain_reach(chain);
+    reach = ik__finite(reach) && reach > 0 ? reach : 1;
+    lw = reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
+    rng = o.random_seed;
+    best.status = IK_STATUS_MAX_ITERATIONS;
+    best.iterations = 0;
+    best.position_error = best.rotation_error = 0;
+    for (a = 0; a < o.max_attempts; a++) {
+        ik_real cost;
+        if (a == 0) {
+            for (c = 0; c < dof; c++)
+                cur[c] = q_io[c];
+        } else {
+            if (o.stop && o.stop(o.stop_user))
+                break;
+            ik__arm_random_state(chain, q_io, reach, &rng, cur);
+        }
+        if (a > 0 && o.probe_iterations > 0 && o.probe_iterations < o.jacobian.max_iterations) {
+            // a restart: a few iterations first, the rest only if they came close enough
+            ik_jacobian_opts jo = o.jacobian;
+            jo.max_iterations = o.probe_iterations;
+            r = ik_jacobian_solve(chain, &target, &jo, cur, keep + dof, jsize, &att);
+            if (r == IK_OK && att.status == IK_STATUS_MAX_ITERATIONS &&
+                att.position_error + lw * att.rotation_error <= o.probe_error * reach) {
+                iterations += att.iterations;
+                jo.max_iterations = o.jacobian.max_iterations - o.probe_iterations;
+                r = ik_jacobian_solve(chain, &target, &jo, cur, keep + dof, jsize, &att);
+            }
+        } else {
+            r = ik_jacobian_solve(chain, &target, &o.jacobian, cur, keep + dof, jsize, &att);
+        }
+        if (r != IK_OK) {
+            if (a == 0)
+                return r; // bad input or options: the caller's q is untouched
+            continue;     // a numerical breakdown from one random start: try the next
+        }
+        iterations += att.iterations;
+        cost = att.position_error + lw * att.rotation_error;
+        if (a == 0 || cost < best_cost || att.status == IK_STATUS_CONVERGED) {
+            best = att;
+            best_cost = cost;
+            for (c = 0; c < dof; c++)
+                keep[c] = cur[c];
+        }
+        // beyond reach no restart can converge (the closest pose is the stretched chain)
+        if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
+            break;
+    }
+    for (c = 0; c < dof; c++)
+        q_io[c] = keep[c];
+    if (info) {
+        *info = best;
+        info->iterations = iterations;
+    }
     return IK_OK;
 }
 

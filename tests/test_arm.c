@@ -1,0 +1,390 @@
+/* Robot-arm chains (bench/arms.h) and the pose-IK entry point ik_arm_solve(): each arm's FK at
+   published poses, and a fixed set of random reachable problems per arm solved to the
+   benchmark's success criterion, checked by a plain 4 x 4 matrix FK written here. */
+#include "test.h"
+#include "../bench/arms.h"
+#include <math.h>
+#include <stdlib.h>
+
+#define PI_D 3.14159265358979323846
+
+static unsigned char arm_scratch[1 << 15];
+
+// ---- an FK of its own: 4 x 4 row-major matrices, double, nothing from ik.h's FK ----
+
+static void m4_mul(const double *a, const double *b, double *out)
+{
+    double t[16];
+    int i, j, k;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++) {
+            t[i * 4 + j] = 0;
+            for (k = 0; k < 4; k++)
+                t[i * 4 + j] += a[i * 4 + k] * b[k * 4 + j];
+        }
+    memcpy(out, t, sizeof t);
+}
+
+// The matrix of a rotation (unit quaternion x, y, z, w) and a translation.
+static void m4_from_quat(double x, double y, double z, double w, double px, double py, double pz,
+                         double *m)
+{
+    double n = sqrt(x * x + y * y + z * z + w * w);
+    x /= n, y /= n, z /= n, w /= n;
+    m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y - z * w), m[2] = 2 * (x * z + y * w);
+    m[4] = 2 * (x * y + z * w), m[5] = 1 - 2 * (x * x + z * z), m[6] = 2 * (y * z - x * w);
+    m[8] = 2 * (x * z - y * w), m[9] = 2 * (y * z + x * w), m[10] = 1 - 2 * (x * x + y * y);
+    m[3] = px, m[7] = py, m[11] = pz;
+    m[12] = m[13] = m[14] = 0, m[15] = 1;
+}
+
+static void m4_from_xform(ik_xform t, double *m)
+{
+    m4_from_quat((double)t.rot.x, (double)t.rot.y, (double)t.rot.z, (double)t.rot.w,
+                 (double)t.pos.x, (double)t.pos.y, (double)t.pos.z, m);
+}
+
+// Rodrigues: rotation by angle about the unit axis (ax, ay, az).
+static void m4_rotation(double ax, double ay, double az, double angle, double *m)
+{
+    double c = cos(angle), s = sin(angle), v = 1 - c;
+    m[0] = ax * ax * v + c, m[1] = ax * ay * v - az * s, m[2] = ax * az * v + ay * s;
+    m[4] = ay * ax * v + az * s, m[5] = ay * ay * v + c, m[6] = ay * az * v - ax * s;
+    m[8] = az * ax * v - ay * s, m[9] = az * ay * v + ax * s, m[10] = az * az * v + c;
+    m[3] = m[7] = m[11] = 0;
+    m[12] = m[13] = m[14] = 0, m[15] = 1;
+}
+
+// Effector pose of a chain of revolute and fixed joints at q (double).
+static void plain_fk(const ik_chain *c, const double *q, double *m)
+{
+    double t[16];
+    int i, k = 0;
+    m4_rotation(0, 0, 1, 0, m);
+    for (i = 0; i < c->joint_count; i++) {
+        const ik_joint *j = &c->joints[i];
+        m4_from_xform(j->origin, t);
+        m4_mul(m, t, m);
+        if (j->type == IK_JOINT_REVOLUTE) {
+            m4_rotation((double)j->axis.x, (double)j->axis.y, (double)j->axis.z, q[k++], t);
+            m4_mul(m, t, m);
+        }
+    }
+    m4_from_xform(c->tip, t);
+    m4_mul(m, t, m);
+}
+
+// The protocol's test: joints within limits, every position component within tol_p and (with
+// rotation) every component of the rotation vector of R_target R^T within tol_r.
+static bool meets_criterion(const ik_chain *c, const ik_real *q, const double *target,
+                            bool rotation, double tol_p, double tol_r)
+{
+    double qd[ARM_MAX_JOINTS], m[16], e[9], v[3], s, cs, f;
+    int i, k;
+    for (i = 0; i < c->joint_count; i++) {
+        if (!(q[i] >= c->joints[i].lo && q[i] <= c->joints[i].hi))
+            return false;
+        qd[i] = (double)q[i];
+    }
+    plain_fk(c, qd, m);
+    for (k = 0; k < 3; k++)
+        if (!(fabs(m[k * 4 + 3] - target[k * 4 + 3]) <= tol_p))
+            return false;
+    if (!rotation)
+        return true;
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++)
+            e[i * 3 + k] = target[i * 4] * m[k * 4] + target[i * 4 + 1] * m[k * 4 + 1] +
+                           target[i * 4 + 2] * m[k * 4 + 2];
+    v[0] = (e[7] - e[5]) / 2, v[1] = (e[2] - e[6]) / 2, v[2] = (e[3] - e[1]) / 2;
+    s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    cs = (e[0] + e[4] + e[8] - 1) / 2;
+    if (cs < 0)
+        return false;
+    f = s > 0 ? atan2(s, cs) / s : 1;
+    for (k = 0; k < 3; k++)
+        if (!(fabs(v[k] * f) <= tol_r))
+            return false;
+    return true;
+}
+
+static ik_target target_of(const double *m, bool rotation)
+{
+    ik_mat3 r;
+    int i, k;
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++)
+            r.m[i][k] = (ik_real)m[i * 4 + k];
+    ik_target t = ik_target_pose(ik_xform_make(
+        ik_quat_from_mat3(r), ik_vec3_make((ik_real)m[3], (ik_real)m[7], (ik_real)m[11])));
+    t.use_rotation = rotation;
+    return t;
+}
+
+// ---- published poses ----
+
+static void effector_at(arm_id id, const double *q, double *m)
+{
+    arm_def a;
+    CHECK(arm_build(id, &a) == IK_OK);
+    plain_fk(&a.chain, q, m);
+}
+
+// the arms' numbers are ik_real: float keeps ~1e-7 of them
+#define KP TOL(1e-9, 1e-6)
+
+static void test_known_poses(void)
+{
+    static const double zero[7] = { 0, 0, 0, 0, 0, 0, 0 };
+    const double panda_ready[7] = { 0, -PI_D / 4, 0, -3 * PI_D / 4, 0, PI_D / 2, PI_D / 4 };
+    double m[16], qd[7];
+    ik_xform eff;
+    arm_def a;
+    int i;
+    // iiwa 14 R820 at zero: upright, flange 0.36 + 0.42 + 0.40 + 0.126 = 1.306 m above the base,
+    // flange frame aligned with the base
+    effector_at(ARM_IIWA14, zero, m);
+    CHECK_NEAR(m[3], 0, KP);
+    CHECK_NEAR(m[7], 0, KP);
+    CHECK_NEAR(m[11], 1.306, KP);
+    CHECK_NEAR(m[0] + m[5] + m[10], 3, KP);
+    // joint 4 (the elbow, 0.78 m up) at +-90 deg folds the 0.526 m forearm horizontal
+    qd[0] = 0, qd[1] = 0, qd[2] = 0, qd[3] = PI_D / 2, qd[4] = 0, qd[5] = 0, qd[6] = 0;
+    effector_at(ARM_IIWA14, qd, m);
+    CHECK_NEAR(sqrt(m[3] * m[3] + m[7] * m[7]), 0.526, KP);
+    CHECK_NEAR(m[11], 0.78, KP);
+    // Panda ready pose: flange at (0.3069, 0, 0.5903) (4 published decimals), pointing down
+    effector_at(ARM_PANDA, panda_ready, m);
+    CHECK_NEAR(m[3], 0.3069, 1e-4);
+    CHECK_NEAR(m[7], 0, KP);
+    CHECK_NEAR(m[11], 0.5903, 1e-4);
+    CHECK_NEAR(m[10], -1, KP);
+    // Panda at zero (outside joint 4's limits, but a known pose): flange at (0.088, 0, 0.926)
+    effector_at(ARM_PANDA, zero, m);
+    CHECK_NEAR(m[3], 0.088, KP);
+    CHECK_NEAR(m[11], 0.333 + 0.316 + 0.384 - 0.107, KP);
+    // UR5 at zero: the arm stretched along -x, tool at (a2 + a3, -(d4 + d6), d1 - d5)
+    effector_at(ARM_UR5, zero, m);
+    CHECK_NEAR(m[3], -0.81725, KP);
+    CHECK_NEAR(m[7], -0.19145, KP);
+    CHECK_NEAR(m[11], -0.005491, KP);
+    // human arm hanging: the palm 0.30 + 0.25 + 0.08 below the shoulder; elbow at 90 deg brings
+    // the forearm and hand forward or back (0.33 m) at elbow height
+    effector_at(ARM_HUMAN, zero, m);
+    CHECK_NEAR(m[11], -0.63, KP);
+    qd[0] = 0, qd[1] = 0, qd[2] = 0, qd[3] = PI_D / 2, qd[4] = 0, qd[5] = 0, qd[6] = 0;
+    effector_at(ARM_HUMAN, qd, m);
+    CHECK_NEAR(fabs(m[3]), 0.33, KP);
+    CHECK_NEAR(m[11], -0.30, KP);
+    // planar 20 at zero: straight along x, 20 units
+    {
+        double z20[20] = { 0 };
+        effector_at(ARM_PLANAR20, z20, m);
+        CHECK_NEAR(m[3], 20, KP);
+    }
+    // ik.h's own FK agrees with the plain one on every arm (the chains are what the FK tests
+    // above saw)
+    for (i = 0; i < ARM_COUNT; i++) {
+        test_rng rng = { 99 };
+        double qq[ARM_MAX_JOINTS];
+        ik_real qr[ARM_MAX_JOINTS];
+        int k;
+        CHECK(arm_build((arm_id)i, &a) == IK_OK);
+        for (k = 0; k < a.dof; k++) {
+            qq[k] = test_rng_uniform(&rng, (double)a.joints[k].lo, (double)a.joints[k].hi);
+            qr[k] = (ik_real)qq[k];
+            qq[k] = (double)qr[k];
+        }
+        plain_fk(&a.chain, qq, m);
+        CHECK(ik_chain_fk(&a.chain, qr, NULL, &eff) == IK_OK);
+        CHECK_NEAR(eff.pos.x, m[3], TOL(1e-12, 2e-5));
+        CHECK_NEAR(eff.pos.z, m[11], TOL(1e-12, 2e-5));
+    }
+}
+
+// ---- the solver on each arm ----
+
+typedef struct arm_run {
+    int solved, problems;
+    long iterations;
+} arm_run;
+
+// n problems: states uniform within the limits, targets their plain FK; starts random within
+// the limits (near = false) or the state plus up to 0.1 rad of noise, clamped (near = true).
+static arm_run solve_arm(arm_id id, int n, bool near, unsigned long long seed)
+{
+    arm_def a;
+    arm_run run = { 0, 0, 0 };
+    test_rng rng = { seed };
+    ik_arm_opts o = ik_default_arm_opts();
+    size_t need;
+    int i, k;
+    CHECK(arm_build(id, &a) == IK_OK);
+    need = ik_arm_scratch_size(&a.chain);
+    CHECK(need > 0 && need <= sizeof arm_scratch);
+    // the protocol's 1e-5 (per component): the solver's own tolerances are Euclidean norms, so
+    // a converged answer meets it; float solves to its default 1e-5 and is checked at 3e-5
+    // (float resolves ~1e-7 of the 1-20 unit chains, the FK's rounding adds up over 7-20 joints)
+    o.jacobian.tolerance = (ik_real)TOL(1e-5, 1e-5);
+    o.jacobian.rotation_tolerance = (ik_real)TOL(1e-5, 1e-5);
+    o.max_attempts = 200;
+    for (i = 0; i < n; i++) {
+        double qt[ARM_MAX_JOINTS], m[16];
+        ik_real q[ARM_MAX_JOINTS];
+        ik_target t;
+        ik_solve_info info;
+        for (k = 0; k < a.dof; k++)
+            qt[k] = test_rng_uniform(&rng, (double)a.joints[k].lo, (double)a.joints[k].hi);
+        for (k = 0; k < a.dof; k++) {
+            double v = near
+                           ? qt[k] + test_rng_uniform(&rng, -0.1, 0.1)
+                           : test_rng_uniform(&rng, (double)a.joints[k].lo, (double)a.joints[k].hi);
+            v = v < (double)a.joints[k].lo ? (double)a.joints[k].lo : v;
+            v = v > (double)a.joints[k].hi ? (double)a.joints[k].hi : v;
+            q[k] = (ik_real)v;
+        }
+        plain_fk(&a.chain, qt, m);
+        t = target_of(m, !a.position_only);
+        o.random_seed = seed + (unsigned long long)i;
+        if (ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) != IK_OK)
+            continue;
+        run.problems++;
+        run.iterations += info.iterations;
+        if (info.status == IK_STATUS_CONVERGED &&
+            meets_criterion(&a.chain, q, m, !a.position_only, TOL(1e-5, 3e-5), TOL(1e-5, 3e-5)))
+            run.solved++;
+        else
+            printf("  %s problem %d: status %s, errors %g m %g rad\n", a.name, i,
+                   ik_status_string(info.status), (double)info.position_error,
+                   (double)info.rotation_error);
+    }
+    return run;
+}
+
+static void test_solve_arms(void)
+{
+    // problems per arm: random starts (restarts needed) and near starts (tracking)
+    static const int counts[ARM_COUNT][2] = { { 200, 100 }, { 200, 100 }, { 200, 100 },
+                                              { 200, 100 }, { 200, 100 }, { 200, 100 },
+                                              { 100, 50 } };
+    int i, mode;
+    for (i = 0; i < ARM_COUNT; i++)
+        for (mode = 0; mode < 2; mode++) {
+            int n = counts[i][mode];
+            arm_run r = solve_arm((arm_id)i, n, mode == 1, 1000 + (unsigned long long)i);
+            CHECK(r.problems == n);
+            CHECK(r.solved == n);
+        }
+}
+
+// ---- the contract ----
+
+static int stop_calls;
+static bool stop_now(void *user)
+{
+    stop_calls++;
+    return *(const int *)user != 0;
+}
+
+static void test_arm_contract(void)
+{
+    arm_def a;
+    ik_arm_opts o = ik_default_arm_opts(), bad;
+    ik_real q[7], q2[7], keep[7];
+    ik_solve_info info, info2;
+    ik_target t;
+    double m[16], qt[7] = { 0.3, -0.4, 0.5, -1.2, 0.2, 1.1, -0.3 };
+    int k, yes = 1, no = 0;
+    CHECK(arm_build(ARM_PANDA, &a) == IK_OK);
+    plain_fk(&a.chain, qt, m);
+    t = target_of(m, true);
+    for (k = 0; k < 7; k++)
+        keep[k] = q[k] = (ik_real)(0.5 * ((double)a.joints[k].lo + (double)a.joints[k].hi));
+    // errors: q untouched
+    CHECK(ik_arm_solve(NULL, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_arm_solve(&a.chain, NULL, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, NULL, sizeof arm_scratch, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, ik_arm_scratch_size(&a.chain) - 1,
+                       &info) == IK_ERR_SCRATCH_TOO_SMALL);
+    bad = o;
+    bad.max_attempts = 0;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    bad.probe_error = (ik_real)-1;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    bad._valid = 0;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    bad.jacobian.max_iterations = 0; // the attempts' options are checked too
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    t.pos.x = (ik_real)NAN;
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_ARG);
+    t = target_of(m, true);
+    q[2] = (ik_real)INFINITY;
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_ARG);
+    CHECK(isinf((double)q[2]));
+    q[2] = keep[2];
+    for (k = 0; k < 7; k++)
+        CHECK(q[k] == keep[k]);
+
+    // deterministic: the same seed gives the same answer bit for bit, even from random starts
+    o.random_seed = 12345;
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+    for (k = 0; k < 7; k++)
+        q2[k] = keep[k];
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q2, arm_scratch, sizeof arm_scratch, &info2) == IK_OK);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    CHECK(info.iterations == info2.iterations);
+    for (k = 0; k < 7; k++)
+        CHECK(q[k] == q2[k]);
+    // opts may be NULL (defaults)
+    for (k = 0; k < 7; k++)
+        q2[k] = keep[k];
+    CHECK(ik_arm_solve(&a.chain, &t, NULL, q2, arm_scratch, sizeof arm_scratch, NULL) == IK_OK);
+
+    // the stop callback: asked before every restart, never before the first attempt
+    o.stop = stop_now;
+    o.stop_user = &yes;
+    o.jacobian.max_iterations = 2; // too few to converge from this start
+    stop_calls = 0;
+    for (k = 0; k < 7; k++)
+        q[k] = keep[k];
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+    CHECK(stop_calls == 1);
+    CHECK(info.status != IK_STATUS_CONVERGED);
+    CHECK(info.iterations <= 2);
+    o.stop_user = &no;
+    o.max_attempts = 5;
+    stop_calls = 0;
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_CONVERGED ? stop_calls <= 4 : stop_calls == 4);
+    CHECK(info.iterations <= 5 * 2);
+
+    // out of reach: unreachable, the closest attempt kept, every joint within its limits
+    o = ik_default_arm_opts();
+    o.max_attempts = 5;
+    t = ik_target_position(ik_vec3_make(3, 0, (ik_real)0.3));
+    for (k = 0; k < 7; k++)
+        q[k] = keep[k];
+    CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    CHECK(info.iterations <= o.jacobian.max_iterations); // no restarts
+    for (k = 0; k < 7; k++)
+        CHECK(q[k] >= a.joints[k].lo && q[k] <= a.joints[k].hi);
+    CHECK((double)info.position_error > 1.5 && (double)info.position_error < 3);
+}
+
+void test_arm(void)
+{
+    RUN(test_known_poses);
+    RUN(test_arm_contract);
+    RUN(test_solve_arms);
+}
