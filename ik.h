@@ -2754,6 +2754,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_MOVE  1 // weight > 0: the joint moves
 #define IK__CCD_ANGLE 2 // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
 #define IK__CCD_MOVED 4 // a ball joint that moved: q is behind its quaternion
+#define IK__CCD_FAST  8 // a free revolute joint, position target: the half-plane step
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
@@ -2763,6 +2764,8 @@ typedef struct ik__ccd_joint {
                       // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
     ik_vec3 d;        // the target in P_i (this sweep)
     ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
+    int type;         // the joint's ik_joint_type
+    int qi;           // its first value in q
     int kind;         // IK__CCD_* flags
 } ik__ccd_joint;
 
@@ -2774,6 +2777,7 @@ typedef struct ik__ccd_work {
     int dof;
     const ik_target *target;
     bool pose;              // the target has a rotation
+    bool revolute;          // position target, free revolute (or fixed, frozen) joints only
     ik_real gs;             // lengths are multiplied by gs
     ik_real wfix;           // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
     ik_real wo, max_angle;
@@ -2853,32 +2857,48 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
     const ik_chain *chain = w->chain;
     ik_real bp[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, b[3][3], t[3][3];
     ik_mat3 m;
-    int i, r, k;
+    int i, r, k, at = 0;
+    w->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         ik__ccd_joint *p = &w->jd[i];
         ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
         ik_real wt = ik__clamp(j->weight, 0, 1);
-        m = ik_quat_to_mat3(j->origin.rot);
+        ik_quat qr = j->origin.rot;
         if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
             ik__ccd_basis(j->axis, b);
         else
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
                     b[r][k] = r == k;
-        for (r = 0; r < 3; r++) // t = B_{i-1}^T origin.rot, C_i = t B_i
-            for (k = 0; k < 3; k++)
-                t[r][k] = bp[0][r] * m.m[0][k] + bp[1][r] * m.m[1][k] + bp[2][r] * m.m[2][k];
-        for (r = 0; r < 3; r++)
+        if (qr.x == 0 && qr.y == 0 && qr.z == 0) { // t = B_{i-1}^T origin.rot
+            for (r = 0; r < 3; r++)
+                for (k = 0; k < 3; k++)
+                    t[r][k] = bp[k][r];
+        } else {
+            m = ik_quat_to_mat3(qr);
+            for (r = 0; r < 3; r++)
+                for (k = 0; k < 3; k++)
+                    t[r][k] = bp[0][r] * m.m[0][k] + bp[1][r] * m.m[1][k] + bp[2][r] * m.m[2][k];
+        }
+        for (r = 0; r < 3; r++) // C_i = t B_i
             for (k = 0; k < 3; k++)
                 p->c[r][k] = t[r][0] * b[0][k] + t[r][1] * b[1][k] + t[r][2] * b[2][k];
         p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
                             bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
                             bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        p->type = (int)j->type;
+        p->qi = at;
         p->kind = wt > 0 ? IK__CCD_MOVE : 0;
         if (j->type == IK_JOINT_REVOLUTE &&
             (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
             p->kind |= IK__CCD_ANGLE;
+        if (j->type == IK_JOINT_REVOLUTE && p->kind == IK__CCD_MOVE && !w->pose)
+            p->kind |= IK__CCD_FAST;
+        if (w->pose || !(p->kind & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
+                         (j->type == IK_JOINT_REVOLUTE && wt == 0)))
+            w->revolute = false;
+        at += ik_joint_type_dof(j->type);
         memcpy(bp, b, sizeof b);
     }
     {
@@ -2903,8 +2923,9 @@ static void ik__ccd_load(const ik__ccd_work *w)
         ik__ccd_joint *p = &w->jd[i];
         const ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE) {
-            p->st[0] = p->st[2] = IK_COS(v[0]);
-            p->st[1] = p->st[3] = IK_SIN(v[0]);
+            ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
+            p->st[0] = p->st[2] = c;
+            p->st[1] = p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL) {
             ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
             p->st[0] = r.x;
@@ -2948,13 +2969,14 @@ static void ik__ccd_targets(const ik__ccd_work *w)
 {
     ik_vec3 x = w->pt;  // the target in M_{i-1}
     ik_real xr[3][3];   // its axes (columns) there
-    int i, k, at = 0;
-    if (w->pose) {
+    const bool pose = w->pose;
+    const int n = w->chain->joint_count;
+    int i, k;
+    if (pose) {
         ik_mat3 m = ik_quat_to_mat3(w->target->rot);
         memcpy(xr, m.m, sizeof xr);
     }
-    for (i = 0; i < w->chain->joint_count; i++) {
-        const ik_joint *j = &w->chain->joints[i];
+    for (i = 0; i < n; i++) {
         ik__ccd_joint *p = &w->jd[i];
         ik_real(*c)[3] = p->c, dr[3][3];
         ik_vec3 v = ik_vec3_sub(x, p->o), d;
@@ -2963,7 +2985,7 @@ static void ik__ccd_targets(const ik__ccd_work *w)
         d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
         p->d = d;
         x = d;
-        if (w->pose) {
+        if (pose) {
             for (k = 0; k < 3; k++) {
                 dr[0][k] = c[0][0] * xr[0][k] + c[1][0] * xr[1][k] + c[2][0] * xr[2][k];
                 dr[1][k] = c[0][1] * xr[0][k] + c[1][1] * xr[1][k] + c[2][1] * xr[2][k];
@@ -2972,32 +2994,31 @@ static void ik__ccd_targets(const ik__ccd_work *w)
             memcpy(p->dr, dr, sizeof p->dr);
             memcpy(xr, dr, sizeof xr);
         }
-        switch (j->type) { // into M_i: x = T_i^-1 d
+        switch (p->type) { // into M_i: x = T_i^-1 d
         case IK_JOINT_REVOLUTE: {
             ik_real cq = p->st[0], sq = p->st[1];
             x.x = cq * d.x + sq * d.y;
             x.y = cq * d.y - sq * d.x;
-            for (k = 0; k < 3 && w->pose; k++) {
+            for (k = 0; k < 3 && pose; k++) {
                 xr[0][k] = cq * dr[0][k] + sq * dr[1][k];
                 xr[1][k] = cq * dr[1][k] - sq * dr[0][k];
             }
             break;
         }
-        case IK_JOINT_PRISMATIC: x.z -= w->q[at] * w->gs; break;
+        case IK_JOINT_PRISMATIC: x.z -= w->q[p->qi] * w->gs; break;
         case IK_JOINT_BALL: {
             ik_mat3 m = ik_quat_to_mat3(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]));
             int r;
             x = ik_vec3_make(m.m[0][0] * d.x + m.m[1][0] * d.y + m.m[2][0] * d.z,
                              m.m[0][1] * d.x + m.m[1][1] * d.y + m.m[2][1] * d.z,
                              m.m[0][2] * d.x + m.m[1][2] * d.y + m.m[2][2] * d.z);
-            for (r = 0; r < 3 && w->pose; r++)
+            for (r = 0; r < 3 && pose; r++)
                 for (k = 0; k < 3; k++)
                     xr[r][k] = m.m[0][r] * dr[0][k] + m.m[1][r] * dr[1][k] + m.m[2][r] * dr[2][k];
             break;
         }
-        case IK_JOINT_FIXED: break;
+        default: break;
         }
-        at += ik_joint_type_dof(j->type);
     }
 }
 
@@ -3064,45 +3085,80 @@ static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
             vr[r][k] = m.m[r][0] * b[0][k] + m.m[r][1] * b[1][k] + m.m[r][2] * b[2][k];
 }
 
+// A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
+// step): the state, and the effector f (in M_i) in P_i.
+static ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f)
+{
+    ik_real cq, sq;
+    if (p->kind & IK__CCD_FAST) {
+        ik_vec3 d = p->d;
+        ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
+        if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX && m2 > IK__TINY2) {
+            // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
+            ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
+            p->st[0] = (d.x * f.x + d.y * f.y) * r;
+            p->st[1] = (d.y * f.x - d.x * f.y) * r;
+            return ik_vec3_make(kf * d.x, kf * d.y, f.z);
+        }
+        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->st[0], &p->st[1]);
+    }
+    cq = p->st[0];
+    sq = p->st[1];
+    return ik_vec3_make(cq * f.x - sq * f.y, sq * f.x + cq * f.y, f.z);
+}
+
+// The sweep of ik__ccd_sweep() for a position target on a chain of free revolute (and fixed or
+// frozen) joints: the same steps, in a lean loop.
+static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w)
+{
+    ik_vec3 f = w->tip, e;
+    int i;
+    for (i = w->chain->joint_count - 1; i >= 0; i--) {
+        ik__ccd_joint *p = &w->jd[i];
+        ik_real(*c)[3] = p->c;
+        e = p->type == IK_JOINT_REVOLUTE ? ik__ccd_turn(p, f) : f;
+        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
+        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
+        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
+    }
+    return f;
+}
+
 // The effector from the tip to the root; with move, each joint takes its step on the way.
 // *out_f and out_fr get the effector's position and axes in the root frame (axes: pose only).
 static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_real out_fr[3][3])
 {
-    const ik_chain *chain = w->chain;
+    const bool pose = w->pose;
     ik_vec3 f = w->tip; // the effector in M_i
     ik_real fr[3][3], er[3][3];
-    int i, k, at = w->dof;
-    if (w->pose)
+    int i, k;
+    if (move && w->revolute) {
+        *out_f = ik__ccd_sweep_revolute(w);
+        return;
+    }
+    if (pose)
         memcpy(fr, w->tip_rot, sizeof fr);
-    for (i = chain->joint_count - 1; i >= 0; i--) {
-        const ik_joint *j = &chain->joints[i];
+    for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
         ik_real(*c)[3] = p->c;
         bool step = move && (p->kind & IK__CCD_MOVE);
         ik_vec3 e = f; // the effector in P_i
-        if (w->pose)
+        if (pose)
             memcpy(er, fr, sizeof er);
-        at -= ik_joint_type_dof(j->type);
-        switch (j->type) {
+        switch (p->type) {
         case IK_JOINT_REVOLUTE: {
             ik_vec3 d = p->d;
-            ik_real cq = p->st[0], sq = p->st[1], zr, zi, nc, ns;
-            if (step && !w->pose && !(p->kind & IK__CCD_ANGLE)) {
-                ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
-                if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX && m2 > IK__TINY2) {
-                    // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
-                    ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
-                    p->st[0] = (d.x * f.x + d.y * f.y) * r;
-                    p->st[1] = (d.y * f.x - d.x * f.y) * r;
-                    e.x = kf * d.x;
-                    e.y = kf * d.y;
-                    break;
-                }
+            ik_real cq, sq, zr, zi, nc, ns;
+            if (move && (p->kind & IK__CCD_FAST)) {
+                e = ik__ccd_turn(p, f);
+                break;
             }
+            cq = p->st[0];
+            sq = p->st[1];
             if (step) {
                 zr = d.x * f.x + d.y * f.y; // Z = w_p d_c conj(f_c) + w_o sum D_jc conj(F_jc)
                 zi = d.y * f.x - d.x * f.y;
-                if (w->pose) {
+                if (pose) {
                     ik_real wp = ik__ccd_wp(w, d, f);
                     zr *= wp;
                     zi *= wp;
@@ -3113,13 +3169,15 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
                 }
                 if (ik__ccd_unit2(zr, zi, &nc, &ns)) {
                     if (p->kind & IK__CCD_ANGLE) { // step phi = arg(Z conj(e^{iq}))
+                        const ik_joint *j = &w->chain->joints[i];
                         ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
+                        ik_real *v = w->q + p->qi;
                         phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
                         phi = ik__clamp(phi * ik__clamp(j->weight, 0, 1), -w->max_angle,
                                         w->max_angle);
-                        next = ik__clamp(w->q[at] + phi, j->lo, j->hi);
-                        if (next != w->q[at]) {
-                            w->q[at] = next;
+                        next = ik__clamp(*v + phi, j->lo, j->hi);
+                        if (next != *v) {
+                            *v = next;
                             cq = IK_COS(next);
                             sq = IK_SIN(next);
                         }
@@ -3133,47 +3191,50 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
             }
             e.x = cq * f.x - sq * f.y;
             e.y = sq * f.x + cq * f.y;
-            for (k = 0; k < 3 && w->pose; k++) {
+            for (k = 0; k < 3 && pose; k++) {
                 er[0][k] = cq * fr[0][k] - sq * fr[1][k];
                 er[1][k] = sq * fr[0][k] + cq * fr[1][k];
             }
             break;
         }
-        case IK_JOINT_PRISMATIC:
+        case IK_JOINT_PRISMATIC: {
+            ik_real *v = w->q + p->qi;
             if (step) { // lambda = (Pd - Pc) . axis
-                ik_real lam = (p->d.z - (f.z + w->q[at] * w->gs)) / w->gs;
-                w->q[at] = ik__clamp(w->q[at] + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
+                const ik_joint *j = &w->chain->joints[i];
+                ik_real lam = (p->d.z - (f.z + *v * w->gs)) / w->gs;
+                *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
             }
-            e.z = f.z + w->q[at] * w->gs;
+            e.z = f.z + *v * w->gs;
             break;
+        }
         case IK_JOINT_BALL: {
             ik_quat rb = ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]);
-            ik__ccd_rotate(ik_quat_to_mat3(rb), w->pose, &e, er);
+            ik__ccd_rotate(ik_quat_to_mat3(rb), pose, &e, er);
             if (step) {
-                ik_quat rot = ik__ccd_ball_step(w, j, p->d, p->dr, e, er);
+                ik_quat rot = ik__ccd_ball_step(w, &w->chain->joints[i], p->d, p->dr, e, er);
                 rb = ik__quat_unitize(ik_quat_mul(rot, rb));
                 p->st[0] = rb.x;
                 p->st[1] = rb.y;
                 p->st[2] = rb.z;
                 p->st[3] = rb.w;
                 p->kind |= IK__CCD_MOVED;
-                ik__ccd_rotate(ik_quat_to_mat3(rot), w->pose, &e, er);
+                ik__ccd_rotate(ik_quat_to_mat3(rot), pose, &e, er);
             }
             break;
         }
-        case IK_JOINT_FIXED: break;
+        default: break;
         }
         f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x; // f_{i-1} = C_i e_i + o_i
         f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
         f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
-        for (k = 0; k < 3 && w->pose; k++) {
+        for (k = 0; k < 3 && pose; k++) {
             fr[0][k] = c[0][0] * er[0][k] + c[0][1] * er[1][k] + c[0][2] * er[2][k];
             fr[1][k] = c[1][0] * er[0][k] + c[1][1] * er[1][k] + c[1][2] * er[2][k];
             fr[2][k] = c[2][0] * er[0][k] + c[2][1] * er[1][k] + c[2][2] * er[2][k];
         }
     }
     *out_f = f;
-    if (w->pose)
+    if (pose)
         memcpy(out_fr, fr, sizeof fr);
 }
 
@@ -3222,8 +3283,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     n = chain->joint_count;
     w.jd = (ik__ccd_joint *)(void *)ik__scratch_reals(scratch, scratch_size,
                                                       ik__ccd_reals(n, dof));
-    if (!w.jd || scratch_size < ik_ccd_scratch_size(chain))
-        return IK_ERR_SCRATCH_TOO_SMALL;
+    if (!w.jd || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
     q = (ik_real *)(void *)(w.jd + n);
 
     // work on a copy of q, clamped into the limits
