@@ -2773,16 +2773,16 @@ typedef struct ik__ccd_joint {
 typedef struct ik__ccd_work {
     const ik_chain *chain;
     ik__ccd_joint *jd;
-    ik_real *q;             // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    ik_real *q; // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
     int dof;
     const ik_target *target;
-    bool pose;              // the target has a rotation
-    bool revolute;          // position target, free revolute (or fixed, frozen) joints only
-    ik_real gs;             // lengths are multiplied by gs
-    ik_real wfix;           // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
+    bool pose;     // the target has a rotation
+    bool revolute; // position target, free revolute (or fixed, frozen) joints only
+    ik_real gs;    // lengths are multiplied by gs
+    ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
     ik_real wo, max_angle;
-    ik_vec3 tip, pt;        // the effector in M_{n-1}; the target in the root frame
-    ik_real tip_rot[3][3];  // the effector's axes in M_{n-1}
+    ik_vec3 tip, pt;       // the effector in M_{n-1}; the target in the root frame
+    ik_real tip_rot[3][3]; // the effector's axes in M_{n-1}
 } ik__ccd_work;
 
 IKDEF ik_ccd_opts ik_default_ccd_opts(void)
@@ -2851,6 +2851,18 @@ static bool ik__ccd_unit2(ik_real x, ik_real y, ik_real *c, ik_real *s)
     return true;
 }
 
+// out = a b (out may be a).
+static void ik__ccd_mat_mul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
+{
+    int r;
+    for (r = 0; r < 3; r++) {
+        ik_real x = a[r][0], y = a[r][1], z = a[r][2];
+        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
+        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
+        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
+    }
+}
+
 // The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind.
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
@@ -2871,19 +2883,14 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
                     b[r][k] = r == k;
-        if (qr.x == 0 && qr.y == 0 && qr.z == 0) { // t = B_{i-1}^T origin.rot
-            for (r = 0; r < 3; r++)
-                for (k = 0; k < 3; k++)
-                    t[r][k] = bp[k][r];
-        } else {
-            m = ik_quat_to_mat3(qr);
-            for (r = 0; r < 3; r++)
-                for (k = 0; k < 3; k++)
-                    t[r][k] = bp[0][r] * m.m[0][k] + bp[1][r] * m.m[1][k] + bp[2][r] * m.m[2][k];
-        }
-        for (r = 0; r < 3; r++) // C_i = t B_i
+        for (r = 0; r < 3; r++) // t = B_{i-1}^T origin.rot
             for (k = 0; k < 3; k++)
-                p->c[r][k] = t[r][0] * b[0][k] + t[r][1] * b[1][k] + t[r][2] * b[2][k];
+                t[r][k] = bp[k][r];
+        if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) {
+            m = ik_quat_to_mat3(qr);
+            ik__ccd_mat_mul(t, m.m, t);
+        }
+        ik__ccd_mat_mul(t, b, p->c); // C_i = t B_i
         p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
                             bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
                             bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
@@ -2946,8 +2953,8 @@ static void ik__ccd_store(const ik__ccd_work *w)
         const ik_joint *j = &w->chain->joints[i];
         ik__ccd_joint *p = &w->jd[i];
         ik_real *v = w->q + at;
-        if (j->type == IK_JOINT_REVOLUTE && (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) ==
-                                                IK__CCD_MOVE) {
+        if (j->type == IK_JOINT_REVOLUTE &&
+            (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
             ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3];
             v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
             p->st[2] = c;
@@ -2967,11 +2974,28 @@ static void ik__ccd_store(const ik__ccd_work *w)
 // The target from the root to the tip: d_i and, for a pose, the target's axes in every P_i.
 static void ik__ccd_targets(const ik__ccd_work *w)
 {
-    ik_vec3 x = w->pt;  // the target in M_{i-1}
-    ik_real xr[3][3];   // its axes (columns) there
+    ik_vec3 x = w->pt; // the target in M_{i-1}
+    ik_real xr[3][3];  // its axes (columns) there
     const bool pose = w->pose;
     const int n = w->chain->joint_count;
     int i, k;
+    if (w->revolute) { // the same for free revolute joints and a position target, leaner
+        for (i = 0; i < n; i++) {
+            ik__ccd_joint *p = &w->jd[i];
+            ik_real(*c)[3] = p->c, cq = p->st[0], sq = p->st[1];
+            ik_vec3 v = ik_vec3_sub(x, p->o), d;
+            d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
+            d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
+            d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+            p->d = d;
+            x = d;
+            if (p->type == IK_JOINT_REVOLUTE) {
+                x.x = cq * d.x + sq * d.y;
+                x.y = cq * d.y - sq * d.x;
+            }
+        }
+        return;
+    }
     if (pose) {
         ik_mat3 m = ik_quat_to_mat3(w->target->rot);
         memcpy(xr, m.m, sizeof xr);
@@ -3048,12 +3072,13 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
         for (k = 0; k < 3; k++) { // the target's axes: row z = row x cross row y
             t[0][k] = dr[0][k];
             t[1][k] = dr[1][k];
-            t[2][k] = dr[0][(k + 1) % 3] * dr[1][(k + 2) % 3] - dr[0][(k + 2) % 3] * dr[1][(k + 1) % 3];
+            t[2][k] =
+                dr[0][(k + 1) % 3] * dr[1][(k + 2) % 3] - dr[0][(k + 2) % 3] * dr[1][(k + 1) % 3];
         }
         for (a = 0; a < 3; a++)
             for (b = 0; b < 3; b++)
-                s[a][b] = wp * pe[a] * pd[b] + w->wo * (er[a][0] * t[b][0] + er[a][1] * t[b][1] +
-                                                        er[a][2] * t[b][2]);
+                s[a][b] = wp * pe[a] * pd[b] +
+                          w->wo * (er[a][0] * t[b][0] + er[a][1] * t[b][1] + er[a][2] * t[b][2]);
         rot = ik__horn_rotation(s);
     } else {
         rot = ik_quat_from_two_vectors(e, d);
@@ -3087,10 +3112,10 @@ static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
 
 // A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
 // step): the state, and the effector f (in M_i) in P_i.
-static ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f)
+IK_INLINE ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f, bool move)
 {
     ik_real cq, sq;
-    if (p->kind & IK__CCD_FAST) {
+    if (move && (p->kind & IK__CCD_FAST)) {
         ik_vec3 d = p->d;
         ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
         if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX && m2 > IK__TINY2) {
@@ -3109,14 +3134,14 @@ static ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f)
 
 // The sweep of ik__ccd_sweep() for a position target on a chain of free revolute (and fixed or
 // frozen) joints: the same steps, in a lean loop.
-static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w)
+static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
 {
     ik_vec3 f = w->tip, e;
     int i;
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
         ik_real(*c)[3] = p->c;
-        e = p->type == IK_JOINT_REVOLUTE ? ik__ccd_turn(p, f) : f;
+        e = p->type == IK_JOINT_REVOLUTE ? ik__ccd_turn(p, f, move) : f;
         f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
         f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
         f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
@@ -3132,8 +3157,8 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
     ik_vec3 f = w->tip; // the effector in M_i
     ik_real fr[3][3], er[3][3];
     int i, k;
-    if (move && w->revolute) {
-        *out_f = ik__ccd_sweep_revolute(w);
+    if (w->revolute) {
+        *out_f = ik__ccd_sweep_revolute(w, move);
         return;
     }
     if (pose)
@@ -3150,7 +3175,7 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
             ik_vec3 d = p->d;
             ik_real cq, sq, zr, zi, nc, ns;
             if (move && (p->kind & IK__CCD_FAST)) {
-                e = ik__ccd_turn(p, f);
+                e = ik__ccd_turn(p, f, true);
                 break;
             }
             cq = p->st[0];
@@ -3281,8 +3306,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     if (!scratch)
         return IK_ERR_NULL_ARG;
     n = chain->joint_count;
-    w.jd = (ik__ccd_joint *)(void *)ik__scratch_reals(scratch, scratch_size,
-                                                      ik__ccd_reals(n, dof));
+    w.jd = (ik__ccd_joint *)(void *)ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
     if (!w.jd || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
     q = (ik_real *)(void *)(w.jd + n);
@@ -3337,8 +3361,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
         if (sweep == 0 || err < best_err)
             best_err = err;
-        if ((pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) ||
-            idle >= 3 || sweep == o.max_sweeps) {
+        if ((pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) || idle >= 3 ||
+            sweep == o.max_sweeps) {
             // stopping: q from the carried state, and the errors by forward kinematics of q
             ik__ccd_store(&w);
             err = ik__pose_error(&target, ik__fk(chain, q, NULL), wbase, ps, w.wo, &pos_err,

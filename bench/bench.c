@@ -187,7 +187,7 @@ typedef struct ccd_case {
     ik_real q0[300], q[300];
     ik_target target;
     ik_ccd_opts opts;
-    unsigned char scratch[16384];
+    unsigned char scratch[32768];
     int sweeps; // sweeps done by the last solve
 } ccd_case;
 
