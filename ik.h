@@ -2851,12 +2851,24 @@ static bool ik__ccd_unit2(ik_real x, ik_real y, ik_real *c, ik_real *s)
     return true;
 }
 
-// out = a b (out may be a).
+// out = a b.
 static void ik__ccd_mat_mul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
 {
     int r;
     for (r = 0; r < 3; r++) {
         ik_real x = a[r][0], y = a[r][1], z = a[r][2];
+        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
+        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
+        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
+    }
+}
+
+// out = a^T b.
+static void ik__ccd_mat_tmul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
+{
+    int r;
+    for (r = 0; r < 3; r++) {
+        ik_real x = a[0][r], y = a[1][r], z = a[2][r];
         out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
         out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
         out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
@@ -2877,20 +2889,20 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
         ik_real wt = ik__clamp(j->weight, 0, 1);
         ik_quat qr = j->origin.rot;
-        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+        bool axis_z = j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0; // B_i = identity
+        if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) && !axis_z)
             ik__ccd_basis(j->axis, b);
         else
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
                     b[r][k] = r == k;
-        for (r = 0; r < 3; r++) // t = B_{i-1}^T origin.rot
-            for (k = 0; k < 3; k++)
-                t[r][k] = bp[k][r];
-        if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) {
+        if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
             m = ik_quat_to_mat3(qr);
-            ik__ccd_mat_mul(t, m.m, t);
+            ik__ccd_mat_mul(m.m, b, t);
+            ik__ccd_mat_tmul(bp, t, p->c);
+        } else {
+            ik__ccd_mat_tmul(bp, b, p->c);
         }
-        ik__ccd_mat_mul(t, b, p->c); // C_i = t B_i
         p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
                             bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
                             bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
