@@ -84,10 +84,11 @@
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
-                         form per joint). Robust near singularities, cheap per sweep (O(n)),
-                         converges linearly; distal joints move most. Joint weights (stiffness),
-                         limits, a per-sweep step limit for smooth dragging. Scratch from the
-                         caller (ik_ccd_scratch_size()).
+                         form per joint). Robust near singularities, cheap per sweep (O(n), and
+                         no trigonometry per joint for revolute joints without limits or
+                         stiffness), converges linearly; distal joints move most. Joint weights
+                         (stiffness), limits, a per-sweep step limit for smooth dragging. Scratch
+                         from the caller (ik_ccd_scratch_size()).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
@@ -685,14 +686,17 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // arc for position only). Each move is scaled by the joint's weight (clamped to [0, 1]: 0
 // freezes it), limited to opts->max_angle, and clamped to the joint's limits.
 // q [ik_chain_dof()] is in/out: the start on entry, the result on exit; a start outside the
-// limits is clamped into them first. Stops when converged, when sweeps no longer improve
-// (IK_STATUS_STALLED), or after max_sweeps (IK_STATUS_MAX_ITERATIONS); not converged with the
-// target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE (the chain
-// straightened toward it). info may be NULL.
+// limits is clamped into them first. A free revolute joint (no limits, weight >= 1, max_angle =
+// pi) is carried as (cos q, sin q) and comes back within pi of its start. Stops when converged,
+// when sweeps no longer improve (IK_STATUS_STALLED), or after max_sweeps
+// (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than the
+// chain reaches: IK_STATUS_UNREACHABLE (the chain straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
 // non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
 // IK_ERR_SCRATCH_TOO_SMALL; q untouched on error.
-// Cost O(n) per sweep; no allocation.
+// The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
+// cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
+// and one forward kinematics per solve; no allocation.
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
@@ -1067,11 +1071,11 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
     return j;
 }
 
-IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
+// The matrix of a unit quaternion (no normalization).
+static ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
 {
     ik_mat3 m;
     ik_real xx, yy, zz, xy, xz, yz, wx, wy, wz;
-    q = ik_quat_normalize(q);
     xx = q.x * q.x;
     yy = q.y * q.y;
     zz = q.z * q.z;
@@ -1091,6 +1095,11 @@ IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
     m.m[2][1] = 2 * (yz + wx);
     m.m[2][2] = 1 - 2 * (xx + yy);
     return m;
+}
+
+IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
+{
+    return ik__quat_to_mat3_unit(ik_quat_normalize(q));
 }
 
 // Shepperd (1978) for a finite matrix: of 4w^2, 4x^2, 4y^2, 4z^2 (1 + a signed sum of the
@@ -3009,7 +3018,7 @@ static void ik__ccd_targets(const ik__ccd_work *w)
         return;
     }
     if (pose) {
-        ik_mat3 m = ik_quat_to_mat3(w->target->rot);
+        ik_mat3 m = ik__quat_to_mat3_unit(w->target->rot);
         memcpy(xr, m.m, sizeof xr);
     }
     for (i = 0; i < n; i++) {
@@ -3043,7 +3052,7 @@ static void ik__ccd_targets(const ik__ccd_work *w)
         }
         case IK_JOINT_PRISMATIC: x.z -= w->q[p->qi] * w->gs; break;
         case IK_JOINT_BALL: {
-            ik_mat3 m = ik_quat_to_mat3(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]));
+            ik_mat3 m = ik__quat_to_mat3_unit(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]));
             int r;
             x = ik_vec3_make(m.m[0][0] * d.x + m.m[1][0] * d.y + m.m[2][0] * d.z,
                              m.m[0][1] * d.x + m.m[1][1] * d.y + m.m[2][1] * d.z,
@@ -3246,7 +3255,7 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
         }
         case IK_JOINT_BALL: {
             ik_quat rb = ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]);
-            ik__ccd_rotate(ik_quat_to_mat3(rb), pose, &e, er);
+            ik__ccd_rotate(ik__quat_to_mat3_unit(rb), pose, &e, er);
             if (step) {
                 ik_quat rot = ik__ccd_ball_step(w, &w->chain->joints[i], p->d, p->dr, e, er);
                 rb = ik__quat_unitize(ik_quat_mul(rot, rb));
@@ -3255,7 +3264,7 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
                 p->st[2] = rb.z;
                 p->st[3] = rb.w;
                 p->kind |= IK__CCD_MOVED;
-                ik__ccd_rotate(ik_quat_to_mat3(rot), pose, &e, er);
+                ik__ccd_rotate(ik__quat_to_mat3_unit(rot), pose, &e, er);
             }
             break;
         }

@@ -1212,6 +1212,40 @@ static void test_ccd_scale_extremes(void)
     }
 }
 
+// Free revolute joints (no limits, weight 1, max_angle pi) are carried as (cos q, sin q) and
+// come back within pi of their start, however far they turned over the sweeps; the result is
+// the same rotation as q + 2 pi k would be. Starts far from zero (q0 up to +-50) included.
+static void test_ccd_free_angles(void)
+{
+    test_rng r = { 11011 };
+    int trial, far = 0, moved = 0;
+    for (trial = 0; trial < 40; trial++) {
+        ik_joint j[MAXJ];
+        ik_real q[MAXDOF], q0[MAXDOF], qt[MAXDOF];
+        int n = 2 + (int)(test_rng_next(&r) % 10), i, dof;
+        ik_chain c = random_chain(&r, j, n, trial % 2 ? K_REVOLUTE : K_PLANAR, 0);
+        ik_target t;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        dof = ik_chain_dof(&c);
+        random_state(&r, &c, q);
+        random_state(&r, &c, qt);
+        for (i = 0; i < dof; i++)
+            q[i] = (ik_real)((double)q[i] + (trial % 4 == 3 ? 16 * PI_D : 0));
+        memcpy(q0, q, sizeof q);
+        t = trial % 3 == 0 ? ik_target_pose(fk(&c, qt)) : ik_target_position(fk(&c, qt).pos);
+        o.max_sweeps = 200;
+        CHECK(solve(&c, &t, &o, q, NULL) == IK_OK);
+        for (i = 0; i < dof; i++) {
+            double d = fabs((double)q[i] - (double)q0[i]);
+            moved += d > 0.5;
+            far += d > PI_D * (1 + 4 * (double)IK_EPSILON) +
+                           4 * (double)IK_EPSILON * fabs((double)q0[i]);
+        }
+    }
+    CHECK(far == 0);
+    CHECK(moved > 0);
+}
+
 void test_ccd(void);
 void test_ccd(void)
 {
@@ -1228,4 +1262,5 @@ void test_ccd(void)
     RUN(test_ccd_bad_input);
     RUN(test_ccd_degenerate);
     RUN(test_ccd_resolve);
+    RUN(test_ccd_free_angles);
 }
