@@ -2760,10 +2760,11 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_TOL IK_R(1e-6)
 #endif
 
-#define IK__CCD_MOVE  1 // weight > 0: the joint moves
-#define IK__CCD_ANGLE 2 // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
-#define IK__CCD_MOVED 4 // a ball joint that moved: q is behind its quaternion
-#define IK__CCD_FAST  8 // a free revolute joint, position target: the half-plane step
+#define IK__CCD_MOVE  1  // weight > 0: the joint moves
+#define IK__CCD_ANGLE 2  // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
+#define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
+#define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
+#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: a and kd are set
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
@@ -2773,6 +2774,8 @@ typedef struct ik__ccd_joint {
                       // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
     ik_vec3 d;        // the target in P_i (this sweep)
     ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
+    ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
+    ik_real kd;       // and 1 / |d_xy|
     int type;         // the joint's ik_joint_type
     int qi;           // its first value in q
     int kind;         // IK__CCD_* flags
@@ -3011,8 +3014,18 @@ static void ik__ccd_targets(const ik__ccd_work *w)
             p->d = d;
             x = d;
             if (p->type == IK_JOINT_REVOLUTE) {
+                ik_real dd2 = d.x * d.x + d.y * d.y, kd;
                 x.x = cq * d.x + sq * d.y;
                 x.y = cq * d.y - sq * d.x;
+                p->kind &= ~IK__CCD_UNIT;
+                if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
+                    kd = 1 / IK_SQRT(dd2);
+                    p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+                    p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+                    p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                    p->kd = kd;
+                    p->kind |= IK__CCD_UNIT;
+                }
             }
         }
         return;
@@ -3162,6 +3175,22 @@ static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
         ik_real(*c)[3] = p->c;
+        if (move && (p->kind & (IK__CCD_FAST | IK__CCD_UNIT)) == (IK__CCD_FAST | IK__CCD_UNIT)) {
+            // ik__ccd_turn()'s half-plane step, with C_i applied to d_xy / |d_xy| beforehand
+            // (p->a): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
+            ik_real m2 = f.x * f.x + f.y * f.y, m, r;
+            if (m2 > IK__TINY2) {
+                ik_vec3 d = p->d;
+                m = IK_SQRT(m2);
+                r = p->kd / m;
+                p->st[0] = (d.x * f.x + d.y * f.y) * r;
+                p->st[1] = (d.y * f.x - d.x * f.y) * r;
+                f.x = m * p->a.x + (c[0][2] * f.z + p->o.x);
+                f.y = m * p->a.y + (c[1][2] * f.z + p->o.y);
+                f.z = m * p->a.z + (c[2][2] * f.z + p->o.z);
+                continue;
+            }
+        }
         e = p->type == IK_JOINT_REVOLUTE ? ik__ccd_turn(p, f, move) : f;
         f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
         f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
