@@ -3335,7 +3335,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik__ccd_work w;
-    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
+    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0, slack;
     ik_real fr[3][3];
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
@@ -3400,6 +3400,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     w.pt = ik_vec3_scale(target.pos, w.gs);
     ik__ccd_frames(&w, o.max_angle);
     ik__ccd_load(&w);
+    // how far the carried state's effector may be from ik_chain_fk()'s (rounding)
+    slack = 64 * n * IK_EPSILON *
+            (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos) +
+             (ik__finite(reach) ? reach : scale));
     ik__ccd_sweep(&w, false, &f, fr);
 
     for (sweep = 0;; sweep++) {
@@ -3411,9 +3415,12 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
         if (sweep == 0 || err < best_err)
             best_err = err;
-        if ((pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) || idle >= 3 ||
-            sweep == o.max_sweeps) {
-            // stopping: q from the carried state, and the errors by forward kinematics of q
+        // Converged, or within the rounding of the carried state (slack) of it: the library's
+        // forward kinematics of q decides, so that a q it calls converged stops here too.
+        if ((pos_err <= o.tolerance + slack &&
+             (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON)) ||
+            idle >= 3 || sweep == o.max_sweeps) {
+            // q from the carried state, and the errors by forward kinematics of q
             ik__ccd_store(&w);
             err = ik__pose_error(&target, ik__fk(chain, q, NULL), wbase, ps, w.wo, &pos_err,
                                  &rot_err);
@@ -3427,7 +3434,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             }
             if (sweep == o.max_sweeps)
                 break;
-            ik__ccd_load(&w); // converged only by the rounding of the carried state: go on
+            ik__ccd_load(&w); // not converged after all: go on from q
         }
         ik__ccd_targets(&w);
         ik__ccd_sweep(&w, true, &f, fr);
