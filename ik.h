@@ -3146,7 +3146,7 @@ static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
 
 // A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
 // step): the state, and the effector f (in M_i) in P_i.
-IK_INLINE ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f, bool move)
+static ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f, bool move)
 {
     ik_real cq, sq;
     if (move && (p->kind & IK__CCD_FAST)) {
@@ -3191,7 +3191,13 @@ static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
                 continue;
             }
         }
-        e = p->type == IK_JOINT_REVOLUTE ? ik__ccd_turn(p, f, move) : f;
+        e = f;
+        if (move && (p->kind & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
+            e = ik__ccd_turn(p, f, true);
+        } else if (p->type == IK_JOINT_REVOLUTE) {
+            e.x = p->st[0] * f.x - p->st[1] * f.y;
+            e.y = p->st[1] * f.x + p->st[0] * f.y;
+        }
         f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
         f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
         f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
