@@ -349,7 +349,10 @@ static int reach_trials(test_rng *r, int kind, int trials, int use_rotation, int
 // joints (planar 3 .. 20, ball 2 .. 8). Short chains (3D 2 .. 4 joints, planar 2: little or no
 // redundancy) crawl near singular configurations, still at 1e-5 after 2000 sweeps in a few cases:
 // their rates are printed and asserted against regression, >= 75% from far starts and >= 85%
-// from near ones (measured 85 .. 95% and 90 .. 99%, double and float).
+// from near ones (measured 85 .. 95% and 90 .. 99%, double and float). Checked: the stalled
+// solves are fixed points of CCD (they stay stalled with min_improvement = 0 and 20000 sweeps:
+// every joint alone is already at its best), and most of the others finish given 20000 sweeps
+// (near starts 98 .. 100%, far 88 .. 97%, the rest stalled).
 static void test_ccd_reach_position(void)
 {
     test_rng r = { 2002 };
