@@ -97,11 +97,12 @@
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
-                         form per joint). Robust near singularities, cheap per sweep (O(n), a few
-                         trigonometric calls per joint), converges linearly; distal joints move
-                         most. Joint weights (stiffness), limits, a per-sweep step limit for
-                         smooth dragging. Ignores a rest pose (no null space). Scratch from the
-                         caller (ik_ccd_scratch_size()).
+                         form per joint). Robust near singularities, cheap per sweep (O(n), and
+                         no trigonometry per joint for revolute joints without limits or
+                         stiffness), converges linearly; distal joints move most. Joint weights
+                         (stiffness), limits, a per-sweep step limit for smooth dragging. Ignores
+                         a rest pose (no null space). Scratch from the caller
+                         (ik_ccd_scratch_size()).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
@@ -713,14 +714,17 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // arc for position only). Each move is scaled by the joint's weight (clamped to [0, 1]: 0
 // freezes it), limited to opts->max_angle, and clamped to the joint's limits.
 // q [ik_chain_dof()] is in/out: the start on entry, the result on exit; a start outside the
-// limits is clamped into them first. Stops when converged, when sweeps no longer improve
-// (IK_STATUS_STALLED), or after max_sweeps (IK_STATUS_MAX_ITERATIONS); not converged with the
-// target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE (the chain
-// straightened toward it). info may be NULL.
+// limits is clamped into them first. A free revolute joint (no limits, weight >= 1, max_angle =
+// pi) is carried as (cos q, sin q) and comes back within pi of its start. Stops when converged,
+// when sweeps no longer improve (IK_STATUS_STALLED), or after max_sweeps
+// (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than the
+// chain reaches: IK_STATUS_UNREACHABLE (the chain straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
 // non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
 // IK_ERR_SCRATCH_TOO_SMALL; q untouched on error.
-// Cost O(n) per sweep; no allocation.
+// The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
+// cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
+// and one forward kinematics per solve; no allocation.
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
@@ -1145,11 +1149,11 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
     return j;
 }
 
-IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
+// The matrix of a unit quaternion (no normalization).
+static ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
 {
     ik_mat3 m;
     ik_real xx, yy, zz, xy, xz, yz, wx, wy, wz;
-    q = ik_quat_normalize(q);
     xx = q.x * q.x;
     yy = q.y * q.y;
     zz = q.z * q.z;
@@ -1169,6 +1173,11 @@ IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
     m.m[2][1] = 2 * (yz + wx);
     m.m[2][2] = 1 - 2 * (xx + yy);
     return m;
+}
+
+IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
+{
+    return ik__quat_to_mat3_unit(ik_quat_normalize(q));
 }
 
 // Shepperd (1978) for a finite matrix: of 4w^2, 4x^2, 4y^2, 4z^2 (1 + a signed sum of the
@@ -1630,11 +1639,6 @@ static int ik__joint_advance_p(const ik_joint *j, const ik_real *q, ik_xform *f,
     case IK_JOINT_FIXED: break;
     }
     return 0;
-}
-
-static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
-{
-    return ik__joint_advance_p(j, q, f, pre, false);
 }
 
 // Forward kinematics of a validated chain and state.
@@ -2807,12 +2811,69 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 // joint takes the rotation maximizing the same weighted sum over all rotations (Horn's
 // quaternion method; for position alone, the shortest arc taking Pic to Pid).
 
+// How ik_ccd_solve() computes it. Each joint i gets a frame P_i: its origin, with a basis whose z
+// axis is the joint's axis (the identity basis for ball and fixed joints), so that its motion T_i
+// is a rotation about z (revolute: Rz(q)), a translation along z (prismatic), the ball's rotation,
+// or nothing; M_i is P_i moved (x in P_i = T_i x in M_i) and C_i, o_i place P_i in M_{i-1} (the
+// root frame for i = 0): constants of the solve. Each sweep carries the target from the root to
+// the tip, d_i = C_i^T (T_{i-1}^-1 d_{i-1} - o_i) (the target in P_i), and then the effector from
+// the tip to the root, moving each joint as it passes: with the effector f_i in M_i, joint i
+// chooses T_i from d_i and f_i, e_i = T_i f_i, and f_{i-1} = C_i e_i + o_i. The joints nearer the
+// root have not moved yet, so d_i stays valid, and what reaches the root is the new effector: a
+// forward kinematics of the new state, done on the way. Lengths are in units of the mean joint
+// distance (gs), so that no square underflows or overflows.
+// In P_i, with x_c = x.x + i x.y, a revolute joint's g is const + Re(e^{iq} conj(Z)) with
+// Z = w_p d_c conj(f_c) + w_o sum_j D_jc conj(F_jc) (D_j, F_j: the target's and the effector's
+// axes): the best angle is absolute, (cos q, sin q) = Z / |Z| (the atan2 above, relative to the
+// current angle). So the state of a free joint is (cos q, sin q), set afresh at every step (it
+// cannot drift), and its angle is found once, when the solve stops (one atan2). For position
+// alone the effector's circle about the axis simply turns into the target's half-plane:
+// e = (d.x, d.y) |f_xy| / |d_xy| (one square root). Stiffness, max_angle and limits act on the
+// angle: a joint that has them carries q and takes the step phi = arg(Z conj(e^{iq})) (atan2).
+
 #define IK__CCD_VALID 0x1cccd
 #ifdef IK_USE_FLOAT
 #define IK__CCD_TOL IK_R(1e-5) // float resolves about 1e-7 of a chain's size
 #else
 #define IK__CCD_TOL IK_R(1e-6)
 #endif
+
+#define IK__CCD_MOVE  1  // weight > 0: the joint moves
+#define IK__CCD_ANGLE 2  // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
+#define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
+#define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
+#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: a and kd are set
+
+// Per joint, in the caller's scratch.
+typedef struct ik__ccd_joint {
+    ik_real c[3][3];  // C_i: P_i -> M_{i-1}
+    ik_vec3 o;        // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
+    ik_real st[4];    // revolute: cos, sin of the current angle, then of q[] (the state is q[] +
+                      // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
+    ik_vec3 d;        // the target in P_i (this sweep)
+    ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
+    ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
+    ik_real kd;       // and 1 / |d_xy|
+    int type;         // the joint's ik_joint_type
+    int qi;           // its first value in q
+    int kind;         // IK__CCD_* flags
+} ik__ccd_joint;
+
+// What the passes of one solve share.
+typedef struct ik__ccd_work {
+    const ik_chain *chain;
+    ik__ccd_joint *jd;
+    ik_real *q; // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    int dof;
+    const ik_target *target;
+    bool pose;     // the target has a rotation
+    bool revolute; // position target, free revolute (or fixed, frozen) joints only
+    ik_real gs;    // lengths are multiplied by gs
+    ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
+    ik_real wo, max_angle;
+    ik_vec3 tip, pt;       // the effector in M_{n-1}; the target in the root frame
+    ik_real tip_rot[3][3]; // the effector's axes in M_{n-1}
+} ik__ccd_work;
 
 IKDEF ik_ccd_opts ik_default_ccd_opts(void)
 {
@@ -2831,8 +2892,8 @@ IKDEF ik_ccd_opts ik_default_ccd_opts(void)
 
 static size_t ik__ccd_reals(int joint_count, int dof)
 {
-    size_t per_xform = (sizeof(ik_xform) + sizeof(ik_real) - 1) / sizeof(ik_real);
-    return (size_t)joint_count * per_xform + (size_t)dof;
+    size_t per_joint = (sizeof(ik__ccd_joint) + sizeof(ik_real) - 1) / sizeof(ik_real);
+    return (size_t)joint_count * per_joint + (size_t)dof;
 }
 
 IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
@@ -2843,13 +2904,512 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
     return (ik__ccd_reals(chain->joint_count, dof) + 1) * sizeof(ik_real);
 }
 
-// Columns of a rotation matrix: the frame's axes.
-static void ik__quat_axes(ik_quat q, ik_vec3 u[3])
+// An orthonormal, right-handed basis (columns) whose third axis is the unit a; the identity for
+// a = +z. With s = sign(a.z), h = -1 / (s + a.z): x = (1 + s h a.x^2, s h a.x a.y, -s a.x),
+// y = (h a.x a.y, s + h a.y^2, -a.y) (Frisvad 2012, as revised by Duff et al. 2017).
+static void ik__ccd_basis(ik_vec3 a, ik_real b[3][3])
 {
-    ik_mat3 m = ik_quat_to_mat3(q);
-    int j;
-    for (j = 0; j < 3; j++)
-        u[j] = ik_vec3_make(m.m[0][j], m.m[1][j], m.m[2][j]);
+    ik_real s = a.z >= 0 ? 1 : -1, h = -1 / (s + a.z), k = a.x * a.y * h;
+    b[0][0] = 1 + s * a.x * a.x * h;
+    b[1][0] = s * k;
+    b[2][0] = -s * a.x;
+    b[0][1] = k;
+    b[1][1] = s + a.y * a.y * h;
+    b[2][1] = -a.y;
+    b[0][2] = a.x;
+    b[1][2] = a.y;
+    b[2][2] = a.z;
+}
+
+// (x, y) / |(x, y)| into *c, *s; false (and untouched) for a zero or non-finite (x, y).
+static bool ik__ccd_unit2(ik_real x, ik_real y, ik_real *c, ik_real *s)
+{
+    ik_real r2 = x * x + y * y, m;
+    if (!(r2 > IK__TINY2 && r2 <= IK__REAL_MAX)) { // tiny, huge or NaN: rescale first
+        m = IK_FABS(x) > IK_FABS(y) ? IK_FABS(x) : IK_FABS(y);
+        if (!(m > 0 && m <= IK__REAL_MAX))
+            return false;
+        x /= m;
+        y /= m;
+        r2 = x * x + y * y;
+        if (!(r2 >= 1 && r2 <= 2))
+            return false;
+    }
+    m = 1 / IK_SQRT(r2);
+    *c = x * m;
+    *s = y * m;
+    return true;
+}
+
+// out = a b.
+static void ik__ccd_mat_mul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
+{
+    int r;
+    for (r = 0; r < 3; r++) {
+        ik_real x = a[r][0], y = a[r][1], z = a[r][2];
+        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
+        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
+        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
+    }
+}
+
+// out = a^T b.
+static void ik__ccd_mat_tmul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
+{
+    int r;
+    for (r = 0; r < 3; r++) {
+        ik_real x = a[0][r], y = a[1][r], z = a[2][r];
+        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
+        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
+        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
+    }
+}
+
+// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind.
+static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
+{
+    const ik_chain *chain = w->chain;
+    ik_real bp[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, b[3][3], t[3][3];
+    ik_mat3 m;
+    int i, r, k, at = 0;
+    w->revolute = true;
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        ik__ccd_joint *p = &w->jd[i];
+        ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
+        ik_real wt = ik__clamp(j->weight, 0, 1);
+        ik_quat qr = j->origin.rot;
+        bool axis_z = j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0; // B_i = identity
+        if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) && !axis_z)
+            ik__ccd_basis(j->axis, b);
+        else
+            for (r = 0; r < 3; r++)
+                for (k = 0; k < 3; k++)
+                    b[r][k] = r == k;
+        if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
+            m = ik_quat_to_mat3(qr);
+            ik__ccd_mat_mul(m.m, b, t);
+            ik__ccd_mat_tmul(bp, t, p->c);
+        } else {
+            ik__ccd_mat_tmul(bp, b, p->c);
+        }
+        p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
+                            bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
+                            bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        p->type = (int)j->type;
+        p->qi = at;
+        p->kind = wt > 0 ? IK__CCD_MOVE : 0;
+        if (j->type == IK_JOINT_REVOLUTE &&
+            (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
+            p->kind |= IK__CCD_ANGLE;
+        if (j->type == IK_JOINT_REVOLUTE && p->kind == IK__CCD_MOVE && !w->pose)
+            p->kind |= IK__CCD_FAST;
+        if (w->pose || !(p->kind & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
+                         (j->type == IK_JOINT_REVOLUTE && wt == 0)))
+            w->revolute = false;
+        at += ik_joint_type_dof(j->type);
+        memcpy(bp, b, sizeof b);
+    }
+    {
+        ik_vec3 o = ik_vec3_scale(chain->tip.pos, w->gs);
+        m = ik_quat_to_mat3(chain->tip.rot);
+        w->tip = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
+                              bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
+                              bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        for (r = 0; r < 3; r++)
+            for (k = 0; k < 3; k++)
+                w->tip_rot[r][k] =
+                    bp[0][r] * m.m[0][k] + bp[1][r] * m.m[1][k] + bp[2][r] * m.m[2][k];
+    }
+}
+
+// The carried state from q: (cos, sin) of revolute joints, ball joints' quaternions.
+static void ik__ccd_load(const ik__ccd_work *w)
+{
+    int i, at = 0;
+    for (i = 0; i < w->chain->joint_count; i++) {
+        const ik_joint *j = &w->chain->joints[i];
+        ik__ccd_joint *p = &w->jd[i];
+        const ik_real *v = w->q + at;
+        if (j->type == IK_JOINT_REVOLUTE) {
+            ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
+            p->st[0] = p->st[2] = c;
+            p->st[1] = p->st[3] = s;
+        } else if (j->type == IK_JOINT_BALL) {
+            ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+            p->st[0] = r.x;
+            p->st[1] = r.y;
+            p->st[2] = r.z;
+            p->st[3] = r.w;
+            p->kind &= ~IK__CCD_MOVED;
+        }
+        at += ik_joint_type_dof(j->type);
+    }
+}
+
+// q from the carried state: one atan2 per free revolute joint, one log per moved ball joint.
+static void ik__ccd_store(const ik__ccd_work *w)
+{
+    int i, at = 0;
+    for (i = 0; i < w->chain->joint_count; i++) {
+        const ik_joint *j = &w->chain->joints[i];
+        ik__ccd_joint *p = &w->jd[i];
+        ik_real *v = w->q + at;
+        if (j->type == IK_JOINT_REVOLUTE &&
+            (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
+            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3];
+            v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
+            p->st[2] = c;
+            p->st[3] = s;
+        } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
+            ik_vec3 lv = ik__quat_log(
+                ik__quat_unitize(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3])));
+            v[0] = lv.x;
+            v[1] = lv.y;
+            v[2] = lv.z;
+            p->kind &= ~IK__CCD_MOVED;
+        }
+        at += ik_joint_type_dof(j->type);
+    }
+}
+
+// The target from the root to the tip: d_i and, for a pose, the target's axes in every P_i.
+static void ik__ccd_targets(const ik__ccd_work *w)
+{
+    ik_vec3 x = w->pt; // the target in M_{i-1}
+    ik_real xr[3][3];  // its axes (columns) there
+    const bool pose = w->pose;
+    const int n = w->chain->joint_count;
+    int i, k;
+    if (w->revolute) { // the same for free revolute joints and a position target, leaner
+        for (i = 0; i < n; i++) {
+            ik__ccd_joint *p = &w->jd[i];
+            ik_real(*c)[3] = p->c, cq = p->st[0], sq = p->st[1];
+            ik_vec3 v = ik_vec3_sub(x, p->o), d;
+            d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
+            d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
+            d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+            p->d = d;
+            x = d;
+            if (p->type == IK_JOINT_REVOLUTE) {
+                ik_real dd2 = d.x * d.x + d.y * d.y, kd;
+                x.x = cq * d.x + sq * d.y;
+                x.y = cq * d.y - sq * d.x;
+                p->kind &= ~IK__CCD_UNIT;
+                if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
+                    kd = 1 / IK_SQRT(dd2);
+                    p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+                    p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+                    p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                    p->kd = kd;
+                    p->kind |= IK__CCD_UNIT;
+                }
+            }
+        }
+        return;
+    }
+    if (pose) {
+        ik_mat3 m = ik__quat_to_mat3_unit(w->target->rot);
+        memcpy(xr, m.m, sizeof xr);
+    }
+    for (i = 0; i < n; i++) {
+        ik__ccd_joint *p = &w->jd[i];
+        ik_real(*c)[3] = p->c, dr[3][3];
+        ik_vec3 v = ik_vec3_sub(x, p->o), d;
+        d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
+        d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
+        d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+        p->d = d;
+        x = d;
+        if (pose) {
+            for (k = 0; k < 3; k++) {
+                dr[0][k] = c[0][0] * xr[0][k] + c[1][0] * xr[1][k] + c[2][0] * xr[2][k];
+                dr[1][k] = c[0][1] * xr[0][k] + c[1][1] * xr[1][k] + c[2][1] * xr[2][k];
+                dr[2][k] = c[0][2] * xr[0][k] + c[1][2] * xr[1][k] + c[2][2] * xr[2][k];
+            }
+            memcpy(p->dr, dr, sizeof p->dr);
+            memcpy(xr, dr, sizeof xr);
+        }
+        switch (p->type) { // into M_i: x = T_i^-1 d
+        case IK_JOINT_REVOLUTE: {
+            ik_real cq = p->st[0], sq = p->st[1];
+            x.x = cq * d.x + sq * d.y;
+            x.y = cq * d.y - sq * d.x;
+            for (k = 0; k < 3 && pose; k++) {
+                xr[0][k] = cq * dr[0][k] + sq * dr[1][k];
+                xr[1][k] = cq * dr[1][k] - sq * dr[0][k];
+            }
+            break;
+        }
+        case IK_JOINT_PRISMATIC: x.z -= w->q[p->qi] * w->gs; break;
+        case IK_JOINT_BALL: {
+            ik_mat3 m = ik__quat_to_mat3_unit(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]));
+            int r;
+            x = ik_vec3_make(m.m[0][0] * d.x + m.m[1][0] * d.y + m.m[2][0] * d.z,
+                             m.m[0][1] * d.x + m.m[1][1] * d.y + m.m[2][1] * d.z,
+                             m.m[0][2] * d.x + m.m[1][2] * d.y + m.m[2][2] * d.z);
+            for (r = 0; r < 3 && pose; r++)
+                for (k = 0; k < 3; k++)
+                    xr[r][k] = m.m[0][r] * dr[0][k] + m.m[1][r] * dr[1][k] + m.m[2][r] * dr[2][k];
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+// Welman's w_p at a joint (lengths in units of 1 / gs): 1 + rho, or the fixed weight.
+static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
+{
+    ik_real a, b, big;
+    if (w->wfix >= 0)
+        return w->wfix;
+    a = ik_vec3_length(f);
+    b = ik_vec3_length(d);
+    big = a > b ? a : b;
+    return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
+}
+
+// The best new rotation of a ball joint, relative to its current one, in P_i: e and er (columns)
+// are the effector's position and axes there, d and dr the target's.
+static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
+                                 ik_real dr[2][3], ik_vec3 e, ik_real er[3][3])
+{
+    ik_quat rot;
+    ik_real wt = ik__clamp(j->weight, 0, 1);
+    if (w->pose) {
+        ik_real s[3][3], wp = ik__ccd_wp(w, d, e), t[3][3];
+        const ik_real *pe = &e.x, *pd = &d.x;
+        int a, b, k;
+        for (k = 0; k < 3; k++) { // the target's axes: row z = row x cross row y
+            t[0][k] = dr[0][k];
+            t[1][k] = dr[1][k];
+            t[2][k] =
+                dr[0][(k + 1) % 3] * dr[1][(k + 2) % 3] - dr[0][(k + 2) % 3] * dr[1][(k + 1) % 3];
+        }
+        for (a = 0; a < 3; a++)
+            for (b = 0; b < 3; b++)
+                s[a][b] = wp * pe[a] * pd[b] +
+                          w->wo * (er[a][0] * t[b][0] + er[a][1] * t[b][1] + er[a][2] * t[b][2]);
+        rot = ik__horn_rotation(s);
+    } else {
+        rot = ik_quat_from_two_vectors(e, d);
+    }
+    if (wt < 1 || w->max_angle < IK_PI) { // stiffness and the step limit scale the angle
+        ik_vec3 lv = ik_vec3_scale(ik__quat_log(rot), wt);
+        ik_real ang = ik_vec3_length(lv);
+        if (ang > w->max_angle)
+            lv = ik_vec3_scale(lv, w->max_angle / ang);
+        rot = ik_quat_from_expmap(lv);
+    }
+    return rot;
+}
+
+// v = m v and, with axes, vr = m vr (vr's columns are vectors).
+static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
+{
+    ik_vec3 a = *v;
+    ik_real b[3][3];
+    int r, k;
+    v->x = m.m[0][0] * a.x + m.m[0][1] * a.y + m.m[0][2] * a.z;
+    v->y = m.m[1][0] * a.x + m.m[1][1] * a.y + m.m[1][2] * a.z;
+    v->z = m.m[2][0] * a.x + m.m[2][1] * a.y + m.m[2][2] * a.z;
+    if (!axes)
+        return;
+    memcpy(b, vr, sizeof b);
+    for (r = 0; r < 3; r++)
+        for (k = 0; k < 3; k++)
+            vr[r][k] = m.m[r][0] * b[0][k] + m.m[r][1] * b[1][k] + m.m[r][2] * b[2][k];
+}
+
+// A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
+// step): the state, and the effector f (in M_i) in P_i.
+static ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f, bool move)
+{
+    ik_real cq, sq;
+    if (move && (p->kind & IK__CCD_FAST)) {
+        ik_vec3 d = p->d;
+        ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
+        if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX && m2 > IK__TINY2) {
+            // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
+            ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
+            p->st[0] = (d.x * f.x + d.y * f.y) * r;
+            p->st[1] = (d.y * f.x - d.x * f.y) * r;
+            return ik_vec3_make(kf * d.x, kf * d.y, f.z);
+        }
+        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->st[0], &p->st[1]);
+    }
+    cq = p->st[0];
+    sq = p->st[1];
+    return ik_vec3_make(cq * f.x - sq * f.y, sq * f.x + cq * f.y, f.z);
+}
+
+// The sweep of ik__ccd_sweep() for a position target on a chain of free revolute (and fixed or
+// frozen) joints: the same steps, in a lean loop.
+static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
+{
+    ik_vec3 f = w->tip, e;
+    int i;
+    for (i = w->chain->joint_count - 1; i >= 0; i--) {
+        ik__ccd_joint *p = &w->jd[i];
+        ik_real(*c)[3] = p->c;
+        if (move && (p->kind & (IK__CCD_FAST | IK__CCD_UNIT)) == (IK__CCD_FAST | IK__CCD_UNIT)) {
+            // ik__ccd_turn()'s half-plane step, with C_i applied to d_xy / |d_xy| beforehand
+            // (p->a): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
+            ik_real m2 = f.x * f.x + f.y * f.y, m, r;
+            if (m2 > IK__TINY2) {
+                ik_vec3 d = p->d;
+                m = IK_SQRT(m2);
+                r = p->kd / m;
+                p->st[0] = (d.x * f.x + d.y * f.y) * r;
+                p->st[1] = (d.y * f.x - d.x * f.y) * r;
+                f.x = m * p->a.x + (c[0][2] * f.z + p->o.x);
+                f.y = m * p->a.y + (c[1][2] * f.z + p->o.y);
+                f.z = m * p->a.z + (c[2][2] * f.z + p->o.z);
+                continue;
+            }
+        }
+        e = f;
+        if (move && (p->kind & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
+            e = ik__ccd_turn(p, f, true);
+        } else if (p->type == IK_JOINT_REVOLUTE) {
+            e.x = p->st[0] * f.x - p->st[1] * f.y;
+            e.y = p->st[1] * f.x + p->st[0] * f.y;
+        }
+        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
+        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
+        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
+    }
+    return f;
+}
+
+// The effector from the tip to the root; with move, each joint takes its step on the way.
+// *out_f and out_fr get the effector's position and axes in the root frame (axes: pose only).
+static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_real out_fr[3][3])
+{
+    const bool pose = w->pose;
+    ik_vec3 f = w->tip; // the effector in M_i
+    ik_real fr[3][3], er[3][3];
+    int i, k;
+    if (w->revolute) {
+        *out_f = ik__ccd_sweep_revolute(w, move);
+        return;
+    }
+    if (pose)
+        memcpy(fr, w->tip_rot, sizeof fr);
+    for (i = w->chain->joint_count - 1; i >= 0; i--) {
+        ik__ccd_joint *p = &w->jd[i];
+        ik_real(*c)[3] = p->c;
+        bool step = move && (p->kind & IK__CCD_MOVE);
+        ik_vec3 e = f; // the effector in P_i
+        if (pose)
+            memcpy(er, fr, sizeof er);
+        switch (p->type) {
+        case IK_JOINT_REVOLUTE: {
+            ik_vec3 d = p->d;
+            ik_real cq, sq, zr, zi, nc, ns;
+            if (move && (p->kind & IK__CCD_FAST)) {
+                e = ik__ccd_turn(p, f, true);
+                break;
+            }
+            cq = p->st[0];
+            sq = p->st[1];
+            if (step) {
+                zr = d.x * f.x + d.y * f.y; // Z = w_p d_c conj(f_c) + w_o sum D_jc conj(F_jc)
+                zi = d.y * f.x - d.x * f.y;
+                if (pose) {
+                    ik_real wp = ik__ccd_wp(w, d, f);
+                    zr *= wp;
+                    zi *= wp;
+                    for (k = 0; k < 3; k++) {
+                        zr += w->wo * (p->dr[0][k] * fr[0][k] + p->dr[1][k] * fr[1][k]);
+                        zi += w->wo * (p->dr[1][k] * fr[0][k] - p->dr[0][k] * fr[1][k]);
+                    }
+                }
+                if (ik__ccd_unit2(zr, zi, &nc, &ns)) {
+                    if (p->kind & IK__CCD_ANGLE) { // step phi = arg(Z conj(e^{iq}))
+                        const ik_joint *j = &w->chain->joints[i];
+                        ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
+                        ik_real *v = w->q + p->qi;
+                        phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
+                        phi = ik__clamp(phi * ik__clamp(j->weight, 0, 1), -w->max_angle,
+                                        w->max_angle);
+                        next = ik__clamp(*v + phi, j->lo, j->hi);
+                        if (next != *v) {
+                            *v = next;
+                            cq = IK_COS(next);
+                            sq = IK_SIN(next);
+                        }
+                    } else {
+                        cq = nc;
+                        sq = ns;
+                    }
+                    p->st[0] = cq;
+                    p->st[1] = sq;
+                }
+            }
+            e.x = cq * f.x - sq * f.y;
+            e.y = sq * f.x + cq * f.y;
+            for (k = 0; k < 3 && pose; k++) {
+                er[0][k] = cq * fr[0][k] - sq * fr[1][k];
+                er[1][k] = sq * fr[0][k] + cq * fr[1][k];
+            }
+            break;
+        }
+        case IK_JOINT_PRISMATIC: {
+            ik_real *v = w->q + p->qi;
+            if (step) { // lambda = (Pd - Pc) . axis
+                const ik_joint *j = &w->chain->joints[i];
+                ik_real lam = (p->d.z - (f.z + *v * w->gs)) / w->gs;
+                *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
+            }
+            e.z = f.z + *v * w->gs;
+            break;
+        }
+        case IK_JOINT_BALL: {
+            ik_quat rb = ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]);
+            ik__ccd_rotate(ik__quat_to_mat3_unit(rb), pose, &e, er);
+            if (step) {
+                ik_quat rot = ik__ccd_ball_step(w, &w->chain->joints[i], p->d, p->dr, e, er);
+                rb = ik__quat_unitize(ik_quat_mul(rot, rb));
+                p->st[0] = rb.x;
+                p->st[1] = rb.y;
+                p->st[2] = rb.z;
+                p->st[3] = rb.w;
+                p->kind |= IK__CCD_MOVED;
+                ik__ccd_rotate(ik__quat_to_mat3_unit(rot), pose, &e, er);
+            }
+            break;
+        }
+        default: break;
+        }
+        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x; // f_{i-1} = C_i e_i + o_i
+        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
+        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
+        for (k = 0; k < 3 && pose; k++) {
+            fr[0][k] = c[0][0] * er[0][k] + c[0][1] * er[1][k] + c[0][2] * er[2][k];
+            fr[1][k] = c[1][0] * er[0][k] + c[1][1] * er[1][k] + c[1][2] * er[2][k];
+            fr[2][k] = c[2][0] * er[0][k] + c[2][1] * er[1][k] + c[2][2] * er[2][k];
+        }
+    }
+    *out_f = f;
+    if (pose)
+        memcpy(out_fr, fr, sizeof fr);
+}
+
+// The error of the carried state's effector (position f and axes fr in the root frame).
+static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, ik_real fr[3][3], ik_real wbase,
+                             ik_real ps, ik_real *pos_err, ik_real *rot_err)
+{
+    ik_xform e;
+    e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
+    e.rot = ik_quat_identity();
+    if (w->pose) {
+        ik_mat3 m;
+        memcpy(m.m, fr, sizeof m.m);
+        e.rot = ik_quat_from_mat3(m);
+    }
+    return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
 }
 
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
@@ -2858,9 +3418,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
 {
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
-    ik_xform *pre;
-    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
-    ik_vec3 ud[3];
+    ik__ccd_work w;
+    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0, slack;
+    ik_real fr[3][3];
+    ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
@@ -2879,10 +3440,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     if (!scratch)
         return IK_ERR_NULL_ARG;
     n = chain->joint_count;
-    pre = (ik_xform *)(void *)ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
-    if (!pre || scratch_size < ik_ccd_scratch_size(chain))
-        return IK_ERR_SCRATCH_TOO_SMALL;
-    q = (ik_real *)(void *)(pre + n);
+    w.jd = (ik__ccd_joint *)(void *)ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
+    if (!w.jd || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
+    q = (ik_real *)(void *)(w.jd + n);
 
     // work on a copy of q, clamped into the limits
     for (i = 0; i < dof; i++)
@@ -2906,26 +3467,31 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     // t moves the effector by about t times its lever arm), so alpha = (n / W)^2, W the chain's
     // length and n its moving joints (bench --ccd-weights: on 100 random 7-joint arms with pose
     // targets from far starts, 80 converge with this, 7 with a fixed 1 / W^2, 61 with 1 / W).
-    // It is applied as lengths divided by the mean distance W / n (ps below) with w_p = 1 + rho,
-    // which is the same but neither underflows nor overflows for chains of any size.
-    ps = o.position_weight >= 0 ? 1 : (ik_real)ik__movable_joints(chain) / scale;
+    // It is applied as lengths divided by the mean distance W / n (gs below) with w_p = 1 + rho,
+    // which is the same but neither underflows nor overflows for chains of any size. A fixed
+    // w_p is for lengths in model units (ps = 1 in the error).
+    w.gs = (ik_real)ik__movable_joints(chain) / scale;
+    ps = o.position_weight >= 0 ? 1 : w.gs;
     wbase = o.position_weight >= 0 ? o.position_weight : 1;
-    ik__quat_axes(target.rot, ud);
+    w.wfix = o.position_weight >= 0 ? o.position_weight / w.gs / w.gs : -1;
+    w.chain = chain;
+    w.q = q;
+    w.dof = dof;
+    w.target = &target;
+    w.pose = target.use_rotation;
+    w.wo = target.use_rotation ? o.orientation_weight : 0;
+    w.max_angle = o.max_angle;
+    w.pt = ik_vec3_scale(target.pos, w.gs);
+    ik__ccd_frames(&w, o.max_angle);
+    ik__ccd_load(&w);
+    // how far the carried state's effector may be from ik_chain_fk()'s (rounding)
+    slack = 64 * n * IK_EPSILON *
+            (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos) +
+             (ik__finite(reach) ? reach : scale));
+    ik__ccd_sweep(&w, false, &f, fr);
 
     for (sweep = 0;; sweep++) {
-        ik_xform f = ik_xform_identity(), eff;
-        ik_vec3 pe, uc[3];
-        ik_quat re;
-        int at = 0, k;
-        // forward kinematics: each joint's frame before its motion, and the effector
-        for (i = 0; i < n; i++)
-            at += ik__joint_advance(&chain->joints[i], q + at, &f, &pre[i]);
-        eff = ik_xform_mul(f, chain->tip);
-        err = ik__pose_error(&target, eff, wbase, ps, o.orientation_weight, &pos_err, &rot_err);
-        if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
-            status = IK_STATUS_CONVERGED;
-            break;
-        }
+        err = ik__ccd_error(&w, f, fr, wbase, ps, &pos_err, &rot_err);
         // With Welman's weights the steps minimize w_p |dp|^2 + w_o sum |du|^2 with w_p varying
         // from joint to joint (alpha to 2 alpha), so the error above may rise in a sweep that is
         // still making progress: only three sweeps in a row without improvement stop the solve.
@@ -2933,101 +3499,29 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
         if (sweep == 0 || err < best_err)
             best_err = err;
-        if (idle >= 3) {
-            status = IK_STATUS_STALLED;
-            break;
+        // Converged, or within the rounding of the carried state (slack) of it: the library's
+        // forward kinematics of q decides, so that a q it calls converged stops here too.
+        if ((pos_err <= o.tolerance + slack &&
+             (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON)) ||
+            idle >= 3 || sweep == o.max_sweeps) {
+            // q from the carried state, and the errors by forward kinematics of q
+            ik__ccd_store(&w);
+            err = ik__pose_error(&target, ik__fk(chain, q, NULL), wbase, ps, w.wo, &pos_err,
+                                 &rot_err);
+            if (pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) {
+                status = IK_STATUS_CONVERGED;
+                break;
+            }
+            if (idle >= 3) {
+                status = IK_STATUS_STALLED;
+                break;
+            }
+            if (sweep == o.max_sweeps)
+                break;
+            ik__ccd_load(&w); // not converged after all: go on from q
         }
-        if (sweep == o.max_sweeps)
-            break;
-
-        // one sweep, tip to root, moving the effector (pe, re) along with each joint
-        pe = eff.pos;
-        re = eff.rot;
-        if (target.use_rotation)
-            ik__quat_axes(re, uc);
-        at = dof;
-        for (i = n - 1; i >= 0; i--) {
-            const ik_joint *j = &chain->joints[i];
-            ik_real w = ik__clamp(j->weight, 0, 1), wp,
-                    wo = target.use_rotation ? o.orientation_weight : 0;
-            ik_vec3 jp = pre[i].pos, pic = ik_vec3_sub(pe, jp), pid = ik_vec3_sub(target.pos, jp);
-            ik_vec3 pics = ik_vec3_scale(pic, ps), pids = ik_vec3_scale(pid, ps); // scaled
-            ik_quat rot = ik_quat_identity();
-            at -= ik_joint_type_dof(j->type);
-            if (w == 0 || j->type == IK_JOINT_FIXED)
-                continue;
-            if (o.position_weight >= 0) {
-                wp = wbase;
-            } else {
-                ik_real a = ik_vec3_length(pics), b = ik_vec3_length(pids);
-                ik_real big = a > b ? a : b, rho = big > 0 ? (a < b ? a : b) / big : 0;
-                wp = 1 + rho;
-            }
-            if (j->type == IK_JOINT_PRISMATIC) {
-                ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis);
-                ik_real lam = ik_vec3_dot(ik_vec3_sub(target.pos, pe), axis) * w;
-                ik_real next = ik__clamp(q[at] + lam, j->lo, j->hi);
-                pe = ik_vec3_add_scaled(pe, axis, next - q[at]);
-                q[at] = next;
-                continue;
-            }
-            if (j->type == IK_JOINT_REVOLUTE) {
-                ik_vec3 axis = ik_quat_rotate(pre[i].rot, j->axis), cr;
-                ik_real k1, k2, k3, phi, next;
-                k1 = wp * ik_vec3_dot(pids, axis) * ik_vec3_dot(pics, axis);
-                k2 = wp * ik_vec3_dot(pids, pics);
-                cr = ik_vec3_scale(ik_vec3_cross(pics, pids), wp);
-                for (k = 0; k < 3 && wo > 0; k++) {
-                    k1 += wo * ik_vec3_dot(ud[k], axis) * ik_vec3_dot(uc[k], axis);
-                    k2 += wo * ik_vec3_dot(ud[k], uc[k]);
-                    cr = ik_vec3_add_scaled(cr, ik_vec3_cross(uc[k], ud[k]), wo);
-                }
-                k3 = ik_vec3_dot(axis, cr);
-                phi = (k3 == 0 && k2 - k1 >= 0) ? 0 : IK_ATAN2(k3, k2 - k1);
-                phi = ik__clamp(phi * w, -o.max_angle, o.max_angle);
-                next = ik__clamp(q[at] + phi, j->lo, j->hi);
-                rot = ik__quat_unit_axis(axis, next - q[at]); // axis: a rotated unit vector
-                q[at] = next;
-            } else { // IK_JOINT_BALL
-                ik_vec3 v = ik_vec3_make(q[at], q[at + 1], q[at + 2]), lv;
-                ik_quat local;
-                ik_real ang;
-                if (wo > 0) {
-                    ik_real s[3][3];
-                    int a, b;
-                    for (a = 0; a < 3; a++)
-                        for (b = 0; b < 3; b++) {
-                            const ik_real *pa = &pics.x, *pb = &pids.x;
-                            s[a][b] = wp * pa[a] * pb[b];
-                            for (k = 0; k < 3; k++)
-                                s[a][b] += wo * (&uc[k].x)[a] * (&ud[k].x)[b];
-                        }
-                    rot = ik__horn_rotation(s);
-                } else {
-                    rot = ik_quat_from_two_vectors(pic, pid);
-                }
-                // stiffness and the step limit scale the rotation's angle
-                lv = ik__quat_log(rot);
-                lv = ik_vec3_scale(lv, w);
-                ang = ik_vec3_length(lv);
-                if (ang > o.max_angle)
-                    lv = ik_vec3_scale(lv, o.max_angle / ang);
-                rot = ik_quat_from_expmap(lv);
-                // the joint's new local rotation: pre^-1 rot pre exp(v)
-                local =
-                    ik_quat_mul(ik_quat_conjugate(pre[i].rot),
-                                ik_quat_mul(rot, ik_quat_mul(pre[i].rot, ik_quat_from_expmap(v))));
-                v = ik__quat_log(ik__quat_unitize(local));
-                q[at] = v.x;
-                q[at + 1] = v.y;
-                q[at + 2] = v.z;
-            }
-            pe = ik_vec3_add(jp, ik_quat_rotate(rot, pic));
-            if (target.use_rotation) {
-                re = ik__quat_unitize(ik_quat_mul(rot, re));
-                ik__quat_axes(re, uc);
-            }
-        }
+        ik__ccd_targets(&w);
+        ik__ccd_sweep(&w, true, &f, fr);
     }
 
     // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps

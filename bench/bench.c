@@ -187,7 +187,7 @@ typedef struct ccd_case {
     ik_real q0[300], q[300];
     ik_target target;
     ik_ccd_opts opts;
-    unsigned char scratch[16384];
+    unsigned char scratch[32768];
     int sweeps; // sweeps done by the last solve
 } ccd_case;
 
@@ -379,6 +379,32 @@ int main(int argc, char **argv)
                 t = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
                 printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
                        t / ((cc.sweeps > 0 ? cc.sweeps : 1) * sizes[k]));
+            }
+            printf("\n");
+        }
+        // The same solves with 20 sweeps: the difference is the cost of the sweeps alone,
+        // without the work done once per solve (checks, frames, angles in and out, the final
+        // forward kinematics). n/a: the solve ends before 10 sweeps (the target is met exactly).
+        printf(
+            "\n| CCD, sweeps alone: (20 - 10 sweeps) / 10 n, ns | n = 3 | n = 7 | n = 20 | n = 100 "
+            "|\n");
+        printf("|------------------------------------------------|-------|-------|--------|------"
+               "---|\n");
+        for (kind = 0; kind < 3; kind++) {
+            printf("| %-46s |", names[kind]);
+            for (k = 0; k < 4; k++) {
+                double t10, t20;
+                int s10;
+                make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                t10 = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
+                s10 = cc.sweeps;
+                cc.opts.max_sweeps = 20;
+                t20 = median_ns(run_ccd, &cc, 2000 / (20 * sizes[k]) + 1, runs);
+                if (cc.sweeps > s10)
+                    printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
+                           (t20 - t10) / ((cc.sweeps - s10) * sizes[k]));
+                else
+                    printf(" %*s |", k < 2 ? 5 : (k == 2 ? 6 : 7), "n/a");
             }
             printf("\n");
         }

@@ -38,7 +38,7 @@ static void run(int n, double errors[SWEEPS + 1], svg *draw)
     static const char *colors[4] = { SVG_GREY, SVG_ORANGE, SVG_GREEN, SVG_BLUE };
     ik_joint joints[MAXN];
     ik_real q[MAXN];
-    static unsigned char scratch[4096];
+    static unsigned char scratch[8192];
     ik_chain chain;
     ik_target goal = ik_target_position(ik_vec3_make(IK_R(0.9), IK_R(0.75), 0));
     ik_ccd_opts opts = ik_default_ccd_opts();
