@@ -1604,75 +1604,133 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
     }
 }
 
-// Geometric Jacobian of a validated chain and state, rows 3 or 6, into jac[rows * dof].
-// A rotational column is [w x (p_e - p); w] with w the joint's angular velocity per unit q in
-// the root frame and p a point on its axis; a prismatic column is [a; 0]. For a ball joint at
-// exp(v) after the frame rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left
-// Jacobian (ik_expmap_jacobian), so its three w are P J(v) e_k. With 6 rows the effector is not
-// known until the end: the first pass stores (p; w) in the column and the second pass finishes
-// it. With 3 rows there is no room for both, so p_e comes from known_pe if the caller has it,
-// else from a first FK pass. With euler, ball
-// joints hold yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x,
-// P Ry(a) Rx(b) e_z.
+// R <- R Rot(e_k, angle) for a rotation matrix R, given c = cos, s = sin of the angle: about a
+// coordinate axis only the two other columns change, col a' = c col a + s col b,
+// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3.
+static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
+{
+    int a = (k + 1) % 3, b = (k + 2) % 3, i;
+    for (i = 0; i < 3; i++) {
+        ik_real ra = r->m[i][a], rb = r->m[i][b];
+        r->m[i][a] = c * ra + s * rb;
+        r->m[i][b] = c * rb - s * ra;
+    }
+}
+
+// The coordinate axis k (0, 1, 2) that the unit axis v lies along, or -1.
+static int ik__coordinate_axis(ik_vec3 v)
+{
+    if (v.y == 0 && v.z == 0)
+        return 0;
+    if (v.x == 0 && v.z == 0)
+        return 1;
+    return v.x == 0 && v.y == 0 ? 2 : -1;
+}
+
+static ik_vec3 ik__mat3_col(const ik_mat3 *r, int k)
+{
+    return ik_vec3_make(r->m[0][k], r->m[1][k], r->m[2][k]);
+}
+
+// Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
+// (rows 3 or 6, rows x dof) may be NULL for the effector alone. Frames are rotation matrices
+// here (composing them and reading axes off them is cheaper than with quaternions; a revolute
+// or prismatic joint about a coordinate axis turns two columns). A rotational column is
+// [w x (p_e - p); w] with w the joint's angular velocity per unit q in the root frame and p a
+// point on its axis; a prismatic column is [a; 0]. For a ball joint at exp(v) after the frame
+// rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left Jacobian
+// (ik_expmap_jacobian), so its three w are P J(v) e_k. With euler, ball joints hold
+// yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z.
+// p_e is not known until the end: with 6 rows the first three hold p x w (a prismatic column
+// its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
+// from known_pe if the caller has it, else from a first pass.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
                              ik_real *jac, bool euler, const ik_vec3 *known_pe)
 {
-    ik_xform f = ik_xform_identity(), effector;
-    ik_vec3 pe = ik_vec3_zero(), w, zero = ik_vec3_zero();
-    ik_xform pre;
-    ik_mat3 jl;
-    int i, k, col = 0;
+    ik_mat3 r = ik_mat3_identity(), jl;
+    ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
+    ik_xform effector;
+    int i, k, col = 0, axis;
     bool deferred = rows == 6;
-    if (!deferred)
-        pe = known_pe ? *known_pe : ik__fk_p(chain, q, NULL, euler).pos;
+    if (jac && !deferred)
+        pe = known_pe ? *known_pe : ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        ik__joint_advance_p(j, q + col, &f, &pre, euler);
+        const ik_quat o = j->origin.rot;
+        p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
+        if (o.x != 0 || o.y != 0 || o.z != 0)
+            r = ik_mat3_mul(r, ik_quat_to_mat3(o));
         switch (j->type) {
-        case IK_JOINT_REVOLUTE:
-            w = ik_quat_rotate(pre.rot, j->axis);
-            ik__jacobian_set(jac, rows, dof, col++,
-                             deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
-            break;
+        case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
         case IK_JOINT_PRISMATIC:
-            ik__jacobian_set(jac, rows, dof, col++, ik_quat_rotate(pre.rot, j->axis), zero);
+            axis = ik__coordinate_axis(j->axis);
+            if (axis >= 0) { // +-e_axis
+                ik_real sign = (axis == 0   ? j->axis.x
+                                : axis == 1 ? j->axis.y
+                                            : j->axis.z) > 0
+                                   ? 1
+                                   : -1;
+                w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
+                if (j->type == IK_JOINT_REVOLUTE)
+                    ik__mat3_turn(&r, axis, IK_COS(q[col]), sign * IK_SIN(q[col]));
+            } else {
+                w = ik_mat3_mul_vec3(r, j->axis);
+                if (j->type == IK_JOINT_REVOLUTE)
+                    r = ik_mat3_mul(r, ik_quat_to_mat3(ik__quat_unit_axis(j->axis, q[col])));
+            }
+            if (j->type == IK_JOINT_PRISMATIC) {
+                p = ik_vec3_add_scaled(p, w, q[col]);
+                lin = w;
+                w = ik_vec3_zero();
+            } else {
+                lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
+            }
+            if (jac)
+                ik__jacobian_set(jac, rows, dof, col, lin, w);
+            col++;
             break;
         case IK_JOINT_BALL:
-            if (euler) {
-                ik_quat ya = ik__quat_axis(1, q[col]);
-                ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[col + 1]));
-                ik_vec3 c0 = ik_vec3_make(0, 1, 0), c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
-                ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
-                jl = ik_mat3_identity();
-                jl.m[0][0] = c0.x, jl.m[1][0] = c0.y, jl.m[2][0] = c0.z;
-                jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
-                jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
-            } else {
-                jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+            if (jac) {
+                if (euler) {
+                    ik_quat ya = ik__quat_axis(1, q[col]);
+                    ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[col + 1]));
+                    ik_vec3 c0 = ik_vec3_make(0, 1, 0);
+                    ik_vec3 c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
+                    ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
+                    jl.m[0][0] = c0.x, jl.m[1][0] = c0.y, jl.m[2][0] = c0.z;
+                    jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
+                    jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
+                } else {
+                    jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+                }
+                jl = ik_mat3_mul(r, jl);
+                for (k = 0; k < 3; k++) {
+                    w = ik__mat3_col(&jl, k);
+                    lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
+                    ik__jacobian_set(jac, rows, dof, col + k, lin, w);
+                }
             }
-            for (k = 0; k < 3; k++) {
-                w = ik_quat_rotate(pre.rot, ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]));
-                ik__jacobian_set(jac, rows, dof, col++,
-                                 deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
-            }
+            r = ik_mat3_mul(r, ik_quat_to_mat3(ik__ball_rotation(q + col, euler)));
+            col += 3;
             break;
         case IK_JOINT_FIXED: break;
         }
     }
     IK_ASSERT(col == dof);
-    effector = ik_xform_mul(f, chain->tip);
-    if (deferred) {
+    effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
+    {
+        const ik_quat o = chain->tip.rot;
+        if (o.x != 0 || o.y != 0 || o.z != 0)
+            r = ik_mat3_mul(r, ik_quat_to_mat3(o));
+    }
+    effector.rot = ik__quat_from_mat3(&r);
+    if (jac && deferred) {
         pe = effector.pos;
-        for (i = 0, col = 0; i < chain->joint_count; i++) {
-            ik_joint_type type = chain->joints[i].type;
-            int n = ik_joint_type_dof(type);
-            for (k = 0; k < n; k++, col++) {
-                ik_vec3 p = ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]);
-                if (type == IK_JOINT_PRISMATIC)
-                    continue;
-                w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
-                ik__jacobian_set(jac, 3, dof, col, ik_vec3_cross(w, ik_vec3_sub(pe, p)), w);
-            }
+        for (col = 0; col < dof; col++) {
+            w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
+            lin = ik_vec3_add(ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]),
+                              ik_vec3_cross(w, pe));
+            ik__jacobian_set(jac, 3, dof, col, lin, w);
         }
     }
     return effector;
