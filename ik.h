@@ -2308,16 +2308,19 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
     return o;
 }
 
-// Work arrays, all [dof] unless said: the Jacobian (6 x dof) and its weighted, active copy, the
-// SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state, the pinned
-// flags and forced moves.
+// Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
+// (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
+// SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
+// the pinned flags and forced moves, and per column its joint's weight (clamped), sqrt(weight)
+// and limits (infinite for ball joints).
 typedef struct ik__jac_work {
-    ik_real *jac, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced;
+    ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *wt, *sw, *lo,
+        *hi;
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof)
 {
-    return (size_t)dof * (6 + 6 + 6 + 5) + 36 + 6;
+    return (size_t)dof * (6 * 4 + 9) + 36 + 6;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2328,21 +2331,176 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof) + 1) * sizeof(ik_real);
 }
 
-// The task error at state q (in the solver's parameterization): e[0..2] position, e[3..5] the
-// weighted rotation vector; returns |e|^2 and the effector.
+// The Jacobian jac (6 x dof, the rotation rows times ow) and the task error e at state q (in
+// the solver's parameterization): e[0..2] position, e[3..5] the weighted rotation vector;
+// returns |e|^2. One kinematics pass: the backtracking test's error and the next iteration's
+// Jacobian come from the same pass.
 static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const ik_real *q,
-                              bool euler, ik_real ow, ik_real *e, ik_xform *eff)
+                              bool euler, ik_real ow, int dof, ik_real *jac, ik_real *e)
 {
     ik_vec3 dp, dr;
-    *eff = ik__fk_p(chain, q, NULL, euler);
-    dp = ik_vec3_sub(t->pos, eff->pos);
+    ik_xform eff = ik__jacobian(chain, q, 6, dof, jac, euler, NULL);
+    int c;
+    dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
+    for (c = 3 * dof; c < 6 * dof; c++)
+        jac[c] *= ow;
     dr = ik_vec3_scale(
-        ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff->rot)))), ow);
+        ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff.rot)))), ow);
     e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
+}
+
+// The Cholesky factor l (lower, n x n) of a + shift I; false if a pivot is not positive.
+static bool ik__cholesky(const ik_real *a, int n, ik_real shift, ik_real *l)
+{
+    int i, j, k;
+    for (i = 0; i < n; i++)
+        for (j = 0; j <= i; j++) {
+            ik_real s = a[i * n + j] + (i == j ? shift : 0);
+            for (k = 0; k < j; k++)
+                s -= l[i * n + k] * l[j * n + k];
+            if (i == j) {
+                if (!(s > 0))
+                    return false;
+                l[i * n + i] = IK_SQRT(s);
+            } else {
+                l[i * n + j] = s / l[j * n + j];
+            }
+        }
+    return true;
+}
+
+// x <- (L L^T)^-1 x; with start, x gets instead L^-T z for the z = L^-1 b, b_i = +-1, whose
+// signs make each |z_i| large as it is computed: a vector rich in the direction of A^-1's
+// largest eigenvalue (LINPACK's condition estimator).
+static void ik__cholesky_solve(const ik_real *l, int n, ik_real *x, bool start)
+{
+    int i, k;
+    for (i = 0; i < n; i++) {
+        ik_real s = start ? 0 : x[i];
+        for (k = 0; k < i; k++)
+            s -= l[i * n + k] * x[k];
+        if (start)
+            s += s >= 0 ? 1 : -1;
+        x[i] = s / l[i * n + i];
+    }
+    for (i = n - 1; i >= 0; i--) {
+        ik_real s = x[i];
+        for (k = i + 1; k < n; k++)
+            s -= l[k * n + i] * x[k];
+        x[i] = s / l[i * n + i];
+    }
+}
+
+// The smallest eigenvalue of A = L L^T (n <= 6) by inverse iteration, converged to a relative
+// 1e-10: the Rayleigh quotient of y = A^-1 x, x the unit iterate, is an upper bound that
+// converges as (lambda_min / lambda_next)^2 per step.
+static ik_real ik__cholesky_min_eig(const ik_real *l, int n)
+{
+    ik_real x[6], rho = IK_INFINITY;
+    int i, it;
+    ik__cholesky_solve(l, n, x, true);
+    for (it = 0; it < 40; it++) {
+        ik_real norm2 = 0, xy = 0, yy = 0, y[6], prev = rho;
+        for (i = 0; i < n; i++)
+            norm2 += x[i] * x[i];
+        for (i = 0; i < n; i++)
+            y[i] = x[i] /= IK_SQRT(norm2);
+        ik__cholesky_solve(l, n, y, false);
+        for (i = 0; i < n; i++) {
+            xy += x[i] * y[i];
+            yy += y[i] * y[i];
+            x[i] = y[i];
+        }
+        rho = xy / yy;
+        if (IK_FABS(prev - rho) <= IK_R(1e-10) * rho)
+            break;
+    }
+    return rho;
+}
+
+// The projection of z (weighted joint coordinates) on the null space of the weighted active
+// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
+static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
+{
+    ik_real t[6];
+    int r, c;
+    for (r = 0; r < m; r++) {
+        t[r] = 0;
+        for (c = 0; c < dof; c++)
+            t[r] += w->jac[r * dof + c] * w->sw[c] * z[c];
+    }
+    ik__cholesky_solve(l, m, t, false);
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        if (w->pinned[c] != 0)
+            continue;
+        for (r = 0; r < m; r++)
+            d += w->jac[r * dof + c] * t[r];
+        z[c] -= w->sw[c] * d;
+    }
+}
+
+// The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
+// (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
+// by Cholesky, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
+// iteration. PINV drops no singular value then (s_min > rcond s_max). Returns false (nothing
+// written) otherwise; *l gets the undamped factor for the rest pose's projection.
+static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
+                                     const ik_real *e, ik_real scale, ik_real *l)
+{
+    ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut;
+    int r, s, c;
+    if (dof < m)
+        return false;
+    for (r = 0; r < m; r++)
+        for (s = 0; s <= r; s++) {
+            ik_real sum = 0;
+            for (c = 0; c < dof; c++)
+                sum +=
+                    w->jac[r * dof + c] * w->jac[s * dof + c] * (w->pinned[c] != 0 ? 0 : w->wt[c]);
+            a[r * m + s] = a[s * m + r] = sum;
+        }
+    for (r = 0; r < m; r++)
+        tr += a[r * m + r];
+    if (!(tr > 0) || !ik__cholesky(a, m, 0, l))
+        return false;
+    // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
+    // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
+    // corrects (Newton's convergence stays superlinear); and no singular value that PINV would
+    // drop (s_min > rcond s_max).
+    cut = IK_EPSILON * IK_R(1e4);
+    cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
+    rho = ik__cholesky_min_eig(l, m);
+    if (!(rho > cut * tr))
+        return false;
+    if (o->method == IK_JACOBIAN_DLS) {
+        if (o->damping > 0) {
+            lambda2 = o->damping * o->damping;
+        } else { // as in ik__jacobian_step, with s_min^2 = rho
+            ik_real eps2 = IK_R(0.0025) * scale * scale, lmax2 = IK_R(0.01) * scale * scale;
+            ik_real e2 = 0;
+            for (r = 0; r < m; r++)
+                e2 += e[r] * e[r];
+            if (rho < eps2)
+                lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
+        }
+    }
+    if (lambda2 > 0 && !ik__cholesky(a, m, lambda2, ld))
+        return false;
+    for (r = 0; r < m; r++)
+        y[r] = e[r];
+    ik__cholesky_solve(lambda2 > 0 ? ld : l, m, y, false);
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        for (r = 0; r < m; r++)
+            d += w->jac[r * dof + c] * y[r];
+        w->dq[c] = w->pinned[c] != 0 ? 0 : w->sw[c] * d;
+    }
+    return true;
 }
 
 // One step dq (unweighted joint units) for the m x dof task J dq = e, on the active columns.
@@ -2350,27 +2508,25 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
     int i, r, c, k = m < dof ? m : dof, jt;
+    ik_real l[36];
+    bool normal = false;
     if (k == 0) // no joint moves: no step
         return;
-    // weighted, active columns
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        int nd = ik_joint_type_dof(chain->joints[jt].type), t;
-        ik_real sw = IK_SQRT(ik__clamp(chain->joints[jt].weight, 0, IK_MAX_MAGNITUDE));
-        for (t = 0; t < nd; t++, c++)
-            for (r = 0; r < m; r++)
-                w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * sw;
-    }
     for (c = 0; c < dof; c++)
         w->dq[c] = 0;
+    if (o->method == IK_JACOBIAN_DLS || o->method == IK_JACOBIAN_PINV)
+        normal = ik__jacobian_step_normal(o, w, m, dof, e, scale, l);
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik_real jjte[6], num = 0, den = 0, alpha;
-        for (c = 0; c < dof; c++)
+        for (c = 0; c < dof; c++) {
             for (r = 0; r < m; r++)
-                w->dq[c] += w->jw[r * dof + c] * e[r];
+                w->dq[c] += w->jac[r * dof + c] * e[r];
+            w->dq[c] *= w->pinned[c] != 0 ? 0 : w->sw[c];
+        }
         for (r = 0; r < m; r++) {
             jjte[r] = 0;
             for (c = 0; c < dof; c++)
-                jjte[r] += w->jw[r * dof + c] * w->dq[c];
+                jjte[r] += w->jac[r * dof + c] * w->sw[c] * w->dq[c];
             num += e[r] * jjte[r];
             den += jjte[r] * jjte[r];
         }
@@ -2379,8 +2535,14 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             w->dq[c] *= alpha;
     } else {
         ik_real lambda2 = 0, gamma_max = o->max_joint_step;
-        ik__svd(w->jw, m, dof, w->u, w->s, w->v);
-        if (o->method == IK_JACOBIAN_DLS) {
+        if (!normal) {
+            // weighted, active columns
+            for (r = 0; r < m; r++)
+                for (c = 0; c < dof; c++)
+                    w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * w->sw[c];
+            ik__svd(w->jw, m, dof, w->u, w->s, w->v);
+        }
+        if (!normal && o->method == IK_JACOBIAN_DLS) {
             if (o->damping > 0) {
                 lambda2 = o->damping * o->damping;
             } else {
@@ -2395,7 +2557,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                     lambda2 = (1 - (smin / eps) * (smin / eps)) * (e2 < lmax2 ? e2 : lmax2);
             }
         }
-        for (i = 0; i < k; i++) {
+        for (i = 0; i < k && !normal; i++) {
             ik_real si = w->s[i], ue = 0, f;
             if (!(si > 0))
                 continue;
@@ -2447,7 +2609,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
                 const ik_joint *j = &chain->joints[jt];
                 int nd = ik_joint_type_dof(j->type), t;
-                ik_real sw = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE)), rest[3];
+                ik_real sw = w->sw[c], rest[3];
                 for (t = 0; t < nd; t++)
                     rest[t] = o->rest[c + t];
                 if (euler && j->type == IK_JOINT_BALL) {
@@ -2460,7 +2622,9 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                     w->trial[c] =
                         w->pinned[c] != 0 || sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c]) / sw;
             }
-            for (i = 0; i < k; i++) {
+            if (normal)
+                ik__null_project(w, l, m, dof, w->trial);
+            for (i = 0; i < k && !normal; i++) {
                 ik_real d = 0;
                 if (!(w->s[i] > o->rcond * w->s[0]))
                     continue;
@@ -2476,12 +2640,8 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         }
     }
     // back to joint units (the weights), then the forced moves of pinned joints
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        int nd = ik_joint_type_dof(chain->joints[jt].type), t;
-        ik_real sw = IK_SQRT(ik__clamp(chain->joints[jt].weight, 0, IK_MAX_MAGNITUDE));
-        for (t = 0; t < nd; t++, c++)
-            w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * sw;
-    }
+    for (c = 0; c < dof; c++)
+        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 
 // q + dq in the solver's parameterization: additive for 1-DOF joints and Euler balls; for
@@ -2522,8 +2682,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
     ik_target target;
     ik__jac_work w;
-    ik_real *base, scale, reach, ow, err, best_err = 0, e[6], pos_err = 0, rot_err = 0;
-    ik_xform eff;
+    ik_real *base, scale, reach, ow, err, best_err = 0, e[6], e0[6] = { 0 }, e1[6] = { 0 },
+                                          pos_err = 0, rot_err = 0;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     bool euler, within_reach;
     int dof, m, i, it, idle = 0, c, jt, kicks = 0;
@@ -2553,14 +2713,19 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     if (!base || scratch_size < ik_jacobian_scratch_size(chain))
         return IK_ERR_SCRATCH_TOO_SMALL;
     w.jac = base;
-    w.jw = w.jac + 6 * dof;
+    w.jac_trial = w.jac + 6 * dof;
+    w.jw = w.jac_trial + 6 * dof;
     w.v = w.jw + 6 * dof;
     w.dq = w.v + 6 * dof;
     w.q = w.dq + dof;
     w.trial = w.q + dof;
     w.pinned = w.trial + dof;
     w.forced = w.pinned + dof;
-    w.u = w.forced + dof;
+    w.wt = w.forced + dof;
+    w.sw = w.wt + dof;
+    w.lo = w.sw + dof;
+    w.hi = w.lo + dof;
+    w.u = w.hi + dof;
     w.s = w.u + 36;
 
     euler = o.ball_param == IK_BALL_EULER;
@@ -2569,9 +2734,17 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     scale = ik__finite(reach) && reach > 0 ? reach : 1;
     ow = o.orientation_weight > 0 ? o.orientation_weight
                                   : scale / (ik_real)ik__movable_joints(chain);
-    // the state in the solver's parameterization, clamped into the limits
+    // the state in the solver's parameterization, clamped into the limits; per column its
+    // joint's weight and limits
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
+        int nd = ik_joint_type_dof(j->type), t;
+        for (t = 0; t < nd; t++) {
+            w.wt[c + t] = ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE);
+            w.sw[c + t] = IK_SQRT(w.wt[c + t]);
+            w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
+            w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
+        }
         if (j->type == IK_JOINT_BALL && euler) {
             ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
                                                ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
@@ -2579,20 +2752,21 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             w.q[c] = ypr.x, w.q[c + 1] = ypr.y, w.q[c + 2] = ypr.z;
             c += 3;
         } else {
-            int nd = ik_joint_type_dof(j->type), t;
             for (t = 0; t < nd; t++, c++)
                 w.q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
         }
     }
 
     within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
-    err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+    // e0: the error at w.q, w.jac the Jacobian there
+    err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
         bool stuck;
         int pass, tries;
-        pos_err = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        rot_err = target.use_rotation ? IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]) / ow : 0;
+        pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+        rot_err =
+            target.use_rotation ? IK_SQRT(e0[3] * e0[3] + e0[4] * e0[4] + e0[5] * e0[5]) / ow : 0;
         if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
             status = IK_STATUS_CONVERGED;
             break;
@@ -2609,6 +2783,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             break;
 
         // the error to take this iteration: clamped for stable dragging
+        for (i = 0; i < 6; i++)
+            e[i] = e0[i];
         len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
         if (len > o.max_step)
             for (i = 0; i < 3; i++)
@@ -2619,11 +2795,6 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 for (i = 3; i < 6; i++)
                     e[i] *= o.max_step / len;
         }
-        ik__jacobian(chain, w.q, m, dof, w.jac, euler, &eff.pos); // eff: the effector at w.q
-        for (c = 0; c < dof; c++)
-            if (m == 6)
-                for (i = 3; i < 6; i++)
-                    w.jac[i * dof + c] *= ow;
         for (c = 0; c < dof; c++)
             w.pinned[c] = 0;
         // active set: pin joints whose step would cross a limit, take their forced move out of
@@ -2639,21 +2810,16 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 for (c = 0; c < dof; c++)
                     if (w.pinned[c] == 0)
                         w.dq[c] *= o.max_joint_step / emax;
-            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-                const ik_joint *j = &chain->joints[jt];
-                int nd = ik_joint_type_dof(j->type);
-                if (nd == 1 && w.pinned[c] == 0) {
-                    ik_real to = w.q[c] + w.dq[c],
-                            lim = to > j->hi ? j->hi : (to < j->lo ? j->lo : to);
-                    if (lim != to) {
-                        w.pinned[c] = 1;
-                        w.forced[c] = lim - w.q[c];
-                        for (i = 0; i < m; i++)
-                            e[i] -= w.jac[i * dof + c] * w.forced[c];
-                        pinned_one = true;
-                    }
+            for (c = 0; c < dof; c++) {
+                ik_real to = w.q[c] + w.dq[c],
+                        lim = to > w.hi[c] ? w.hi[c] : (to < w.lo[c] ? w.lo[c] : to);
+                if (w.pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
+                    w.pinned[c] = 1;
+                    w.forced[c] = lim - w.q[c];
+                    for (i = 0; i < m; i++)
+                        e[i] -= w.jac[i * dof + c] * w.forced[c];
+                    pinned_one = true;
                 }
-                c += nd;
             }
             if (!pinned_one)
                 break;
@@ -2701,7 +2867,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+            err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
@@ -2713,7 +2879,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 // a damped step for this iteration, lambda = min(|e|, lambda_max).
                 ik_jacobian_opts od = o;
                 ik_real e2 = 0;
-                ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+                for (i = 0; i < 6; i++)
+                    e[i] = e0[i];
                 for (i = 0; i < m; i++)
                     e2 += e[i] * e[i];
                 od.method = IK_JACOBIAN_DLS;
@@ -2722,16 +2889,19 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 step = 1;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, &target, w.trial, euler, ow, e, &eff);
+            new_err = ik__task_error(chain, &target, w.trial, euler, ow, dof, w.jac_trial, e1);
             if (new_err <= err)
                 break;
         }
-        if (new_err <= err) {
+        if (new_err <= err) { // the trial's error and Jacobian are the next iteration's
+            ik_real *swap = w.jac;
+            w.jac = w.jac_trial;
+            w.jac_trial = swap;
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
+            for (i = 0; i < 6; i++)
+                e0[i] = e1[i];
             err = new_err;
-        } else {
-            err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
         }
         if (!ik__finite(err))
             return IK_ERR_NUMERIC;
