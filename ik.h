@@ -1609,7 +1609,7 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
 // col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3.
 static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
-    int a = (k + 1) % 3, b = (k + 2) % 3, i;
+    int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1, i;
     for (i = 0; i < 3; i++) {
         ik_real ra = r->m[i][a], rb = r->m[i][b];
         r->m[i][a] = c * ra + s * rb;
@@ -2311,16 +2311,16 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
 // Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
 // (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
 // SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
-// the pinned flags and forced moves, and per column its joint's weight (clamped), sqrt(weight)
-// and limits (infinite for ball joints).
+// the pinned flags and forced moves, per column its joint's sqrt(weight) and limits (infinite
+// for ball joints), and the estimate of the smallest eigenvector of J W J^T (6).
 typedef struct ik__jac_work {
-    ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *wt, *sw, *lo,
-        *hi;
+    ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi,
+        *eig;
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof)
 {
-    return (size_t)dof * (6 * 4 + 9) + 36 + 6;
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2331,10 +2331,10 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof) + 1) * sizeof(ik_real);
 }
 
-// The Jacobian jac (6 x dof, the rotation rows times ow) and the task error e at state q (in
-// the solver's parameterization): e[0..2] position, e[3..5] the weighted rotation vector;
-// returns |e|^2. One kinematics pass: the backtracking test's error and the next iteration's
-// Jacobian come from the same pass.
+// The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
+// at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
+// rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
+// next iteration's Jacobian come from the same pass.
 static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const ik_real *q,
                               bool euler, ik_real ow, int dof, ik_real *jac, ik_real *e)
 {
@@ -2345,7 +2345,7 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
-    for (c = 3 * dof; c < 6 * dof; c++)
+    for (c = 3 * dof; c < 6 * dof && jac; c++)
         jac[c] *= ow;
     dr = ik_vec3_scale(
         ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff.rot)))), ow);
@@ -2353,73 +2353,93 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
-// The Cholesky factor l (lower, n x n) of a + shift I; false if a pivot is not positive.
+// The Cholesky factor L (lower, n x n) of a + shift I, with 1 / L_ii stored on the diagonal
+// (the solves then multiply); false if a pivot is not positive.
 static bool ik__cholesky(const ik_real *a, int n, ik_real shift, ik_real *l)
 {
     int i, j, k;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        ik_real *li = l + i * n;
         for (j = 0; j <= i; j++) {
-            ik_real s = a[i * n + j] + (i == j ? shift : 0);
+            const ik_real *lj = l + j * n;
+            ik_real s = a[i * n + j];
             for (k = 0; k < j; k++)
-                s -= l[i * n + k] * l[j * n + k];
-            if (i == j) {
+                s -= li[k] * lj[k];
+            if (j < i) {
+                li[j] = s * lj[j];
+            } else {
+                s += shift;
                 if (!(s > 0))
                     return false;
-                l[i * n + i] = IK_SQRT(s);
-            } else {
-                l[i * n + j] = s / l[j * n + j];
+                li[i] = 1 / IK_SQRT(s);
             }
         }
+    }
     return true;
 }
 
-// x <- (L L^T)^-1 x; with start, x gets instead L^-T z for the z = L^-1 b, b_i = +-1, whose
-// signs make each |z_i| large as it is computed: a vector rich in the direction of A^-1's
-// largest eigenvalue (LINPACK's condition estimator).
-static void ik__cholesky_solve(const ik_real *l, int n, ik_real *x, bool start)
+// x <- (L L^T)^-1 x for a factor from ik__cholesky.
+static void ik__cholesky_solve(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
     for (i = 0; i < n; i++) {
-        ik_real s = start ? 0 : x[i];
+        ik_real s = x[i];
         for (k = 0; k < i; k++)
             s -= l[i * n + k] * x[k];
-        if (start)
-            s += s >= 0 ? 1 : -1;
-        x[i] = s / l[i * n + i];
+        x[i] = s * l[i * n + i];
     }
     for (i = n - 1; i >= 0; i--) {
         ik_real s = x[i];
         for (k = i + 1; k < n; k++)
             s -= l[k * n + i] * x[k];
-        x[i] = s / l[i * n + i];
+        x[i] = s * l[i * n + i];
     }
 }
 
-// The smallest eigenvalue of A = L L^T (n <= 6) by inverse iteration, converged to a relative
-// 1e-10: the Rayleigh quotient of y = A^-1 x, x the unit iterate, is an upper bound that
-// converges as (lambda_min / lambda_next)^2 per step.
-static ik_real ik__cholesky_min_eig(const ik_real *l, int n)
+// The smallest eigenvalue of A = L L^T (n <= 6) by inverse iteration from x (updated: the
+// caller keeps it as the next call's start, which is then nearly converged; a zero x starts
+// from the all-ones vector). For unit x and y = A^-1 x, rho = x.y / y.y is the Rayleigh
+// quotient of y, an upper bound, and r = x - rho y = (A - rho) y the residual: its error is
+// about |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-5 rho, or is at the rounding
+// of A (trace tr).
+static ik_real ik__cholesky_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
 {
-    ik_real x[6], rho = IK_INFINITY;
+    ik_real rho = 0, norm2 = 0;
     int i, it;
-    ik__cholesky_solve(l, n, x, true);
+    for (i = 0; i < n; i++)
+        norm2 += x[i] * x[i];
+    if (!(norm2 > 0))
+        for (i = 0, norm2 = (ik_real)n; i < n; i++)
+            x[i] = 1;
     for (it = 0; it < 40; it++) {
-        ik_real norm2 = 0, xy = 0, yy = 0, y[6], prev = rho;
+        ik_real xy = 0, yy = 0, rr = 0, y[6], inv = 1 / IK_SQRT(norm2);
         for (i = 0; i < n; i++)
-            norm2 += x[i] * x[i];
-        for (i = 0; i < n; i++)
-            y[i] = x[i] /= IK_SQRT(norm2);
-        ik__cholesky_solve(l, n, y, false);
+            y[i] = x[i] *= inv;
+        ik__cholesky_solve(l, n, y);
         for (i = 0; i < n; i++) {
             xy += x[i] * y[i];
             yy += y[i] * y[i];
-            x[i] = y[i];
         }
         rho = xy / yy;
-        if (IK_FABS(prev - rho) <= IK_R(1e-10) * rho)
+        for (i = 0; i < n; i++) {
+            ik_real r = x[i] - rho * y[i];
+            rr += r * r;
+            x[i] = y[i];
+        }
+        norm2 = yy;
+        if (rr <= (IK_R(1e-10) * rho * rho + (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr)) * yy)
             break;
     }
     return rho;
+}
+
+// jw = J diag(sqrt w), the pinned columns zero.
+static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
+{
+    int r, c;
+    for (r = 0; r < m; r++)
+        for (c = 0; c < dof; c++)
+            w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * w->sw[c];
 }
 
 // The projection of z (weighted joint coordinates) on the null space of the weighted active
@@ -2431,17 +2451,12 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     for (r = 0; r < m; r++) {
         t[r] = 0;
         for (c = 0; c < dof; c++)
-            t[r] += w->jac[r * dof + c] * w->sw[c] * z[c];
+            t[r] += w->jw[r * dof + c] * z[c];
     }
-    ik__cholesky_solve(l, m, t, false);
-    for (c = 0; c < dof; c++) {
-        ik_real d = 0;
-        if (w->pinned[c] != 0)
-            continue;
-        for (r = 0; r < m; r++)
-            d += w->jac[r * dof + c] * t[r];
-        z[c] -= w->sw[c] * d;
-    }
+    ik__cholesky_solve(l, m, t);
+    for (r = 0; r < m; r++)
+        for (c = 0; c < dof; c++)
+            z[c] -= w->jw[r * dof + c] * t[r];
 }
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
@@ -2456,12 +2471,13 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     int r, s, c;
     if (dof < m)
         return false;
+    ik__jacobian_weigh(w, m, dof);
     for (r = 0; r < m; r++)
         for (s = 0; s <= r; s++) {
+            const ik_real *jr = w->jw + r * dof, *js = w->jw + s * dof;
             ik_real sum = 0;
             for (c = 0; c < dof; c++)
-                sum +=
-                    w->jac[r * dof + c] * w->jac[s * dof + c] * (w->pinned[c] != 0 ? 0 : w->wt[c]);
+                sum += jr[c] * js[c];
             a[r * m + s] = a[s * m + r] = sum;
         }
     for (r = 0; r < m; r++)
@@ -2474,7 +2490,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // drop (s_min > rcond s_max).
     cut = IK_EPSILON * IK_R(1e4);
     cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-    rho = ik__cholesky_min_eig(l, m);
+    rho = ik__cholesky_min_eig(l, m, w->eig, tr);
     if (!(rho > cut * tr))
         return false;
     if (o->method == IK_JACOBIAN_DLS) {
@@ -2493,13 +2509,12 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__cholesky_solve(lambda2 > 0 ? ld : l, m, y, false);
-    for (c = 0; c < dof; c++) {
-        ik_real d = 0;
-        for (r = 0; r < m; r++)
-            d += w->jac[r * dof + c] * y[r];
-        w->dq[c] = w->pinned[c] != 0 ? 0 : w->sw[c] * d;
-    }
+    ik__cholesky_solve(lambda2 > 0 ? ld : l, m, y);
+    for (c = 0; c < dof; c++)
+        w->dq[c] = 0;
+    for (r = 0; r < m; r++)
+        for (c = 0; c < dof; c++)
+            w->dq[c] += w->jw[r * dof + c] * y[r];
     return true;
 }
 
@@ -2536,10 +2551,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     } else {
         ik_real lambda2 = 0, gamma_max = o->max_joint_step;
         if (!normal) {
-            // weighted, active columns
-            for (r = 0; r < m; r++)
-                for (c = 0; c < dof; c++)
-                    w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * w->sw[c];
+            ik__jacobian_weigh(w, m, dof);
             ik__svd(w->jw, m, dof, w->u, w->s, w->v);
         }
         if (!normal && o->method == IK_JACOBIAN_DLS) {
@@ -2721,12 +2733,14 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     w.trial = w.q + dof;
     w.pinned = w.trial + dof;
     w.forced = w.pinned + dof;
-    w.wt = w.forced + dof;
-    w.sw = w.wt + dof;
+    w.sw = w.forced + dof;
     w.lo = w.sw + dof;
     w.hi = w.lo + dof;
     w.u = w.hi + dof;
     w.s = w.u + 36;
+    w.eig = w.s + 6;
+    for (i = 0; i < 6; i++)
+        w.eig[i] = 0;
 
     euler = o.ball_param == IK_BALL_EULER;
     m = target.use_rotation ? 6 : 3;
@@ -2740,8 +2754,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type), t;
         for (t = 0; t < nd; t++) {
-            w.wt[c + t] = ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE);
-            w.sw[c + t] = IK_SQRT(w.wt[c + t]);
+            w.sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
             w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
@@ -2828,8 +2841,13 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         // line) has an error orthogonal to every column: every method steps by zero. Break the
         // symmetry with a small fixed nudge of the free joints (at most 3 times per solve), taken
         // as it is. (A target out of reach on the line is already answered by the straight arm.)
-        {
-            // the test: J^T e ~ 0 next to |J| |e| (e orthogonal to every column)
+        // the test: the step is nothing ...
+        stuck = kicks < 3 && within_reach;
+        for (c = 0; c < dof && stuck; c++)
+            if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
+                stuck = false;
+        if (stuck) {
+            // ... and J^T e ~ 0 next to |J| |e| (e orthogonal to every column)
             ik_real jmax = 0, gmax = 0, enorm = 0;
             for (i = 0; i < m; i++)
                 enorm += e[i] * e[i];
@@ -2842,12 +2860,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 gmax = IK_FABS(g) > gmax ? IK_FABS(g) : gmax;
             }
             stuck = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
-            // ... and the step is nothing
-            for (c = 0; c < dof; c++)
-                if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
-                    stuck = false;
         }
-        if (stuck && kicks < 3 && within_reach) {
+        if (stuck) {
             // 0.01 rad (0.01 of the mean link for prismatic joints), at most max_joint_step,
             // scaled by sqrt(weight) so that frozen joints stay, signs alternating
             kicks++;
@@ -2871,8 +2885,10 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
-        // do not help (the state stays, and the iteration counts as idle)
+        // do not help, or once the step no longer moves any joint (the state stays, and the
+        // iteration counts as idle). The first try's pass also gives the Jacobian there.
         for (tries = 0; tries < 20; tries++, step /= 2) {
+            bool moves = tries == 0;
             if (tries == 8 && o.method == IK_JACOBIAN_PINV) {
                 // The undamped step fails near a singularity with a residual that cannot
                 // vanish (a target out of reach: Gauss-Newton's known weakness): fall back to
@@ -2887,21 +2903,33 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 od.damping = IK_SQRT(e2) < IK_R(0.1) * scale ? IK_SQRT(e2) : IK_R(0.1) * scale;
                 ik__jacobian_step(chain, &od, &w, m, dof, e, scale, euler);
                 step = 1;
+                moves = true;
+            }
+            for (c = 0; c < dof && !moves; c++)
+                moves = IK_FABS(step * w.dq[c]) > IK_EPSILON * (1 + IK_FABS(w.q[c]));
+            if (!moves && (o.method != IK_JACOBIAN_PINV || tries > 8)) {
+                new_err = err * 2 + 1; // (err >= 0)
+                break;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, &target, w.trial, euler, ow, dof, w.jac_trial, e1);
+            new_err = ik__task_error(chain, &target, w.trial, euler, ow, dof,
+                                     tries == 0 ? w.jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
         }
         if (new_err <= err) { // the trial's error and Jacobian are the next iteration's
-            ik_real *swap = w.jac;
-            w.jac = w.jac_trial;
-            w.jac_trial = swap;
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            for (i = 0; i < 6; i++)
-                e0[i] = e1[i];
-            err = new_err;
+            if (tries == 0) {
+                ik_real *swap = w.jac;
+                w.jac = w.jac_trial;
+                w.jac_trial = swap;
+                for (i = 0; i < 6; i++)
+                    e0[i] = e1[i];
+                err = new_err;
+            } else {
+                err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
+            }
         }
         if (!ik__finite(err))
             return IK_ERR_NUMERIC;
