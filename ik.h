@@ -1609,12 +1609,11 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
 // col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3.
 static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
-    int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1, i;
-    for (i = 0; i < 3; i++) {
-        ik_real ra = r->m[i][a], rb = r->m[i][b];
-        r->m[i][a] = c * ra + s * rb;
-        r->m[i][b] = c * rb - s * ra;
-    }
+    int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
+    ik_real a0 = r->m[0][a], a1 = r->m[1][a], a2 = r->m[2][a];
+    ik_real b0 = r->m[0][b], b1 = r->m[1][b], b2 = r->m[2][b];
+    r->m[0][a] = c * a0 + s * b0, r->m[1][a] = c * a1 + s * b1, r->m[2][a] = c * a2 + s * b2;
+    r->m[0][b] = c * b0 - s * a0, r->m[1][b] = c * b1 - s * a1, r->m[2][b] = c * b2 - s * a2;
 }
 
 // The coordinate axis k (0, 1, 2) that the unit axis v lies along, or -1.
@@ -2353,69 +2352,66 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
-// The Cholesky factor L (lower, n x n) of a + shift I, with 1 / L_ii stored on the diagonal
-// (the solves then multiply); false if a pivot is not positive.
-static bool ik__cholesky(const ik_real *a, int n, ik_real shift, ik_real *l)
+// The LDL^T factorization of a + shift I (n x n): l gets L's strict lower part and 1 / D_ii on
+// its diagonal (no square roots, and the solves multiply); false if a pivot is not positive.
+static bool ik__ldlt(const ik_real *a, int n, ik_real shift, ik_real *l)
 {
     int i, j, k;
     for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n;
-        for (j = 0; j <= i; j++) {
+        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
+        for (j = 0; j < i; j++) { // t_j = L_ij D_j
             const ik_real *lj = l + j * n;
             ik_real s = a[i * n + j];
             for (k = 0; k < j; k++)
-                s -= li[k] * lj[k];
-            if (j < i) {
-                li[j] = s * lj[j];
-            } else {
-                s += shift;
-                if (!(s > 0))
-                    return false;
-                li[i] = 1 / IK_SQRT(s);
-            }
+                s -= t[k] * lj[k];
+            t[j] = s;
+            li[j] = s * lj[j];
+            d -= s * li[j];
         }
+        if (!(d > 0))
+            return false;
+        li[i] = 1 / d;
     }
     return true;
 }
 
-// x <- (L L^T)^-1 x for a factor from ik__cholesky.
-static void ik__cholesky_solve(const ik_real *l, int n, ik_real *x)
+// x <- (L D L^T)^-1 x for a factor from ik__ldlt.
+static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
     for (i = 0; i < n; i++) {
         ik_real s = x[i];
         for (k = 0; k < i; k++)
             s -= l[i * n + k] * x[k];
-        x[i] = s * l[i * n + i];
+        x[i] = s;
     }
     for (i = n - 1; i >= 0; i--) {
-        ik_real s = x[i];
+        ik_real s = x[i] * l[i * n + i];
         for (k = i + 1; k < n; k++)
             s -= l[k * n + i] * x[k];
-        x[i] = s * l[i * n + i];
+        x[i] = s;
     }
 }
 
-// The smallest eigenvalue of A = L L^T (n <= 6) by inverse iteration from x (updated: the
+// The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
 // caller keeps it as the next call's start, which is then nearly converged; a zero x starts
-// from the all-ones vector). For unit x and y = A^-1 x, rho = x.y / y.y is the Rayleigh
-// quotient of y, an upper bound, and r = x - rho y = (A - rho) y the residual: its error is
-// about |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-5 rho, or is at the rounding
-// of A (trace tr).
-static ik_real ik__cholesky_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
+// from the all-ones vector). For y = A^-1 x, rho = x.y / y.y is the Rayleigh quotient of y, an
+// upper bound, and r = x - rho y = (A - rho) y the residual: its error is about
+// |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-5 rho, or is at the rounding of A
+// (trace tr). The next x is rho y, about as long as x: no normalization needed.
+static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
 {
-    ik_real rho = 0, norm2 = 0;
+    ik_real rho = 0, norm2 = 0, floor2 = (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr);
     int i, it;
     for (i = 0; i < n; i++)
         norm2 += x[i] * x[i];
-    if (!(norm2 > 0))
-        for (i = 0, norm2 = (ik_real)n; i < n; i++)
-            x[i] = 1;
+    for (i = 0; i < n && !(norm2 > 0); i++)
+        x[i] = 1;
     for (it = 0; it < 40; it++) {
-        ik_real xy = 0, yy = 0, rr = 0, y[6], inv = 1 / IK_SQRT(norm2);
+        ik_real xy = 0, yy = 0, rr = 0, y[6];
         for (i = 0; i < n; i++)
-            y[i] = x[i] *= inv;
-        ik__cholesky_solve(l, n, y);
+            y[i] = x[i];
+        ik__ldlt_solve(l, n, y);
         for (i = 0; i < n; i++) {
             xy += x[i] * y[i];
             yy += y[i] * y[i];
@@ -2424,10 +2420,9 @@ static ik_real ik__cholesky_min_eig(const ik_real *l, int n, ik_real *x, ik_real
         for (i = 0; i < n; i++) {
             ik_real r = x[i] - rho * y[i];
             rr += r * r;
-            x[i] = y[i];
+            x[i] = rho * y[i];
         }
-        norm2 = yy;
-        if (rr <= (IK_R(1e-10) * rho * rho + (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr)) * yy)
+        if (rr <= (IK_R(1e-10) * rho * rho + floor2) * yy)
             break;
     }
     return rho;
@@ -2453,7 +2448,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
         for (c = 0; c < dof; c++)
             t[r] += w->jw[r * dof + c] * z[c];
     }
-    ik__cholesky_solve(l, m, t);
+    ik__ldlt_solve(l, m, t);
     for (r = 0; r < m; r++)
         for (c = 0; c < dof; c++)
             z[c] -= w->jw[r * dof + c] * t[r];
@@ -2461,7 +2456,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
 // (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
-// by Cholesky, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
+// by LDL^T, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
 // iteration. PINV drops no singular value then (s_min > rcond s_max). Returns false (nothing
 // written) otherwise; *l gets the undamped factor for the rest pose's projection.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
@@ -2469,6 +2464,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut;
     int r, s, c;
+    bool damped;
     if (dof < m)
         return false;
     ik__jacobian_weigh(w, m, dof);
@@ -2482,7 +2478,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         }
     for (r = 0; r < m; r++)
         tr += a[r * m + r];
-    if (!(tr > 0) || !ik__cholesky(a, m, 0, l))
+    if (!(tr > 0) || !ik__ldlt(a, m, 0, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
     // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
@@ -2490,7 +2486,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // drop (s_min > rcond s_max).
     cut = IK_EPSILON * IK_R(1e4);
     cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-    rho = ik__cholesky_min_eig(l, m, w->eig, tr);
+    rho = ik__ldlt_min_eig(l, m, w->eig, tr);
     if (!(rho > cut * tr))
         return false;
     if (o->method == IK_JACOBIAN_DLS) {
@@ -2505,11 +2501,13 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                 lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
         }
     }
-    if (lambda2 > 0 && !ik__cholesky(a, m, lambda2, ld))
+    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
+    damped = lambda2 > IK_EPSILON * rho / 8;
+    if (damped && !ik__ldlt(a, m, lambda2, ld))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__cholesky_solve(lambda2 > 0 ? ld : l, m, y);
+    ik__ldlt_solve(damped ? ld : l, m, y);
     for (c = 0; c < dof; c++)
         w->dq[c] = 0;
     for (r = 0; r < m; r++)
@@ -2694,8 +2692,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
     ik_target target;
     ik__jac_work w;
-    ik_real *base, scale, reach, ow, err, best_err = 0, e[6], e0[6] = { 0 }, e1[6] = { 0 },
-                                          pos_err = 0, rot_err = 0;
+    ik_real *base, scale, reach, ow, err, floor2, best_err = 0, e[6], e0[6] = { 0 }, e1[6] = { 0 },
+                                                  pos_err = 0, rot_err = 0;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     bool euler, within_reach;
     int dof, m, i, it, idle = 0, c, jt, kicks = 0;
@@ -2771,6 +2769,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     }
 
     within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
+    floor2 = (16 * IK_EPSILON * scale) * (16 * IK_EPSILON * scale);
     // e0: the error at w.q, w.jac the Jacobian there
     err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
     for (it = 0;; it++) {
@@ -2885,7 +2884,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
-        // do not help, or once the step no longer moves any joint (the state stays, and the
+        // do not help, once the step no longer moves any joint, or at once if the error is
+        // already at the rounding of the effector's coordinates (the state stays, and the
         // iteration counts as idle). The first try's pass also gives the Jacobian there.
         for (tries = 0; tries < 20; tries++, step /= 2) {
             bool moves = tries == 0;
@@ -2905,9 +2905,9 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 step = 1;
                 moves = true;
             }
-            for (c = 0; c < dof && !moves; c++)
+            for (c = 0; c < dof && !moves && err > floor2; c++)
                 moves = IK_FABS(step * w.dq[c]) > IK_EPSILON * (1 + IK_FABS(w.q[c]));
-            if (!moves && (o.method != IK_JACOBIAN_PINV || tries > 8)) {
+            if (!moves && (o.method != IK_JACOBIAN_PINV || tries > 8 || err <= floor2)) {
                 new_err = err * 2 + 1; // (err >= 0)
                 break;
             }
