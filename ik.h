@@ -1616,6 +1616,19 @@ static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
     r->m[0][b] = c * b0 - s * a0, r->m[1][b] = c * b1 - s * a1, r->m[2][b] = c * b2 - s * a2;
 }
 
+// The rotation about the unit axis a by the angle of cosine c and sine s (Rodrigues).
+static ik_mat3 ik__mat3_axis_angle(ik_vec3 a, ik_real c, ik_real s)
+{
+    ik_mat3 m;
+    ik_real t = 1 - c;
+    m.m[0][0] = c + t * a.x * a.x, m.m[0][1] = t * a.x * a.y - s * a.z;
+    m.m[0][2] = t * a.x * a.z + s * a.y, m.m[1][0] = t * a.x * a.y + s * a.z;
+    m.m[1][1] = c + t * a.y * a.y, m.m[1][2] = t * a.y * a.z - s * a.x;
+    m.m[2][0] = t * a.x * a.z - s * a.y, m.m[2][1] = t * a.y * a.z + s * a.x;
+    m.m[2][2] = c + t * a.z * a.z;
+    return m;
+}
+
 // The coordinate axis k (0, 1, 2) that the unit axis v lies along, or -1.
 static int ik__coordinate_axis(ik_vec3 v)
 {
@@ -1629,6 +1642,22 @@ static int ik__coordinate_axis(ik_vec3 v)
 static ik_vec3 ik__mat3_col(const ik_mat3 *r, int k)
 {
     return ik_vec3_make(r->m[0][k], r->m[1][k], r->m[2][k]);
+}
+
+// cos and sin of the angles of revolute joints first .. first + n - 1 (q at joint first's
+// values), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass, so that the pass itself
+// makes no calls (which would spill the frame held in registers) and the calls overlap.
+static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q, ik_real *cs)
+{
+    int k;
+    for (k = 0; k < n && first + k < chain->joint_count; k++) {
+        ik_joint_type type = chain->joints[first + k].type;
+        if (type == IK_JOINT_REVOLUTE) {
+            cs[2 * k] = IK_COS(q[0]);
+            cs[2 * k + 1] = IK_SIN(q[0]);
+        }
+        q += ik_joint_type_dof(type);
+    }
 }
 
 // Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
@@ -1648,6 +1677,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
+    ik_real cs[2 * 16];
     ik_xform effector;
     int i, k, col = 0, axis;
     bool deferred = rows == 6;
@@ -1656,6 +1686,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         const ik_quat o = j->origin.rot;
+        if (i % 16 == 0)
+            ik__joint_sincos(chain, i, 16, q + col, cs);
         p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
         if (o.x != 0 || o.y != 0 || o.z != 0)
             r = ik_mat3_mul(r, ik_quat_to_mat3(o));
@@ -1671,11 +1703,12 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
                                    : -1;
                 w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
                 if (j->type == IK_JOINT_REVOLUTE)
-                    ik__mat3_turn(&r, axis, IK_COS(q[col]), sign * IK_SIN(q[col]));
+                    ik__mat3_turn(&r, axis, cs[2 * (i % 16)], sign * cs[2 * (i % 16) + 1]);
             } else {
                 w = ik_mat3_mul_vec3(r, j->axis);
                 if (j->type == IK_JOINT_REVOLUTE)
-                    r = ik_mat3_mul(r, ik_quat_to_mat3(ik__quat_unit_axis(j->axis, q[col])));
+                    r = ik_mat3_mul(
+                        r, ik__mat3_axis_angle(j->axis, cs[2 * (i % 16)], cs[2 * (i % 16) + 1]));
             }
             if (j->type == IK_JOINT_PRISMATIC) {
                 p = ik_vec3_add_scaled(p, w, q[col]);
@@ -1684,8 +1717,12 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
             } else {
                 lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
             }
-            if (jac)
-                ik__jacobian_set(jac, rows, dof, col, lin, w);
+            if (jac) {
+                ik_real *jc = jac + col;
+                jc[0] = lin.x, jc[dof] = lin.y, jc[2 * dof] = lin.z;
+                if (deferred)
+                    jc[3 * dof] = w.x, jc[4 * dof] = w.y, jc[5 * dof] = w.z;
+            }
             col++;
             break;
         case IK_JOINT_BALL:
@@ -2422,7 +2459,7 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
             rr += r * r;
             x[i] = rho * y[i];
         }
-        if (rr <= (IK_R(1e-10) * rho * rho + floor2) * yy)
+        if (rr <= (IK_R(1e-6) * rho * rho + floor2) * yy)
             break;
     }
     return rho;
@@ -2431,27 +2468,30 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
 // jw = J diag(sqrt w), the pinned columns zero.
 static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
 {
+    const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
+    ik_real *jw = w->jw;
     int r, c;
     for (r = 0; r < m; r++)
         for (c = 0; c < dof; c++)
-            w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * w->sw[c];
+            jw[r * dof + c] = pinned[c] != 0 ? 0 : jac[r * dof + c] * sw[c];
 }
 
 // The projection of z (weighted joint coordinates) on the null space of the weighted active
 // Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
+    const ik_real *jw = w->jw;
     ik_real t[6];
     int r, c;
     for (r = 0; r < m; r++) {
         t[r] = 0;
         for (c = 0; c < dof; c++)
-            t[r] += w->jw[r * dof + c] * z[c];
+            t[r] += jw[r * dof + c] * z[c];
     }
     ik__ldlt_solve(l, m, t);
     for (r = 0; r < m; r++)
         for (c = 0; c < dof; c++)
-            z[c] -= w->jw[r * dof + c] * t[r];
+            z[c] -= jw[r * dof + c] * t[r];
 }
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
@@ -2462,6 +2502,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
+    const ik_real *jw = w->jw;
     ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut;
     int r, s, c;
     bool damped;
@@ -2470,7 +2511,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     ik__jacobian_weigh(w, m, dof);
     for (r = 0; r < m; r++)
         for (s = 0; s <= r; s++) {
-            const ik_real *jr = w->jw + r * dof, *js = w->jw + s * dof;
+            const ik_real *jr = jw + r * dof, *js = jw + s * dof;
             ik_real sum = 0;
             for (c = 0; c < dof; c++)
                 sum += jr[c] * js[c];
@@ -2508,11 +2549,12 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     for (r = 0; r < m; r++)
         y[r] = e[r];
     ik__ldlt_solve(damped ? ld : l, m, y);
-    for (c = 0; c < dof; c++)
-        w->dq[c] = 0;
-    for (r = 0; r < m; r++)
-        for (c = 0; c < dof; c++)
-            w->dq[c] += w->jw[r * dof + c] * y[r];
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        for (r = 0; r < m; r++)
+            d += jw[r * dof + c] * y[r];
+        w->dq[c] = d;
+    }
     return true;
 }
 
