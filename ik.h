@@ -2480,18 +2480,21 @@ static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
 // Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
-    const ik_real *jw = w->jw;
+    const ik_real *jac = w->jac, *sw = w->sw;
     ik_real t[6];
     int r, c;
     for (r = 0; r < m; r++) {
         t[r] = 0;
         for (c = 0; c < dof; c++)
-            t[r] += jw[r * dof + c] * z[c];
+            t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
     ik__ldlt_solve(l, m, t);
-    for (r = 0; r < m; r++)
-        for (c = 0; c < dof; c++)
-            z[c] -= jw[r * dof + c] * t[r];
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        for (r = 0; r < m; r++)
+            d += jac[r * dof + c] * t[r];
+        z[c] -= w->pinned[c] != 0 ? 0 : sw[c] * d;
+    }
 }
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
@@ -2502,23 +2505,28 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
-    const ik_real *jw = w->jw;
-    ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut;
+    const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
+    ik_real a[36] = { 0 }, ld[36], y[6], tr = 0, rho, lambda2 = 0, cut;
     int r, s, c;
     bool damped;
     if (dof < m)
         return false;
-    ik__jacobian_weigh(w, m, dof);
-    for (r = 0; r < m; r++)
-        for (s = 0; s <= r; s++) {
-            const ik_real *jr = jw + r * dof, *js = jw + s * dof;
-            ik_real sum = 0;
-            for (c = 0; c < dof; c++)
-                sum += jr[c] * js[c];
-            a[r * m + s] = a[s * m + r] = sum;
-        }
-    for (r = 0; r < m; r++)
+    // A = sum over the active columns of w_c J_c J_c^T (lower triangle; independent sums)
+    for (c = 0; c < dof; c++) {
+        ik_real v[6], wc = sw[c] * sw[c];
+        if (pinned[c] != 0 || wc == 0)
+            continue;
+        for (r = 0; r < m; r++)
+            v[r] = jac[r * dof + c];
+        for (r = 0; r < m; r++)
+            for (s = 0; s <= r; s++)
+                a[r * m + s] += wc * v[r] * v[s];
+    }
+    for (r = 0; r < m; r++) {
+        for (s = 0; s < r; s++)
+            a[s * m + r] = a[r * m + s];
         tr += a[r * m + r];
+    }
     if (!(tr > 0) || !ik__ldlt(a, m, 0, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
@@ -2552,8 +2560,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
-            d += jw[r * dof + c] * y[r];
-        w->dq[c] = d;
+            d += jac[r * dof + c] * y[r];
+        w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * d;
     }
     return true;
 }
