@@ -2506,27 +2506,24 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
-    ik_real a[36] = { 0 }, ld[36], y[6], tr = 0, rho, lambda2 = 0, cut;
+    ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut, *wa = w->jw;
     int r, s, c;
     bool damped;
     if (dof < m)
         return false;
-    // A = sum over the active columns of w_c J_c J_c^T (lower triangle; independent sums)
-    for (c = 0; c < dof; c++) {
-        ik_real v[6], wc = sw[c] * sw[c];
-        if (pinned[c] != 0 || wc == 0)
-            continue;
-        for (r = 0; r < m; r++)
-            v[r] = jac[r * dof + c];
-        for (r = 0; r < m; r++)
-            for (s = 0; s <= r; s++)
-                a[r * m + s] += wc * v[r] * v[s];
-    }
-    for (r = 0; r < m; r++) {
-        for (s = 0; s < r; s++)
-            a[s * m + r] = a[r * m + s];
+    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here)
+    for (c = 0; c < dof; c++)
+        wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
+    for (r = 0; r < m; r++)
+        for (s = 0; s <= r; s++) {
+            const ik_real *jr = jac + r * dof, *js = jac + s * dof;
+            ik_real sum = 0;
+            for (c = 0; c < dof; c++)
+                sum += jr[c] * wa[c] * js[c];
+            a[r * m + s] = a[s * m + r] = sum;
+        }
+    for (r = 0; r < m; r++)
         tr += a[r * m + r];
-    }
     if (!(tr > 0) || !ik__ldlt(a, m, 0, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
