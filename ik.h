@@ -2316,6 +2316,9 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 // Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
 // norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
 // its forced move to the limit is subtracted from e, and the step is recomputed.
+// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, by LDL^T
+// when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
+// without an SVD; SDLS and ill-conditioned cases use the SVD.
 
 #define IK__JACOBIAN_VALID 0x1cab1e
 #ifdef IK_USE_FLOAT
