@@ -1535,9 +1535,9 @@ static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
 
 // One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
 // its motion) on exit; *pre gets the frame between origin and motion, in which the motion's
-// axis and exponential map are expressed. Returns the joint-state values used.
-static int ik__joint_advance_p(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre,
-                               bool euler)
+// axis and exponential map are expressed. Returns the joint-state values used. (The Jacobian
+// solver has its own pass, ik__jacobian, on rotation matrices.)
+static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
 {
     *f = ik_xform_mul(*f, j->origin);
     *pre = *f;
@@ -1548,34 +1548,24 @@ static int ik__joint_advance_p(const ik_joint *j, const ik_real *q, ik_xform *f,
     case IK_JOINT_PRISMATIC:
         f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
         return 1;
-    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, euler)); return 3;
+    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, false)); return 3;
     case IK_JOINT_FIXED: break;
     }
     return 0;
 }
 
-static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
-{
-    return ik__joint_advance_p(j, q, f, pre, false);
-}
-
 // Forward kinematics of a validated chain and state.
-static ik_xform ik__fk_p(const ik_chain *chain, const ik_real *q, ik_xform *out_frames, bool euler)
+static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
     ik_xform f = ik_xform_identity();
     ik_xform pre;
     int i;
     for (i = 0; i < chain->joint_count; i++) {
-        q += ik__joint_advance_p(&chain->joints[i], q, &f, &pre, euler);
+        q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
         if (out_frames)
             out_frames[i] = f;
     }
     return ik_xform_mul(f, chain->tip);
-}
-
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
-{
-    return ik__fk_p(chain, q, out_frames, false);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
