@@ -1622,9 +1622,9 @@ static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
 
 // One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
 // its motion) on exit; *pre gets the frame between origin and motion, in which the motion's
-// axis and exponential map are expressed. Returns the joint-state values used.
-static int ik__joint_advance_p(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre,
-                               bool euler)
+// axis and exponential map are expressed. Returns the joint-state values used. (The Jacobian
+// solver has its own pass, ik__jacobian, on rotation matrices.)
+static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
 {
     *f = ik_xform_mul(*f, j->origin);
     *pre = *f;
@@ -1635,29 +1635,24 @@ static int ik__joint_advance_p(const ik_joint *j, const ik_real *q, ik_xform *f,
     case IK_JOINT_PRISMATIC:
         f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
         return 1;
-    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, euler)); return 3;
+    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, false)); return 3;
     case IK_JOINT_FIXED: break;
     }
     return 0;
 }
 
 // Forward kinematics of a validated chain and state.
-static ik_xform ik__fk_p(const ik_chain *chain, const ik_real *q, ik_xform *out_frames, bool euler)
+static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
     ik_xform f = ik_xform_identity();
     ik_xform pre;
     int i;
     for (i = 0; i < chain->joint_count; i++) {
-        q += ik__joint_advance_p(&chain->joints[i], q, &f, &pre, euler);
+        q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
         if (out_frames)
             out_frames[i] = f;
     }
     return ik_xform_mul(f, chain->tip);
-}
-
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
-{
-    return ik__fk_p(chain, q, out_frames, false);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
@@ -1686,75 +1681,169 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
     }
 }
 
-// Geometric Jacobian of a validated chain and state, rows 3 or 6, into jac[rows * dof].
-// A rotational column is [w x (p_e - p); w] with w the joint's angular velocity per unit q in
-// the root frame and p a point on its axis; a prismatic column is [a; 0]. For a ball joint at
-// exp(v) after the frame rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left
-// Jacobian (ik_expmap_jacobian), so its three w are P J(v) e_k. With 6 rows the effector is not
-// known until the end: the first pass stores (p; w) in the column and the second pass finishes
-// it. With 3 rows there is no room for both, so p_e comes from known_pe if the caller has it,
-// else from a first FK pass. With euler, ball
-// joints hold yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x,
-// P Ry(a) Rx(b) e_z.
+// R <- R Rot(e_k, angle) for a rotation matrix R, given c = cos, s = sin of the angle: about a
+// coordinate axis only the two other columns change, col a' = c col a + s col b,
+// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3.
+static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
+{
+    int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
+    ik_real a0 = r->m[0][a], a1 = r->m[1][a], a2 = r->m[2][a];
+    ik_real b0 = r->m[0][b], b1 = r->m[1][b], b2 = r->m[2][b];
+    r->m[0][a] = c * a0 + s * b0, r->m[1][a] = c * a1 + s * b1, r->m[2][a] = c * a2 + s * b2;
+    r->m[0][b] = c * b0 - s * a0, r->m[1][b] = c * b1 - s * a1, r->m[2][b] = c * b2 - s * a2;
+}
+
+// The rotation about the unit axis a by the angle of cosine c and sine s (Rodrigues).
+static ik_mat3 ik__mat3_axis_angle(ik_vec3 a, ik_real c, ik_real s)
+{
+    ik_mat3 m;
+    ik_real t = 1 - c;
+    m.m[0][0] = c + t * a.x * a.x, m.m[0][1] = t * a.x * a.y - s * a.z;
+    m.m[0][2] = t * a.x * a.z + s * a.y, m.m[1][0] = t * a.x * a.y + s * a.z;
+    m.m[1][1] = c + t * a.y * a.y, m.m[1][2] = t * a.y * a.z - s * a.x;
+    m.m[2][0] = t * a.x * a.z - s * a.y, m.m[2][1] = t * a.y * a.z + s * a.x;
+    m.m[2][2] = c + t * a.z * a.z;
+    return m;
+}
+
+// The coordinate axis k (0, 1, 2) that the unit axis v lies along, or -1.
+static int ik__coordinate_axis(ik_vec3 v)
+{
+    if (v.y == 0 && v.z == 0)
+        return 0;
+    if (v.x == 0 && v.z == 0)
+        return 1;
+    return v.x == 0 && v.y == 0 ? 2 : -1;
+}
+
+static ik_vec3 ik__mat3_col(const ik_mat3 *r, int k)
+{
+    return ik_vec3_make(r->m[0][k], r->m[1][k], r->m[2][k]);
+}
+
+// cos and sin of the angles of revolute joints first .. first + n - 1 (q at joint first's
+// values), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass, so that the pass itself
+// makes no calls (which would spill the frame held in registers) and the calls overlap.
+static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q, ik_real *cs)
+{
+    int k;
+    for (k = 0; k < n && first + k < chain->joint_count; k++) {
+        ik_joint_type type = chain->joints[first + k].type;
+        if (type == IK_JOINT_REVOLUTE) {
+            cs[2 * k] = IK_COS(q[0]);
+            cs[2 * k + 1] = IK_SIN(q[0]);
+        }
+        q += ik_joint_type_dof(type);
+    }
+}
+
+// Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
+// (rows 3 or 6, rows x dof) may be NULL for the effector alone. Frames are rotation matrices
+// here (composing them and reading axes off them is cheaper than with quaternions; a revolute
+// or prismatic joint about a coordinate axis turns two columns). A rotational column is
+// [w x (p_e - p); w] with w the joint's angular velocity per unit q in the root frame and p a
+// point on its axis; a prismatic column is [a; 0]. For a ball joint at exp(v) after the frame
+// rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left Jacobian
+// (ik_expmap_jacobian), so its three w are P J(v) e_k. With euler, ball joints hold
+// yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z.
+// p_e is not known until the end: with 6 rows the first three hold p x w (a prismatic column
+// its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
+// from known_pe if the caller has it, else from a first pass.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
                              ik_real *jac, bool euler, const ik_vec3 *known_pe)
 {
-    ik_xform f = ik_xform_identity(), effector;
-    ik_vec3 pe = ik_vec3_zero(), w, zero = ik_vec3_zero();
-    ik_xform pre;
-    ik_mat3 jl;
-    int i, k, col = 0;
+    ik_mat3 r = ik_mat3_identity(), jl;
+    ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
+    ik_real cs[2 * 16];
+    ik_xform effector;
+    int i, k, col = 0, axis;
     bool deferred = rows == 6;
-    if (!deferred)
-        pe = known_pe ? *known_pe : ik__fk_p(chain, q, NULL, euler).pos;
+    if (jac && !deferred)
+        pe = known_pe ? *known_pe : ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        ik__joint_advance_p(j, q + col, &f, &pre, euler);
+        const ik_quat o = j->origin.rot;
+        if (i % 16 == 0)
+            ik__joint_sincos(chain, i, 16, q + col, cs);
+        p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
+        if (o.x != 0 || o.y != 0 || o.z != 0)
+            r = ik_mat3_mul(r, ik_quat_to_mat3(o));
         switch (j->type) {
-        case IK_JOINT_REVOLUTE:
-            w = ik_quat_rotate(pre.rot, j->axis);
-            ik__jacobian_set(jac, rows, dof, col++,
-                             deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
-            break;
+        case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
         case IK_JOINT_PRISMATIC:
-            ik__jacobian_set(jac, rows, dof, col++, ik_quat_rotate(pre.rot, j->axis), zero);
+            axis = ik__coordinate_axis(j->axis);
+            if (axis >= 0) { // +-e_axis
+                ik_real sign = (axis == 0   ? j->axis.x
+                                : axis == 1 ? j->axis.y
+                                            : j->axis.z) > 0
+                                   ? 1
+                                   : -1;
+                w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
+                if (j->type == IK_JOINT_REVOLUTE)
+                    ik__mat3_turn(&r, axis, cs[2 * (i % 16)], sign * cs[2 * (i % 16) + 1]);
+            } else {
+                w = ik_mat3_mul_vec3(r, j->axis);
+                if (j->type == IK_JOINT_REVOLUTE)
+                    r = ik_mat3_mul(
+                        r, ik__mat3_axis_angle(j->axis, cs[2 * (i % 16)], cs[2 * (i % 16) + 1]));
+            }
+            if (j->type == IK_JOINT_PRISMATIC) {
+                p = ik_vec3_add_scaled(p, w, q[col]);
+                lin = w;
+                w = ik_vec3_zero();
+            } else {
+                lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
+            }
+            if (jac) {
+                ik_real *jc = jac + col;
+                jc[0] = lin.x, jc[dof] = lin.y, jc[2 * dof] = lin.z;
+                if (deferred)
+                    jc[3 * dof] = w.x, jc[4 * dof] = w.y, jc[5 * dof] = w.z;
+            }
+            col++;
             break;
         case IK_JOINT_BALL:
-            if (euler) {
-                ik_quat ya = ik__quat_axis(1, q[col]);
-                ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[col + 1]));
-                ik_vec3 c0 = ik_vec3_make(0, 1, 0), c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
-                ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
-                jl = ik_mat3_identity();
-                jl.m[0][0] = c0.x, jl.m[1][0] = c0.y, jl.m[2][0] = c0.z;
-                jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
-                jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
-            } else {
-                jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+            if (jac) {
+                if (euler) {
+                    ik_quat ya = ik__quat_axis(1, q[col]);
+                    ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[col + 1]));
+                    ik_vec3 c0 = ik_vec3_make(0, 1, 0);
+                    ik_vec3 c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
+                    ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
+                    jl.m[0][0] = c0.x, jl.m[1][0] = c0.y, jl.m[2][0] = c0.z;
+                    jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
+                    jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
+                } else {
+                    jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
+                }
+                jl = ik_mat3_mul(r, jl);
+                for (k = 0; k < 3; k++) {
+                    w = ik__mat3_col(&jl, k);
+                    lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
+                    ik__jacobian_set(jac, rows, dof, col + k, lin, w);
+                }
             }
-            for (k = 0; k < 3; k++) {
-                w = ik_quat_rotate(pre.rot, ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]));
-                ik__jacobian_set(jac, rows, dof, col++,
-                                 deferred ? f.pos : ik_vec3_cross(w, ik_vec3_sub(pe, f.pos)), w);
-            }
+            r = ik_mat3_mul(r, ik_quat_to_mat3(ik__ball_rotation(q + col, euler)));
+            col += 3;
             break;
         case IK_JOINT_FIXED: break;
         }
     }
     IK_ASSERT(col == dof);
-    effector = ik_xform_mul(f, chain->tip);
-    if (deferred) {
+    effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
+    {
+        const ik_quat o = chain->tip.rot;
+        if (o.x != 0 || o.y != 0 || o.z != 0)
+            r = ik_mat3_mul(r, ik_quat_to_mat3(o));
+    }
+    effector.rot = ik__quat_from_mat3(&r);
+    if (jac && deferred) {
         pe = effector.pos;
-        for (i = 0, col = 0; i < chain->joint_count; i++) {
-            ik_joint_type type = chain->joints[i].type;
-            int n = ik_joint_type_dof(type);
-            for (k = 0; k < n; k++, col++) {
-                ik_vec3 p = ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]);
-                if (type == IK_JOINT_PRISMATIC)
-                    continue;
-                w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
-                ik__jacobian_set(jac, 3, dof, col, ik_vec3_cross(w, ik_vec3_sub(pe, p)), w);
-            }
+        for (col = 0; col < dof; col++) {
+            w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
+            lin = ik_vec3_add(ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]),
+                              ik_vec3_cross(w, pe));
+            ik__jacobian_set(jac, 3, dof, col, lin, w);
         }
     }
     return effector;
@@ -2304,6 +2393,9 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 // Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
 // norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
 // its forced move to the limit is subtracted from e, and the step is recomputed.
+// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, by LDL^T
+// when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
+// without an SVD; SDLS and ill-conditioned cases use the SVD.
 
 #define IK__JACOBIAN_VALID 0x1cab1e
 #ifdef IK_USE_FLOAT
@@ -2332,16 +2424,19 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
     return o;
 }
 
-// Work arrays, all [dof] unless said: the Jacobian (6 x dof) and its weighted, active copy, the
-// SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state, the pinned
-// flags and forced moves.
+// Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
+// (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
+// SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
+// the pinned flags and forced moves, per column its joint's sqrt(weight) and limits (infinite
+// for ball joints), and the estimate of the smallest eigenvector of J W J^T (6).
 typedef struct ik__jac_work {
-    ik_real *jac, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced;
+    ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi,
+        *eig;
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof)
 {
-    return (size_t)dof * (6 + 6 + 6 + 5) + 36 + 6;
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2352,21 +2447,200 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof) + 1) * sizeof(ik_real);
 }
 
-// The task error at state q (in the solver's parameterization): e[0..2] position, e[3..5] the
-// weighted rotation vector; returns |e|^2 and the effector.
+// The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
+// at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
+// rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
+// next iteration's Jacobian come from the same pass.
 static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const ik_real *q,
-                              bool euler, ik_real ow, ik_real *e, ik_xform *eff)
+                              bool euler, ik_real ow, int dof, ik_real *jac, ik_real *e)
 {
     ik_vec3 dp, dr;
-    *eff = ik__fk_p(chain, q, NULL, euler);
-    dp = ik_vec3_sub(t->pos, eff->pos);
+    ik_xform eff = ik__jacobian(chain, q, 6, dof, jac, euler, NULL);
+    int c;
+    dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
+    for (c = 3 * dof; c < 6 * dof && jac; c++)
+        jac[c] *= ow;
     dr = ik_vec3_scale(
-        ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff->rot)))), ow);
+        ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff.rot)))), ow);
     e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
+}
+
+// The LDL^T factorization of a + shift I (n x n): l gets L's strict lower part and 1 / D_ii on
+// its diagonal (no square roots, and the solves multiply); false if a pivot is not positive.
+static bool ik__ldlt(const ik_real *a, int n, ik_real shift, ik_real *l)
+{
+    int i, j, k;
+    for (i = 0; i < n; i++) {
+        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
+        for (j = 0; j < i; j++) { // t_j = L_ij D_j
+            const ik_real *lj = l + j * n;
+            ik_real s = a[i * n + j];
+            for (k = 0; k < j; k++)
+                s -= t[k] * lj[k];
+            t[j] = s;
+            li[j] = s * lj[j];
+            d -= s * li[j];
+        }
+        if (!(d > 0))
+            return false;
+        li[i] = 1 / d;
+    }
+    return true;
+}
+
+// x <- (L D L^T)^-1 x for a factor from ik__ldlt.
+static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
+{
+    int i, k;
+    for (i = 0; i < n; i++) {
+        ik_real s = x[i];
+        for (k = 0; k < i; k++)
+            s -= l[i * n + k] * x[k];
+        x[i] = s;
+    }
+    for (i = n - 1; i >= 0; i--) {
+        ik_real s = x[i] * l[i * n + i];
+        for (k = i + 1; k < n; k++)
+            s -= l[k * n + i] * x[k];
+        x[i] = s;
+    }
+}
+
+// The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
+// caller keeps it as the next call's start, which is then nearly converged; a zero x starts
+// from the all-ones vector). For y = A^-1 x, rho = x.y / y.y is the Rayleigh quotient of y, an
+// upper bound, and r = x - rho y = (A - rho) y the residual: its error is about
+// |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-5 rho, or is at the rounding of A
+// (trace tr). The next x is rho y, about as long as x: no normalization needed.
+static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
+{
+    ik_real rho = 0, norm2 = 0, floor2 = (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr);
+    int i, it;
+    for (i = 0; i < n; i++)
+        norm2 += x[i] * x[i];
+    for (i = 0; i < n && !(norm2 > 0); i++)
+        x[i] = 1;
+    for (it = 0; it < 40; it++) {
+        ik_real xy = 0, yy = 0, rr = 0, y[6];
+        for (i = 0; i < n; i++)
+            y[i] = x[i];
+        ik__ldlt_solve(l, n, y);
+        for (i = 0; i < n; i++) {
+            xy += x[i] * y[i];
+            yy += y[i] * y[i];
+        }
+        rho = xy / yy;
+        for (i = 0; i < n; i++) {
+            ik_real r = x[i] - rho * y[i];
+            rr += r * r;
+            x[i] = rho * y[i];
+        }
+        if (rr <= (IK_R(1e-6) * rho * rho + floor2) * yy)
+            break;
+    }
+    return rho;
+}
+
+// jw = J diag(sqrt w), the pinned columns zero.
+static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
+{
+    const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
+    ik_real *jw = w->jw;
+    int r, c;
+    for (r = 0; r < m; r++)
+        for (c = 0; c < dof; c++)
+            jw[r * dof + c] = pinned[c] != 0 ? 0 : jac[r * dof + c] * sw[c];
+}
+
+// The projection of z (weighted joint coordinates) on the null space of the weighted active
+// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
+static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
+{
+    const ik_real *jac = w->jac, *sw = w->sw;
+    ik_real t[6];
+    int r, c;
+    for (r = 0; r < m; r++) {
+        t[r] = 0;
+        for (c = 0; c < dof; c++)
+            t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
+    }
+    ik__ldlt_solve(l, m, t);
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        for (r = 0; r < m; r++)
+            d += jac[r * dof + c] * t[r];
+        z[c] -= w->pinned[c] != 0 ? 0 : sw[c] * d;
+    }
+}
+
+// The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
+// (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
+// by LDL^T, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
+// iteration. PINV drops no singular value then (s_min > rcond s_max). Returns false (nothing
+// written) otherwise; *l gets the undamped factor for the rest pose's projection.
+static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
+                                     const ik_real *e, ik_real scale, ik_real *l)
+{
+    const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
+    ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut, *wa = w->jw;
+    int r, s, c;
+    bool damped;
+    if (dof < m)
+        return false;
+    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here)
+    for (c = 0; c < dof; c++)
+        wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
+    for (r = 0; r < m; r++)
+        for (s = 0; s <= r; s++) {
+            const ik_real *jr = jac + r * dof, *js = jac + s * dof;
+            ik_real sum = 0;
+            for (c = 0; c < dof; c++)
+                sum += jr[c] * wa[c] * js[c];
+            a[r * m + s] = a[s * m + r] = sum;
+        }
+    for (r = 0; r < m; r++)
+        tr += a[r * m + r];
+    if (!(tr > 0) || !ik__ldlt(a, m, 0, l))
+        return false;
+    // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
+    // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
+    // corrects (Newton's convergence stays superlinear); and no singular value that PINV would
+    // drop (s_min > rcond s_max).
+    cut = IK_EPSILON * IK_R(1e4);
+    cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
+    rho = ik__ldlt_min_eig(l, m, w->eig, tr);
+    if (!(rho > cut * tr))
+        return false;
+    if (o->method == IK_JACOBIAN_DLS) {
+        if (o->damping > 0) {
+            lambda2 = o->damping * o->damping;
+        } else { // as in ik__jacobian_step, with s_min^2 = rho
+            ik_real eps2 = IK_R(0.0025) * scale * scale, lmax2 = IK_R(0.01) * scale * scale;
+            ik_real e2 = 0;
+            for (r = 0; r < m; r++)
+                e2 += e[r] * e[r];
+            if (rho < eps2)
+                lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
+        }
+    }
+    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
+    damped = lambda2 > IK_EPSILON * rho / 8;
+    if (damped && !ik__ldlt(a, m, lambda2, ld))
+        return false;
+    for (r = 0; r < m; r++)
+        y[r] = e[r];
+    ik__ldlt_solve(damped ? ld : l, m, y);
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        for (r = 0; r < m; r++)
+            d += jac[r * dof + c] * y[r];
+        w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * d;
+    }
+    return true;
 }
 
 // One step dq (unweighted joint units) for the m x dof task J dq = e, on the active columns.
@@ -2374,27 +2648,25 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
     int i, r, c, k = m < dof ? m : dof, jt;
+    ik_real l[36];
+    bool normal = false;
     if (k == 0) // no joint moves: no step
         return;
-    // weighted, active columns
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        int nd = ik_joint_type_dof(chain->joints[jt].type), t;
-        ik_real sw = IK_SQRT(ik__clamp(chain->joints[jt].weight, 0, IK_MAX_MAGNITUDE));
-        for (t = 0; t < nd; t++, c++)
-            for (r = 0; r < m; r++)
-                w->jw[r * dof + c] = w->pinned[c] != 0 ? 0 : w->jac[r * dof + c] * sw;
-    }
     for (c = 0; c < dof; c++)
         w->dq[c] = 0;
+    if (o->method == IK_JACOBIAN_DLS || o->method == IK_JACOBIAN_PINV)
+        normal = ik__jacobian_step_normal(o, w, m, dof, e, scale, l);
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik_real jjte[6], num = 0, den = 0, alpha;
-        for (c = 0; c < dof; c++)
+        for (c = 0; c < dof; c++) {
             for (r = 0; r < m; r++)
-                w->dq[c] += w->jw[r * dof + c] * e[r];
+                w->dq[c] += w->jac[r * dof + c] * e[r];
+            w->dq[c] *= w->pinned[c] != 0 ? 0 : w->sw[c];
+        }
         for (r = 0; r < m; r++) {
             jjte[r] = 0;
             for (c = 0; c < dof; c++)
-                jjte[r] += w->jw[r * dof + c] * w->dq[c];
+                jjte[r] += w->jac[r * dof + c] * w->sw[c] * w->dq[c];
             num += e[r] * jjte[r];
             den += jjte[r] * jjte[r];
         }
@@ -2403,8 +2675,11 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             w->dq[c] *= alpha;
     } else {
         ik_real lambda2 = 0, gamma_max = o->max_joint_step;
-        ik__svd(w->jw, m, dof, w->u, w->s, w->v);
-        if (o->method == IK_JACOBIAN_DLS) {
+        if (!normal) {
+            ik__jacobian_weigh(w, m, dof);
+            ik__svd(w->jw, m, dof, w->u, w->s, w->v);
+        }
+        if (!normal && o->method == IK_JACOBIAN_DLS) {
             if (o->damping > 0) {
                 lambda2 = o->damping * o->damping;
             } else {
@@ -2419,7 +2694,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                     lambda2 = (1 - (smin / eps) * (smin / eps)) * (e2 < lmax2 ? e2 : lmax2);
             }
         }
-        for (i = 0; i < k; i++) {
+        for (i = 0; i < k && !normal; i++) {
             ik_real si = w->s[i], ue = 0, f;
             if (!(si > 0))
                 continue;
@@ -2471,7 +2746,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
                 const ik_joint *j = &chain->joints[jt];
                 int nd = ik_joint_type_dof(j->type), t;
-                ik_real sw = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE)), rest[3];
+                ik_real sw = w->sw[c], rest[3];
                 for (t = 0; t < nd; t++)
                     rest[t] = o->rest[c + t];
                 if (euler && j->type == IK_JOINT_BALL) {
@@ -2484,7 +2759,9 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                     w->trial[c] =
                         w->pinned[c] != 0 || sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c]) / sw;
             }
-            for (i = 0; i < k; i++) {
+            if (normal)
+                ik__null_project(w, l, m, dof, w->trial);
+            for (i = 0; i < k && !normal; i++) {
                 ik_real d = 0;
                 if (!(w->s[i] > o->rcond * w->s[0]))
                     continue;
@@ -2500,12 +2777,8 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         }
     }
     // back to joint units (the weights), then the forced moves of pinned joints
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        int nd = ik_joint_type_dof(chain->joints[jt].type), t;
-        ik_real sw = IK_SQRT(ik__clamp(chain->joints[jt].weight, 0, IK_MAX_MAGNITUDE));
-        for (t = 0; t < nd; t++, c++)
-            w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * sw;
-    }
+    for (c = 0; c < dof; c++)
+        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 
 // q + dq in the solver's parameterization: additive for 1-DOF joints and Euler balls; for
@@ -2546,8 +2819,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
     ik_target target;
     ik__jac_work w;
-    ik_real *base, scale, reach, ow, err, best_err = 0, e[6], pos_err = 0, rot_err = 0;
-    ik_xform eff;
+    ik_real *base, scale, reach, ow, err, floor2, best_err = 0, e[6], e0[6] = { 0 }, e1[6] = { 0 },
+                                                  pos_err = 0, rot_err = 0;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     bool euler, within_reach;
     int dof, m, i, it, idle = 0, c, jt, kicks = 0;
@@ -2577,15 +2850,22 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     if (!base || scratch_size < ik_jacobian_scratch_size(chain))
         return IK_ERR_SCRATCH_TOO_SMALL;
     w.jac = base;
-    w.jw = w.jac + 6 * dof;
+    w.jac_trial = w.jac + 6 * dof;
+    w.jw = w.jac_trial + 6 * dof;
     w.v = w.jw + 6 * dof;
     w.dq = w.v + 6 * dof;
     w.q = w.dq + dof;
     w.trial = w.q + dof;
     w.pinned = w.trial + dof;
     w.forced = w.pinned + dof;
-    w.u = w.forced + dof;
+    w.sw = w.forced + dof;
+    w.lo = w.sw + dof;
+    w.hi = w.lo + dof;
+    w.u = w.hi + dof;
     w.s = w.u + 36;
+    w.eig = w.s + 6;
+    for (i = 0; i < 6; i++)
+        w.eig[i] = 0;
 
     euler = o.ball_param == IK_BALL_EULER;
     m = target.use_rotation ? 6 : 3;
@@ -2593,9 +2873,16 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     scale = ik__finite(reach) && reach > 0 ? reach : 1;
     ow = o.orientation_weight > 0 ? o.orientation_weight
                                   : scale / (ik_real)ik__movable_joints(chain);
-    // the state in the solver's parameterization, clamped into the limits
+    // the state in the solver's parameterization, clamped into the limits; per column its
+    // joint's weight and limits
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
+        int nd = ik_joint_type_dof(j->type), t;
+        for (t = 0; t < nd; t++) {
+            w.sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
+            w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
+            w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
+        }
         if (j->type == IK_JOINT_BALL && euler) {
             ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
                                                ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
@@ -2603,20 +2890,22 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             w.q[c] = ypr.x, w.q[c + 1] = ypr.y, w.q[c + 2] = ypr.z;
             c += 3;
         } else {
-            int nd = ik_joint_type_dof(j->type), t;
             for (t = 0; t < nd; t++, c++)
                 w.q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
         }
     }
 
     within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
-    err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+    floor2 = (16 * IK_EPSILON * scale) * (16 * IK_EPSILON * scale);
+    // e0: the error at w.q, w.jac the Jacobian there
+    err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
         bool stuck;
         int pass, tries;
-        pos_err = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        rot_err = target.use_rotation ? IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]) / ow : 0;
+        pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+        rot_err =
+            target.use_rotation ? IK_SQRT(e0[3] * e0[3] + e0[4] * e0[4] + e0[5] * e0[5]) / ow : 0;
         if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
             status = IK_STATUS_CONVERGED;
             break;
@@ -2633,6 +2922,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             break;
 
         // the error to take this iteration: clamped for stable dragging
+        for (i = 0; i < 6; i++)
+            e[i] = e0[i];
         len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
         if (len > o.max_step)
             for (i = 0; i < 3; i++)
@@ -2643,11 +2934,6 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 for (i = 3; i < 6; i++)
                     e[i] *= o.max_step / len;
         }
-        ik__jacobian(chain, w.q, m, dof, w.jac, euler, &eff.pos); // eff: the effector at w.q
-        for (c = 0; c < dof; c++)
-            if (m == 6)
-                for (i = 3; i < 6; i++)
-                    w.jac[i * dof + c] *= ow;
         for (c = 0; c < dof; c++)
             w.pinned[c] = 0;
         // active set: pin joints whose step would cross a limit, take their forced move out of
@@ -2663,21 +2949,16 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 for (c = 0; c < dof; c++)
                     if (w.pinned[c] == 0)
                         w.dq[c] *= o.max_joint_step / emax;
-            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-                const ik_joint *j = &chain->joints[jt];
-                int nd = ik_joint_type_dof(j->type);
-                if (nd == 1 && w.pinned[c] == 0) {
-                    ik_real to = w.q[c] + w.dq[c],
-                            lim = to > j->hi ? j->hi : (to < j->lo ? j->lo : to);
-                    if (lim != to) {
-                        w.pinned[c] = 1;
-                        w.forced[c] = lim - w.q[c];
-                        for (i = 0; i < m; i++)
-                            e[i] -= w.jac[i * dof + c] * w.forced[c];
-                        pinned_one = true;
-                    }
+            for (c = 0; c < dof; c++) {
+                ik_real to = w.q[c] + w.dq[c],
+                        lim = to > w.hi[c] ? w.hi[c] : (to < w.lo[c] ? w.lo[c] : to);
+                if (w.pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
+                    w.pinned[c] = 1;
+                    w.forced[c] = lim - w.q[c];
+                    for (i = 0; i < m; i++)
+                        e[i] -= w.jac[i * dof + c] * w.forced[c];
+                    pinned_one = true;
                 }
-                c += nd;
             }
             if (!pinned_one)
                 break;
@@ -2686,8 +2967,13 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         // line) has an error orthogonal to every column: every method steps by zero. Break the
         // symmetry with a small fixed nudge of the free joints (at most 3 times per solve), taken
         // as it is. (A target out of reach on the line is already answered by the straight arm.)
-        {
-            // the test: J^T e ~ 0 next to |J| |e| (e orthogonal to every column)
+        // the test: the step is nothing ...
+        stuck = kicks < 3 && within_reach;
+        for (c = 0; c < dof && stuck; c++)
+            if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
+                stuck = false;
+        if (stuck) {
+            // ... and J^T e ~ 0 next to |J| |e| (e orthogonal to every column)
             ik_real jmax = 0, gmax = 0, enorm = 0;
             for (i = 0; i < m; i++)
                 enorm += e[i] * e[i];
@@ -2700,12 +2986,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 gmax = IK_FABS(g) > gmax ? IK_FABS(g) : gmax;
             }
             stuck = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
-            // ... and the step is nothing
-            for (c = 0; c < dof; c++)
-                if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
-                    stuck = false;
         }
-        if (stuck && kicks < 3 && within_reach) {
+        if (stuck) {
             // 0.01 rad (0.01 of the mean link for prismatic joints), at most max_joint_step,
             // scaled by sqrt(weight) so that frozen joints stay, signs alternating
             kicks++;
@@ -2725,37 +3007,56 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+            err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
-        // do not help (the state stays, and the iteration counts as idle)
+        // do not help, once the step no longer moves any joint, or at once if the error is
+        // already at the rounding of the effector's coordinates (the state stays, and the
+        // iteration counts as idle). The first try's pass also gives the Jacobian there.
         for (tries = 0; tries < 20; tries++, step /= 2) {
+            bool moves = tries == 0;
             if (tries == 8 && o.method == IK_JACOBIAN_PINV) {
                 // The undamped step fails near a singularity with a residual that cannot
                 // vanish (a target out of reach: Gauss-Newton's known weakness): fall back to
                 // a damped step for this iteration, lambda = min(|e|, lambda_max).
                 ik_jacobian_opts od = o;
                 ik_real e2 = 0;
-                ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+                for (i = 0; i < 6; i++)
+                    e[i] = e0[i];
                 for (i = 0; i < m; i++)
                     e2 += e[i] * e[i];
                 od.method = IK_JACOBIAN_DLS;
                 od.damping = IK_SQRT(e2) < IK_R(0.1) * scale ? IK_SQRT(e2) : IK_R(0.1) * scale;
                 ik__jacobian_step(chain, &od, &w, m, dof, e, scale, euler);
                 step = 1;
+                moves = true;
+            }
+            for (c = 0; c < dof && !moves && err > floor2; c++)
+                moves = IK_FABS(step * w.dq[c]) > IK_EPSILON * (1 + IK_FABS(w.q[c]));
+            if (!moves && (o.method != IK_JACOBIAN_PINV || tries > 8 || err <= floor2)) {
+                new_err = err * 2 + 1; // (err >= 0)
+                break;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, &target, w.trial, euler, ow, e, &eff);
+            new_err = ik__task_error(chain, &target, w.trial, euler, ow, dof,
+                                     tries == 0 ? w.jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
         }
-        if (new_err <= err) {
+        if (new_err <= err) { // the trial's error and Jacobian are the next iteration's
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            err = new_err;
-        } else {
-            err = ik__task_error(chain, &target, w.q, euler, ow, e, &eff);
+            if (tries == 0) {
+                ik_real *swap = w.jac;
+                w.jac = w.jac_trial;
+                w.jac_trial = swap;
+                for (i = 0; i < 6; i++)
+                    e0[i] = e1[i];
+                err = new_err;
+            } else {
+                err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
+            }
         }
         if (!ik__finite(err))
             return IK_ERR_NUMERIC;

@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 
     {
         static jac_case jc;
-        const char *mn[4] = { "DLS", "PINV (SVD)", "SDLS", "transpose" };
+        const char *mn[4] = { "DLS", "PINV", "SDLS (SVD)", "transpose" };
         int meth, kind;
         printf("\n| Jacobian IK (ik_jacobian_solve), ns per iteration | 7-DOF arm, pose | 5 ball "
                "joints, position |\n");

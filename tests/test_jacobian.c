@@ -1221,6 +1221,148 @@ static void test_jacobian_reference_experiment(void)
     CHECK(rms_euler < 5);
 }
 
+// The solver's FK/Jacobian pass (rotation matrices, fast paths for joints about +-x, +-y, +-z
+// and identity origin rotations) against FK by quaternions (ik_chain_fk) and its central
+// differences: every coordinate axis with both signs, revolute and prismatic, with and without
+// origin rotations, plus general axes.
+static void test_jacobian_axis_paths(void)
+{
+    test_rng r = { 71 };
+    ik_joint j[8];
+    ik_real q[8], qp[8], jac[6 * 8];
+#ifdef IK_USE_FLOAT
+    const double h = 1e-2, tol = 2e-3;
+#else
+    const double h = 1e-5, tol = 1e-8;
+#endif
+    int trial, i, col, row;
+    for (trial = 0; trial < 48; trial++) {
+        ik_chain c;
+        ik_xform eff, fk, ep, em;
+        for (i = 0; i < 8; i++) {
+            int k = (int)(test_rng_next(&r) % 7); // 0..5: +-x, +-y, +-z; 6: a general axis
+            ik_vec3 axis =
+                k == 6 ? ik_vec3_add(test_rng_vec3(&r, -1, 1), ik_vec3_make(0, 0, 2))
+                       : ik_vec3_make(k / 2 == 0 ? 1 : 0, k / 2 == 1 ? 1 : 0, k / 2 == 2 ? 1 : 0);
+            ik_xform origin = ik_xform_translation(test_rng_vec3(&r, -1, 1));
+            if (k < 6 && k % 2 == 1)
+                axis = ik_vec3_negate(axis);
+            if ((trial + i) % 3 == 0) // some origins rotated
+                origin.rot = ik_quat_from_expmap(test_rng_vec3(&r, -2, 2));
+            j[i] = (trial + i) % 4 == 1 ? ik_joint_prismatic(origin, axis)
+                                        : ik_joint_revolute(origin, axis);
+            q[i] = (ik_real)test_rng_uniform(&r, -3, 3);
+        }
+        c = ik_chain_make(j, 8,
+                          ik_xform_make(ik_quat_from_expmap(ik_vec3_make(IK_R(0.3), 0, IK_R(-0.2))),
+                                        ik_vec3_make(IK_R(0.1), IK_R(0.2), IK_R(0.3))));
+        CHECK(ik_chain_jacobian(&c, q, 6, jac, &eff) == IK_OK);
+        CHECK(ik_chain_fk(&c, q, NULL, &fk) == IK_OK);
+        CHECK_NEAR(ik_vec3_length(ik_vec3_sub(eff.pos, fk.pos)), 0, TOL(1e-13, 1e-5));
+        CHECK_NEAR(IK_FABS(ik_quat_dot(eff.rot, fk.rot)), 1, TOL(1e-13, 1e-5));
+        for (col = 0; col < 8; col++) {
+            ik_vec3 lin, ang;
+            ik_quat d;
+            memcpy(qp, q, sizeof q);
+            qp[col] = (ik_real)((double)q[col] + h);
+            ik_chain_fk(&c, qp, NULL, &ep);
+            qp[col] = (ik_real)((double)q[col] - h);
+            ik_chain_fk(&c, qp, NULL, &em);
+            lin = ik_vec3_scale(ik_vec3_sub(ep.pos, em.pos), (ik_real)(1 / (2 * h)));
+            d = ik_quat_mul(ep.rot, ik_quat_conjugate(em.rot));
+            ang = ik_vec3_scale(ik_quat_to_expmap(d), (ik_real)(1 / (2 * h)));
+            for (row = 0; row < 3; row++) {
+                ik_real l = row == 0 ? lin.x : row == 1 ? lin.y : lin.z;
+                ik_real a = row == 0 ? ang.x : row == 1 ? ang.y : ang.z;
+                CHECK_NEAR(jac[row * 8 + col], l, tol);
+                CHECK_NEAR(jac[(row + 3) * 8 + col], a, tol);
+            }
+        }
+    }
+}
+
+// One iteration of DLS and PINV (which solve the normal equations J W J^T y = e by LDL^T and
+// find s_min by inverse iteration) against the SVD formulas of docs/jacobian.md:
+// dq = V diag(s / (s^2 + lambda^2)) U^T e, with the adaptive lambda, and dq = V diag(1/s) U^T e.
+// The 7-DOF arm of the benchmark near a pose where s_min < eps (so the damping is active), with
+// joint weights.
+static void test_jacobian_step_formula(void)
+{
+    static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
+    static const double q0[7] = { 0.3, 0.5, -0.4, -1.2, 0.7, 0.05, 0.2 };
+    ik_joint j[7];
+    ik_real q[7], jac[42], u[36], s[6], v[42], e[6], wsq[7], dq[7];
+    ik_xform eff;
+    ik_target t;
+    ik_chain c;
+    double L = 0, ow, eps, lmax2, e2 = 0, lambda2 = 0;
+    int i, r, k, mi;
+    for (i = 0; i < 7; i++) {
+        j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
+                                 i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
+        j[i].weight = (ik_real)(0.5 + 0.25 * i);
+        wsq[i] = IK_SQRT(j[i].weight);
+        L += i > 0 ? off[i] : 0;
+        q[i] = (ik_real)q0[i];
+    }
+    c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
+    L += 0.126;
+    ow = L / 7;
+    eps = 0.05 * L;
+    lmax2 = 0.01 * L * L;
+    // the target: FK 0.05 rad away
+    for (i = 0; i < 7; i++)
+        q[i] = (ik_real)(q0[i] + 0.05 * (i % 2 ? 1 : -1));
+    ik_chain_fk(&c, q, NULL, &eff);
+    t = ik_target_pose(eff);
+    for (i = 0; i < 7; i++)
+        q[i] = (ik_real)q0[i];
+    CHECK(ik_chain_jacobian(&c, q, 6, jac, &eff) == IK_OK);
+    {
+        ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
+        ik_vec3 dr = ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)));
+        e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
+        e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
+        e[5] = (ik_real)(ow * (double)dr.z);
+    }
+    for (r = 0; r < 6; r++) {
+        e2 += (double)(e[r] * e[r]);
+        for (i = 0; i < 7; i++)
+            jac[r * 7 + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
+    }
+    CHECK(ik_svd(jac, 6, 7, u, s, v) == IK_OK);
+    CHECK((double)s[5] < eps); // damped
+    lambda2 = (1 - ((double)s[5] / eps) * ((double)s[5] / eps)) * (e2 < lmax2 ? e2 : lmax2);
+    for (mi = 0; mi < 2; mi++) {
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        ik_real qs[7];
+        double big = 0;
+        o.method = mi == 0 ? IK_JACOBIAN_DLS : IK_JACOBIAN_PINV;
+        o.max_iterations = 1;
+        o.max_joint_step = 1;
+        for (i = 0; i < 7; i++) {
+            double sum = 0;
+            for (k = 0; k < 6; k++) {
+                double ue = 0, f;
+                for (r = 0; r < 6; r++)
+                    ue += (double)(u[r * 6 + k] * e[r]);
+                f = mi == 0 ? ue * (double)s[k] / ((double)(s[k] * s[k]) + lambda2)
+                            : ue / (double)s[k];
+                sum += f * (double)v[i * 6 + k];
+            }
+            dq[i] = (ik_real)(sum * (double)wsq[i]);
+            big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
+        }
+        CHECK(big > 0.01 && big < 1); // a real step, not clamped
+        memcpy(qs, q, sizeof q);
+        CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
+        CHECK(info.iterations == 1);
+        for (i = 0; i < 7; i++)
+            CHECK_NEAR(qs[i] - q[i], dq[i], TOL(1e-9, 1e-3) * big);
+    }
+}
+
 // Regressions (review): (1) the nudge that breaks a symmetric singular start moved frozen
 // joints; (2) the rest pull mixed exponential maps and Euler angles with IK_BALL_EULER and
 // overshot with joint weights above 1.
@@ -1290,4 +1432,6 @@ void test_jacobian(void)
     RUN(test_jacobian_bad_input);
     RUN(test_jacobian_resolve);
     RUN(test_jacobian_reference_experiment);
+    RUN(test_jacobian_axis_paths);
+    RUN(test_jacobian_step_formula);
 }
