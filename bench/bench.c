@@ -87,16 +87,35 @@ static void run_pinv(void *arg)
 
 typedef struct limb_case {
     ik_limb limb;
+    ik_limb_prepared prepared;
     ik_limb_target targets[64];
     ik_real q[7];
+    ik_limb_pose pose;
     int next;
 } limb_case;
 
+// ik_limb_solve(): checks and prepares the limb, writes q (exponential maps)
 static void run_limb(void *arg)
 {
     limb_case *c = (limb_case *)arg;
     ik_limb_solve(&c->limb, &c->targets[c->next++ & 63], NULL, c->q, NULL, NULL);
     sink = (double)c->q[3];
+}
+
+// a prepared limb, q out
+static void run_limb_prepared(void *arg)
+{
+    limb_case *c = (limb_case *)arg;
+    ik_limb_solve_prepared(&c->prepared, &c->targets[c->next++ & 63], NULL, c->q, NULL, NULL);
+    sink = (double)c->q[3];
+}
+
+// a prepared limb, rotations out (q NULL: the pose is in/out)
+static void run_limb_pose(void *arg)
+{
+    limb_case *c = (limb_case *)arg;
+    ik_limb_solve_prepared(&c->prepared, &c->targets[c->next++ & 63], NULL, NULL, &c->pose, NULL);
+    sink = (double)c->pose.elbow;
 }
 
 // A human arm (0.30 + 0.25) with 64 reachable targets cycled through, pole or position only.
@@ -127,6 +146,9 @@ static void make_limb_case(limb_case *c, bool use_rotation)
     }
     for (k = 0; k < 7; k++)
         c->q[k] = 0;
+    c->pose.shoulder = c->pose.wrist = ik_quat_identity();
+    c->pose.elbow = 0;
+    ik_limb_prepare(&c->limb, &c->prepared);
     c->next = 0;
 }
 
@@ -333,15 +355,22 @@ int main(int argc, char **argv)
 
     {
         static limb_case lc;
-        double full, pos;
-        make_limb_case(&lc, true);
-        full = median_ns(run_limb, &lc, 1000, runs);
-        make_limb_case(&lc, false);
-        pos = median_ns(run_limb, &lc, 1000, runs);
-        printf("\n| analytic limb (ik_limb_solve)           | ns/solve |\n");
-        printf("|-----------------------------------------|----------|\n");
-        printf("| 7-DOF, wrist position + orientation     | %8.0f |\n", full);
-        printf("| two-bone, position only                 | %8.0f |\n", pos);
+        bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+        double t[2][3];
+        int rot, k;
+        for (rot = 0; rot < 2; rot++)
+            for (k = 0; k < 3; k++) {
+                make_limb_case(&lc, rot == 0);
+                t[rot][k] = median_ns(fn[k], &lc, 1000, runs);
+            }
+        printf("\n| analytic limb, ns/solve              | ik_limb_solve, q | prepared, q | "
+               "prepared, pose only |\n");
+        printf("|--------------------------------------|------------------|-------------|-------"
+               "--------------|\n");
+        printf("| 7-DOF, wrist position + orientation  | %16.0f | %11.0f | %19.0f |\n", t[0][0],
+               t[0][1], t[0][2]);
+        printf("| two-bone, position only              | %16.0f | %11.0f | %19.0f |\n", t[1][0],
+               t[1][1], t[1][2]);
     }
 
     {

@@ -461,7 +461,7 @@ static void test_limb_bad_input(void)
     pose0 = pose;
     CHECK(ik_limb_solve(NULL, &t, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_solve(&l, NULL, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
-    CHECK(ik_limb_solve(&l, &t, NULL, NULL, &pose, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, &t, NULL, NULL, NULL, NULL) == IK_ERR_NULL_ARG); // q or out_pose
     for (k = 0; k < 12; k++) {
         ik_limb_target tb = t;
         bad = l;
