@@ -3135,11 +3135,11 @@ static ik_real ik__angle_near(ik_real theta, ik_real ref)
 // a in [0, pi] the angle and n the unit axis, the one nearest ref (continuous along a path
 // through angle pi, |result| < 3 pi). |(a + 2 pi k) n - ref|^2 - |a n - ref|^2 =
 // 4 pi k (a + pi k - n.ref), so k = 1 wins when n.ref > a + pi, k = -1 when n.ref < a - pi.
-static ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
+IK_INLINE ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
 {
     ik_vec3 n;
     ik_real s, a, p;
-    q = ik__quat_canonical(q);
+    q = q.w < 0 ? ik__quat_scale(q, -1) : q; // (a half turn, w = 0: either sign, see below)
     s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
     if (s > 0) {
         n = ik_vec3_scale(ik_vec3_make(q.x, q.y, q.z), 1 / s);
@@ -3159,10 +3159,22 @@ static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
     return ik__vec3_unit(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
 }
 
+// The part of v perpendicular to the unit vector a. Once projected, it keeps a rounding error
+// along a of about eps |v|: large next to a short result (v near the line), and the frames made
+// from it must be orthonormal to the last digit, so a result shorter than |v| / 2 is projected
+// again.
+IK_INLINE ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
+{
+    ik_vec3 p = ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a));
+    return 4 * ik_vec3_length2(p) >= ik_vec3_length2(v)
+               ? p
+               : ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a));
+}
+
 // The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
 // formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
 // square root. Either sign of the quaternion may come out: it is the same rotation.
-static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
+IK_INLINE ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 {
     ik_real ch, sh;
     if (c >= 0) {
@@ -3176,52 +3188,67 @@ static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
     return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
 }
 
-// The rotation taking the orthonormal frame (a, b, a x b) onto (c, d, c x d): the matrix
-// M = [c d c x d] [a b a x b]^T, as a quaternion.
-static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
+// The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
+// M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
+// M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
+// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q,
+// accurate while the trace is >= 0 (t <= 120 degrees); beyond, Shepperd's method on M.
+IK_INLINE ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
-    ik_mat3 m;
-    m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
-    m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
-    m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
-    m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
-    m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
-    m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
-    m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
-    m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
-    m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
-    return ik__quat_from_mat3(&m);
+    ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
+    if (tr >= 0) {
+        ik_vec3 v =
+            ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
+        return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
+    } else {
+        ik_mat3 m;
+        m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
+        m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
+        m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
+        m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
+        m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
+        m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
+        m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
+        m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
+        m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
+        return ik__quat_from_mat3(&m);
+    }
+}
+
+// The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
+// bone): the side it comes from as the angle moves into this end of its range. dw/dt = h x f
+// tilts the line away from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt
+// folded (t0 + pi).
+static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_real st, ik_vec3 f,
+                                     ik_vec3 a)
+{
+    ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
+    ik_vec3 dw = ik_vec3_cross(g->hinge_axis, f);
+    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), a);
+    return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
 }
 
 // The limb's shape with the elbow at the angle whose cosine is ct and sine st.
-static void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real st,
-                              ik__limb_local *out)
+IK_INLINE void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real st,
+                                 ik__limb_local *out)
 {
-    ik_real tiny = 16 * IK_EPSILON * (g->upper_length + g->lower_length);
-    ik_vec3 w, side;
+    ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
+    ik_vec3 w;
+    tiny2 *= tiny2;
     out->f =
         ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, ct), g->lower_sin, st);
     out->rh = ik__quat_unit_axis_cs(g->hinge_axis, ct, st);
     w = ik_vec3_add(g->elbow, out->f);
-    out->w_len = ik_vec3_length(w);
-    out->a = out->w_len > tiny ? ik_vec3_scale(w, 1 / out->w_len)
-                               : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
-    side = ik_vec3_add_scaled(g->elbow, out->a, -ik_vec3_dot(g->elbow, out->a));
-    if (ik_vec3_length2(side) > tiny * tiny) {
-        // projected twice: once leaves a rounding error along a that is large next to a short
-        // side (near straight), and the shoulder frame must be orthonormal to the last digit
-        out->b = ik__perp_unit(side, out->a);
-    } else {
-        // The elbow is on the line (straight or folded, or a zero bone). Take the side it comes
-        // from as the angle moves into this end of its range: dw/dt = h x f tilts the line away
-        // from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt folded (t0 + pi).
-        ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
-        ik_vec3 dw = ik_vec3_cross(g->hinge_axis, out->f);
-        out->b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), out->a);
-        if (ik_vec3_length2(out->b) == 0)
-            out->b = ik_vec3_any_perpendicular(out->a);
-    }
+    w2 = ik_vec3_length2(w);
+    out->w_len = IK_SQRT(w2);
+    // 1 / |w| = |w| / |w|^2: the square root and the division side by side
+    out->a = w2 > tiny2 ? ik_vec3_scale(w, out->w_len * (1 / w2))
+                        : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    out->b = ik__limb_perp2(g->elbow, out->a);
+    s2 = ik_vec3_length2(out->b);
+    out->b = s2 > tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
+                        : ik__limb_side_on_line(g, ct, st, out->f, out->a);
 }
 
 // The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
@@ -3350,8 +3377,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // kept if it is within alpha, else pulled to the cone's edge. This is continuous in the pole
     // and the target, and solving again gives the same answer (it is a projection).
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
-    bm = ik_vec3_add_scaled(ref, am, -ik_vec3_dot(ref, am));
-    bm = ik_vec3_add_scaled(bm, am, -ik_vec3_dot(bm, am)); // twice: see ik__limb_local_at
+    bm = ik__limb_perp2(ref, am);
     plen = ik_vec3_length(bm);
     bm = plen > 0 ? ik_vec3_scale(bm, 1 / plen) : bm;
     // nearness to the line: the pole's distance from it relative to the limb's length (so that a
