@@ -3191,13 +3191,14 @@ IK_INLINE ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 // The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
 // M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
 // M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
-// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q,
-// accurate while the trace is >= 0 (t <= 120 degrees); beyond, Shepperd's method on M.
+// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
+// its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
+// not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
 IK_INLINE ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
     ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
-    if (tr >= 0) {
+    if (tr >= IK_R(-0.9)) {
         ik_vec3 v =
             ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
         return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
