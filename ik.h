@@ -3420,7 +3420,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     else if (q && (out_pose || info))
         qw = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
     else
-        qw = q ? ik_quat_identity() : ik_quat_normalize(out_pose->wrist);
+        qw = q ? ik_quat_identity() : ik__limb_quat_unit(out_pose->wrist);
 
     if (q) {
         ik_vec3 vs = ik__limb_log_near(qs, ik_vec3_make(q[0], q[1], q[2]));

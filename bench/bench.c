@@ -52,6 +52,30 @@ static double median_ns(bench_fn fn, void *arg, int inner, int runs)
     return med;
 }
 
+// median_ns() for n functions timed in turns: fn[k] gets the argument at arg + k * arg_size.
+static void median_ns_interleaved(const bench_fn *fn, void *arg, size_t arg_size, int n, int inner,
+                                  int runs, double *out)
+{
+    double *t = (double *)malloc(sizeof(double) * (size_t)(runs * n));
+    int r, i, k;
+    for (k = 0; k < n; k++)
+        for (i = 0; i < inner; i++) // warm-up
+            fn[k]((char *)arg + (size_t)k * arg_size);
+    for (r = 0; r < runs; r++)
+        for (k = 0; k < n; k++) {
+            void *a = (char *)arg + (size_t)k * arg_size;
+            double t0 = now_ns();
+            for (i = 0; i < inner; i++)
+                fn[k](a);
+            t[k * runs + r] = (now_ns() - t0) / inner;
+        }
+    for (k = 0; k < n; k++) {
+        qsort(t + k * runs, (size_t)runs, sizeof(double), cmp_double);
+        out[k] = t[k * runs + runs / 2];
+    }
+    free(t);
+}
+
 typedef struct chain_case {
     ik_chain chain;
     ik_joint joints[64];
@@ -118,13 +142,16 @@ static void run_limb_pose(void *arg)
     sink = (double)c->pose.elbow;
 }
 
-// A human arm (0.30 + 0.25) with 64 reachable targets cycled through, pole or position only.
-static void make_limb_case(limb_case *c, bool use_rotation)
+// A human arm (0.30 + 0.25) with 64 reachable targets (FK of random poses) cycled through, kind
+// 0: pose targets, 1: position only; kind 2: pose targets along a smooth closed path (64 steps,
+// the pole moving with it), as when an animation drives the limb.
+static void make_limb_case(limb_case *c, int kind)
 {
     int i, k;
     ik_joint j[3];
     ik_xform tip, goal;
     ik_chain chain;
+    double amp[7], phase[7];
     c->limb.base = ik_xform_translation(ik_vec3_make(IK_R(0.2), 0, IK_R(1.4)));
     c->limb.upper_dir = c->limb.lower_dir = ik_vec3_make(1, 0, 0);
     c->limb.hinge_axis = ik_vec3_make(0, 0, 1);
@@ -133,15 +160,23 @@ static void make_limb_case(limb_case *c, bool use_rotation)
     c->limb.swivel_ref = ik_vec3_make(0, 0, -1);
     ik_limb_chain(&c->limb, j, &tip);
     chain = ik_chain_make(j, 3, tip);
+    for (k = 0; k < 7; k++) {
+        amp[k] = rnd(0.2, 1.0);
+        phase[k] = rnd(0, 6.283185307179586);
+    }
     for (i = 0; i < 64; i++) {
+        double a = 6.283185307179586 * i / 64;
         for (k = 0; k < 7; k++)
-            c->q[k] = (ik_real)rnd(-1.5, 1.5);
+            c->q[k] =
+                (ik_real)(kind == 2 ? amp[k] * sin(a + phase[k]) + (k == 3) * 1.2 : rnd(-1.5, 1.5));
         ik_chain_fk(&chain, c->q, NULL, &goal);
         c->targets[i].pos = goal.pos;
         c->targets[i].rot = goal.rot;
-        c->targets[i].use_rotation = use_rotation;
+        c->targets[i].use_rotation = kind != 1;
         c->targets[i].use_swivel = false;
-        c->targets[i].pole = ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), 0);
+        c->targets[i].pole = kind == 2 ? ik_vec3_make((ik_real)(0.5 + 0.2 * cos(a)),
+                                                      (ik_real)(0.3 * sin(a)), IK_R(0.9))
+                                       : ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), 0);
         c->targets[i].swivel = 0;
     }
     for (k = 0; k < 7; k++)
@@ -354,23 +389,24 @@ int main(int argc, char **argv)
     }
 
     {
-        static limb_case lc;
+        // the three ways to call the limb solver, timed in turns (run 1 of each, run 2 of
+        // each, ...) so that the load of the shared machine weighs on them alike
+        static limb_case lc[3];
+        const char *rows[3] = { "7-DOF, random pose targets", "two-bone, random positions",
+                                "7-DOF, pose targets along a path" };
         bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
-        double t[2][3];
-        int rot, k;
-        for (rot = 0; rot < 2; rot++)
-            for (k = 0; k < 3; k++) {
-                make_limb_case(&lc, rot == 0);
-                t[rot][k] = median_ns(fn[k], &lc, 1000, runs);
-            }
-        printf("\n| analytic limb, ns/solve              | ik_limb_solve, q | prepared, q | "
-               "prepared, pose only |\n");
-        printf("|--------------------------------------|------------------|-------------|-------"
-               "--------------|\n");
-        printf("| 7-DOF, wrist position + orientation  | %16.0f | %11.0f | %19.0f |\n", t[0][0],
-               t[0][1], t[0][2]);
-        printf("| two-bone, position only              | %16.0f | %11.0f | %19.0f |\n", t[1][0],
-               t[1][1], t[1][2]);
+        double t[3];
+        int kind;
+        printf("\n| analytic limb, ns/solve          | ik_limb_solve, q | prepared, q | prepared, "
+               "pose only |\n");
+        printf("|----------------------------------|------------------|-------------|-----------"
+               "----------|\n");
+        for (kind = 0; kind < 3; kind++) {
+            make_limb_case(&lc[0], kind);
+            lc[1] = lc[2] = lc[0];
+            median_ns_interleaved(fn, lc, sizeof lc[0], 3, 1000, runs, t);
+            printf("| %-32s | %16.0f | %11.0f | %19.0f |\n", rows[kind], t[0], t[1], t[2]);
+        }
     }
 
     {
