@@ -80,7 +80,10 @@
                          or position and orientation. Any bone and hinge axes. Out of reach: the
                          limb straightens (or folds) toward the target; an optional soft reach
                          eases into full extension. The answer is continuous along a path: pass
-                         the previous answer in q. Ignores joint limits.
+                         the previous answer in q. Ignores joint limits. A limb solved many
+                         times is prepared once (ik_limb_prepare(), ik_limb_solve_prepared());
+                         a caller driving its own skeleton passes q = NULL and gets rotations
+                         (ik_limb_pose, in/out), the fastest way (no exponential maps).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
@@ -731,7 +734,8 @@ typedef struct ik_limb_opts {
     int _valid;        // set by ik_default_limb_opts(); do not touch
 } ik_limb_opts;
 
-// Joint values as rotations, for callers that drive their own skeleton.
+// Joint values as rotations, for callers that drive their own skeleton (with q NULL,
+// ik_limb_solve() also reads the current pose from here).
 typedef struct ik_limb_pose {
     ik_quat shoulder; // shoulder joint rotation (after base.rot)
     ik_real elbow;    // elbow angle about hinge_axis, radians
