@@ -791,7 +791,7 @@ typedef struct ik_limb_prepared {
     ik_vec3 lower_cos;   //   + lower_sin sin t
     ik_vec3 lower_sin;   //
     ik_real reach2_min, reach2_max; // squared reach range
-    ik_real cos_k, cos_0;           // cos(t - t0) = cos_k |w|^2 + cos_0 (cos_k 0: a zero bone)
+    ik_real a, rg;                  // d1 . R_h(t) d2 = a + rg cos(t - t0)
     ik_real cos_t0, sin_t0;         // t0, the straight elbow angle
     int _valid;                     // set by ik_limb_prepare(); do not touch
 } ik_limb_prepared;
@@ -3074,7 +3074,7 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 {
     ik_limb_prepared g;
     ik_vec3 d2p;
-    ik_real dh1, dh2, s2, k, a, b, c, rg;
+    ik_real dh1, dh2, s2, k, b, c;
     if (!in || !out)
         return IK_ERR_NULL_ARG;
     if (!(ik__ok(in->base.pos.x) & ik__ok(in->base.pos.y) & ik__ok(in->base.pos.z) &
@@ -3100,12 +3100,12 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     dh1 = ik_vec3_dot(g.upper_dir, g.hinge_axis);
     dh2 = ik_vec3_dot(g.lower_dir, g.hinge_axis);
     d2p = ik_vec3_add_scaled(g.lower_dir, g.hinge_axis, -dh2);
-    a = dh1 * dh2;
+    g.a = dh1 * dh2;
     b = ik_vec3_dot(g.upper_dir, d2p);
     c = ik_vec3_dot(g.upper_dir, ik_vec3_cross(g.hinge_axis, d2p));
-    rg = IK_SQRT(b * b + c * c);
+    g.rg = IK_SQRT(b * b + c * c);
     // a hinge along either bone cannot change the reach
-    if (g.upper_length > 0 && g.lower_length > 0 && rg < IK_R(1e-6))
+    if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
     g.elbow = ik_vec3_scale(g.upper_dir, g.upper_length);
     g.lower_along = ik_vec3_scale(g.hinge_axis, g.lower_length * dh2);
@@ -3113,14 +3113,11 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     g.lower_sin = ik_vec3_cross(g.hinge_axis, g.lower_cos);
     k = 2 * g.upper_length * g.lower_length;
     s2 = g.upper_length * g.upper_length + g.lower_length * g.lower_length;
-    g.reach2_max = s2 + k * (a + rg);
-    g.reach2_min = s2 + k * (a - rg);
+    g.reach2_max = s2 + k * (g.a + g.rg);
+    g.reach2_min = s2 + k * (g.a - g.rg);
     g.reach2_min = g.reach2_min > 0 ? g.reach2_min : 0;
-    // rg > 0 here unless a bone has zero length (k = 0)
-    g.cos_k = k * rg > 0 ? 1 / (k * rg) : 0;
-    g.cos_0 = k * rg > 0 ? -(s2 / k + a) / rg : 0;
-    g.cos_t0 = rg > 0 ? b / rg : 1;
-    g.sin_t0 = rg > 0 ? c / rg : 0;
+    g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
+    g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
@@ -3247,8 +3244,7 @@ IK_INLINE void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real 
     w = ik_vec3_add(g->elbow, out->f);
     w2 = ik_vec3_length2(w);
     out->w_len = IK_SQRT(w2);
-    // 1 / |w| = |w| / |w|^2: the square root and the division side by side
-    out->a = w2 > tiny2 ? ik_vec3_scale(w, out->w_len * (1 / w2))
+    out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
                         : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
     out->b = ik__limb_perp2(g->elbow, out->a);
     s2 = ik_vec3_length2(out->b);
@@ -3310,7 +3306,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                                        ik_solve_info *info)
 {
     ik__limb_local loc, cur;
-    ik_real l1, l2, dist2, dist, reach2, theta, ct, st, scale, tiny, plen, rlen, band, soft;
+    ik_real l1, l2, k, dist2, dist, reach2, theta, ct, st, scale, tiny, plen, rlen, band, soft;
     ik_vec3 t, am, bm, ref;
     ik_quat qml, qs, qw, target_rot;
     bool met = true, rot = target && target->use_rotation;
@@ -3356,8 +3352,10 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
 
     // elbow angle theta = t0 + acos(c), cos t0 = B / Rg, sin t0 = C / Rg: its cosine and sine
     // by the angle-sum formulas, the angle itself by one atan2 (accurate near c = +-1)
-    if (g->cos_k > 0) {
-        ik_real c = ik__clamp(reach2 * g->cos_k + g->cos_0, -1, 1), sn;
+    k = 2 * l1 * l2;
+    if (k * g->rg > 0) {
+        // (divided, not multiplied by a stored 1 / k: with bones of 1e-160, 1 / k overflows)
+        ik_real c = ik__clamp(((reach2 - l1 * l1 - l2 * l2) / k - g->a) / g->rg, -1, 1), sn;
         sn = IK_SQRT((1 - c) * (1 + c));
         ct = g->cos_t0 * c - g->sin_t0 * sn;
         st = g->sin_t0 * c + g->cos_t0 * sn;

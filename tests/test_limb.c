@@ -564,6 +564,62 @@ static void test_limb_pose_only_path(void)
     CHECK_NEAR(test_quat_angle(pose.wrist, wrist0), 0, TOL(1e-15, 1e-7));
 }
 
+static int quat_finite(ik_quat q)
+{
+    return ik_vec3_is_finite(ik_vec3_make(q.x, q.y, q.z)) && (double)q.w - (double)q.w == 0;
+}
+
+// Extreme sizes: bones from 1e-160 to 1e11 (and zero), targets at the shoulder, inside and far
+// beyond reach, q or pose out, prepared or not: finite answers (a stored 1 / (2 L1 L2) or
+// 1 / |w|^2 would overflow for the tiny ones), and the wrist on a reachable target.
+static void test_limb_extreme_sizes(void)
+{
+    static const double len[] = { 0, 1e-160, 1e-20, 1, 1e11 };
+    test_rng r = { 27 };
+    int i, j, k, m, bad = 0, bad_pos = 0;
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 5; j++)
+            for (m = 0; m < 40; m++) {
+                ik_limb l = random_limb(&r);
+                ik_real q[7], qtrue[7];
+                ik_limb_pose pose;
+                ik_limb_target t;
+                ik_solve_info info;
+                ik_xform goal;
+                double scale;
+#ifdef IK_USE_FLOAT
+                if (len[i] == 1e-160 || len[j] == 1e-160)
+                    continue; // below float's range
+#endif
+                l.upper_length = (ik_real)len[i];
+                l.lower_length = (ik_real)len[j];
+                scale = (double)(l.upper_length + l.lower_length);
+                random_q(&r, qtrue);
+                limb_fk(&l, qtrue, NULL, &goal);
+                t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -1, 1)));
+                if (m % 4 == 1)
+                    t.pos = l.base.pos;
+                if (m % 4 == 2)
+                    t.pos = ik_vec3_add(l.base.pos, test_rng_vec3(&r, -1e6, 1e6));
+                t.use_rotation = m % 2 == 0;
+                random_q(&r, q);
+                pose.shoulder = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
+                pose.elbow = q[3];
+                pose.wrist = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
+                CHECK(ik_limb_solve(&l, &t, NULL, m % 3 == 0 ? NULL : q, &pose, &info) == IK_OK);
+                for (k = 0; k < 7; k++)
+                    bad += !((double)q[k] - (double)q[k] == 0);
+                bad += !quat_finite(pose.shoulder) || !quat_finite(pose.wrist) ||
+                       !((double)pose.elbow - (double)pose.elbow == 0) ||
+                       !((double)info.position_error - (double)info.position_error == 0);
+                if (m % 4 == 0 && scale >= 1e-20 && scale <= 2) // reachable, resolvable
+                    bad_pos += test_vec3_dist(pose_fk(&l, &pose).pos, goal.pos) >
+                               TOL(1e-12, 2e-4) * scale + 1e-13;
+            }
+    CHECK(bad == 0);
+    CHECK(bad_pos == 0);
+}
+
 static void test_limb_bad_input(void)
 {
     ik_limb l = human_arm(), bad;
@@ -682,5 +738,6 @@ void test_limb(void)
     RUN(test_limb_non_unit_inputs);
     RUN(test_limb_prepared_and_pose_only);
     RUN(test_limb_pose_only_path);
+    RUN(test_limb_extreme_sizes);
     RUN(test_limb_bad_input);
 }
