@@ -3136,7 +3136,7 @@ static ik_real ik__angle_near(ik_real theta, ik_real ref)
 // a in [0, pi] the angle and n the unit axis, the one nearest ref (continuous along a path
 // through angle pi, |result| < 3 pi). |(a + 2 pi k) n - ref|^2 - |a n - ref|^2 =
 // 4 pi k (a + pi k - n.ref), so k = 1 wins when n.ref > a + pi, k = -1 when n.ref < a - pi.
-IK_INLINE ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
+static ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
 {
     ik_vec3 n;
     ik_real s, a, p;
@@ -3164,7 +3164,7 @@ static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 // along a of about eps |v|: large next to a short result (v near the line), and the frames made
 // from it must be orthonormal to the last digit, so a result shorter than |v| / 2 is projected
 // again.
-IK_INLINE ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
+static ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 {
     ik_vec3 p = ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a));
     return 4 * ik_vec3_length2(p) >= ik_vec3_length2(v)
@@ -3175,7 +3175,7 @@ IK_INLINE ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 // The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
 // formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
 // square root. Either sign of the quaternion may come out: it is the same rotation.
-IK_INLINE ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
+static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 {
     ik_real ch, sh;
     if (c >= 0) {
@@ -3195,7 +3195,7 @@ IK_INLINE ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 // a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
 // its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
 // not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
-IK_INLINE ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
+static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
     ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
@@ -3232,8 +3232,8 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_r
 }
 
 // The limb's shape with the elbow at the angle whose cosine is ct and sine st.
-IK_INLINE void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real st,
-                                 ik__limb_local *out)
+static void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real st,
+                              ik__limb_local *out)
 {
     ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
     ik_vec3 w;

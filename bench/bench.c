@@ -1,7 +1,10 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] | bench --ccd-weights   (make bench; make callgrind counts
-   instructions instead) */
+   Usage: bench [--runs=N] | bench --ccd-weights | bench --limb-calls=W,K,N
+   (make bench; make callgrind counts instructions instead). --limb-calls makes N calls of the
+   limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q,
+   1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
+   path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind. */
 #define _POSIX_C_SOURCE 199309L
 #define IK_IMPLEMENTATION
 #include "../ik.h"
@@ -370,6 +373,18 @@ int main(int argc, char **argv)
             ccd_weights();
             return 0;
         }
+    for (i = 1; i < argc; i++) {
+        int w, k, n;
+        if (sscanf(argv[i], "--limb-calls=%d,%d,%d", &w, &k, &n) == 3 && w >= 0 && w < 3 &&
+            k >= 0 && k < 3) {
+            static limb_case lc;
+            bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+            make_limb_case(&lc, k);
+            while (n-- > 0)
+                fn[w](&lc);
+            return 0;
+        }
+    }
     for (i = 1; i < argc; i++)
         if (strncmp(argv[i], "--runs=", 7) == 0)
             runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
