@@ -93,7 +93,10 @@
                          or position and orientation. Any bone and hinge axes. Out of reach: the
                          limb straightens (or folds) toward the target; an optional soft reach
                          eases into full extension. The answer is continuous along a path: pass
-                         the previous answer in q. Ignores joint limits.
+                         the previous answer in q. Ignores joint limits. A limb solved many
+                         times is prepared once (ik_limb_prepare(), ik_limb_solve_prepared());
+                         a caller driving its own skeleton passes q = NULL and gets rotations
+                         (ik_limb_pose, in/out), the fastest way (no exponential maps).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
@@ -763,7 +766,8 @@ typedef struct ik_limb_opts {
     int _valid;        // set by ik_default_limb_opts(); do not touch
 } ik_limb_opts;
 
-// Joint values as rotations, for callers that drive their own skeleton.
+// Joint values as rotations, for callers that drive their own skeleton (with q NULL,
+// ik_limb_solve() also reads the current pose from here).
 typedef struct ik_limb_pose {
     ik_quat shoulder; // shoulder joint rotation (after base.rot)
     ik_real elbow;    // elbow angle about hinge_axis, radians
@@ -783,21 +787,57 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // Analytic 7-DOF limb IK (after Tolani, Goswami and Badler 2000): closed form, constant time, no
 // iteration. Puts the wrist at target->pos, the elbow in the half-plane through target->pole
 // (or at target->swivel from swivel_ref), and, with use_rotation, the wrist frame at
-// target->rot. q [7] is in/out: the current pose on entry (it keeps the answer continuous:
-// values are the representatives nearest to it, the elbow side in degenerate cases comes from
-// it), the solution on exit. out_pose (may be NULL) gets the same answer as rotations.
+// target->rot. The current pose keeps the answer continuous (exponential maps and elbow angle
+// are the representatives nearest to it; the elbow side in degenerate cases comes from it):
+//   q [7] in/out: the current pose on entry, the solution on exit (shoulder exponential map,
+//     elbow angle, wrist exponential map, as ik_limb_chain() numbers them); out_pose (may be
+//     NULL) gets the same answer as rotations.
+//   q NULL: out_pose is in/out instead: the current pose on entry (finite, non-zero rotations),
+//     the solution on exit. No exponential maps are made: the fastest way to drive a skeleton.
+// Position only (use_rotation false): the wrist keeps its joint values (q[4..6], or
+// out_pose->wrist).
 // Reach: beyond full extension the limb straightens toward the target; closer than the elbow can
 // fold, it folds as far as it goes; either way info->status = IK_STATUS_UNREACHABLE (so too in
 // the soft-reach zone), else IK_STATUS_CONVERGED. Degenerate: pole on the shoulder-wrist line,
 // the elbow keeps its current side; target at the shoulder, the limb keeps its current
 // direction; a zero-length bone keeps the current elbow angle. Joint limits are not applied.
 // Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
-// target, q), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero direction, axis or rotation, negative
-// length, hinge along a bone), IK_ERR_BAD_OPTS; q and out_pose untouched on error. O(1), no
-// scratch.
+// target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero direction, axis
+// or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and out_pose untouched
+// on error. O(1), no scratch. Checks and prepares the limb on every call: a limb solved many
+// times can be prepared once (ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
+
+// A limb checked and reduced to what the solver needs (unit axes, the hinge geometry of
+// docs/limb.md). Fill it with ik_limb_prepare(); prepare again whenever the ik_limb changes.
+// Read-only: the fields are derived from each other.
+typedef struct ik_limb_prepared {
+    ik_xform base;                            // limb->base, rotation normalized
+    ik_vec3 upper_dir, lower_dir, hinge_axis; // unit
+    ik_vec3 swivel_ref;                       // limb->swivel_ref
+    ik_real upper_length, lower_length;
+    ik_vec3 elbow;       // upper_length * upper_dir
+    ik_vec3 lower_along; // the lower bone at elbow angle t: lower_along + lower_cos cos t
+    ik_vec3 lower_cos;   //   + lower_sin sin t
+    ik_vec3 lower_sin;   //
+    ik_real reach2_min, reach2_max; // squared reach range
+    ik_real a, rg;                  // d1 . R_h(t) d2 = a + rg cos(t - t0)
+    ik_real cos_t0, sin_t0;         // t0, the straight elbow angle
+    int _valid;                     // set by ik_limb_prepare(); do not touch
+} ik_limb_prepared;
+
+// Checks limb and fills *out for ik_limb_solve_prepared(). Errors as ik_limb_solve() (limb
+// part), *out untouched on error.
+IKDEF ik_result ik_limb_prepare(const ik_limb *limb, ik_limb_prepared *out);
+
+// ik_limb_solve() for a prepared limb: the same answer, without checking and preparing the limb
+// on every call. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (target or pose, or a limb not filled
+// by ik_limb_prepare()), IK_ERR_BAD_OPTS; q and out_pose untouched on error.
+IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *limb, const ik_limb_target *target,
+                                       const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
+                                       ik_solve_info *info);
 
 // Swivel angle of pose q [7]: the elbow's angle about the shoulder -> wrist line, measured from
 // swivel_ref's side (right-handed about the line), in (-pi, pi]. ik_limb_solve() with
@@ -3852,23 +3892,23 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
 // so |w|^2 = L1^2 + L2^2 + 2 L1 L2 (A + Rg cos(t - t0)): the reach runs from
 // sqrt(L1^2 + L2^2 + 2 L1 L2 (A - Rg)) (folded, t = t0 + pi) to ... (A + Rg) (straight, t = t0),
 // and a reach D needs cos(t - t0) = ((D^2 - L1^2 - L2^2) / (2 L1 L2) - A) / Rg; ik.h takes
-// t = t0 + acos(.), the positive bend. Then the shoulder rotation maps the local frame
-// (a_l = w / |w|, b_l = the elbow's side of the shoulder-wrist line) onto the model frame
-// (a_m = toward the target, b_m = toward the pole, or swivel_ref turned by the swivel angle
-// about a_m), and the wrist rotation is what remains of the target orientation.
-typedef struct ik__limb_geo {
-    ik_real a, b, c, rg;
-} ik__limb_geo;
+// t = t0 + acos(.), the positive bend. By Rodrigues' formula the lower bone at angle t is
+// L2 R_h(t) d2 = L2 (d2.h) h + L2 d2_perp cos t + L2 (h x d2) sin t (no rotation needed). Then
+// the shoulder rotation maps the local frame (a_l = w / |w|, b_l = the elbow's side of the
+// shoulder-wrist line) onto the model frame (a_m = toward the target, b_m = toward the pole, or
+// swivel_ref turned by the swivel angle about a_m), and the wrist rotation is what remains of the
+// target orientation.
 
 // The limb's shape at elbow angle theta, in the shoulder frame.
 typedef struct ik__limb_local {
     ik_quat rh;    // elbow rotation
-    ik_vec3 w;     // wrist position
+    ik_vec3 f;     // lower bone
     ik_vec3 a, b;  // unit shoulder -> wrist direction, unit elbow side perpendicular to it
     ik_real w_len; // |w|
 } ik__limb_local;
 
 #define IK__OPTS_VALID 0x1c0ffee
+#define IK__LIMB_VALID 0x11b0ace
 
 IKDEF ik_limb_opts ik_default_limb_opts(void)
 {
@@ -3879,37 +3919,80 @@ IKDEF ik_limb_opts ik_default_limb_opts(void)
     return o;
 }
 
-// Checks a limb and makes a copy with unit directions, axis and base rotation (non-unit ones are
-// normalized; zero or non-finite ones are errors), and its hinge geometry.
-static ik_result ik__limb_prepare(const ik_limb *in, ik_limb *l, ik__limb_geo *g)
+// 1 if |x| <= IK_MAX_MAGNITUDE (so finite), else 0: for one-pass checks without a branch per
+// value (NaN fails the comparison).
+static int ik__ok(ik_real x)
 {
-    ik_vec3 h, d1p, d2p;
-    if (!in)
+    return IK_FABS(x) <= IK_MAX_MAGNITUDE;
+}
+
+// 1 if x is finite (x - x is 0 then, NaN otherwise).
+static int ik__fin(ik_real x)
+{
+    return x - x == 0;
+}
+
+// v / |v|, or v itself when it is unit to rounding already (most inputs).
+static ik_vec3 ik__limb_unit(ik_vec3 v)
+{
+    return IK_FABS(ik_vec3_length2(v) - 1) <= 4 * IK_EPSILON ? v : ik__vec3_unit(v);
+}
+
+static ik_quat ik__limb_quat_unit(ik_quat q)
+{
+    return IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON ? q : ik_quat_normalize(q);
+}
+
+IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
+{
+    ik_limb_prepared g;
+    ik_vec3 d2p;
+    ik_real dh1, dh2, s2, k, b, c;
+    if (!in || !out)
         return IK_ERR_NULL_ARG;
-    *l = *in;
-    if (!ik__vec3_bounded(l->base.pos) || !ik__quat_finite(l->base.rot) ||
-        !ik__vec3_bounded(l->upper_dir) || !ik__vec3_bounded(l->lower_dir) ||
-        !ik__vec3_bounded(l->hinge_axis) || !ik__bounded(l->upper_length) ||
-        !ik__bounded(l->lower_length) || l->upper_length < 0 || l->lower_length < 0 ||
-        !ik__vec3_bounded(l->swivel_ref))
+    if (!(ik__ok(in->base.pos.x) & ik__ok(in->base.pos.y) & ik__ok(in->base.pos.z) &
+          ik__ok(in->upper_dir.x) & ik__ok(in->upper_dir.y) & ik__ok(in->upper_dir.z) &
+          ik__ok(in->lower_dir.x) & ik__ok(in->lower_dir.y) & ik__ok(in->lower_dir.z) &
+          ik__ok(in->hinge_axis.x) & ik__ok(in->hinge_axis.y) & ik__ok(in->hinge_axis.z) &
+          ik__ok(in->swivel_ref.x) & ik__ok(in->swivel_ref.y) & ik__ok(in->swivel_ref.z) &
+          ik__ok(in->upper_length) & ik__ok(in->lower_length) & ik__fin(in->base.rot.x) &
+          ik__fin(in->base.rot.y) & ik__fin(in->base.rot.z) & ik__fin(in->base.rot.w)) ||
+        in->upper_length < 0 || in->lower_length < 0)
         return IK_ERR_BAD_ARG;
-    l->upper_dir = ik__vec3_unit(l->upper_dir);
-    l->lower_dir = ik__vec3_unit(l->lower_dir);
-    l->hinge_axis = ik__vec3_unit(l->hinge_axis);
-    if (ik_vec3_length2(l->upper_dir) == 0 || ik_vec3_length2(l->lower_dir) == 0 ||
-        ik_vec3_length2(l->hinge_axis) == 0 || ik_quat_dot(l->base.rot, l->base.rot) == 0)
+    g.upper_dir = ik__limb_unit(in->upper_dir);
+    g.lower_dir = ik__limb_unit(in->lower_dir);
+    g.hinge_axis = ik__limb_unit(in->hinge_axis);
+    if (ik_vec3_length2(g.upper_dir) == 0 || ik_vec3_length2(g.lower_dir) == 0 ||
+        ik_vec3_length2(g.hinge_axis) == 0 || ik_quat_dot(in->base.rot, in->base.rot) == 0)
         return IK_ERR_BAD_ARG;
-    l->base.rot = ik_quat_normalize(l->base.rot);
-    h = l->hinge_axis;
-    d1p = ik_vec3_add_scaled(l->upper_dir, h, -ik_vec3_dot(l->upper_dir, h));
-    d2p = ik_vec3_add_scaled(l->lower_dir, h, -ik_vec3_dot(l->lower_dir, h));
-    g->a = ik_vec3_dot(l->upper_dir, h) * ik_vec3_dot(l->lower_dir, h);
-    g->b = ik_vec3_dot(d1p, d2p);
-    g->c = ik_vec3_dot(l->upper_dir, ik_vec3_cross(h, l->lower_dir));
-    g->rg = IK_SQRT(g->b * g->b + g->c * g->c);
+    g.base.pos = in->base.pos;
+    g.base.rot = ik__limb_quat_unit(in->base.rot);
+    g.swivel_ref = in->swivel_ref;
+    g.upper_length = in->upper_length;
+    g.lower_length = in->lower_length;
+    dh1 = ik_vec3_dot(g.upper_dir, g.hinge_axis);
+    dh2 = ik_vec3_dot(g.lower_dir, g.hinge_axis);
+    d2p = ik_vec3_add_scaled(g.lower_dir, g.hinge_axis, -dh2);
+    g.a = dh1 * dh2;
+    b = ik_vec3_dot(g.upper_dir, d2p);
+    c = ik_vec3_dot(g.upper_dir, ik_vec3_cross(g.hinge_axis, d2p));
+    g.rg = IK_SQRT(b * b + c * c);
     // a hinge along either bone cannot change the reach
-    if (l->upper_length > 0 && l->lower_length > 0 && g->rg < IK_R(1e-6))
+    if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
+    g.elbow = ik_vec3_scale(g.upper_dir, g.upper_length);
+    g.lower_along = ik_vec3_scale(g.hinge_axis, g.lower_length * dh2);
+    g.lower_cos = ik_vec3_scale(d2p, g.lower_length);
+    g.lower_sin = ik_vec3_cross(g.hinge_axis, g.lower_cos);
+    k = 2 * g.upper_length * g.lower_length;
+    s2 = g.upper_length * g.upper_length + g.lower_length * g.lower_length;
+    g.reach2_max = s2 + k * (g.a + g.rg);
+    g.reach2_min = s2 + k * (g.a - g.rg);
+    g.reach2_min = g.reach2_min > 0 ? g.reach2_min : 0;
+    g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
+    g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
+    g._valid = IK__LIMB_VALID;
+    *out = g;
     return IK_OK;
 }
 
@@ -3922,28 +4005,44 @@ static ik_real ik__angle_near(ik_real theta, ik_real ref)
     return IK_FABS(r) <= IK_MAX_MAGNITUDE / 2 ? r : theta;
 }
 
-// Of the exponential maps (|v| + 2 pi k) v / |v|, k = -1, 0, 1, of the rotation v (|v| <= pi),
-// the one nearest ref: continuous along a path through angle pi, |result| < 3 pi.
-static ik_vec3 ik__expmap_near(ik_vec3 v, ik_vec3 ref)
+// The exponential map of the unit quaternion q nearest ref: of (a + 2 pi k) n, k = -1, 0, 1, with
+// a in [0, pi] the angle and n the unit axis, the one nearest ref (continuous along a path
+// through angle pi, |result| < 3 pi). |(a + 2 pi k) n - ref|^2 - |a n - ref|^2 =
+// 4 pi k (a + pi k - n.ref), so k = 1 wins when n.ref > a + pi, k = -1 when n.ref < a - pi.
+static ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
 {
-    ik_real a = ik_vec3_length(v), best_d2 = ik_vec3_length2(ik_vec3_sub(v, ref));
-    ik_vec3 n = a > 0 ? ik_vec3_scale(v, 1 / a) : ik__vec3_unit(ref), best = v;
-    int k;
-    for (k = -1; k <= 1; k += 2) {
-        ik_vec3 c = ik_vec3_scale(n, a + 2 * IK_PI * (ik_real)k);
-        ik_real d2 = ik_vec3_length2(ik_vec3_sub(c, ref));
-        if (d2 < best_d2) {
-            best_d2 = d2;
-            best = c;
-        }
+    ik_vec3 n;
+    ik_real s, a, p;
+    q = q.w < 0 ? ik__quat_scale(q, -1) : q; // (a half turn, w = 0: either sign, see below)
+    s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
+    if (s > 0) {
+        n = ik_vec3_scale(ik_vec3_make(q.x, q.y, q.z), 1 / s);
+        a = 2 * IK_ATAN2(s, q.w);
+    } else {
+        n = ik__vec3_unit(ref); // the identity: the turns about ref's axis are its other maps
+        a = 0;
     }
-    return best;
+    p = ik_vec3_dot(n, ref);
+    a = p > a + IK_PI ? a + 2 * IK_PI : (p < a - IK_PI ? a - 2 * IK_PI : a);
+    return ik_vec3_scale(n, a);
 }
 
 // v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
 static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 {
     return ik__vec3_unit(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
+}
+
+// The part of v perpendicular to the unit vector a. Once projected, it keeps a rounding error
+// along a of about eps |v|: large next to a short result (v near the line), and the frames made
+// from it must be orthonormal to the last digit, so a result shorter than |v| / 2 is projected
+// again.
+static ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
+{
+    ik_vec3 p = ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a));
+    return 4 * ik_vec3_length2(p) >= ik_vec3_length2(v)
+               ? p
+               : ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a));
 }
 
 // The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
@@ -3963,146 +4062,189 @@ static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
     return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
 }
 
-// The limb's shape with the elbow at the angle whose cosine is ct and sine st.
-static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real ct, ik_real st,
-                              ik__limb_local *out)
+// The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
+// M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
+// M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
+// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
+// its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
+// not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
+static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
-    ik_real scale = l->upper_length + l->lower_length, tiny = 16 * IK_EPSILON * scale;
-    ik_vec3 e = ik_vec3_scale(l->upper_dir, l->upper_length);
-    ik_vec3 f, side;
-    out->rh = ik__quat_unit_axis_cs(l->hinge_axis, ct, st);
-    f = ik_quat_rotate(out->rh, ik_vec3_scale(l->lower_dir, l->lower_length));
-    out->w = ik_vec3_add(e, f);
-    out->w_len = ik_vec3_length(out->w);
-    out->a = out->w_len > tiny ? ik_vec3_scale(out->w, 1 / out->w_len)
-                               : (l->upper_length > 0 ? l->upper_dir : l->lower_dir);
-    side = ik_vec3_add_scaled(e, out->a, -ik_vec3_dot(e, out->a));
-    if (ik_vec3_length(side) > tiny) {
-        // projected twice: once leaves a rounding error along a that is large next to a short
-        // side (near straight), and the shoulder frame must be orthonormal to the last digit
-        out->b = ik__perp_unit(side, out->a);
+    ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
+    ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
+    if (tr >= IK_R(-0.9)) {
+        ik_vec3 v =
+            ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
+        return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
     } else {
-        // The elbow is on the line (straight or folded, or a zero bone). Take the side it comes
-        // from as the angle moves into this end of its range: dw/dt = h x f tilts the line away
-        // from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt folded (t0 + pi).
-        ik_real toward_straight = g->b * ct + g->c * st;
-        ik_vec3 dw = ik_vec3_cross(l->hinge_axis, f);
-        out->b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), out->a);
-        if (ik_vec3_length2(out->b) == 0)
-            out->b = ik_vec3_any_perpendicular(out->a);
+        ik_mat3 m;
+        m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
+        m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
+        m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
+        m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
+        m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
+        m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
+        m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
+        m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
+        m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
+        return ik__quat_from_mat3(&m);
     }
 }
 
-// Shared checks of a 7-value limb state.
-static bool ik__limb_state_valid(const ik_real *q)
+// The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
+// bone): the side it comes from as the angle moves into this end of its range. dw/dt = h x f
+// tilts the line away from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt
+// folded (t0 + pi).
+static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_real st, ik_vec3 f,
+                                     ik_vec3 a)
 {
-    int i;
-    for (i = 0; i < 7; i++)
-        if (!ik__bounded(q[i]))
-            return false;
-    return true;
+    ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
+    ik_vec3 dw = ik_vec3_cross(g->hinge_axis, f);
+    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), a);
+    return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
 }
 
-IKDEF ik_result ik_limb_chain(const ik_limb *limb_in, ik_joint out_joints[3], ik_xform *out_tip)
+// The limb's shape with the elbow at the angle whose cosine is ct and sine st.
+static void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real st,
+                              ik__limb_local *out)
 {
-    ik__limb_geo g;
-    ik_limb lm;
-    const ik_limb *limb = &lm;
-    ik_result r = ik__limb_prepare(limb_in, &lm, &g);
+    ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
+    ik_vec3 w;
+    tiny2 *= tiny2;
+    out->f =
+        ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, ct), g->lower_sin, st);
+    out->rh = ik__quat_unit_axis_cs(g->hinge_axis, ct, st);
+    w = ik_vec3_add(g->elbow, out->f);
+    w2 = ik_vec3_length2(w);
+    out->w_len = IK_SQRT(w2);
+    out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
+                        : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    out->b = ik__limb_perp2(g->elbow, out->a);
+    s2 = ik_vec3_length2(out->b);
+    out->b = s2 > tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
+                        : ik__limb_side_on_line(g, ct, st, out->f, out->a);
+}
+
+// The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
+// (base.rot * shoulder) and the limb's shape at the current elbow angle. Only the degenerate
+// cases need it.
+static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
+                                const ik_limb_pose *pose, ik__limb_local *loc)
+{
+    ik_real t = q ? q[3] : pose->elbow;
+    ik_quat s =
+        q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
+    ik__limb_local_at(g, IK_COS(t), IK_SIN(t), loc);
+    return ik_quat_mul(g->base.rot, s);
+}
+
+IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
+{
+    ik_limb_prepared g;
+    ik_result r = ik_limb_prepare(limb, &g);
     if (r != IK_OK)
         return r;
     if (!out_joints || !out_tip)
         return IK_ERR_NULL_ARG;
-    out_joints[0] = ik_joint_ball(limb->base);
-    out_joints[1] = ik_joint_revolute(
-        ik_xform_translation(ik_vec3_scale(limb->upper_dir, limb->upper_length)), limb->hinge_axis);
-    out_joints[2] =
-        ik_joint_ball(ik_xform_translation(ik_vec3_scale(limb->lower_dir, limb->lower_length)));
+    out_joints[0] = ik_joint_ball(g.base);
+    out_joints[1] = ik_joint_revolute(ik_xform_translation(g.elbow), g.hinge_axis);
+    out_joints[2] = ik_joint_ball(ik_xform_translation(ik_vec3_scale(g.lower_dir, g.lower_length)));
     *out_tip = ik_xform_identity();
     return IK_OK;
 }
 
-IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *target,
+// Shared checks of a limb state: q [7], or (q NULL) a pose.
+static bool ik__limb_state_valid(const ik_real *q, const ik_limb_pose *p)
+{
+    if (q)
+        return ik__ok(q[0]) & ik__ok(q[1]) & ik__ok(q[2]) & ik__ok(q[3]) & ik__ok(q[4]) &
+               ik__ok(q[5]) & ik__ok(q[6]);
+    return ik__ok(p->elbow) & ik__fin(p->shoulder.x) & ik__fin(p->shoulder.y) &
+           ik__fin(p->shoulder.z) & ik__fin(p->shoulder.w) & ik__fin(p->wrist.x) &
+           ik__fin(p->wrist.y) & ik__fin(p->wrist.z) & ik__fin(p->wrist.w) &
+           (ik_quat_dot(p->shoulder, p->shoulder) > 0) & (ik_quat_dot(p->wrist, p->wrist) > 0);
+}
+
+IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info)
 {
-    ik__limb_geo g;
-    ik__limb_local loc;
-    ik_limb lm;
-    const ik_limb *limb = &lm;
-    ik_limb_opts o = opts ? *opts : ik_default_limb_opts();
-    ik_result r = ik__limb_prepare(limb_in, &lm, &g);
-    ik_real l1, l2, k, dmax, dmin, dist, reach, theta, ct, st, scale, tiny, band;
-    ik_vec3 t, am, bm, ref, ref_perp, vs, vw;
-    ik_quat base, cur_s, qs, qw, ql, qm, target_rot;
-    ik_mat3 ml, mm;
-    bool met;
-    int i;
-    if (r != IK_OK)
-        return r;
-    if (!target || !q)
+    ik_limb_prepared g;
+    ik_result r = ik_limb_prepare(limb, &g);
+    return r != IK_OK ? r : ik_limb_solve_prepared(&g, target, opts, q, out_pose, info);
+}
+
+IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_target *target,
+                                       const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
+                                       ik_solve_info *info)
+{
+    ik__limb_local loc, cur;
+    ik_real l1, l2, k, dist2, dist, reach2, theta, ct, st, scale, tiny, plen, rlen, band, soft;
+    ik_vec3 t, am, bm, ref;
+    ik_quat qml, qs, qw, target_rot;
+    bool met = true, rot = target && target->use_rotation;
+    if (!g || !target || (!q && !out_pose))
         return IK_ERR_NULL_ARG;
-    if (!ik__vec3_bounded(target->pos) || !ik__vec3_bounded(target->pole) ||
-        !ik__bounded(target->swivel) || !ik__limb_state_valid(q) ||
-        (target->use_rotation &&
-         (!ik__quat_finite(target->rot) || ik_quat_dot(target->rot, target->rot) == 0)))
+    if (g->_valid != IK__LIMB_VALID ||
+        !(ik__ok(target->pos.x) & ik__ok(target->pos.y) & ik__ok(target->pos.z) &
+          ik__ok(target->pole.x) & ik__ok(target->pole.y) & ik__ok(target->pole.z) &
+          ik__ok(target->swivel)) ||
+        (rot && !(ik__fin(target->rot.x) & ik__fin(target->rot.y) & ik__fin(target->rot.z) &
+                  ik__fin(target->rot.w) & (ik_quat_dot(target->rot, target->rot) > 0))) ||
+        !ik__limb_state_valid(q, out_pose))
         return IK_ERR_BAD_ARG;
-    if (o._valid != IK__OPTS_VALID || !ik__bounded(o.softness) || o.softness < 0 ||
-        !(o.pole_band > 0 && o.pole_band < 1))
+    band = opts ? opts->pole_band : IK_R(0.01);
+    soft = opts ? opts->softness : 0;
+    if (opts && (opts->_valid != IK__OPTS_VALID || !ik__bounded(soft) || soft < 0 ||
+                 !(band > 0 && band < 1)))
         return IK_ERR_BAD_OPTS;
 
-    base = limb->base.rot;
-    target_rot = ik_quat_normalize(target->rot);
-    l1 = limb->upper_length;
-    l2 = limb->lower_length;
+    l1 = g->upper_length;
+    l2 = g->lower_length;
     scale = l1 + l2;
     tiny = 16 * IK_EPSILON * scale;
-    band = o.pole_band;
 
-    // reach, softened and clamped
-    t = ik_vec3_sub(target->pos, limb->base.pos);
-    dist = ik_vec3_length(t);
-    k = 2 * l1 * l2;
-    dmax = IK_SQRT(l1 * l1 + l2 * l2 + k * (g.a + g.rg));
-    dmin = l1 * l1 + l2 * l2 + k * (g.a - g.rg);
-    dmin = dmin > 0 ? IK_SQRT(dmin) : 0;
-    reach = dist;
-    if (o.softness > 0 && reach > dmax - o.softness) {
-        // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
-        ik_real x = reach - (dmax - o.softness);
-        reach = dmax - o.softness + o.softness * x / (x + o.softness);
+    // reach, softened and clamped (squared: no more square roots unless clamped or softened)
+    t = ik_vec3_sub(target->pos, g->base.pos);
+    dist2 = ik_vec3_length2(t);
+    dist = IK_SQRT(dist2);
+    reach2 = dist2;
+    if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
+        ik_real dmax = IK_SQRT(g->reach2_max), reach = dist;
+        if (soft > 0 && reach > dmax - soft) {
+            // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
+            ik_real x = reach - (dmax - soft);
+            reach = dmax - soft + soft * x / (x + soft);
+        }
+        reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
+        reach2 = reach * reach;
+        // met unless clamped or softened beyond rounding (a target made by FK of a reachable
+        // pose can land a rounding error outside the range)
+        met = IK_FABS(reach - dist) <= 64 * IK_EPSILON * scale;
     }
-    reach = ik__clamp(reach, dmin, dmax);
-    // met unless clamped or softened beyond rounding (a target made by FK of a reachable pose
-    // can land a rounding error outside the range)
-    met = IK_FABS(reach - dist) <= 64 * IK_EPSILON * scale;
 
     // elbow angle theta = t0 + acos(c), cos t0 = B / Rg, sin t0 = C / Rg: its cosine and sine
     // by the angle-sum formulas, the angle itself by one atan2 (accurate near c = +-1)
-    if (k * g.rg > 0) {
-        ik_real c = ((reach * reach - l1 * l1 - l2 * l2) / k - g.a) / g.rg, sn;
-        c = ik__clamp(c, -1, 1);
+    k = 2 * l1 * l2;
+    if (k * g->rg > 0) {
+        // (divided, not multiplied by a stored 1 / k: with bones of 1e-160, 1 / k overflows)
+        ik_real c = ik__clamp(((reach2 - l1 * l1 - l2 * l2) / k - g->a) / g->rg, -1, 1), sn;
         sn = IK_SQRT((1 - c) * (1 + c));
-        ct = (g.b * c - g.c * sn) / g.rg;
-        st = (g.c * c + g.b * sn) / g.rg;
-        theta = ik__angle_near(IK_ATAN2(st, ct), q[3]);
+        ct = g->cos_t0 * c - g->sin_t0 * sn;
+        st = g->sin_t0 * c + g->cos_t0 * sn;
+        theta = ik__angle_near(IK_ATAN2(st, ct), q ? q[3] : out_pose->elbow);
     } else {
-        theta = q[3]; // a zero bone: the elbow angle does not change the reach
+        theta = q ? q[3] : out_pose->elbow; // a zero bone: the angle does not change the reach
         ct = IK_COS(theta);
         st = IK_SIN(theta);
     }
-    ik__limb_local_at(limb, &g, ct, st, &loc);
+    ik__limb_local_at(g, ct, st, &loc);
 
     // the shoulder -> wrist direction in the model frame
-    if (dist > tiny) {
+    if (dist > tiny)
         am = ik_vec3_scale(t, 1 / dist);
-    } else {
-        // target at the shoulder: keep the limb's current direction
-        ik__limb_local cur;
-        ik__limb_local_at(limb, &g, IK_COS(q[3]), IK_SIN(q[3]), &cur);
-        cur_s = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
-        am = ik_quat_rotate(ik_quat_mul(base, cur_s), cur.a);
-    }
+    else // target at the shoulder: keep the limb's current direction
+        am = ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.a);
 
     // The elbow side in the model frame: toward the pole (or swivel_ref). Near the line its side
     // is ill-defined, and no function of the pole alone can be continuous there, so the current
@@ -4110,112 +4252,98 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
     // growing from 0 at the band's edge to pi on the line (a smoothstep). The current side is
     // kept if it is within alpha, else pulled to the cone's edge. This is continuous in the pole
     // and the target, and solving again gives the same answer (it is a projection).
-    ref = target->use_swivel ? limb->swivel_ref : ik_vec3_sub(target->pole, limb->base.pos);
-    ref_perp = ik_vec3_add_scaled(ref, am, -ik_vec3_dot(ref, am));
-    {
-        // nearness to the line: the pole's distance from it relative to the limb's length (so
-        // that a tiny move of the pole is a tiny change, however near the shoulder it is), or
-        // swivel_ref's sine
-        ik_real rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
-        ik_real sine = rlen > 0 ? ik_vec3_length(ref_perp) / rlen : 0;
-        bm = ik__vec3_unit(ref_perp);
-        if (sine < band) {
-            ik__limb_local cur;
-            ik_vec3 fb;
-            ik_real w = sine / band, alpha, beta;
-            ik__limb_local_at(limb, &g, IK_COS(q[3]), IK_SIN(q[3]), &cur);
-            cur_s = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
-            fb = ik__perp_unit(ik_quat_rotate(ik_quat_mul(base, cur_s), cur.b), am);
-            if (ik_vec3_length2(fb) == 0)
-                fb = ik_vec3_any_perpendicular(am);
-            alpha = IK_PI * (1 - w * w * (3 - 2 * w));
-            if (ik_vec3_length2(bm) == 0) {
-                bm = fb;
-            } else {
-                beta = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(bm, fb), am), ik_vec3_dot(bm, fb));
-                if (IK_FABS(beta) <= alpha)
-                    bm = fb;
-                else
-                    bm = ik_quat_rotate(ik__quat_unit_axis(am, beta < 0 ? -alpha : alpha), bm);
-            }
+    ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
+    bm = ik__limb_perp2(ref, am);
+    plen = ik_vec3_length(bm);
+    bm = plen > 0 ? ik_vec3_scale(bm, 1 / plen) : bm;
+    // nearness to the line: the pole's distance from it relative to the limb's length (so that a
+    // tiny move of the pole is a tiny change, however near the shoulder it is), or swivel_ref's
+    // sine
+    rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
+    if (!(plen >= band * rlen && rlen > 0)) {
+        ik_real w = rlen > 0 ? plen / rlen / band : 0, alpha, beta;
+        ik_vec3 fb =
+            ik__perp_unit(ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.b), am);
+        if (ik_vec3_length2(fb) == 0)
+            fb = ik_vec3_any_perpendicular(am);
+        alpha = IK_PI * (1 - w * w * (3 - 2 * w));
+        if (ik_vec3_length2(bm) == 0) {
+            bm = fb;
+        } else {
+            beta = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(bm, fb), am), ik_vec3_dot(bm, fb));
+            bm = IK_FABS(beta) <= alpha
+                     ? fb
+                     : ik_quat_rotate(ik__quat_unit_axis(am, beta < 0 ? -alpha : alpha), bm);
+        }
+        bm = ik__perp_unit(bm, am);
+    }
+    if (target->use_swivel) {
+        ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
+        bm =
+            ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
+    }
+
+    // shoulder: base * qs (= qml) maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m)
+    qml = ik__quat_from_frames(loc.a, loc.b, am, bm);
+    qs = ik_quat_mul(ik_quat_conjugate(g->base.rot), qml);
+
+    // wrist: what is left of the target orientation after base * shoulder * elbow; position
+    // only, the current wrist (made only if it is asked for)
+    target_rot = rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
+    if (rot)
+        qw = ik_quat_mul(ik_quat_conjugate(ik_quat_mul(qml, loc.rh)), target_rot);
+    else if (q && (out_pose || info))
+        qw = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
+    else
+        qw = q ? ik_quat_identity() : ik__limb_quat_unit(out_pose->wrist);
+
+    if (q) {
+        ik_vec3 vs = ik__limb_log_near(qs, ik_vec3_make(q[0], q[1], q[2]));
+        q[0] = vs.x;
+        q[1] = vs.y;
+        q[2] = vs.z;
+        q[3] = theta;
+        if (rot) {
+            ik_vec3 vw = ik__limb_log_near(qw, ik_vec3_make(q[4], q[5], q[6]));
+            q[4] = vw.x;
+            q[5] = vw.y;
+            q[6] = vw.z;
         }
     }
-    if (target->use_swivel)
-        bm = ik_quat_rotate(ik__quat_unit_axis(am, target->swivel), bm);
-    bm = ik__perp_unit(bm, am);
-
-    // shoulder: base * qs maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m)
-    {
-        ik_vec3 cl = ik_vec3_cross(loc.a, loc.b), cm = ik_vec3_cross(am, bm);
-        for (i = 0; i < 3; i++) {
-            ml.m[i][0] = i == 0 ? loc.a.x : (i == 1 ? loc.a.y : loc.a.z);
-            ml.m[i][1] = i == 0 ? loc.b.x : (i == 1 ? loc.b.y : loc.b.z);
-            ml.m[i][2] = i == 0 ? cl.x : (i == 1 ? cl.y : cl.z);
-            mm.m[i][0] = i == 0 ? am.x : (i == 1 ? am.y : am.z);
-            mm.m[i][1] = i == 0 ? bm.x : (i == 1 ? bm.y : bm.z);
-            mm.m[i][2] = i == 0 ? cm.x : (i == 1 ? cm.y : cm.z);
-        }
-    }
-    ql = ik__quat_from_mat3(&ml);
-    qm = ik__quat_from_mat3(&mm);
-    qs = ik__quat_unitize(
-        ik_quat_mul(ik_quat_conjugate(base), ik_quat_mul(qm, ik_quat_conjugate(ql))));
-    vs = ik__expmap_near(ik__quat_log(qs), ik_vec3_make(q[0], q[1], q[2]));
-
-    // wrist: what is left of the target orientation after base * shoulder * elbow
-    if (target->use_rotation) {
-        ik_quat upto = ik_quat_mul(base, ik_quat_mul(qs, loc.rh));
-        qw = ik__quat_unitize(ik_quat_mul(ik_quat_conjugate(upto), target_rot));
-        vw = ik__expmap_near(ik__quat_log(qw), ik_vec3_make(q[4], q[5], q[6]));
-    } else {
-        vw = ik_vec3_make(q[4], q[5], q[6]);
-        qw = ik_quat_from_expmap(vw);
-    }
-
-    q[0] = vs.x;
-    q[1] = vs.y;
-    q[2] = vs.z;
-    q[3] = theta;
-    q[4] = vw.x;
-    q[5] = vw.y;
-    q[6] = vw.z;
     if (out_pose) {
         out_pose->shoulder = qs;
         out_pose->elbow = theta;
         out_pose->wrist = qw;
     }
     if (info) {
-        ik_quat reached = ik_quat_mul(base, ik_quat_mul(qs, ik_quat_mul(loc.rh, qw)));
+        ik_quat reached = ik_quat_mul(qml, ik_quat_mul(loc.rh, qw));
         info->status = met ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE;
         info->iterations = 1;
         info->position_error = ik_vec3_length(ik_vec3_add_scaled(t, am, -loc.w_len));
-        info->rotation_error = target->use_rotation ? ik_vec3_length(ik_quat_to_expmap(ik_quat_mul(
-                                                          ik_quat_conjugate(reached), target_rot)))
-                                                    : 0;
+        info->rotation_error = rot ? ik_vec3_length(ik_quat_to_expmap(
+                                         ik_quat_mul(ik_quat_conjugate(reached), target_rot)))
+                                   : 0;
     }
     return IK_OK;
 }
 
-IKDEF ik_result ik_limb_swivel(const ik_limb *limb_in, const ik_real *q, ik_real *out_swivel)
+IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel)
 {
-    ik__limb_geo g;
+    ik_limb_prepared g;
     ik__limb_local loc;
-    ik_limb lm;
-    const ik_limb *limb = &lm;
     ik_quat rs;
     ik_vec3 a, side, ref;
-    ik_result r = ik__limb_prepare(limb_in, &lm, &g);
+    ik_result r = ik_limb_prepare(limb, &g);
     if (r != IK_OK)
         return r;
     if (!q || !out_swivel)
         return IK_ERR_NULL_ARG;
-    if (!ik__limb_state_valid(q))
+    if (!ik__limb_state_valid(q, NULL))
         return IK_ERR_BAD_ARG;
-    ik__limb_local_at(limb, &g, IK_COS(q[3]), IK_SIN(q[3]), &loc);
-    rs = ik_quat_mul(limb->base.rot, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])));
+    rs = ik__limb_current(&g, q, NULL, &loc);
     a = ik_quat_rotate(rs, loc.a);
     side = ik__perp_unit(ik_quat_rotate(rs, loc.b), a);
-    ref = ik__perp_unit(limb->swivel_ref, a);
+    ref = ik__perp_unit(g.swivel_ref, a);
     if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0) {
         *out_swivel = 0;
         return IK_OK;

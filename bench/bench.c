@@ -1,7 +1,10 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] | bench --ccd-weights   (make bench; make callgrind counts
-   instructions instead) */
+   Usage: bench [--runs=N] | bench --ccd-weights | bench --limb-calls=W,K,N
+   (make bench; make callgrind counts instructions instead). --limb-calls makes N calls of the
+   limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q,
+   1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
+   path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind. */
 #define _POSIX_C_SOURCE 199309L
 #define IK_IMPLEMENTATION
 #include "../ik.h"
@@ -52,6 +55,30 @@ static double median_ns(bench_fn fn, void *arg, int inner, int runs)
     return med;
 }
 
+// median_ns() for n functions timed in turns: fn[k] gets the argument at arg + k * arg_size.
+static void median_ns_interleaved(const bench_fn *fn, void *arg, size_t arg_size, int n, int inner,
+                                  int runs, double *out)
+{
+    double *t = (double *)malloc(sizeof(double) * (size_t)(runs * n));
+    int r, i, k;
+    for (k = 0; k < n; k++)
+        for (i = 0; i < inner; i++) // warm-up
+            fn[k]((char *)arg + (size_t)k * arg_size);
+    for (r = 0; r < runs; r++)
+        for (k = 0; k < n; k++) {
+            void *a = (char *)arg + (size_t)k * arg_size;
+            double t0 = now_ns();
+            for (i = 0; i < inner; i++)
+                fn[k](a);
+            t[k * runs + r] = (now_ns() - t0) / inner;
+        }
+    for (k = 0; k < n; k++) {
+        qsort(t + k * runs, (size_t)runs, sizeof(double), cmp_double);
+        out[k] = t[k * runs + runs / 2];
+    }
+    free(t);
+}
+
 typedef struct chain_case {
     ik_chain chain;
     ik_joint joints[64];
@@ -87,11 +114,14 @@ static void run_pinv(void *arg)
 
 typedef struct limb_case {
     ik_limb limb;
+    ik_limb_prepared prepared;
     ik_limb_target targets[64];
     ik_real q[7];
+    ik_limb_pose pose;
     int next;
 } limb_case;
 
+// ik_limb_solve(): checks and prepares the limb, writes q (exponential maps)
 static void run_limb(void *arg)
 {
     limb_case *c = (limb_case *)arg;
@@ -99,13 +129,32 @@ static void run_limb(void *arg)
     sink = (double)c->q[3];
 }
 
-// A human arm (0.30 + 0.25) with 64 reachable targets cycled through, pole or position only.
-static void make_limb_case(limb_case *c, bool use_rotation)
+// a prepared limb, q out
+static void run_limb_prepared(void *arg)
+{
+    limb_case *c = (limb_case *)arg;
+    ik_limb_solve_prepared(&c->prepared, &c->targets[c->next++ & 63], NULL, c->q, NULL, NULL);
+    sink = (double)c->q[3];
+}
+
+// a prepared limb, rotations out (q NULL: the pose is in/out)
+static void run_limb_pose(void *arg)
+{
+    limb_case *c = (limb_case *)arg;
+    ik_limb_solve_prepared(&c->prepared, &c->targets[c->next++ & 63], NULL, NULL, &c->pose, NULL);
+    sink = (double)c->pose.elbow;
+}
+
+// A human arm (0.30 + 0.25) with 64 reachable targets (FK of random poses) cycled through, kind
+// 0: pose targets, 1: position only; kind 2: pose targets along a smooth closed path (64 steps,
+// the pole moving with it), as when an animation drives the limb.
+static void make_limb_case(limb_case *c, int kind)
 {
     int i, k;
     ik_joint j[3];
     ik_xform tip, goal;
     ik_chain chain;
+    double amp[7], phase[7];
     c->limb.base = ik_xform_translation(ik_vec3_make(IK_R(0.2), 0, IK_R(1.4)));
     c->limb.upper_dir = c->limb.lower_dir = ik_vec3_make(1, 0, 0);
     c->limb.hinge_axis = ik_vec3_make(0, 0, 1);
@@ -114,19 +163,30 @@ static void make_limb_case(limb_case *c, bool use_rotation)
     c->limb.swivel_ref = ik_vec3_make(0, 0, -1);
     ik_limb_chain(&c->limb, j, &tip);
     chain = ik_chain_make(j, 3, tip);
+    for (k = 0; k < 7; k++) {
+        amp[k] = rnd(0.2, 1.0);
+        phase[k] = rnd(0, 6.283185307179586);
+    }
     for (i = 0; i < 64; i++) {
+        double a = 6.283185307179586 * i / 64;
         for (k = 0; k < 7; k++)
-            c->q[k] = (ik_real)rnd(-1.5, 1.5);
+            c->q[k] =
+                (ik_real)(kind == 2 ? amp[k] * sin(a + phase[k]) + (k == 3) * 1.2 : rnd(-1.5, 1.5));
         ik_chain_fk(&chain, c->q, NULL, &goal);
         c->targets[i].pos = goal.pos;
         c->targets[i].rot = goal.rot;
-        c->targets[i].use_rotation = use_rotation;
+        c->targets[i].use_rotation = kind != 1;
         c->targets[i].use_swivel = false;
-        c->targets[i].pole = ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), 0);
+        c->targets[i].pole = kind == 2 ? ik_vec3_make((ik_real)(0.5 + 0.2 * cos(a)),
+                                                      (ik_real)(0.3 * sin(a)), IK_R(0.9))
+                                       : ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), 0);
         c->targets[i].swivel = 0;
     }
     for (k = 0; k < 7; k++)
         c->q[k] = 0;
+    c->pose.shoulder = c->pose.wrist = ik_quat_identity();
+    c->pose.elbow = 0;
+    ik_limb_prepare(&c->limb, &c->prepared);
     c->next = 0;
 }
 
@@ -313,6 +373,18 @@ int main(int argc, char **argv)
             ccd_weights();
             return 0;
         }
+    for (i = 1; i < argc; i++) {
+        int w, k, n;
+        if (sscanf(argv[i], "--limb-calls=%d,%d,%d", &w, &k, &n) == 3 && w >= 0 && w < 3 &&
+            k >= 0 && k < 3) {
+            static limb_case lc;
+            bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+            make_limb_case(&lc, k);
+            while (n-- > 0)
+                fn[w](&lc);
+            return 0;
+        }
+    }
     for (i = 1; i < argc; i++)
         if (strncmp(argv[i], "--runs=", 7) == 0)
             runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
@@ -332,16 +404,24 @@ int main(int argc, char **argv)
     }
 
     {
-        static limb_case lc;
-        double full, pos;
-        make_limb_case(&lc, true);
-        full = median_ns(run_limb, &lc, 1000, runs);
-        make_limb_case(&lc, false);
-        pos = median_ns(run_limb, &lc, 1000, runs);
-        printf("\n| analytic limb (ik_limb_solve)           | ns/solve |\n");
-        printf("|-----------------------------------------|----------|\n");
-        printf("| 7-DOF, wrist position + orientation     | %8.0f |\n", full);
-        printf("| two-bone, position only                 | %8.0f |\n", pos);
+        // the three ways to call the limb solver, timed in turns (run 1 of each, run 2 of
+        // each, ...) so that the load of the shared machine weighs on them alike
+        static limb_case lc[3];
+        const char *rows[3] = { "7-DOF, random pose targets", "two-bone, random positions",
+                                "7-DOF, pose targets along a path" };
+        bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+        double t[3];
+        int kind;
+        printf("\n| analytic limb, ns/solve          | ik_limb_solve, q | prepared, q | prepared, "
+               "pose only |\n");
+        printf("|----------------------------------|------------------|-------------|-----------"
+               "----------|\n");
+        for (kind = 0; kind < 3; kind++) {
+            make_limb_case(&lc[0], kind);
+            lc[1] = lc[2] = lc[0];
+            median_ns_interleaved(fn, lc, sizeof lc[0], 3, 1000, runs, t);
+            printf("| %-32s | %16.0f | %11.0f | %19.0f |\n", rows[kind], t[0], t[1], t[2]);
+        }
     }
 
     {

@@ -3,7 +3,9 @@
    around a figure-eight, with the hand turning, while the pole (where the elbow should point)
    sweeps from below the arm to behind it. Look at: the wrist error stays at rounding level, the
    elbow stays in the pole's plane (its swivel follows the pole), and the joint values change
-   smoothly from step to step. The last rows push the target out of reach.
+   smoothly from step to step. The last rows push the target out of reach. The limb is prepared
+   once (ik_limb_prepare) and solved many times (ik_limb_solve_prepared); a caller that drives
+   its own skeleton would pass q = NULL and take the rotations (ik_limb_pose) instead.
    Picture: arm_pole_path.svg, the arm every 8 steps and the paths of the wrist and the elbow,
    seen from the front (x, z) and from above (x, y).
    Usage: 05_arm_pole_path [-o figure-dir] */
@@ -21,6 +23,7 @@ int main(int argc, char **argv)
     };
     svg fig;
     ik_limb arm;
+    ik_limb_prepared prepared;
     ik_limb_target target;
     ik_limb_opts opts = ik_default_limb_opts();
     ik_real q[7] = { 0, 0, 0, 0, 0, 0, 0 }, prev[7], swivel;
@@ -38,7 +41,7 @@ int main(int argc, char **argv)
     arm.upper_length = IK_R(0.30);
     arm.lower_length = IK_R(0.25);
     arm.swivel_ref = ik_vec3_make(0, 0, -1); // swivel 0: elbow pointing down
-    if (ik_limb_chain(&arm, joints, &tip) != IK_OK)
+    if (ik_limb_chain(&arm, joints, &tip) != IK_OK || ik_limb_prepare(&arm, &prepared) != IK_OK)
         return 1;
     chain = ik_chain_make(joints, 3, tip);
     opts.softness = IK_R(0.02); // ease into full extension over the last 2 cm
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
         target.pole = ik_vec3_make(IK_R(0.5), (ik_real)(-0.5 * s), (ik_real)(0.9 + 0.5 * s));
         for (k = 0; k < 7; k++)
             prev[k] = q[k];
-        if (ik_limb_solve(&arm, &target, &opts, q, NULL, &info) != IK_OK)
+        if (ik_limb_solve_prepared(&prepared, &target, &opts, q, NULL, &info) != IK_OK)
             return 1;
         for (k = 0; k < 7; k++) {
             double d = (double)q[k] - (double)prev[k];

@@ -439,9 +439,185 @@ static void test_limb_non_unit_inputs(void)
         CHECK(ik_limb_solve(&l, &t, NULL, q1, NULL, NULL) == IK_OK);
         t.rot = ik_quat_make(t.rot.x * 2, t.rot.y * 2, t.rot.z * 2, t.rot.w * 2);
         CHECK(ik_limb_solve(&scaled, &t, NULL, q2, NULL, NULL) == IK_OK);
+#ifndef IK_USE_FLOAT
         for (k = 0; k < 7; k++)
-            CHECK_NEAR(q1[k], q2[k], TOL(1e-12, 1e-4));
+            CHECK_NEAR(q1[k], q2[k], 1e-12);
+#else
+        // In float the joint values of a limb near full extension (or any end of its reach)
+        // move by up to ~1e-3 for a one-ulp change of an input (acos near +-1): compare the
+        // poses, which are well conditioned, instead.
+        (void)k;
+        {
+            ik_xform f1[3], f2[3], w1, w2;
+            double s = (double)(l.upper_length + l.lower_length);
+            limb_fk(&l, q1, f1, &w1);
+            limb_fk(&l, q2, f2, &w2);
+            CHECK_NEAR(test_vec3_dist(f1[1].pos, f2[1].pos) / s, 0, 1e-5);
+            CHECK_NEAR(test_vec3_dist(w1.pos, w2.pos) / s, 0, 1e-5);
+            CHECK_NEAR(test_quat_angle(w1.rot, w2.rot), 0, 1e-5);
+        }
+#endif
     }
+}
+
+// FK from rotations (ik_limb_pose), as a caller driving its own skeleton would do it.
+static ik_xform pose_fk(const ik_limb *l, const ik_limb_pose *p)
+{
+    ik_quat rs = ik_quat_mul(l->base.rot, p->shoulder);
+    ik_quat re = ik_quat_mul(rs, ik_quat_from_axis_angle(l->hinge_axis, p->elbow));
+    ik_vec3 d1 = ik_vec3_normalize(l->upper_dir), d2 = ik_vec3_normalize(l->lower_dir);
+    ik_vec3 pos = ik_vec3_add(l->base.pos, ik_quat_rotate(rs, ik_vec3_scale(d1, l->upper_length)));
+    pos = ik_vec3_add(pos, ik_quat_rotate(re, ik_vec3_scale(d2, l->lower_length)));
+    return ik_xform_make(ik_quat_mul(re, p->wrist), pos);
+}
+
+// ik_limb_solve_prepared() gives ik_limb_solve()'s answer, bit for bit; with q NULL the pose is
+// in/out and the answer is the same rotations (the q path's exponential maps turned back).
+static void test_limb_prepared_and_pose_only(void)
+{
+    test_rng r = { 26 };
+    int i, k, bad_same = 0, bad_pos = 0, bad_rot = 0, bad_q = 0;
+    for (i = 0; i < 20000; i++) {
+        ik_limb l = random_limb(&r);
+        ik_limb_prepared p;
+        ik_real qtrue[7], q1[7], q2[7];
+        ik_xform goal, got;
+        ik_limb_target t;
+        ik_limb_pose pose1, pose2, pose3;
+        ik_solve_info i1, i2;
+        double scale = (double)(l.upper_length + l.lower_length);
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
+        t.use_rotation = i % 4 != 0;
+        t.use_swivel = i % 3 == 0;
+        t.swivel = (ik_real)test_rng_uniform(&r, -3, 3);
+        random_q(&r, q1);
+        memcpy(q2, q1, sizeof q1);
+        CHECK(ik_limb_prepare(&l, &p) == IK_OK);
+        CHECK(ik_limb_solve(&l, &t, NULL, q1, &pose1, &i1) == IK_OK);
+        CHECK(ik_limb_solve_prepared(&p, &t, NULL, q2, &pose2, &i2) == IK_OK);
+        bad_same += memcmp(q1, q2, sizeof q1) != 0 || memcmp(&pose1, &pose2, sizeof pose1) != 0 ||
+                    i1.status != i2.status || i1.position_error != i2.position_error;
+        // pose only, from the same current pose given as rotations
+        random_q(&r, q2);
+        pose3.shoulder = ik_quat_from_expmap(ik_vec3_make(q2[0], q2[1], q2[2]));
+        pose3.elbow = q2[3];
+        pose3.wrist = ik_quat_from_expmap(ik_vec3_make(q2[4], q2[5], q2[6]));
+        CHECK(ik_limb_solve_prepared(&p, &t, NULL, NULL, &pose3, NULL) == IK_OK);
+        CHECK(ik_limb_solve_prepared(&p, &t, NULL, q2, &pose2, NULL) == IK_OK);
+        got = pose_fk(&l, &pose3);
+        bad_pos += test_vec3_dist(got.pos, goal.pos) / scale > TOL(1e-12, 2e-4);
+        if (t.use_rotation)
+            bad_rot += test_quat_angle(got.rot, goal.rot) > TOL(1e-12, 2e-4);
+        // the q path's answer as rotations: the same rotations, the same elbow angle
+        bad_q += test_quat_angle(pose3.shoulder, pose2.shoulder) > TOL(1e-12, 2e-4) ||
+                 test_quat_angle(pose3.wrist, pose2.wrist) > TOL(1e-12, 2e-4) ||
+                 fabs((double)(pose3.elbow - pose2.elbow)) > TOL(1e-12, 2e-4);
+        for (k = 0; k < 7; k++)
+            bad_same += !((double)q2[k] - (double)q2[k] == 0);
+    }
+    CHECK(bad_same == 0);
+    CHECK(bad_pos == 0);
+    CHECK(bad_rot == 0);
+    CHECK(bad_q == 0);
+}
+
+// Pose only (q NULL) along the continuity path of test_limb_continuity: the wrist is met, tiny
+// steps of the target and pole give tiny steps of the rotations, also where the pole crosses the
+// line and through full extension; position only leaves the wrist rotation as it was.
+static void test_limb_pose_only_path(void)
+{
+    ik_limb l = human_arm();
+    ik_limb_prepared p;
+    ik_limb_pose pose, prev;
+    ik_limb_target t;
+    ik_quat wrist0 = ik_quat_from_axis_angle(ik_vec3_make(0, 1, 0), IK_R(0.4));
+    int i, steps = 20000;
+    double worst = 0;
+    CHECK(ik_limb_prepare(&l, &p) == IK_OK);
+    pose.shoulder = ik_quat_identity();
+    pose.elbow = IK_R(0.3);
+    pose.wrist = wrist0;
+    t = target_of(ik_xform_identity(), ik_vec3_zero());
+    t.use_rotation = false;
+    for (i = 0; i <= steps; i++) {
+        double s = (double)i / steps, a = 6.283185307179586 * s, d;
+        ik_vec3 off = ik_vec3_make((ik_real)(0.3 + 0.27 * cos(a)), (ik_real)(0.2 * sin(2 * a)),
+                                   (ik_real)(-0.1 * sin(a)));
+        t.pos = ik_vec3_add(l.base.pos, off);
+        t.pole = ik_vec3_add(l.base.pos,
+                             ik_vec3_add_scaled(off, ik_vec3_make(0, 0, 1), (ik_real)(0.5 - s)));
+        prev = pose;
+        CHECK(ik_limb_solve_prepared(&p, &t, NULL, NULL, &pose, NULL) == IK_OK);
+        d = (double)ik_vec3_length(off); // (the path leaves the reach range 0.05 .. 0.55)
+        if (d > 0.051 && d < 0.549)
+            CHECK_NEAR(test_vec3_dist(pose_fk(&l, &pose).pos, t.pos), 0, TOL(1e-14, 1e-6));
+        if (i > 0) {
+            d = test_quat_angle(pose.shoulder, prev.shoulder);
+            worst = d > worst ? d : worst;
+            d = fabs((double)(pose.elbow - prev.elbow));
+            worst = d > worst ? d : worst;
+        }
+    }
+    CHECK(worst < 0.2); // as in test_limb_continuity: a flip would be a step of order pi
+    CHECK_NEAR(test_quat_angle(pose.wrist, wrist0), 0, TOL(1e-15, 1e-7));
+}
+
+static int quat_finite(ik_quat q)
+{
+    return ik_vec3_is_finite(ik_vec3_make(q.x, q.y, q.z)) && (double)q.w - (double)q.w == 0;
+}
+
+// Extreme sizes: bones from 1e-160 to 1e11 (and zero), targets at the shoulder, inside and far
+// beyond reach, q or pose out, prepared or not: finite answers (a stored 1 / (2 L1 L2) or
+// 1 / |w|^2 would overflow for the tiny ones), and the wrist on a reachable target.
+static void test_limb_extreme_sizes(void)
+{
+    static const double len[] = { 0, 1e-160, 1e-20, 1, 1e11 };
+    test_rng r = { 27 };
+    int i, j, k, m, bad = 0, bad_pos = 0;
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 5; j++)
+            for (m = 0; m < 40; m++) {
+                ik_limb l = random_limb(&r);
+                ik_real q[7], qtrue[7];
+                ik_limb_pose pose;
+                ik_limb_target t;
+                ik_solve_info info;
+                ik_xform goal;
+                double scale;
+#ifdef IK_USE_FLOAT
+                if (len[i] == 1e-160 || len[j] == 1e-160)
+                    continue; // below float's range
+#endif
+                l.upper_length = (ik_real)len[i];
+                l.lower_length = (ik_real)len[j];
+                scale = (double)(l.upper_length + l.lower_length);
+                random_q(&r, qtrue);
+                limb_fk(&l, qtrue, NULL, &goal);
+                t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -1, 1)));
+                if (m % 4 == 1)
+                    t.pos = l.base.pos;
+                if (m % 4 == 2)
+                    t.pos = ik_vec3_add(l.base.pos, test_rng_vec3(&r, -1e6, 1e6));
+                t.use_rotation = m % 2 == 0;
+                random_q(&r, q);
+                pose.shoulder = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
+                pose.elbow = q[3];
+                pose.wrist = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
+                CHECK(ik_limb_solve(&l, &t, NULL, m % 3 == 0 ? NULL : q, &pose, &info) == IK_OK);
+                for (k = 0; k < 7; k++)
+                    bad += !((double)q[k] - (double)q[k] == 0);
+                bad += !quat_finite(pose.shoulder) || !quat_finite(pose.wrist) ||
+                       !((double)pose.elbow - (double)pose.elbow == 0) ||
+                       !((double)info.position_error - (double)info.position_error == 0);
+                if (m % 4 == 0 && scale >= 1e-20 && scale <= 2) // reachable, resolvable
+                    bad_pos += test_vec3_dist(pose_fk(&l, &pose).pos, goal.pos) >
+                               TOL(1e-12, 2e-4) * scale + 1e-13;
+            }
+    CHECK(bad == 0);
+    CHECK(bad_pos == 0);
 }
 
 static void test_limb_bad_input(void)
@@ -461,7 +637,7 @@ static void test_limb_bad_input(void)
     pose0 = pose;
     CHECK(ik_limb_solve(NULL, &t, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_solve(&l, NULL, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
-    CHECK(ik_limb_solve(&l, &t, NULL, NULL, &pose, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, &t, NULL, NULL, NULL, NULL) == IK_ERR_NULL_ARG); // q or out_pose
     for (k = 0; k < 12; k++) {
         ik_limb_target tb = t;
         bad = l;
@@ -494,6 +670,42 @@ static void test_limb_bad_input(void)
     CHECK(ik_limb_solve(&l, &t, &o, q, &pose, NULL) == IK_ERR_BAD_OPTS);
     CHECK(memcmp(q, q0, sizeof q) == 0);
     CHECK(memcmp(&pose, &pose0, sizeof pose) == 0);
+    // prepared limbs; pose only with a bad current pose
+    {
+        ik_limb_prepared p, p0;
+        ik_limb_pose cur;
+        memset(&p, 0x5a, sizeof p);
+        p0 = p;
+        CHECK(ik_limb_prepare(NULL, &p) == IK_ERR_NULL_ARG);
+        CHECK(ik_limb_prepare(&l, NULL) == IK_ERR_NULL_ARG);
+        bad = l;
+        bad.lower_dir = ik_vec3_zero();
+        CHECK(ik_limb_prepare(&bad, &p) == IK_ERR_BAD_ARG);
+        CHECK(memcmp(&p, &p0, sizeof p) == 0);
+        CHECK(ik_limb_solve_prepared(&p, &t, NULL, q, &pose, NULL) == IK_ERR_BAD_ARG); // not filled
+        CHECK(ik_limb_solve_prepared(NULL, &t, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
+        CHECK(ik_limb_prepare(&l, &p) == IK_OK);
+        CHECK(ik_limb_solve_prepared(&p, NULL, NULL, q, &pose, NULL) == IK_ERR_NULL_ARG);
+        CHECK(ik_limb_solve_prepared(&p, &t, NULL, NULL, NULL, NULL) == IK_ERR_NULL_ARG);
+        for (k = 0; k < 4; k++) {
+            cur.shoulder = ik_quat_identity();
+            cur.elbow = IK_R(0.5);
+            cur.wrist = ik_quat_identity();
+            switch (k) {
+            case 0: cur.shoulder = ik_quat_make(0, 0, 0, 0); break;
+            case 1: cur.wrist.y = (ik_real)NAN; break;
+            case 2: cur.elbow = IK_INFINITY; break;
+            case 3: cur.elbow = IK_R(2e12); break;
+            }
+            pose0 = cur;
+            CHECK(ik_limb_solve_prepared(&p, &t, NULL, NULL, &cur, NULL) == IK_ERR_BAD_ARG);
+            CHECK(memcmp(&cur, &pose0, sizeof cur) == 0);
+        }
+        o._valid = 0;
+        CHECK(ik_limb_solve_prepared(&p, &t, &o, q, &pose, NULL) == IK_ERR_BAD_OPTS);
+        o = ik_default_limb_opts();
+        CHECK(memcmp(q, q0, sizeof q) == 0);
+    }
     CHECK(ik_limb_swivel(NULL, q, &sw) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_swivel(&l, NULL, &sw) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_swivel(&l, q, NULL) == IK_ERR_NULL_ARG);
@@ -524,5 +736,8 @@ void test_limb(void)
     RUN(test_limb_tiny_moves);
     RUN(test_limb_position_only);
     RUN(test_limb_non_unit_inputs);
+    RUN(test_limb_prepared_and_pose_only);
+    RUN(test_limb_pose_only_path);
+    RUN(test_limb_extreme_sizes);
     RUN(test_limb_bad_input);
 }
