@@ -1011,6 +1011,19 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
     return ik__quat_log(ik_quat_normalize(q));
 }
 
+// a mod 2 pi for a >= 0 by binary long division: each subtraction of p = 2 pi 2^e from a in
+// [p, 2p) is exact (Sterbenz), so the remainder is exact for any finite a.
+static ik_real ik__mod_2pi(ik_real a)
+{
+    ik_real p = 2 * IK_PI;
+    while (p * 2 <= a)
+        p *= 2;
+    for (; p >= 2 * IK_PI; p /= 2)
+        if (a >= p)
+            a -= p;
+    return a;
+}
+
 IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
 {
     ik_real a, turns, b;
@@ -1023,6 +1036,8 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
         a = ik_vec3_dot(v, n);
     if (a <= IK_PI)
         return v;
+    if (a > IK_R(1e6)) // the integer quotient below would overflow for huge a
+        a = ik__mod_2pi(a);
     // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule
     // v (1 - 2 pi / a) is the case k = 1.
     turns = (ik_real)(long long)((a + IK_PI) / (2 * IK_PI)); // floor: the quotient is > 0
@@ -1036,6 +1051,8 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 {
     // J = I + c1 [v]x + c2 [v]x^2, c1 = (1 - cos a) / a^2 = sin^2(a/2) / (a^2 / 2) (no
     // cancellation), c2 = (a - sin a) / a^3 with its series below a = 1e-2 (it cancels there).
+    // Above that, v = a u with u unit and the a, a^2 moved into c1, c2, so that no power of a
+    // huge |v| overflows; if |v| itself overflows, the limit a -> inf: c1 a = 0, c2 a^2 = 1.
     ik_real a2 = ik_vec3_length2(v), a = IK_SQRT(a2), c1, c2, sh;
     ik_mat3 j;
     ik_real k[3][3];
@@ -1045,10 +1062,15 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
     if (a < IK_R(1e-2)) {
         c1 = IK_R(0.5) - a2 / 24 + a2 * a2 / 720;
         c2 = IK_R(1) / 6 - a2 / 120 + a2 * a2 / 5040;
-    } else {
+    } else if (ik__finite(a)) {
+        v = ik_vec3_scale(v, 1 / a);
         sh = IK_SIN(a / 2);
-        c1 = 2 * sh * sh / a2;
-        c2 = (a - IK_SIN(a)) / (a2 * a);
+        c1 = 2 * sh * sh / a;
+        c2 = 1 - IK_SIN(a) / a;
+    } else {
+        v = ik_vec3_normalize(v);
+        c1 = 0;
+        c2 = 1;
     }
     k[0][0] = 0;
     k[0][1] = -v.z;
@@ -1129,10 +1151,18 @@ static ik_quat ik__quat_from_mat3(const ik_mat3 *m)
 IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
 {
     int r, c;
+    ik_real big = 0;
     for (r = 0; r < 3; r++)
-        for (c = 0; c < 3; c++)
+        for (c = 0; c < 3; c++) {
             if (!ik__finite(m.m[r][c]))
                 return ik_quat_identity();
+            big = IK_FABS(m.m[r][c]) > big ? IK_FABS(m.m[r][c]) : big;
+        }
+    // a huge (not a rotation) matrix would overflow the sums: scale it to entries <= 1 first
+    if (big > IK_MAX_MAGNITUDE)
+        for (r = 0; r < 3; r++)
+            for (c = 0; c < 3; c++)
+                m.m[r][c] /= big;
     return ik__quat_from_mat3(&m);
 }
 
@@ -3070,7 +3100,13 @@ static ik_vec3 ik__expmap_near(ik_vec3 v, ik_vec3 ref)
 // v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
 static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 {
-    return ik__vec3_unit(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
+    // v's part perpendicular to the unit a, scale-free on v's direction u. If that part is at
+    // rounding level, its direction is noise (it may even lie along a): zero, which callers
+    // treat as "no side". Else projected twice, so the result is perpendicular to the last digit.
+    ik_vec3 u = ik__vec3_unit(v), p = ik_vec3_add_scaled(u, a, -ik_vec3_dot(u, a));
+    if (ik_vec3_length2(p) <= 64 * IK_EPSILON * IK_EPSILON)
+        return ik_vec3_zero();
+    return ik__vec3_unit(ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a)));
 }
 
 // The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
@@ -3104,11 +3140,11 @@ static void ik__limb_local_at(const ik_limb *l, const ik__limb_geo *g, ik_real c
     out->a = out->w_len > tiny ? ik_vec3_scale(out->w, 1 / out->w_len)
                                : (l->upper_length > 0 ? l->upper_dir : l->lower_dir);
     side = ik_vec3_add_scaled(e, out->a, -ik_vec3_dot(e, out->a));
-    if (ik_vec3_length(side) > tiny) {
-        // projected twice: once leaves a rounding error along a that is large next to a short
-        // side (near straight), and the shoulder frame must be orthonormal to the last digit
-        out->b = ik__perp_unit(side, out->a);
-    } else {
+    // projected twice (in ik__perp_unit): once leaves a rounding error along a that is large
+    // next to a short side (near straight), and the shoulder frame must be orthonormal to the
+    // last digit
+    out->b = ik_vec3_length(side) > tiny ? ik__perp_unit(side, out->a) : ik_vec3_zero();
+    if (ik_vec3_length2(out->b) == 0) {
         // The elbow is on the line (straight or folded, or a zero bone). Take the side it comes
         // from as the angle moves into this end of its range: dw/dt = h x f tilts the line away
         // from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt folded (t0 + pi).
@@ -3269,7 +3305,10 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb_in, const ik_limb_target *targ
     }
     if (target->use_swivel)
         bm = ik_quat_rotate(ik__quat_unit_axis(am, target->swivel), bm);
+    // with a band below rounding level, bm may be rounding noise along am: then any side
     bm = ik__perp_unit(bm, am);
+    if (ik_vec3_length2(bm) == 0)
+        bm = ik_vec3_any_perpendicular(am);
 
     // shoulder: base * qs maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m)
     {
