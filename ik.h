@@ -691,7 +691,8 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
 // non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
-// IK_ERR_SCRATCH_TOO_SMALL; q untouched on error.
+// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
+// prismatic joint chasing a target that far away); q untouched on error.
 // Cost O(n) per sweep; no allocation.
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
@@ -1011,8 +1012,8 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
     return ik__quat_log(ik_quat_normalize(q));
 }
 
-// a mod 2 pi for a >= 0 by binary long division: each subtraction of p = 2 pi 2^e from a in
-// [p, 2p) is exact (Sterbenz), so the remainder is exact for any finite a.
+// a mod 2 pi for a finite a >= 0 by binary long division: each subtraction of p = 2 pi 2^e from
+// a in [p, 2p) is exact (Sterbenz), so the remainder is exact.
 static ik_real ik__mod_2pi(ik_real a)
 {
     ik_real p = 2 * IK_PI;
@@ -1030,12 +1031,14 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
     ik_vec3 n;
     if (!ik_vec3_is_finite(v))
         return ik_vec3_zero();
-    n = ik_vec3_normalize(v);
     a = ik_vec3_length(v);
-    if (!ik__finite(a)) // overflowed: measure along the unit direction instead
-        a = ik_vec3_dot(v, n);
     if (a <= IK_PI)
         return v;
+    n = ik_vec3_normalize(v);
+    if (!ik__finite(a)) // overflowed: measure along the unit direction instead
+        a = ik_vec3_dot(v, n);
+    if (!ik__finite(a)) // |v| > IK__REAL_MAX: a mod 2 pi = 2 (a/2 mod 2 pi) mod 2 pi
+        a = 2 * ik__mod_2pi(ik_vec3_dot(ik_vec3_scale(v, IK_R(0.5)), n));
     if (a > IK_R(1e6)) // the integer quotient below would overflow for huge a
         a = ik__mod_2pi(a);
     // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule

@@ -21,6 +21,7 @@ void test_svd(void);
 void test_limb(void);
 void test_ccd(void);
 void test_jacobian(void);
+void test_robust(void);
 
 int main(void)
 {
@@ -32,6 +33,7 @@ int main(void)
     test_limb();
     test_ccd();
     test_jacobian();
+    test_robust();
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }

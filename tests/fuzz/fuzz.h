@@ -117,6 +117,7 @@ static inline ik_real fz_special(fz *f)
     case 15: d = 1e-6; break;
     case 16: d = 3.14159265358979323846; break;
     case 17: d = (double)IK_MAX_MAGNITUDE * 1.5, bad = 1; break;
+    case 18: f->tainted = 1; return (fz_u8(f) & 1 ? -1 : 1) * IK__REAL_MAX;
     default: { // 8 raw bytes as a double
         uint64_t u = 0;
         int i;
@@ -181,7 +182,11 @@ static inline ik_vec3 fz_axis(fz *f)
         ik_vec3 v;
         if (c < 96) // a coordinate axis, the common case in robots
             return ik_vec3_make(c % 3 == 0 ? 1 : 0, c % 3 == 1 ? 1 : 0, c % 3 == 2 ? 1 : 0);
-        v = ik_vec3_normalize(fz_vec3(f, 1));
+        {
+            int saved = f->tainted; // a bad value here is replaced: not tainted
+            v = ik_vec3_normalize(fz_vec3(f, 1));
+            f->tainted = saved;
+        }
         return ik_vec3_length2(v) > 0 ? v : ik_vec3_make(0, 0, 1);
     }
 }
@@ -227,21 +232,21 @@ static inline ik_xform fz_xform(fz *f, double scale)
 static inline void fz_limits(fz *f, ik_real *lo, ik_real *hi)
 {
     uint8_t c = fz_u8(f);
+    int saved = f->tainted;
     if (c < 128) {
         *lo = -IK_INFINITY;
         *hi = IK_INFINITY;
-    } else if (c < 232) {
-        ik_real a = fz_real(f, 1), b = fz_real(f, 1);
-        *lo = a < b ? a : b;
-        *hi = a < b ? b : a;
-        if (!(a == a) || !(b == b) || *lo == IK_INFINITY || *hi == -IK_INFINITY)
-            f->tainted = 1;
-    } else {
-        *lo = fz_real(f, 1);
-        *hi = fz_real(f, 1);
-        if (!(*lo <= *hi) || *lo == IK_INFINITY || *hi == -IK_INFINITY)
-            f->tainted = 1;
+        return;
     }
+    *lo = fz_real(f, 1);
+    *hi = fz_real(f, 1);
+    if (c < 232 && *lo > *hi) { // usually ordered
+        ik_real t = *lo;
+        *lo = *hi;
+        *hi = t;
+    }
+    // any size is fine, infinite too, but not NaN, lo > hi, lo = +inf or hi = -inf
+    f->tainted = saved || !(*lo <= *hi) || *lo == IK_INFINITY || *hi == -IK_INFINITY;
 }
 
 static inline ik_joint fz_joint(fz *f, double scale)
@@ -260,9 +265,9 @@ static inline ik_joint fz_joint(fz *f, double scale)
     fz_limits(f, &j.lo, &j.hi);
     j.weight = 1;
     if (fz_chance(f, 48)) {
+        int before = f->tainted;
         j.weight = fz_real(f, 1);
-        if (!(j.weight >= 0) || !fz_finite(j.weight))
-            f->tainted = 1;
+        f->tainted = before || !(j.weight >= 0) || !fz_finite(j.weight); // any size is fine
     }
     if (j.type == IK_JOINT_FIXED || j.type == IK_JOINT_BALL) {
         // axis and limits are ignored: a bad one there must not count
@@ -383,5 +388,94 @@ static inline int fz_within_limits(const ik_chain *ch, const ik_real *q)
         }
     }
     return 1;
+}
+// A solver problem: chain, target, start state and scratch, with what was made wrong on purpose.
+typedef struct fz_solve_case {
+    ik_joint joints[FZ_MAX_JOINTS];
+    ik_chain chain;
+    ik_target target;
+    ik_real q[FZ_MAX_DOF], q0[FZ_MAX_DOF];
+    int dof;
+    int null_chain, null_joints, null_target, null_q, null_scratch, null_info;
+    int chain_bad, target_bad, q_bad, scratch_short;
+    unsigned char *scratch;
+    size_t scratch_size;
+} fz_solve_case;
+
+// Builds a case; size_fn gives the scratch size the solver asks for.
+static inline void fz_solve_case_make(fz *f, fz_solve_case *c, size_t (*size_fn)(const ik_chain *))
+{
+    static unsigned char scratch_buf[1 << 14];
+    double scale = fz_chance(f, 48) ? (fz_u8(f) & 1 ? 1e-3 : 1e3) : 1;
+    int i;
+    size_t need;
+    c->null_chain = fz_chance(f, 3);
+    c->null_target = fz_chance(f, 3);
+    c->null_q = fz_chance(f, 3);
+    c->null_scratch = fz_chance(f, 3);
+    c->null_info = fz_chance(f, 24);
+    f->tainted = 0;
+    c->chain = fz_chain(f, c->joints, scale, &c->null_joints);
+    c->chain_bad = f->tainted;
+    c->dof = fz_chain_dof(&c->chain);
+    f->tainted = 0;
+    c->target.pos = fz_vec3(f, scale);
+    c->target.use_rotation = fz_u8(f) & 1;
+    c->target_bad = f->tainted;
+    f->tainted = 0;
+    c->target.rot = fz_quat(f, 0);
+    c->target_bad = c->target_bad || (c->target.use_rotation && f->tainted);
+    f->tainted = 0;
+    for (i = 0; i < c->dof; i++)
+        c->q[i] = fz_chance(f, 160) ? 0 : fz_real(f, 1);
+    c->q_bad = f->tainted;
+    for (; i < FZ_MAX_DOF; i++)
+        c->q[i] = 0;
+    memcpy(c->q0, c->q, sizeof c->q);
+    need = size_fn(&c->chain);
+    c->scratch_size = need;
+    c->scratch_short = 0;
+    if (fz_chance(f, 12)) {
+        size_t less = (size_t)fz_int(f, 1, 64);
+        c->scratch_size = less > need ? 0 : need - less;
+        c->scratch_short = 1;
+    }
+    if (c->scratch_size > sizeof scratch_buf - 8)
+        c->scratch_size = sizeof scratch_buf - 8; // not reached with FZ_MAX_JOINTS joints
+    c->scratch = scratch_buf + fz_u8(f) % 8;   // any alignment
+}
+
+// Checks common to both chain solvers after a call that returned r.
+static inline void fz_solve_case_check(const fz_solve_case *c, ik_result r, int opts_bad,
+                                       const ik_solve_info *info)
+{
+    int chain_invalid = c->null_chain || c->null_joints || c->chain_bad;
+    if (r == IK_OK) {
+        FZ_CHECK(!c->null_chain && !c->null_joints && !c->null_target && !c->null_q &&
+                 !c->null_scratch);
+        FZ_CHECK(!c->chain_bad);
+        FZ_CHECK(!c->target_bad);
+        FZ_CHECK(!c->q_bad);
+        FZ_CHECK(!opts_bad);
+        FZ_CHECK(!c->scratch_short);
+        FZ_CHECK(fz_all_finite(c->q, c->dof));
+        FZ_CHECK(fz_within_limits(&c->chain, c->q));
+        if (!c->null_info)
+            FZ_CHECK(fz_info_valid(info));
+    } else {
+        FZ_CHECK(memcmp(c->q, c->q0, sizeof c->q) == 0);
+        FZ_CHECK(fz_untouched(info, sizeof *info));
+        switch (r) {
+        case IK_ERR_NULL_ARG:
+            FZ_CHECK(c->null_chain || c->null_joints || c->null_target || c->null_q ||
+                     c->null_scratch);
+            break;
+        case IK_ERR_BAD_ARG: FZ_CHECK(chain_invalid || c->target_bad || c->q_bad); break;
+        case IK_ERR_BAD_OPTS: FZ_CHECK(opts_bad); break;
+        case IK_ERR_SCRATCH_TOO_SMALL: FZ_CHECK(c->scratch_short || chain_invalid); break;
+        case IK_ERR_NUMERIC: break; // documented for both solvers (a value beyond the maximum)
+        default: FZ_CHECK(0);
+        }
+    }
 }
 #endif
