@@ -15,12 +15,12 @@
 static unsigned char scratch[1 << 14];
 
 typedef struct result {
-    int bad;             // solves that failed a check
-    double quat_drift;   // max ||rot|^2 - 1| over all FK frames
-    double bone_drift;   // max relative change of the distance between consecutive frames
-    double max_q;        // largest |joint value| (|v| for ball joints)
-    double worst, mean;  // tracking error after each solve, relative to the chain's length
-    int converged;       // solves with IK_STATUS_CONVERGED
+    int bad;            // solves that failed a check
+    double quat_drift;  // max ||rot|^2 - 1| over all FK frames
+    double bone_drift;  // max relative change of the distance between consecutive frames
+    double max_q;       // largest |joint value| (|v| for ball joints)
+    double worst, mean; // tracking error after each solve, relative to the chain's length
+    int converged;      // solves with IK_STATUS_CONVERGED
 } result;
 
 static int finite_d(double x)
@@ -142,8 +142,8 @@ int main(int argc, char **argv)
     long n = argc > 1 ? atol(argv[1]) : 20000;
     int kind, failed = 0, passed = 0;
     printf("%ld tracking solves per chain, ik_real = %s\n", n, IK_REAL_FMT);
-    printf("%-20s %6s %10s %10s %10s %10s %10s %9s\n", "chain", "bad", "quat drift",
-           "bone drift", "max |q|", "worst err", "mean err", "converged");
+    printf("%-20s %6s %10s %10s %10s %10s %10s %9s\n", "chain", "bad", "quat drift", "bone drift",
+           "max |q|", "worst err", "mean err", "converged");
     for (kind = 0; kind < 3; kind++) {
         result r = run(kind, n);
         printf("%-20s %6d %10.2e %10.2e %10.4f %10.2e %10.2e %8.1f%%\n", names[kind], r.bad,

@@ -167,7 +167,8 @@ static void test_robust_conversions(void)
         {
             ik_quat q = ik_quat_from_axis_angle(ik_vec3_make(1, 2, 3), IK_R(0.7));
             ik_quat q3 = ik_quat_make(3 * q.x, 3 * q.y, 3 * q.z, 3 * q.w);
-            CHECK_NEAR(test_mat3_dist(ik_quat_to_mat3(q3), ik_quat_to_mat3(q)), 0, TOL(1e-15, 1e-6));
+            CHECK_NEAR(test_mat3_dist(ik_quat_to_mat3(q3), ik_quat_to_mat3(q)), 0,
+                       TOL(1e-15, 1e-6));
             CHECK_NEAR(test_vec3_dist(ik_quat_to_expmap(q3), ik_quat_to_expmap(q)), 0,
                        TOL(1e-15, 1e-6));
         }
@@ -297,19 +298,19 @@ static void test_robust_chain_validate(void)
             case 1: x->type = (ik_joint_type)-1; break;
             case 2: x->origin.pos.y = bad_real(0); break;
             case 3: x->origin.pos.z = bad_real(3); break;
-            case 4: x->origin.rot = ik_quat_make(0, 0, 0, 2); break;       // not unit
-            case 5: x->origin.rot = ik_quat_make(0, 0, 0, 0); break;       // zero
-            case 6: x->origin.rot.x = bad_real(0); break;                  // NaN
-            case 7: x->axis = ik_vec3_zero(), expect_ok = k == 1; break;   // ball: ignored
+            case 4: x->origin.rot = ik_quat_make(0, 0, 0, 2); break;     // not unit
+            case 5: x->origin.rot = ik_quat_make(0, 0, 0, 0); break;     // zero
+            case 6: x->origin.rot.x = bad_real(0); break;                // NaN
+            case 7: x->axis = ik_vec3_zero(), expect_ok = k == 1; break; // ball: ignored
             case 8: x->axis = ik_vec3_make(0, 0, 2), expect_ok = k == 1; break;
             case 9: x->lo = bad_real(0), expect_ok = k == 1; break;
-            case 10: x->lo = 1, x->hi = -1, expect_ok = k == 1; break;     // min > max
+            case 10: x->lo = 1, x->hi = -1, expect_ok = k == 1; break; // min > max
             case 11: x->lo = IK_INFINITY, expect_ok = k == 1; break;
             case 12: x->hi = -IK_INFINITY, expect_ok = k == 1; break;
             case 13: x->weight = -1; break;
             case 14: x->weight = bad_real(1); break;
-            case 15: x->weight = 0, expect_ok = 1; break;                  // frozen: fine
-            default: x->lo = x->hi = IK_R(0.25), expect_ok = 1; break;     // lo = hi: fine
+            case 15: x->weight = 0, expect_ok = 1; break;              // frozen: fine
+            default: x->lo = x->hi = IK_R(0.25), expect_ok = 1; break; // lo = hi: fine
             }
             CHECK(ik_chain_validate(&bc) == (expect_ok ? IK_OK : IK_ERR_BAD_ARG));
         }
@@ -451,7 +452,8 @@ static void test_robust_svd(void)
     CHECK(ik_svd(a, 2, 3, NULL, s, v) == IK_ERR_NULL_ARG);
     CHECK(ik_svd(a, 2, 3, u, NULL, v) == IK_ERR_NULL_ARG);
     CHECK(ik_svd(a, 2, 3, u, s, NULL) == IK_ERR_NULL_ARG);
-    CHECK(ik_svd(a, 0, 3, u, s, v) == IK_ERR_BAD_ARG && ik_svd(a, 2, -1, u, s, v) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd(a, 0, 3, u, s, v) == IK_ERR_BAD_ARG &&
+          ik_svd(a, 2, -1, u, s, v) == IK_ERR_BAD_ARG);
     CHECK(ik_svd(a, 1, IK_MAX_JOINTS * 64 + 1, u, s, v) == IK_ERR_BAD_ARG);
     CHECK(ik_svd(a, 1 << 16, 1 << 16, u, s, v) == IK_ERR_BAD_ARG); // m * n overflows an int
     CHECK(ik_svd_scratch_size(0, 3) == 0 && ik_svd_scratch_size(1 << 16, 1 << 16) == 0);
@@ -522,8 +524,8 @@ typedef ik_result (*solve_fn)(const ik_chain *, const ik_target *, int bad_opts,
                               size_t, ik_solve_info *);
 
 // bad_opts: 0 defaults, -1 NULL options, 1.. one field out of range (or not from the defaults)
-static ik_result ccd_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q,
-                          void *s, size_t n, ik_solve_info *info)
+static ik_result ccd_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q, void *s,
+                          size_t n, ik_solve_info *info)
 {
     ik_ccd_opts o = ik_default_ccd_opts();
     switch (bad_opts) {
@@ -659,7 +661,8 @@ static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), i
         r = solve(&c, &t, 0, bq, scratch, need, &info);
         // every value at IK_MAX_MAGNITUDE: a step may carry an unlimited joint past it, and the
         // Jacobian solver then answers IK_ERR_NUMERIC with q untouched
-        CHECK(r == IK_OK || (k == EXTREME_REALS - 1 && r == IK_ERR_NUMERIC && !memcmp(q, bq, sizeof q)));
+        CHECK(r == IK_OK ||
+              (k == EXTREME_REALS - 1 && r == IK_ERR_NUMERIC && !memcmp(q, bq, sizeof q)));
         if (r != IK_OK)
             continue;
         CHECK(reals_finite(bq, SOLVER_DOF) && bq[4] >= -2 && bq[4] <= 2 && bq[5] >= 0 &&
@@ -853,8 +856,8 @@ static void test_robust_limb(void)
             CHECK(ik_limb_solve(&l, &bt, NULL, bq, NULL, NULL) == IK_OK && reals_finite(bq, 7));
             memcpy(bq, q0, sizeof q);
             CHECK(ik_limb_solve(&l, &bt, &o, bq, &pose, &info) == IK_OK && reals_finite(bq, 7));
-            CHECK(info.status == (k == 0 || k == 1 || k == 4 ? IK_STATUS_UNREACHABLE
-                                                             : IK_STATUS_CONVERGED) ||
+            CHECK(info.status ==
+                      (k == 0 || k == 1 || k == 4 ? IK_STATUS_UNREACHABLE : IK_STATUS_CONVERGED) ||
                   k == 2);
             CHECK(ik_limb_swivel(&l, bq, &sw) == IK_OK && finite_d((double)sw));
         }
@@ -902,7 +905,8 @@ static void test_robust_limb_degenerate_side(void)
     CHECK(info.status == IK_STATUS_CONVERGED);
     CHECK_NEAR(err / 2e-6, 0, TOL(1e-9, 1e-4));
 
-    l.base.rot = ik_quat_normalize(ik_quat_make(IK_R(0.185), IK_R(0.185), IK_R(0.185), IK_R(-0.947)));
+    l.base.rot =
+        ik_quat_normalize(ik_quat_make(IK_R(0.185), IK_R(0.185), IK_R(0.185), IK_R(-0.947)));
     l.base.pos = ik_vec3_make(IK_MAX_MAGNITUDE, IK_MAX_MAGNITUDE, IK_MAX_MAGNITUDE);
     l.upper_dir = ik_vec3_make(1, 1, 1);
     l.lower_dir = l.upper_dir;
@@ -937,8 +941,8 @@ static void test_robust_scale(void)
             ik_joint j[7];
             ik_chain c;
             ik_real q[7] = { 0 };
-            ik_real qt[7] = { IK_R(0.3), IK_R(-0.5), IK_R(0.4), IK_R(0.8), IK_R(-0.2),
-                              IK_R(0.6), IK_R(0.1) };
+            ik_real qt[7] = { IK_R(0.3),  IK_R(-0.5), IK_R(0.4), IK_R(0.8),
+                              IK_R(-0.2), IK_R(0.6),  IK_R(0.1) };
             ik_xform goal;
             ik_target t;
             ik_solve_info info;
@@ -950,7 +954,8 @@ static void test_robust_scale(void)
                 j[i] = ik_joint_revolute(ik_xform_translation(off), axis);
                 len += bones[i];
             }
-            c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, (ik_real)(0.15 * scale))));
+            c = ik_chain_make(j, 7,
+                              ik_xform_translation(ik_vec3_make(0, 0, (ik_real)(0.15 * scale))));
             CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
             t = ik_target_position(goal.pos);
             for (i = 0; i < 7; i++)
@@ -981,8 +986,8 @@ static void test_robust_scale(void)
     for (solver = 0; solver < 2; solver++) {
         ik_joint j[7];
         ik_chain c;
-        ik_real q[7] = { 0 }, qt[7] = { IK_R(0.3), IK_R(-0.5), IK_R(0.4), IK_R(0.8),
-                                        IK_R(-0.2), IK_R(0.6), IK_R(0.1) };
+        ik_real q[7] = { 0 }, qt[7] = { IK_R(0.3),  IK_R(-0.5), IK_R(0.4), IK_R(0.8),
+                                        IK_R(-0.2), IK_R(0.6),  IK_R(0.1) };
         ik_xform goal;
         ik_target t;
         ik_solve_info info;
@@ -1019,7 +1024,8 @@ static void test_robust_scale(void)
         double scale = scales[s];
         l.upper_length = (ik_real)(0.3 * scale);
         l.lower_length = (ik_real)(0.25 * scale);
-        t.pos = ik_vec3_make((ik_real)(0.1 * scale), (ik_real)(-0.4 * scale), (ik_real)(0.1 * scale));
+        t.pos =
+            ik_vec3_make((ik_real)(0.1 * scale), (ik_real)(-0.4 * scale), (ik_real)(0.1 * scale));
         t.rot = ik_quat_from_axis_angle(ik_vec3_make(1, 2, 3), 1);
         t.use_rotation = true;
         t.use_swivel = false;

@@ -442,7 +442,7 @@ static inline void fz_solve_case_make(fz *f, fz_solve_case *c, size_t (*size_fn)
     }
     if (c->scratch_size > sizeof scratch_buf - 8)
         c->scratch_size = sizeof scratch_buf - 8; // not reached with FZ_MAX_JOINTS joints
-    c->scratch = scratch_buf + fz_u8(f) % 8;   // any alignment
+    c->scratch = scratch_buf + fz_u8(f) % 8;      // any alignment
 }
 
 // Checks common to both chain solvers after a call that returned r.

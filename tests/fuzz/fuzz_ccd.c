@@ -50,8 +50,8 @@ FUZZ_TARGET(ccd)
         opts_bad = 0; // NULL options mean the defaults
     memset(&info, FZ_FILL, sizeof info);
     r = ik_ccd_solve(c.null_chain ? NULL : &c.chain, c.null_target ? NULL : &c.target,
-                     null_opts ? NULL : &o, c.null_q ? NULL : c.q, c.null_scratch ? NULL : c.scratch,
-                     c.scratch_size, c.null_info ? NULL : &info);
+                     null_opts ? NULL : &o, c.null_q ? NULL : c.q,
+                     c.null_scratch ? NULL : c.scratch, c.scratch_size, c.null_info ? NULL : &info);
     fz_solve_case_check(&c, r, opts_bad, &info);
     return 0;
 }

@@ -84,8 +84,8 @@ FUZZ_TARGET(limb)
         f.tainted = 0;
         opts.softness = fz_real(&f, scale / 4);
         opts.pole_band = fz_chance(&f, 128) ? fz_real(&f, 0.25) : opts.pole_band;
-        opts_bad = f.tainted || !(opts.softness >= 0) ||
-                   !(opts.pole_band > 0 && opts.pole_band < 1);
+        opts_bad =
+            f.tainted || !(opts.softness >= 0) || !(opts.pole_band > 0 && opts.pole_band < 1);
     }
     if (fz_chance(&f, 4)) {
         opts._valid ^= 1 + fz_u8(&f); // options not from ik_default_limb_opts()
@@ -96,9 +96,8 @@ FUZZ_TARGET(limb)
 
     memset(&pose, FZ_FILL, sizeof pose);
     memset(&info, FZ_FILL, sizeof info);
-    r = ik_limb_solve(null_limb ? NULL : &limb, null_target ? NULL : &tg,
-                      null_opts ? NULL : &opts, null_q ? NULL : q, null_pose ? NULL : &pose,
-                      null_info ? NULL : &info);
+    r = ik_limb_solve(null_limb ? NULL : &limb, null_target ? NULL : &tg, null_opts ? NULL : &opts,
+                      null_q ? NULL : q, null_pose ? NULL : &pose, null_info ? NULL : &info);
     if (r == IK_OK) {
         FZ_CHECK(!null_limb && !null_target && !null_q);
         FZ_CHECK(!bad && geo != 1);

@@ -78,9 +78,10 @@ FUZZ_TARGET(svd)
             a_bad = 1;
     if (shape >= 248) {
         // counts out of range; never larger than the buffers when they pass validation
-        static const int bad[8][2] = { { 0, 3 }, { 3, 0 }, { -1, 2 }, { 2, -5 },
-                                       { 600, 600 }, { 1, 300000 }, { 2147483647, 2 },
-                                       { -2147483647 - 1, -1 } };
+        static const int bad[8][2] = { { 0, 3 },          { 3, 0 },
+                                       { -1, 2 },         { 2, -5 },
+                                       { 600, 600 },      { 1, 300000 },
+                                       { 2147483647, 2 }, { -2147483647 - 1, -1 } };
         cm = bad[shape - 248][0];
         cn = bad[shape - 248][1];
         dims_bad = 1;
@@ -127,8 +128,8 @@ FUZZ_TARGET(svd)
             r = ik_svd_pinv(null_a ? NULL : a, cm, cn, param, null_out ? NULL : pinv,
                             null_scratch ? NULL : scratch, have);
         if (r == IK_OK) {
-            FZ_CHECK(!a_bad && !dims_bad && !null_a && !null_out && !null_scratch &&
-                     !param_bad && !short_scratch);
+            FZ_CHECK(!a_bad && !dims_bad && !null_a && !null_out && !null_scratch && !param_bad &&
+                     !short_scratch);
             FZ_CHECK(fz_all_finite(pinv, m * n));
             FZ_CHECK(fz_untouched(pinv + m * n, sizeof pinv - sizeof(ik_real) * (size_t)(m * n)));
         } else {

@@ -18,8 +18,8 @@ static const struct {
     const char *name;
     int (*fn)(const uint8_t *, size_t);
 } targets[] = {
-    { "chain", fuzz_chain }, { "svd", fuzz_svd },   { "rotation", fuzz_rotation },
-    { "limb", fuzz_limb },   { "ccd", fuzz_ccd },   { "jacobian", fuzz_jacobian },
+    { "chain", fuzz_chain }, { "svd", fuzz_svd }, { "rotation", fuzz_rotation },
+    { "limb", fuzz_limb },   { "ccd", fuzz_ccd }, { "jacobian", fuzz_jacobian },
 };
 #define TARGET_COUNT (int)(sizeof targets / sizeof targets[0])
 
