@@ -84,9 +84,9 @@ static inline ik_real fz_from_double(double d)
 {
 #ifdef IK_USE_FLOAT
     // out of float's range: the infinity a float conversion would round to (C leaves it undefined)
-    if (d > FLT_MAX)
+    if (d > (double)FLT_MAX)
         return (ik_real)HUGE_VAL;
-    if (d < -FLT_MAX)
+    if (d < -(double)FLT_MAX)
         return -(ik_real)HUGE_VAL;
 #endif
     return (ik_real)d;

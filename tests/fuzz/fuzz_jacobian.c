@@ -85,7 +85,7 @@ FUZZ_TARGET(jacobian)
                     ik_real len = ik_vec3_length(ik_vec3_make(c.q[k], c.q[k + 1], c.q[k + 2]));
                     ik_real len0 = ik_vec3_length(ik_vec3_make(c.q0[k], c.q0[k + 1], c.q0[k + 2]));
                     // a joint the solver moved is kept within pi; a frozen one is left alone
-                    FZ_CHECK(len <= IK_PI * (1 + 1e-5) || len == len0);
+                    FZ_CHECK((double)len <= (double)IK_PI * (1 + 1e-5) || len == len0);
                 }
                 k += ik_joint_type_dof(j->type);
             }

@@ -152,10 +152,11 @@ FUZZ_TARGET(rotation)
     {
         ik_quat a = ik_quat_from_two_vectors(v, w);
         FZ_CHECK(quat_unit(a));
-        if (vec_small(v, 1e6) && vec_small(w, 1e6) && ik_vec3_length(v) > 1e-6 &&
-            ik_vec3_length(w) > 1e-6) {
+        if (vec_small(v, 1e6) && vec_small(w, 1e6) && (double)ik_vec3_length(v) > 1e-6 &&
+            (double)ik_vec3_length(w) > 1e-6) {
             ik_vec3 to = ik_quat_rotate(a, ik_vec3_normalize(v));
-            FZ_CHECK(ik_vec3_length(ik_vec3_sub(to, ik_vec3_normalize(w))) < FZ_RT_TOL * 1e3);
+            FZ_CHECK((double)ik_vec3_length(ik_vec3_sub(to, ik_vec3_normalize(w))) <
+                     FZ_RT_TOL * 1e3);
         }
     }
     {
