@@ -724,7 +724,8 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // chain reaches: IK_STATUS_UNREACHABLE (the chain straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
 // non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
-// IK_ERR_SCRATCH_TOO_SMALL; q untouched on error.
+// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
+// prismatic joint chasing a target that far away); q untouched on error.
 // The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
 // cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
 // and one forward kinematics per solve; no allocation.
@@ -1133,18 +1134,35 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
     return ik__quat_log(ik_quat_normalize(q));
 }
 
+// a mod 2 pi for a finite a >= 0 by binary long division: each subtraction of p = 2 pi 2^e from
+// a in [p, 2p) is exact (Sterbenz), so the remainder is exact.
+static ik_real ik__mod_2pi(ik_real a)
+{
+    ik_real p = 2 * IK_PI;
+    while (p * 2 <= a)
+        p *= 2;
+    for (; p >= 2 * IK_PI; p /= 2)
+        if (a >= p)
+            a -= p;
+    return a;
+}
+
 IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
 {
     ik_real a, turns, b;
     ik_vec3 n;
     if (!ik_vec3_is_finite(v))
         return ik_vec3_zero();
-    n = ik_vec3_normalize(v);
     a = ik_vec3_length(v);
-    if (!ik__finite(a)) // overflowed: measure along the unit direction instead
-        a = ik_vec3_dot(v, n);
     if (a <= IK_PI)
         return v;
+    n = ik_vec3_normalize(v);
+    if (!ik__finite(a)) // overflowed: measure along the unit direction instead
+        a = ik_vec3_dot(v, n);
+    if (!ik__finite(a)) // |v| > IK__REAL_MAX: a mod 2 pi = 2 (a/2 mod 2 pi) mod 2 pi
+        a = 2 * ik__mod_2pi(ik_vec3_dot(ik_vec3_scale(v, IK_R(0.5)), n));
+    if (a > IK_R(1e6)) // the integer quotient below would overflow for huge a
+        a = ik__mod_2pi(a);
     // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule
     // v (1 - 2 pi / a) is the case k = 1.
     turns = (ik_real)(long long)((a + IK_PI) / (2 * IK_PI)); // floor: the quotient is > 0
@@ -1158,6 +1176,8 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 {
     // J = I + c1 [v]x + c2 [v]x^2, c1 = (1 - cos a) / a^2 = sin^2(a/2) / (a^2 / 2) (no
     // cancellation), c2 = (a - sin a) / a^3 with its series below a = 1e-2 (it cancels there).
+    // Above that, v = a u with u unit and the a, a^2 moved into c1, c2, so that no power of a
+    // huge |v| overflows; if |v| itself overflows, the limit a -> inf: c1 a = 0, c2 a^2 = 1.
     ik_real a2 = ik_vec3_length2(v), a = IK_SQRT(a2), c1, c2, sh;
     ik_mat3 j;
     ik_real k[3][3];
@@ -1167,10 +1187,15 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
     if (a < IK_R(1e-2)) {
         c1 = IK_R(0.5) - a2 / 24 + a2 * a2 / 720;
         c2 = IK_R(1) / 6 - a2 / 120 + a2 * a2 / 5040;
-    } else {
+    } else if (ik__finite(a)) {
+        v = ik_vec3_scale(v, 1 / a);
         sh = IK_SIN(a / 2);
-        c1 = 2 * sh * sh / a2;
-        c2 = (a - IK_SIN(a)) / (a2 * a);
+        c1 = 2 * sh * sh / a;
+        c2 = 1 - IK_SIN(a) / a;
+    } else {
+        v = ik_vec3_normalize(v);
+        c1 = 0;
+        c2 = 1;
     }
     k[0][0] = 0;
     k[0][1] = -v.z;
@@ -1256,10 +1281,18 @@ static ik_quat ik__quat_from_mat3(const ik_mat3 *m)
 IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
 {
     int r, c;
+    ik_real big = 0;
     for (r = 0; r < 3; r++)
-        for (c = 0; c < 3; c++)
+        for (c = 0; c < 3; c++) {
             if (!ik__finite(m.m[r][c]))
                 return ik_quat_identity();
+            big = IK_FABS(m.m[r][c]) > big ? IK_FABS(m.m[r][c]) : big;
+        }
+    // a huge (not a rotation) matrix would overflow the sums: scale it to entries <= 1 first
+    if (big > IK_MAX_MAGNITUDE)
+        for (r = 0; r < 3; r++)
+            for (c = 0; c < 3; c++)
+                m.m[r][c] /= big;
     return ik__quat_from_mat3(&m);
 }
 
@@ -4030,7 +4063,13 @@ static ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
 // v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
 static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 {
-    return ik__vec3_unit(ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a)));
+    // v's part perpendicular to the unit a, scale-free on v's direction u. If that part is at
+    // rounding level, its direction is noise (it may even lie along a): zero, which callers
+    // treat as "no side". Else projected twice, so the result is perpendicular to the last digit.
+    ik_vec3 u = ik__vec3_unit(v), p = ik_vec3_add_scaled(u, a, -ik_vec3_dot(u, a));
+    if (ik_vec3_length2(p) <= 64 * IK_EPSILON * IK_EPSILON)
+        return ik_vec3_zero();
+    return ik__vec3_unit(ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a)));
 }
 
 // The part of v perpendicular to the unit vector a. Once projected, it keeps a rounding error
@@ -4070,24 +4109,11 @@ static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 // not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
 static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
-    ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
-    ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
-    if (tr >= IK_R(-0.9)) {
-        ik_vec3 v =
-            ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
-        return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
-    } else {
-        ik_mat3 m;
-        m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
-        m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
-        m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
-        m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
-        m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
-        m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
-        m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
-        m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
-        m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
-        return ik__quat_from_mat3(&m);
+// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
+// prismatic joint chasing a target that far away); q untouched on error.
+// The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
+// cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
+// and one forward kinematics per solve; no allocation.
     }
 }
 
@@ -4310,6 +4336,11 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
             q[6] = vw.z;
         }
     }
+// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
+// prismatic joint chasing a target that far away); q untouched on error.
+// The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
+// cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
+// and one forward kinematics per solve; no allocation.
     if (out_pose) {
         out_pose->shoulder = qs;
         out_pose->elbow = theta;

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.." || exit 1
 OUT=build/test
 mkdir -p "$OUT"
 WARN="-Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow"
-SRCS="tests/test_main.c tests/test_math.c tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c"
+SRCS="tests/test_main.c tests/test_math.c tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c tests/test_robust.c"
 passed=0
 failed=0
 skipped=""
@@ -117,6 +117,30 @@ if have g++ && g++ -x c++ -std=c++11 $WARN -O2 -o "$OUT/static-cxx" tests/static
 elif have g++; then
     echo "FAIL static-cxx11: build failed"; cat "$OUT/static-cxx.build.log"; failed=$((failed + 1))
 fi
+
+# the fuzz harnesses replay the committed seed corpora without libFuzzer (tests/fuzz/replay.c),
+# under ASan + UBSan when the compiler has them; then the long-run tracking check, shortened
+FUZZ_SRCS="tests/fuzz/replay.c tests/fuzz/fuzz_chain.c tests/fuzz/fuzz_rotation.c tests/fuzz/fuzz_svd.c tests/fuzz/fuzz_limb.c tests/fuzz/fuzz_ccd.c tests/fuzz/fuzz_jacobian.c"
+FSAN="-O2"
+san_ok "$CC0" && FSAN="$SAN"
+for prec in double float; do
+    def=""
+    [ $prec = float ] && def=-DIK_USE_FLOAT
+    if $CC0 -std=c99 $WARN $FSAN $def -o "$OUT/fuzz-replay-$prec" $FUZZ_SRCS -lm \
+        >"$OUT/fuzz-replay-$prec.build.log" 2>&1; then
+        run fuzz-replay-$prec "$OUT/fuzz-replay-$prec" tests/fuzz/corpus
+    else
+        echo "FAIL fuzz-replay-$prec: build failed"; cat "$OUT/fuzz-replay-$prec.build.log"
+        failed=$((failed + 1))
+    fi
+    if $CC0 -std=c99 $WARN -O2 $def -o "$OUT/stability-$prec" tests/stability.c -lm \
+        >"$OUT/stability-$prec.build.log" 2>&1; then
+        run stability-$prec "$OUT/stability-$prec" 20000
+    else
+        echo "FAIL stability-$prec: build failed"; cat "$OUT/stability-$prec.build.log"
+        failed=$((failed + 1))
+    fi
+done
 
 # every example builds without a warning and runs to a zero exit (with argument 3: examples that
 # repeat an experiment do 3 trials instead of their default), writing its pictures to $FIG

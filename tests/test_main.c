@@ -22,6 +22,7 @@ void test_limb(void);
 void test_ccd(void);
 void test_jacobian(void);
 void test_arm(void);
+void test_robust(void);
 
 int main(void)
 {
@@ -34,6 +35,7 @@ int main(void)
     test_ccd();
     test_jacobian();
     test_arm();
+    test_robust();
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,57 @@
+/* Fuzz target: ik_ccd_solve (and ik_ccd_scratch_size) on chains, targets, states, options and
+   scratch from the bytes. On IK_OK: finite q within every joint's limits, a valid info. On error:
+   q and info untouched, and an error code that matches what was made wrong. */
+#include "fuzz.h"
+
+// Options with some fields from the bytes; *bad is set if one is outside its documented range.
+static ik_ccd_opts ccd_opts(fz *f, int *bad)
+{
+    ik_ccd_opts o = ik_default_ccd_opts();
+    *bad = 0;
+    o.max_sweeps = 1 + fz_u8(f) % 40; // keeps an input fast; the default (100) is tried too
+    if (fz_chance(f, 16))
+        o.max_sweeps = 100;
+    if (fz_chance(f, 64)) {
+        f->tainted = 0;
+        switch (fz_u8(f) % 9) {
+        case 0: o.max_sweeps = fz_int(f, -3, 3), *bad = o.max_sweeps < 1; break;
+        case 1: o.tolerance = fz_real(f, 0.01), *bad = !(o.tolerance >= 0); break;
+        case 2: o.rotation_tolerance = fz_real(f, 0.01), *bad = !(o.rotation_tolerance >= 0); break;
+        case 3: o.position_weight = fz_real(f, 1); break; // any value: < 0 is automatic
+        case 4: o.orientation_weight = fz_real(f, 1), *bad = !(o.orientation_weight >= 0); break;
+        case 5: o.length_scale = fz_real(f, 1), *bad = !(o.length_scale >= 0); break;
+        case 6:
+            o.max_angle = fz_real(f, 1);
+            *bad = !(o.max_angle > 0 && o.max_angle <= IK_PI);
+            break;
+        case 7:
+            o.min_improvement = fz_real(f, 0.25);
+            *bad = !(o.min_improvement >= 0 && o.min_improvement < 1);
+            break;
+        default: o._valid = fz_int(f, 0, 65535), *bad = 1; break; // not from the defaults
+        }
+        *bad = *bad || f->tainted;
+    }
+    return o;
+}
+
+FUZZ_TARGET(ccd)
+{
+    fz f = fz_begin(data, size);
+    fz_solve_case c;
+    ik_solve_info info;
+    ik_ccd_opts o;
+    int opts_bad, null_opts;
+    ik_result r;
+    fz_solve_case_make(&f, &c, ik_ccd_scratch_size);
+    o = ccd_opts(&f, &opts_bad);
+    null_opts = fz_chance(&f, 8);
+    if (null_opts)
+        opts_bad = 0; // NULL options mean the defaults
+    memset(&info, FZ_FILL, sizeof info);
+    r = ik_ccd_solve(c.null_chain ? NULL : &c.chain, c.null_target ? NULL : &c.target,
+                     null_opts ? NULL : &o, c.null_q ? NULL : c.q,
+                     c.null_scratch ? NULL : c.scratch, c.scratch_size, c.null_info ? NULL : &info);
+    fz_solve_case_check(&c, r, opts_bad, &info);
+    return 0;
+}

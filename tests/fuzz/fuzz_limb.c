@@ -1,0 +1,168 @@
+/* Fuzz target: the analytic limb. ik_limb_solve, ik_limb_swivel, ik_limb_chain, with limbs,
+   targets, options and states from the bytes. On IK_OK: finite q and pose, unit rotations, a
+   valid status, and the wrist where the status says (converged: at the target). On error:
+   q, out_pose, info untouched, and an error code that matches what was wrong. */
+#include "fuzz.h"
+
+// Relative to the limb's size. Not the rounding level: at full fold or full extension the
+// wrist distance is a square root of a cancelling difference, good to sqrt(epsilon) only.
+#ifdef IK_USE_FLOAT
+#define FZ_LIMB_TOL 3e-3
+#else
+#define FZ_LIMB_TOL 1e-6
+#endif
+
+// Whether the limb is one ik.h must reject (the header's list), by the harness's own reading.
+static int limb_bad(const ik_limb *l)
+{
+    ik_vec3 u = ik_vec3_normalize(l->upper_dir), w = ik_vec3_normalize(l->lower_dir);
+    ik_vec3 h = ik_vec3_normalize(l->hinge_axis), d1, d2;
+    double rg;
+    if (ik_vec3_length2(u) == 0 || ik_vec3_length2(w) == 0 || ik_vec3_length2(h) == 0)
+        return 1;
+    if (!(ik_quat_dot(l->base.rot, l->base.rot) > 0) || !(l->upper_length >= 0) ||
+        !(l->lower_length >= 0))
+        return 1;
+    // hinge along a bone (or both bones along the hinge): the reach cannot change. The solver
+    // rejects below 1e-6; near that, either answer is right.
+    d1 = ik_vec3_sub(u, ik_vec3_scale(h, ik_vec3_dot(u, h)));
+    d2 = ik_vec3_sub(w, ik_vec3_scale(h, ik_vec3_dot(w, h)));
+    rg = (double)(ik_vec3_length(d1) * ik_vec3_length(d2));
+    return l->upper_length > 0 && l->lower_length > 0 && rg < 2e-6 ? 2 : 0;
+}
+
+FUZZ_TARGET(limb)
+{
+    fz f = fz_begin(data, size);
+    ik_limb limb;
+    ik_limb_target tg;
+    ik_limb_opts opts = ik_default_limb_opts();
+    ik_limb_pose pose;
+    ik_solve_info info;
+    ik_real q[7], q0[7], sw;
+    int i, bad, target_bad, q_bad, opts_bad = 0, geo;
+    int null_limb = fz_chance(&f, 4), null_target = fz_chance(&f, 4), null_q = fz_chance(&f, 4);
+    int null_pose = fz_chance(&f, 32), null_info = fz_chance(&f, 32);
+    int null_opts = fz_chance(&f, 32);
+    double scale = fz_chance(&f, 64) ? (fz_u8(&f) & 1 ? 1e-3 : 1e3) : 1;
+    ik_result r;
+
+    limb.base.rot = fz_quat(&f, 0);
+    limb.base.pos = fz_vec3(&f, scale);
+    limb.upper_dir = fz_vec3(&f, 1);
+    limb.upper_length = fz_length(&f, scale);
+    limb.lower_dir = fz_chance(&f, 64) ? limb.upper_dir : fz_vec3(&f, 1);
+    limb.lower_length = fz_length(&f, scale);
+    {
+        // the limb normalizes its axes: a non-unit one is fine, a zero one is bad (limb_bad)
+        int saved = f.tainted;
+        limb.hinge_axis = fz_chance(&f, 128) ? fz_vec3(&f, 1) : fz_axis(&f);
+        f.tainted = saved || !fz_vec3_bounded(limb.hinge_axis);
+    }
+    limb.swivel_ref = fz_vec3(&f, 1);
+    bad = f.tainted;
+    geo = limb_bad(&limb);
+
+    f.tainted = 0;
+    tg.pos = fz_vec3(&f, scale);
+    tg.use_rotation = fz_u8(&f) & 1;
+    tg.use_swivel = fz_u8(&f) & 1;
+    tg.pole = fz_chance(&f, 16) ? tg.pos : fz_vec3(&f, scale);
+    tg.swivel = fz_real(&f, 4);
+    target_bad = f.tainted;
+    f.tainted = 0;
+    tg.rot = fz_quat(&f, 0);
+    target_bad = target_bad || (tg.use_rotation && f.tainted); // an unused rotation may be anything
+
+    f.tainted = 0;
+    for (i = 0; i < 7; i++)
+        q[i] = fz_chance(&f, 200) ? fz_real(&f, 1) : 0;
+    q_bad = f.tainted;
+    memcpy(q0, q, sizeof q);
+
+    if (fz_chance(&f, 32)) {
+        f.tainted = 0;
+        opts.softness = fz_real(&f, scale / 4);
+        opts.pole_band = fz_chance(&f, 128) ? fz_real(&f, 0.25) : opts.pole_band;
+        opts_bad =
+            f.tainted || !(opts.softness >= 0) || !(opts.pole_band > 0 && opts.pole_band < 1);
+    }
+    if (fz_chance(&f, 4)) {
+        opts._valid ^= 1 + fz_u8(&f); // options not from ik_default_limb_opts()
+        opts_bad = 1;
+    }
+    if (null_opts)
+        opts_bad = 0; // NULL options mean the defaults
+
+    memset(&pose, FZ_FILL, sizeof pose);
+    memset(&info, FZ_FILL, sizeof info);
+    r = ik_limb_solve(null_limb ? NULL : &limb, null_target ? NULL : &tg, null_opts ? NULL : &opts,
+                      null_q ? NULL : q, null_pose ? NULL : &pose, null_info ? NULL : &info);
+    if (r == IK_OK) {
+        FZ_CHECK(!null_limb && !null_target && !null_q);
+        FZ_CHECK(!bad && geo != 1);
+        FZ_CHECK(!target_bad);
+        FZ_CHECK(!q_bad);
+        FZ_CHECK(!opts_bad);
+        FZ_CHECK(fz_all_finite(q, 7));
+        if (!null_info) {
+            FZ_CHECK(fz_info_valid(&info));
+            FZ_CHECK(info.status == IK_STATUS_CONVERGED || info.status == IK_STATUS_UNREACHABLE);
+        }
+        if (!null_pose)
+            FZ_CHECK(ik_quat_is_unit(pose.shoulder, IK_R(1e-4)) &&
+                     ik_quat_is_unit(pose.wrist, IK_R(1e-4)) && fz_finite(pose.elbow));
+        {
+            // the answer is the chain's FK: converged means the wrist is at the target
+            ik_joint j[3];
+            ik_xform tip, eff;
+            ik_chain ch;
+            double reach = (double)(limb.upper_length + limb.lower_length);
+            FZ_CHECK(ik_limb_chain(&limb, j, &tip) == IK_OK);
+            ch = ik_chain_make(j, 3, tip);
+            FZ_CHECK(ik_chain_fk(&ch, q, NULL, &eff) == IK_OK);
+            FZ_CHECK(fz_xform_finite(eff));
+            // squares of lengths must not underflow: below about sqrt(REAL_MIN) (1e-19 in
+            // float, 1e-154 in double) the limb solver loses its accuracy (a known limit)
+            if (!null_info && info.status == IK_STATUS_CONVERGED &&
+                reach > 1e3 * sqrt((double)IK__REAL_MIN))
+                FZ_CHECK(fz_dist(eff.pos, tg.pos) <=
+                         FZ_LIMB_TOL * (reach + (double)ik_vec3_length(limb.base.pos) +
+                                        (double)ik_vec3_length(tg.pos)));
+        }
+    } else {
+        FZ_CHECK(memcmp(q, q0, sizeof q) == 0);
+        FZ_CHECK(fz_untouched(&pose, sizeof pose) && fz_untouched(&info, sizeof info));
+        switch (r) {
+        case IK_ERR_NULL_ARG: FZ_CHECK(null_limb || null_target || null_q); break;
+        case IK_ERR_BAD_ARG: FZ_CHECK(bad || geo || target_bad || q_bad); break;
+        case IK_ERR_BAD_OPTS: FZ_CHECK(opts_bad); break;
+        default: FZ_CHECK(0);
+        }
+    }
+
+    memset(&sw, FZ_FILL, sizeof sw);
+    r = ik_limb_swivel(null_limb ? NULL : &limb, null_q ? NULL : q, fz_chance(&f, 8) ? NULL : &sw);
+    if (r == IK_OK) {
+        FZ_CHECK(fz_finite(sw) && sw > -IK_PI && sw <= IK_PI);
+        FZ_CHECK(!bad && geo != 1);
+    } else {
+        FZ_CHECK(fz_untouched(&sw, sizeof sw));
+        FZ_CHECK(r == IK_ERR_NULL_ARG || (r == IK_ERR_BAD_ARG && (bad || geo || q_bad)));
+    }
+    {
+        ik_joint j[3];
+        ik_xform tip;
+        memset(j, FZ_FILL, sizeof j);
+        memset(&tip, FZ_FILL, sizeof tip);
+        r = ik_limb_chain(null_limb ? NULL : &limb, j, &tip);
+        if (r == IK_OK) {
+            ik_chain ch = ik_chain_make(j, 3, tip);
+            FZ_CHECK(ik_chain_validate(&ch) == IK_OK && ik_chain_dof(&ch) == 7);
+        } else {
+            FZ_CHECK(fz_untouched(j, sizeof j) && fz_untouched(&tip, sizeof tip));
+            FZ_CHECK(r == IK_ERR_NULL_ARG ? null_limb : (r == IK_ERR_BAD_ARG && (bad || geo)));
+        }
+    }
+    return 0;
+}

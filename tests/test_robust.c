@@ -1,0 +1,1056 @@
+/* Robustness: every public function against the bad inputs it can get (docs/robustness.md names
+   the test behind each row), regression tests for what the fuzzers found, precision at scales
+   from 1e-3 to 1e3, and a shortened long-run tracking check (tests/stability.c runs the long
+   one). Outputs are pre-filled with a byte pattern to see that a failing call wrote nothing. */
+#include "test.h"
+#include <float.h>
+#include <string.h>
+
+#define FILL 0xA5
+#define PI_D 3.14159265358979323846
+
+static unsigned char scratch[1 << 16];
+
+static int untouched(const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (b[i] != FILL)
+            return 0;
+    return 1;
+}
+
+static int finite_d(double x)
+{
+    return x - x == 0;
+}
+
+static int reals_finite(const ik_real *x, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (!finite_d((double)x[i]))
+            return 0;
+    return 1;
+}
+
+static int quat_unit(ik_quat q)
+{
+    return ik_quat_is_unit(q, IK_R(1e-5));
+}
+
+static int mat3_finite(ik_mat3 m)
+{
+    return reals_finite(&m.m[0][0], 9);
+}
+
+// The bad reals of the table: NaN, +-Inf, beyond IK_MAX_MAGNITUDE.
+static ik_real bad_real(int k)
+{
+    switch (k) {
+    case 0: return (ik_real)nan("");
+    case 1: return IK_INFINITY;
+    case 2: return -IK_INFINITY;
+    default: return IK_MAX_MAGNITUDE * 2;
+    }
+}
+#define BAD_REALS 4
+
+// Extreme but valid reals: zero, -0, denormal, smallest normal, tiny, IK_MAX_MAGNITUDE.
+static ik_real extreme_real(int k)
+{
+    switch (k) {
+    case 0: return 0;
+    case 1: return -IK_R(0.0);
+    case 2: return IK__REAL_MIN / 8; // a denormal
+    case 3: return IK__REAL_MIN;
+    case 4: return IK_R(1e-30);
+    default: return IK_MAX_MAGNITUDE;
+    }
+}
+#define EXTREME_REALS 6
+
+// ---- status strings ----------------------------------------------------------------------------
+
+static void test_robust_strings(void)
+{
+    int k;
+    for (k = -8; k <= 8; k++) {
+        CHECK(ik_result_string((ik_result)k) != NULL);
+        CHECK(ik_status_string((ik_status)k) != NULL);
+    }
+}
+
+// ---- conversions: total functions --------------------------------------------------------------
+
+// Every conversion with non-finite, huge, denormal and zero input: finite output, unit where a
+// rotation comes out, the identity (or zero) for non-finite input.
+static void test_robust_conversions(void)
+{
+    int k, c, order;
+    ik_real vals[BAD_REALS + EXTREME_REALS + 2];
+    int nv = 0;
+    for (k = 0; k < BAD_REALS; k++)
+        vals[nv++] = bad_real(k);
+    for (k = 0; k < EXTREME_REALS; k++)
+        vals[nv++] = extreme_real(k);
+    vals[nv++] = IK__REAL_MAX;
+    vals[nv++] = -IK__REAL_MAX / 3;
+    for (k = 0; k < nv; k++)
+        for (c = 0; c < 4; c++) {
+            // the value in one component (c < 3) or all of them (c = 3)
+            ik_real x = vals[k];
+            ik_vec3 v = c == 3 ? ik_vec3_make(x, x, x)
+                               : ik_vec3_make(c == 0 ? x : IK_R(0.3), c == 1 ? x : IK_R(0.2),
+                                              c == 2 ? x : IK_R(-0.1));
+            ik_quat q = ik_quat_make(v.x, v.y, v.z, c == 3 ? x : IK_R(0.5));
+            int fin = ik_vec3_is_finite(v) && finite_d((double)q.w);
+            ik_mat3 m = ik_quat_to_mat3(q), mr;
+            ik_vec3 axis, e;
+            ik_quat s1, s2;
+            ik_real ang;
+            for (int i = 0; i < 3; i++)
+                m.m[i][c % 3] = x; // a matrix with the value in one column
+            CHECK(ik_vec3_is_finite(ik_vec3_normalize(v)));
+            CHECK(ik_vec3_is_finite(ik_vec3_any_perpendicular(v)));
+            CHECK(quat_unit(ik_quat_normalize(q)));
+            CHECK(quat_unit(ik_quat_from_axis_angle(v, x)));
+            CHECK(quat_unit(ik_quat_from_axis_angle(v, IK_R(0.5))));
+            ang = ik_quat_to_axis_angle(q, &axis);
+            CHECK(finite_d((double)ang) && ang >= 0 && ang <= IK_PI && ik_vec3_is_finite(axis));
+            CHECK(quat_unit(ik_quat_from_expmap(v)));
+            CHECK(ik_vec3_length(ik_quat_to_expmap(q)) <= IK_PI * (1 + 4 * IK_EPSILON));
+            CHECK(ik_vec3_length(ik_expmap_reparameterize(v)) <= IK_PI * (1 + 4 * IK_EPSILON));
+            CHECK(mat3_finite(ik_expmap_jacobian(v)));
+            CHECK(mat3_finite(ik_quat_to_mat3(q)));
+            CHECK(quat_unit(ik_quat_from_mat3(m)));
+            CHECK(quat_unit(ik_quat_from_two_vectors(v, ik_vec3_make(0, 1, 0))));
+            CHECK(quat_unit(ik_quat_from_two_vectors(ik_vec3_make(0, 1, 0), v)));
+            CHECK(quat_unit(ik_quat_slerp(q, ik_quat_identity(), IK_R(0.3))));
+            CHECK(quat_unit(ik_quat_slerp(ik_quat_identity(), q, x)));
+            ik_quat_swing_twist(q, v, &s1, &s2);
+            CHECK(quat_unit(s1) && quat_unit(s2));
+            for (order = 0; order < 7; order++) { // 6: not an order
+                CHECK(mat3_finite(ik_mat3_from_euler(v, (ik_euler_order)order)));
+                e = ik_mat3_to_euler(m, (ik_euler_order)order);
+                CHECK(ik_vec3_is_finite(e));
+            }
+            mr = ik_mat3_interpolate_axis(m, ik_mat3_identity(), IK_R(0.5));
+            CHECK(mat3_finite(mr));
+            CHECK(mat3_finite(ik_mat3_interpolate_axis(ik_mat3_identity(), m, x)));
+            CHECK(quat_unit(ik_xform_make(q, ik_vec3_zero()).rot));
+            if (!fin) {
+                // non-finite input: the identity or the zero vector
+                ik_quat id = ik_quat_from_expmap(v);
+                CHECK(id.x == 0 && id.y == 0 && id.z == 0 && id.w == 1);
+                CHECK(ik_vec3_length2(ik_expmap_reparameterize(v)) == 0);
+                CHECK(ik_vec3_length2(ik_vec3_normalize(v)) == 0);
+                CHECK(test_mat3_dist(ik_quat_to_mat3(q), ik_mat3_identity()) == 0);
+            }
+        }
+    // zero and non-unit quaternions and axes: documented answers
+    {
+        ik_quat z = ik_quat_make(0, 0, 0, 0), sw, tw;
+        ik_vec3 axis;
+        CHECK(ik_quat_normalize(z).w == 1);
+        CHECK(ik_quat_to_axis_angle(z, &axis) == 0 && axis.x == 1);
+        CHECK(ik_quat_from_axis_angle(ik_vec3_zero(), 1).w == 1);
+        CHECK(test_quat_angle(ik_quat_from_two_vectors(ik_vec3_zero(), ik_vec3_make(1, 0, 0)),
+                              ik_quat_identity()) == 0);
+        ik_quat_swing_twist(ik_quat_from_axis_angle(ik_vec3_make(0, 0, 1), 1), ik_vec3_zero(), &sw,
+                            &tw);
+        CHECK(tw.w == 1 && test_quat_angle(sw, ik_quat_from_axis_angle(ik_vec3_make(0, 0, 1), 1)) <
+                               TOL(1e-12, 1e-6));
+        ik_quat_swing_twist(ik_quat_identity(), ik_vec3_make(0, 0, 1), NULL, NULL); // both NULL
+        // a non-unit quaternion is normalized: 3q is the rotation q
+        {
+            ik_quat q = ik_quat_from_axis_angle(ik_vec3_make(1, 2, 3), IK_R(0.7));
+            ik_quat q3 = ik_quat_make(3 * q.x, 3 * q.y, 3 * q.z, 3 * q.w);
+            CHECK_NEAR(test_mat3_dist(ik_quat_to_mat3(q3), ik_quat_to_mat3(q)), 0,
+                       TOL(1e-15, 1e-6));
+            CHECK_NEAR(test_vec3_dist(ik_quat_to_expmap(q3), ik_quat_to_expmap(q)), 0,
+                       TOL(1e-15, 1e-6));
+        }
+    }
+}
+
+// ---- regressions of fuzzer findings: conversions -----------------------------------------------
+
+// ik_expmap_reparameterize cast a quotient above 2^63 to long long (undefined behaviour, found
+// by the chain fuzzer) for |v| beyond about 5.8e19; it must reduce any finite v exactly.
+static void test_robust_reparameterize_huge(void)
+{
+    static const double lens[] = { 7.5, 1e6 + 0.25, 1e7 * PI_D + 0.5, 1e20, 3e25, 1e30, 1e38 };
+    size_t k;
+    for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        ik_real a = (ik_real)lens[k];
+        ik_vec3 n = ik_vec3_normalize(ik_vec3_make(2, -1, 2)), r;
+        double want, two_pi = (double)(2 * IK_PI);
+        if (!finite_d((double)a))
+            continue;
+        r = ik_expmap_reparameterize(ik_vec3_scale(n, a));
+        CHECK(ik_vec3_is_finite(r) && ik_vec3_length(r) <= IK_PI * (1 + 4 * IK_EPSILON));
+        // the angle a mod 2 pi (with the library's 2 pi), in (-pi, pi], along n; fmod is exact
+        want = fmod((double)a, two_pi);
+        if (want > (double)IK_PI)
+            want -= two_pi;
+        // v = a n and |v| carry a rounding error of a few ulp of a
+        CHECK_NEAR((double)ik_vec3_dot(r, n), want, 8 * (double)IK_EPSILON * (lens[k] + 1));
+    }
+    {
+        // |v| itself overflows
+        ik_vec3 v = ik_vec3_make(IK__REAL_MAX, IK__REAL_MAX, -IK__REAL_MAX / 2);
+        ik_vec3 r = ik_expmap_reparameterize(v);
+        CHECK(ik_vec3_is_finite(r) && ik_vec3_length(r) <= IK_PI * (1 + 4 * IK_EPSILON));
+        CHECK(quat_unit(ik_quat_from_expmap(v)));
+    }
+}
+
+// ik_expmap_jacobian gave NaN when |v|^3 overflowed (|v| > 1e102 in double, 1e12 in float) and
+// the identity instead of n n^T when only a^3 did: for huge |v| it tends to n n^T.
+static void test_robust_expmap_jacobian_huge(void)
+{
+    ik_real big[3] = { IK_R(1e6), TOL(1e200, 1e30), IK__REAL_MAX };
+    int k, r, c;
+    for (k = 0; k < 3; k++) {
+        ik_vec3 n = ik_vec3_make(IK_R(0.6), 0, IK_R(0.8));
+        ik_mat3 j = ik_expmap_jacobian(ik_vec3_scale(n, big[k]));
+        const ik_real nv[3] = { n.x, n.y, n.z };
+        CHECK(mat3_finite(j));
+        for (r = 0; r < 3; r++)
+            for (c = 0; c < 3; c++)
+                CHECK_NEAR(j.m[r][c], nv[r] * nv[c], TOL(2e-6, 2e-6));
+    }
+    {
+        // and the formula still matches a finite difference of exp at ordinary size
+        ik_vec3 v = ik_vec3_make(IK_R(0.9), IK_R(-1.4), IK_R(0.5)), dv = ik_vec3_make(0, 0, 1);
+        ik_mat3 j = ik_expmap_jacobian(v);
+        double h = TOL(1e-6, 1e-3);
+        ik_quat q0 = ik_quat_from_expmap(v);
+        ik_quat q1 = ik_quat_from_expmap(ik_vec3_add_scaled(v, dv, (ik_real)h));
+        ik_vec3 w = ik_vec3_scale(ik_quat_to_expmap(ik_quat_mul(q1, ik_quat_conjugate(q0))),
+                                  (ik_real)(1 / h));
+        ik_vec3 jw = ik_mat3_mul_vec3(j, dv);
+        CHECK_NEAR(test_vec3_dist(w, jw), 0, TOL(1e-5, 1e-2));
+    }
+}
+
+// ik_quat_from_mat3 overflowed its sums into NaN for a (non-rotation) matrix of huge entries.
+static void test_robust_quat_from_mat3_huge(void)
+{
+    ik_mat3 m = ik_quat_to_mat3(ik_quat_from_axis_angle(ik_vec3_make(1, 1, 0), 1));
+    ik_quat a = ik_quat_from_mat3(m), b;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            m.m[r][c] *= IK__REAL_MAX / 2;
+    b = ik_quat_from_mat3(m); // not a rotation: the formula's normalized result, finite
+    CHECK(quat_unit(b) && b.w >= 0);
+    CHECK(quat_unit(a));
+}
+
+// ---- chain model -------------------------------------------------------------------------------
+
+static ik_chain arm3(ik_joint *j)
+{
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    j[1] = ik_joint_ball(ik_xform_translation(ik_vec3_make(1, 0, 0)));
+    j[2] = ik_joint_prismatic(ik_xform_translation(ik_vec3_make(1, 0, 0)), ik_vec3_make(1, 0, 0));
+    return ik_chain_make(j, 3, ik_xform_translation(ik_vec3_make(IK_R(0.5), 0, 0)));
+}
+
+// ik_chain_validate, ik_chain_dof, ik_chain_state_index: every documented rejection.
+static void test_robust_chain_validate(void)
+{
+    static ik_joint many[IK_MAX_JOINTS + 1];
+    ik_joint j[3], b[3];
+    ik_chain c = arm3(j), bc;
+    int k, f;
+    CHECK(ik_chain_validate(&c) == IK_OK && ik_chain_dof(&c) == 5);
+    CHECK(ik_chain_validate(NULL) == IK_ERR_NULL_ARG && ik_chain_dof(NULL) == -1);
+    bc = c;
+    bc.joints = NULL;
+    CHECK(ik_chain_validate(&bc) == IK_ERR_NULL_ARG && ik_chain_state_index(&bc, 0) == -1);
+    for (k = 0; k < 3; k++) {
+        static const int counts[3] = { 0, -1, IK_MAX_JOINTS + 1 };
+        bc = c;
+        bc.joint_count = counts[k]; // never read past the array: validation stops first
+        CHECK(ik_chain_validate(&bc) == IK_ERR_BAD_ARG && ik_chain_dof(&bc) == -1);
+    }
+    // exactly IK_MAX_JOINTS joints is fine
+    for (k = 0; k < IK_MAX_JOINTS + 1; k++)
+        many[k] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    bc = ik_chain_make(many, IK_MAX_JOINTS, ik_xform_identity());
+    CHECK(ik_chain_validate(&bc) == IK_OK && ik_chain_dof(&bc) == IK_MAX_JOINTS);
+    CHECK(ik_chain_state_index(&bc, IK_MAX_JOINTS - 1) == IK_MAX_JOINTS - 1);
+    CHECK(ik_chain_state_index(&c, -1) == -1 && ik_chain_state_index(&c, 3) == -1);
+    CHECK(ik_chain_state_index(&c, 2) == 4);
+    // one bad field at a time, in each joint
+    for (f = 0; f < 17; f++)
+        for (k = 0; k < 3; k++) {
+            ik_joint *x = &b[k];
+            int expect_ok = 0;
+            memcpy(b, j, sizeof b);
+            bc = ik_chain_make(b, 3, c.tip);
+            switch (f) {
+            case 0: x->type = (ik_joint_type)7; break;
+            case 1: x->type = (ik_joint_type)-1; break;
+            case 2: x->origin.pos.y = bad_real(0); break;
+            case 3: x->origin.pos.z = bad_real(3); break;
+            case 4: x->origin.rot = ik_quat_make(0, 0, 0, 2); break;     // not unit
+            case 5: x->origin.rot = ik_quat_make(0, 0, 0, 0); break;     // zero
+            case 6: x->origin.rot.x = bad_real(0); break;                // NaN
+            case 7: x->axis = ik_vec3_zero(), expect_ok = k == 1; break; // ball: ignored
+            case 8: x->axis = ik_vec3_make(0, 0, 2), expect_ok = k == 1; break;
+            case 9: x->lo = bad_real(0), expect_ok = k == 1; break;
+            case 10: x->lo = 1, x->hi = -1, expect_ok = k == 1; break; // min > max
+            case 11: x->lo = IK_INFINITY, expect_ok = k == 1; break;
+            case 12: x->hi = -IK_INFINITY, expect_ok = k == 1; break;
+            case 13: x->weight = -1; break;
+            case 14: x->weight = bad_real(1); break;
+            case 15: x->weight = 0, expect_ok = 1; break;              // frozen: fine
+            default: x->lo = x->hi = IK_R(0.25), expect_ok = 1; break; // lo = hi: fine
+            }
+            CHECK(ik_chain_validate(&bc) == (expect_ok ? IK_OK : IK_ERR_BAD_ARG));
+        }
+    bc = c;
+    bc.tip.pos.x = bad_real(1);
+    CHECK(ik_chain_validate(&bc) == IK_ERR_BAD_ARG);
+    bc.tip = ik_xform_make(ik_quat_identity(), ik_vec3_make(0, 0, IK_MAX_MAGNITUDE));
+    CHECK(ik_chain_validate(&bc) == IK_OK);
+    // coincident joints (zero-length bones) and a zero tip are valid
+    for (k = 0; k < 3; k++)
+        b[k] = j[k], b[k].origin.pos = ik_vec3_zero();
+    bc = ik_chain_make(b, 3, ik_xform_identity());
+    CHECK(ik_chain_validate(&bc) == IK_OK);
+}
+
+// ik_chain_fk and ik_chain_jacobian: NULL, bad q, bad rows; extreme but valid q; degenerate
+// chains (coincident joints). Outputs untouched on error.
+static void test_robust_fk_jacobian(void)
+{
+    ik_joint j[3], b[3];
+    ik_chain c = arm3(j), cc;
+    ik_real q[5] = { IK_R(0.3), IK_R(0.1), IK_R(-0.2), IK_R(0.4), IK_R(0.5) }, bq[5];
+    ik_real jac[6 * 5];
+    ik_xform fr[3], eff;
+    int k, i;
+    memset(fr, FILL, sizeof fr);
+    memset(&eff, FILL, sizeof eff);
+    memset(jac, FILL, sizeof jac);
+    CHECK(ik_chain_fk(NULL, q, fr, &eff) == IK_ERR_NULL_ARG);
+    CHECK(ik_chain_fk(&c, NULL, fr, &eff) == IK_ERR_NULL_ARG);
+    CHECK(ik_chain_jacobian(NULL, q, 6, jac, &eff) == IK_ERR_NULL_ARG);
+    CHECK(ik_chain_jacobian(&c, NULL, 6, jac, &eff) == IK_ERR_NULL_ARG);
+    CHECK(ik_chain_jacobian(&c, q, 6, NULL, &eff) == IK_ERR_NULL_ARG);
+    for (k = -1; k <= 7; k++)
+        if (k != 3 && k != 6)
+            CHECK(ik_chain_jacobian(&c, q, k, jac, &eff) == IK_ERR_BAD_ARG);
+    for (k = 0; k < BAD_REALS; k++)
+        for (i = 0; i < 5; i++) {
+            memcpy(bq, q, sizeof q);
+            bq[i] = bad_real(k);
+            CHECK(ik_chain_fk(&c, bq, fr, &eff) == IK_ERR_BAD_ARG);
+            CHECK(ik_chain_jacobian(&c, bq, 3, jac, &eff) == IK_ERR_BAD_ARG);
+        }
+    cc = c;
+    cc.joint_count = 0;
+    CHECK(ik_chain_fk(&cc, q, fr, &eff) == IK_ERR_BAD_ARG);
+    CHECK(untouched(fr, sizeof fr) && untouched(&eff, sizeof eff) && untouched(jac, sizeof jac));
+    // extreme valid values: finite outputs (either output may be NULL)
+    for (k = 0; k < EXTREME_REALS; k++) {
+        for (i = 0; i < 5; i++)
+            bq[i] = extreme_real(k);
+        CHECK(ik_chain_fk(&c, bq, fr, &eff) == IK_OK);
+        CHECK(reals_finite(&eff.rot.x, 4) && ik_vec3_is_finite(eff.pos) && quat_unit(eff.rot));
+        CHECK(ik_chain_fk(&c, bq, NULL, NULL) == IK_OK);
+        CHECK(ik_chain_jacobian(&c, bq, 6, jac, NULL) == IK_OK && reals_finite(jac, 30));
+    }
+    // coincident joints: every bone zero, the Jacobian's position rows of rotations are zero
+    for (k = 0; k < 3; k++)
+        b[k] = j[k], b[k].origin.pos = ik_vec3_zero();
+    cc = ik_chain_make(b, 3, ik_xform_identity());
+    CHECK(ik_chain_jacobian(&cc, q, 6, jac, &eff) == IK_OK && reals_finite(jac, 30));
+    CHECK(ik_chain_fk(&cc, q, fr, &eff) == IK_OK && test_vec3_dist(fr[0].pos, fr[1].pos) == 0);
+}
+
+// ik_joint_from_urdf and ik_joints_from_dh.
+static void test_robust_urdf_dh(void)
+{
+    ik_joint out, outs[3];
+    ik_xform tip;
+    ik_dh_row rows[3];
+    ik_vec3 z = ik_vec3_make(0, 0, 1), o = ik_vec3_zero();
+    int k, f;
+    memset(&out, FILL, sizeof out);
+    CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, o, z, -1, 1, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_joint_from_urdf(IK_JOINT_BALL, o, o, z, -1, 1, &out) == IK_ERR_BAD_ARG);
+    CHECK(ik_joint_from_urdf((ik_joint_type)9, o, o, z, -1, 1, &out) == IK_ERR_BAD_ARG);
+    CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, o, o, -1, 1, &out) == IK_ERR_BAD_ARG);
+    CHECK(ik_joint_from_urdf(IK_JOINT_PRISMATIC, o, o, ik_vec3_make(IK__REAL_MIN / 8, 0, 0), -1, 1,
+                             &out) == IK_ERR_BAD_ARG); // a denormal axis has no direction
+    CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, o, z, 1, -1, &out) == IK_ERR_BAD_ARG);
+    for (k = 0; k < BAD_REALS; k++) {
+        ik_vec3 bv = ik_vec3_make(bad_real(k), 0, 0);
+        CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, bv, o, z, -1, 1, &out) == IK_ERR_BAD_ARG);
+        CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, bv, z, -1, 1, &out) == IK_ERR_BAD_ARG);
+        CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, o, bv, -1, 1, &out) == IK_ERR_BAD_ARG);
+    }
+    CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, o, z, bad_real(0), 1, &out) == IK_ERR_BAD_ARG);
+    CHECK(untouched(&out, sizeof out));
+    // a fixed joint ignores its axis; a non-unit axis is normalized; no limits is fine
+    CHECK(ik_joint_from_urdf(IK_JOINT_FIXED, o, o, o, -1, 1, &out) == IK_OK);
+    CHECK(ik_joint_from_urdf(IK_JOINT_REVOLUTE, o, o, ik_vec3_make(0, 0, 5), -IK_INFINITY,
+                             IK_INFINITY, &out) == IK_OK);
+    CHECK_NEAR(ik_vec3_length(out.axis), 1, 1e-6);
+
+    for (k = 0; k < 3; k++) {
+        rows[k].type = IK_JOINT_REVOLUTE;
+        rows[k].a = IK_R(0.5), rows[k].alpha = IK_R(0.3), rows[k].d = IK_R(0.1);
+        rows[k].theta = 0, rows[k].lo = -1, rows[k].hi = 1;
+    }
+    memset(outs, FILL, sizeof outs);
+    memset(&tip, FILL, sizeof tip);
+    CHECK(ik_joints_from_dh(NULL, 3, IK_DH_CLASSIC, outs, &tip) == IK_ERR_NULL_ARG);
+    CHECK(ik_joints_from_dh(rows, 3, IK_DH_CLASSIC, NULL, &tip) == IK_ERR_NULL_ARG);
+    CHECK(ik_joints_from_dh(rows, 3, IK_DH_CLASSIC, outs, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_joints_from_dh(rows, 0, IK_DH_CLASSIC, outs, &tip) == IK_ERR_BAD_ARG);
+    CHECK(ik_joints_from_dh(rows, IK_MAX_JOINTS + 1, IK_DH_CLASSIC, outs, &tip) == IK_ERR_BAD_ARG);
+    CHECK(ik_joints_from_dh(rows, 3, (ik_dh_convention)2, outs, &tip) == IK_ERR_BAD_ARG);
+    for (f = 0; f < 8; f++) {
+        ik_dh_row save = rows[2];
+        switch (f) {
+        case 0: rows[2].type = IK_JOINT_BALL; break;
+        case 1: rows[2].a = bad_real(0); break;
+        case 2: rows[2].alpha = bad_real(1); break;
+        case 3: rows[2].d = bad_real(3); break;
+        case 4: rows[2].theta = bad_real(2); break;
+        case 5: rows[2].lo = 2; break; // lo > hi
+        case 6: rows[2].hi = bad_real(0); break;
+        default: rows[2].type = (ik_joint_type)5; break;
+        }
+        CHECK(ik_joints_from_dh(rows, 3, IK_DH_MODIFIED, outs, &tip) == IK_ERR_BAD_ARG);
+        rows[2] = save;
+    }
+    CHECK(untouched(outs, sizeof outs) && untouched(&tip, sizeof tip));
+    CHECK(ik_joints_from_dh(rows, 3, IK_DH_CLASSIC, outs, &tip) == IK_OK);
+}
+
+// ---- SVD ---------------------------------------------------------------------------------------
+
+static void test_robust_svd(void)
+{
+    ik_real a[6] = { 1, 2, 3, 4, 5, 6 }, ba[6], u[6], s[3], v[9], p[6];
+    size_t need = ik_svd_scratch_size(2, 3);
+    int k, i;
+    memset(u, FILL, sizeof u);
+    memset(s, FILL, sizeof s);
+    memset(v, FILL, sizeof v);
+    memset(p, FILL, sizeof p);
+    CHECK(ik_svd(NULL, 2, 3, u, s, v) == IK_ERR_NULL_ARG);
+    CHECK(ik_svd(a, 2, 3, NULL, s, v) == IK_ERR_NULL_ARG);
+    CHECK(ik_svd(a, 2, 3, u, NULL, v) == IK_ERR_NULL_ARG);
+    CHECK(ik_svd(a, 2, 3, u, s, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_svd(a, 0, 3, u, s, v) == IK_ERR_BAD_ARG &&
+          ik_svd(a, 2, -1, u, s, v) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd(a, 1, IK_MAX_JOINTS * 64 + 1, u, s, v) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd(a, 1 << 16, 1 << 16, u, s, v) == IK_ERR_BAD_ARG); // m * n overflows an int
+    CHECK(ik_svd_scratch_size(0, 3) == 0 && ik_svd_scratch_size(1 << 16, 1 << 16) == 0);
+    for (k = 0; k < BAD_REALS; k++)
+        for (i = 0; i < 6; i++) {
+            memcpy(ba, a, sizeof a);
+            ba[i] = bad_real(k);
+            CHECK(ik_svd(ba, 2, 3, u, s, v) == IK_ERR_BAD_ARG);
+            CHECK(ik_svd_pinv(ba, 2, 3, 0, p, scratch, need) == IK_ERR_BAD_ARG);
+            CHECK(ik_svd_damped_pinv(ba, 2, 3, 1, p, scratch, need) == IK_ERR_BAD_ARG);
+        }
+    CHECK(ik_svd_pinv(a, 2, 3, 0, p, scratch, need - 1) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_svd_pinv(a, 2, 3, 0, p, scratch, 0) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_svd_pinv(a, 2, 3, 0, p, NULL, need) == IK_ERR_NULL_ARG);
+    CHECK(ik_svd_pinv(a, 2, 3, 0, NULL, scratch, need) == IK_ERR_NULL_ARG);
+    CHECK(ik_svd_damped_pinv(a, 2, 3, 1, p, scratch + 1, need - 1) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_svd_pinv(a, 2, 3, -IK_R(0.1), p, scratch, need) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd_pinv(a, 2, 3, 1, p, scratch, need) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd_pinv(a, 2, 3, bad_real(0), p, scratch, need) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd_damped_pinv(a, 2, 3, -1, p, scratch, need) == IK_ERR_BAD_ARG);
+    CHECK(ik_svd_damped_pinv(a, 2, 3, bad_real(1), p, scratch, need) == IK_ERR_BAD_ARG);
+    CHECK(untouched(u, sizeof u) && untouched(s, sizeof s) && untouched(v, sizeof v));
+    CHECK(untouched(p, sizeof p));
+    // misaligned scratch works
+    for (k = 1; k < 8; k++)
+        CHECK(ik_svd_pinv(a, 2, 3, 0, p, scratch + k, need) == IK_OK && reals_finite(p, 6));
+    // zero, rank-deficient, denormal and huge matrices: finite answers (a matrix whose
+    // pseudo-inverse is not representable gets IK_ERR_NUMERIC, outputs untouched)
+    for (k = 0; k < 5; k++) {
+        ik_result r;
+        for (i = 0; i < 6; i++) {
+            switch (k) {
+            case 0: ba[i] = 0; break;
+            case 1: ba[i] = (ik_real)(i % 3 + 1); break; // two equal rows
+            case 2: ba[i] = IK__REAL_MIN / 8 * (ik_real)(i + 1); break;
+            case 3: ba[i] = IK_MAX_MAGNITUDE * (ik_real)(i % 2 ? -1 : 1); break;
+            default: ba[i] = i == 0 ? IK_MAX_MAGNITUDE : IK_R(1e-30); break;
+            }
+        }
+        CHECK(ik_svd(ba, 2, 3, u, s, v) == IK_OK);
+        CHECK(reals_finite(u, 6) && reals_finite(s, 2) && reals_finite(v, 6));
+        memset(p, FILL, sizeof p);
+        r = ik_svd_pinv(ba, 2, 3, 0, p, scratch, need);
+        CHECK(r == IK_OK ? reals_finite(p, 6) : (r == IK_ERR_NUMERIC && untouched(p, sizeof p)));
+        CHECK(k != 0 || (r == IK_OK && p[0] == 0)); // the pseudo-inverse of 0 is 0
+        memset(p, FILL, sizeof p);
+        r = ik_svd_damped_pinv(ba, 2, 3, IK_R(0.1), p, scratch, need);
+        CHECK(r == IK_OK ? reals_finite(p, 6) : (r == IK_ERR_NUMERIC && untouched(p, sizeof p)));
+    }
+}
+
+// ---- chain solvers -----------------------------------------------------------------------------
+
+// A 4-joint arm: revolute, ball, revolute (limited), prismatic (limited); reach about 3.6.
+static ik_chain solver_chain(ik_joint *j)
+{
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    j[1] = ik_joint_ball(ik_xform_translation(ik_vec3_make(0, 0, 1)));
+    j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 1, 0));
+    j[2].lo = -2, j[2].hi = 2;
+    j[3] = ik_joint_prismatic(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 0, 1));
+    j[3].lo = 0, j[3].hi = IK_R(0.5);
+    return ik_chain_make(j, 4, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.1))));
+}
+#define SOLVER_DOF 6
+
+typedef ik_result (*solve_fn)(const ik_chain *, const ik_target *, int bad_opts, ik_real *, void *,
+                              size_t, ik_solve_info *);
+
+// bad_opts: 0 defaults, -1 NULL options, 1.. one field out of range (or not from the defaults)
+static ik_result ccd_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q, void *s,
+                          size_t n, ik_solve_info *info)
+{
+    ik_ccd_opts o = ik_default_ccd_opts();
+    switch (bad_opts) {
+    case 1: memset(&o, 0, sizeof o); break; // not from ik_default_ccd_opts()
+    case 2: o.max_sweeps = 0; break;
+    case 3: o.tolerance = -1; break;
+    case 4: o.rotation_tolerance = bad_real(0); break;
+    case 5: o.position_weight = bad_real(1); break;
+    case 6: o.orientation_weight = -1; break;
+    case 7: o.length_scale = -1; break;
+    case 8: o.max_angle = 0; break;
+    case 9: o.max_angle = 4; break;
+    case 10: o.min_improvement = 1; break;
+    case 11: o._valid = 0; break;
+    default: break;
+    }
+    return ik_ccd_solve(c, t, bad_opts < 0 ? NULL : &o, q, s, n, info);
+}
+#define CCD_BAD_OPTS 11
+
+static ik_result jacobian_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q,
+                               void *s, size_t n, ik_solve_info *info)
+{
+    static const ik_real bad_rest[SOLVER_DOF] = { 0, 0, 0, 0, 0, (ik_real)HUGE_VAL };
+    ik_jacobian_opts o = ik_default_jacobian_opts();
+    switch (bad_opts) {
+    case 1: memset(&o, 0, sizeof o); break;
+    case 2: o.method = (ik_jacobian_method)4; break;
+    case 3: o.ball_param = (ik_ball_param)2; break;
+    case 4: o.max_iterations = 0; break;
+    case 5: o.tolerance = -1; break;
+    case 6: o.rotation_tolerance = bad_real(0); break;
+    case 7: o.orientation_weight = -1; break;
+    case 8: o.damping = bad_real(1); break;
+    case 9: o.rcond = 1; break;
+    case 10: o.max_step = 0; break;
+    case 11: o.max_joint_step = bad_real(1); break;
+    case 12: o.rest_gain = IK_R(1.5); break;
+    case 13: o.min_improvement = -IK_R(0.1); break;
+    case 14: o._valid = 1; break;
+    case 15: o.rest = bad_rest; break; // a bad rest pose: IK_ERR_BAD_ARG
+    default: break;
+    }
+    return ik_jacobian_solve(c, t, bad_opts < 0 ? NULL : &o, q, s, n, info);
+}
+#define JACOBIAN_BAD_OPTS 14
+
+// The bad-input table for one chain solver.
+static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), int bad_opts_count,
+                          const char *name)
+{
+    ik_joint j[4], b[4];
+    ik_chain c = solver_chain(j), bc;
+    ik_target t = ik_target_position(ik_vec3_make(1, IK_R(0.5), IK_R(2.5))), bt;
+    ik_real q[SOLVER_DOF] = { IK_R(0.1), 0, IK_R(0.2), 0, IK_R(0.3), IK_R(0.1) }, q0[SOLVER_DOF];
+    ik_real bq[SOLVER_DOF];
+    ik_solve_info info;
+    size_t need = size_fn(&c);
+    int k, i, bad_before = ik_test_failed;
+    ik_result r;
+    memcpy(q0, q, sizeof q);
+    memset(&info, FILL, sizeof info);
+    CHECK(need > 0 && need <= sizeof scratch);
+    // NULL arguments
+    CHECK(solve(NULL, &t, 0, q, scratch, need, &info) == IK_ERR_NULL_ARG);
+    CHECK(solve(&c, NULL, 0, q, scratch, need, &info) == IK_ERR_NULL_ARG);
+    CHECK(solve(&c, &t, 0, NULL, scratch, need, &info) == IK_ERR_NULL_ARG);
+    CHECK(solve(&c, &t, 0, q, NULL, need, &info) == IK_ERR_NULL_ARG);
+    bc = c;
+    bc.joints = NULL;
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_NULL_ARG);
+    // counts 0 and beyond the maximum, a bad joint, limits with min > max
+    bc = c;
+    bc.joint_count = 0;
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    bc.joint_count = IK_MAX_JOINTS + 1;
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    memcpy(b, j, sizeof b);
+    b[2].lo = 1, b[2].hi = -1;
+    bc = ik_chain_make(b, 4, c.tip);
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    memcpy(b, j, sizeof b);
+    b[0].axis = ik_vec3_zero();
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    // bad state values, bad targets
+    for (k = 0; k < BAD_REALS; k++) {
+        for (i = 0; i < SOLVER_DOF; i++) {
+            memcpy(bq, q, sizeof q);
+            bq[i] = bad_real(k);
+            CHECK(solve(&c, &t, 0, bq, scratch, need, &info) == IK_ERR_BAD_ARG);
+        }
+        bt = t;
+        bt.pos.y = bad_real(k);
+        CHECK(solve(&c, &bt, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+        bt = ik_target_pose(ik_xform_translation(t.pos));
+        bt.rot.z = bad_real(k); // huge (k = 3) is fine: normalized
+        r = solve(&c, &bt, 0, q, scratch, need, NULL);
+        CHECK(k == 0 ? r == IK_ERR_BAD_ARG : (k == 3 ? r == IK_OK : r == IK_ERR_BAD_ARG));
+        memcpy(q, q0, sizeof q);
+    }
+    bt = ik_target_pose(ik_xform_translation(t.pos));
+    bt.rot = ik_quat_make(0, 0, 0, 0); // a zero rotation with use_rotation
+    CHECK(solve(&c, &bt, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    // options
+    for (k = 1; k <= bad_opts_count; k++)
+        CHECK(solve(&c, &t, k, q, scratch, need, &info) == IK_ERR_BAD_OPTS);
+    if (bad_opts_count == JACOBIAN_BAD_OPTS)
+        CHECK(solve(&c, &t, JACOBIAN_BAD_OPTS + 1, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    // scratch too small, by one byte, by all of it
+    CHECK(solve(&c, &t, 0, q, scratch, need - 1, &info) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(solve(&c, &t, 0, q, scratch, 0, &info) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(solve(&c, &t, 0, q, scratch + 3, need - 3, &info) == IK_ERR_SCRATCH_TOO_SMALL);
+    // through all of that: q and info untouched
+    CHECK(memcmp(q, q0, sizeof q) == 0 && untouched(&info, sizeof info));
+
+    // valid but awkward: NULL options and info, misaligned scratch, an unreachable target,
+    // the target at the base, a start outside the limits, denormal and tiny values, a
+    // non-unit target rotation (normalized), coincident joints
+    CHECK(solve(&c, &t, -1, q, scratch + 5, need, NULL) == IK_OK && reals_finite(q, SOLVER_DOF));
+    memcpy(q, q0, sizeof q);
+    bt = ik_target_position(ik_vec3_make(100, 0, 0));
+    CHECK(solve(&c, &bt, 0, q, scratch, need, &info) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE && reals_finite(q, SOLVER_DOF));
+    CHECK(q[4] >= -2 && q[4] <= 2 && q[5] >= 0 && q[5] <= IK_R(0.5));
+    bt = ik_target_position(ik_vec3_zero());
+    memcpy(q, q0, sizeof q);
+    CHECK(solve(&c, &bt, 0, q, scratch, need, &info) == IK_OK && reals_finite(q, SOLVER_DOF));
+    CHECK(info.status >= IK_STATUS_CONVERGED && info.status <= IK_STATUS_UNREACHABLE);
+    for (k = 0; k < EXTREME_REALS; k++) {
+        for (i = 0; i < SOLVER_DOF; i++)
+            bq[i] = extreme_real(k); // beyond the limits when huge: clamped first
+        memcpy(q, bq, sizeof q);
+        r = solve(&c, &t, 0, bq, scratch, need, &info);
+        // every value at IK_MAX_MAGNITUDE: a step may carry an unlimited joint past it, and the
+        // Jacobian solver then answers IK_ERR_NUMERIC with q untouched
+        CHECK(r == IK_OK ||
+              (k == EXTREME_REALS - 1 && r == IK_ERR_NUMERIC && !memcmp(q, bq, sizeof q)));
+        if (r != IK_OK)
+            continue;
+        CHECK(reals_finite(bq, SOLVER_DOF) && bq[4] >= -2 && bq[4] <= 2 && bq[5] >= 0 &&
+              bq[5] <= IK_R(0.5));
+        bt = ik_target_position(ik_vec3_make(extreme_real(k), 0, extreme_real(k)));
+        for (i = 0; i < SOLVER_DOF; i++)
+            bq[i] = q0[i];
+        r = solve(&c, &bt, 0, bq, scratch, need, &info);
+        CHECK(r == IK_OK && reals_finite(bq, SOLVER_DOF));
+    }
+    bt = ik_target_pose(ik_xform_make(ik_quat_identity(), t.pos));
+    bt.rot = ik_quat_make(0, 0, 0, 7);
+    memcpy(q, q0, sizeof q);
+    CHECK(solve(&c, &bt, 0, q, scratch, need, &info) == IK_OK && reals_finite(q, SOLVER_DOF));
+    for (k = 0; k < 4; k++)
+        b[k] = j[k], b[k].origin.pos = ik_vec3_zero();
+    bc = ik_chain_make(b, 4, ik_xform_identity());
+    memcpy(q, q0, sizeof q);
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_OK && reals_finite(q, SOLVER_DOF));
+    CHECK(info.status == IK_STATUS_UNREACHABLE || info.status == IK_STATUS_STALLED ||
+          info.status == IK_STATUS_MAX_ITERATIONS);
+    if (ik_test_failed != bad_before)
+        printf("  (solver %s)\n", name);
+}
+
+static ik_result ccd_solve_fn(const ik_chain *c, const ik_target *t, int o, ik_real *q, void *s,
+                              size_t n, ik_solve_info *i)
+{
+    return ccd_call(c, t, o, q, s, n, i);
+}
+
+static void test_robust_ccd(void)
+{
+    robust_solver(ccd_solve_fn, ik_ccd_scratch_size, CCD_BAD_OPTS, "ccd");
+    {
+        // a prismatic joint chasing a target beyond IK_MAX_MAGNITUDE: IK_ERR_NUMERIC, q
+        // untouched (found by the CCD fuzzer; now documented)
+        ik_joint j[1];
+        ik_chain c;
+        ik_target t = ik_target_position(ik_vec3_make(IK_MAX_MAGNITUDE, 0, 0));
+        ik_real q[1] = { 0 };
+        ik_solve_info info;
+        j[0] = ik_joint_prismatic(ik_xform_translation(ik_vec3_make(-IK_MAX_MAGNITUDE, 0, 0)),
+                                  ik_vec3_make(1, 0, 0));
+        c = ik_chain_make(j, 1, ik_xform_identity());
+        memset(&info, FILL, sizeof info);
+        CHECK(ik_ccd_solve(&c, &t, NULL, q, scratch, sizeof scratch, &info) == IK_ERR_NUMERIC);
+        CHECK(q[0] == 0 && untouched(&info, sizeof info));
+    }
+}
+
+static void test_robust_jacobian(void)
+{
+    robust_solver(jacobian_call, ik_jacobian_scratch_size, JACOBIAN_BAD_OPTS, "jacobian");
+}
+
+// ---- analytic limb -----------------------------------------------------------------------------
+
+static ik_limb robust_limb(void)
+{
+    ik_limb l;
+    l.base = ik_xform_identity();
+    l.upper_dir = ik_vec3_make(0, -1, 0);
+    l.upper_length = IK_R(0.3);
+    l.lower_dir = ik_vec3_make(0, -1, 0);
+    l.lower_length = IK_R(0.25);
+    l.hinge_axis = ik_vec3_make(1, 0, 0);
+    l.swivel_ref = ik_vec3_make(0, 0, 1);
+    return l;
+}
+
+// The wrist position of q by forward kinematics of ik_limb_chain().
+static ik_vec3 limb_wrist(const ik_limb *l, const ik_real *q)
+{
+    ik_joint j[3];
+    ik_xform tip, eff = ik_xform_identity();
+    ik_chain c;
+    CHECK(ik_limb_chain(l, j, &tip) == IK_OK);
+    c = ik_chain_make(j, 3, tip);
+    CHECK(ik_chain_fk(&c, q, NULL, &eff) == IK_OK);
+    return eff.pos;
+}
+
+static void test_robust_limb(void)
+{
+    ik_limb l = robust_limb(), bl;
+    ik_limb_target t, bt;
+    ik_limb_opts o = ik_default_limb_opts(), bo;
+    ik_limb_pose pose;
+    ik_solve_info info;
+    ik_real q[7] = { 0, 0, 0, IK_R(0.3), 0, 0, 0 }, q0[7], bq[7], sw;
+    ik_joint jo[3];
+    ik_xform tip;
+    int k, f;
+    memcpy(q0, q, sizeof q);
+    t.pos = ik_vec3_make(IK_R(0.1), IK_R(-0.4), IK_R(0.1));
+    t.rot = ik_quat_identity();
+    t.use_rotation = false;
+    t.use_swivel = false;
+    t.pole = ik_vec3_make(0, 0, 1);
+    t.swivel = 0;
+    memset(&pose, FILL, sizeof pose);
+    memset(&info, FILL, sizeof info);
+    memset(&sw, FILL, sizeof sw);
+    memset(jo, FILL, sizeof jo);
+    memset(&tip, FILL, sizeof tip);
+    CHECK(ik_limb_solve(NULL, &t, &o, q, &pose, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, NULL, &o, q, &pose, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, &t, &o, NULL, &pose, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_swivel(NULL, q, &sw) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_swivel(&l, NULL, &sw) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_swivel(&l, q, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_chain(NULL, jo, &tip) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_chain(&l, NULL, &tip) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_chain(&l, jo, NULL) == IK_ERR_NULL_ARG);
+    // the limb: one bad field at a time
+    for (f = 0; f < 12; f++)
+        for (k = 0; k < BAD_REALS; k++) {
+            bl = l;
+            switch (f) {
+            case 0: bl.base.pos.x = bad_real(k); break;
+            case 1: bl.base.rot.y = bad_real(k); break;
+            case 2: bl.upper_dir.z = bad_real(k); break;
+            case 3: bl.lower_dir.x = bad_real(k); break;
+            case 4: bl.hinge_axis.y = bad_real(k); break;
+            case 5: bl.swivel_ref.x = bad_real(k); break;
+            case 6: bl.upper_length = bad_real(k); break;
+            case 7: bl.lower_length = -bad_real(k); break;
+            case 8: bl.upper_dir = ik_vec3_zero(); break;
+            case 9: bl.hinge_axis = ik_vec3_make(IK__REAL_MIN / 8, 0, 0); break; // no direction
+            case 10: bl.hinge_axis = bl.upper_dir; break;                        // along a bone
+            default: bl.base.rot = ik_quat_make(0, 0, 0, 0); break;
+            }
+            if (f == 1 && k == 3)
+                continue; // a huge base rotation component is normalized: fine
+            CHECK(ik_limb_solve(&bl, &t, &o, q, &pose, &info) == IK_ERR_BAD_ARG);
+            CHECK(ik_limb_swivel(&bl, q, &sw) == IK_ERR_BAD_ARG);
+            CHECK(ik_limb_chain(&bl, jo, &tip) == IK_ERR_BAD_ARG);
+        }
+    // the target and q
+    for (f = 0; f < 5; f++)
+        for (k = 0; k < BAD_REALS; k++) {
+            bt = t;
+            switch (f) {
+            case 0: bt.pos.y = bad_real(k); break;
+            case 1: bt.pole.z = bad_real(k); break;
+            case 2: bt.swivel = bad_real(k); break;
+            case 3:
+                bt.use_rotation = true;
+                bt.rot.x = k == 3 ? 0 : bad_real(k);
+                if (k == 3)
+                    bt.rot.w = 0; // zero
+                break;
+            default: break;
+            }
+            memcpy(bq, q, sizeof q);
+            if (f == 4)
+                bq[k] = bad_real(k);
+            CHECK(ik_limb_solve(&l, &bt, &o, bq, &pose, &info) == IK_ERR_BAD_ARG);
+            if (f == 4)
+                CHECK(ik_limb_swivel(&l, bq, &sw) == IK_ERR_BAD_ARG);
+        }
+    // options
+    for (f = 0; f < 6; f++) {
+        bo = o;
+        switch (f) {
+        case 0: memset(&bo, 0, sizeof bo); break;
+        case 1: bo.softness = -1; break;
+        case 2: bo.softness = bad_real(0); break;
+        case 3: bo.pole_band = 0; break;
+        case 4: bo.pole_band = 1; break;
+        default: bo._valid ^= 1; break;
+        }
+        CHECK(ik_limb_solve(&l, &t, &bo, q, &pose, &info) == IK_ERR_BAD_OPTS);
+    }
+    CHECK(memcmp(q, q0, sizeof q) == 0 && untouched(&pose, sizeof pose));
+    CHECK(untouched(&info, sizeof info) && untouched(&sw, sizeof sw));
+    CHECK(untouched(jo, sizeof jo) && untouched(&tip, sizeof tip));
+
+    // valid but awkward: unreachable far and near, target at the shoulder, pole on the line,
+    // zero-length bones, non-unit directions, NULL options/pose/info
+    {
+        static const ik_real tx[5][3] = {
+            { 0, -5, 0 }, { 0, IK_R(-0.01), 0 }, { 0, 0, 0 }, { 0, IK_R(-0.4), 0 }, { 3, 3, 3 }
+        };
+        for (k = 0; k < 5; k++) {
+            bt = t;
+            bt.pos = ik_vec3_make(tx[k][0], tx[k][1], tx[k][2]);
+            bt.pole = k == 3 ? ik_vec3_make(0, -1, 0) : t.pole; // on the line
+            memcpy(bq, q0, sizeof q);
+            CHECK(ik_limb_solve(&l, &bt, NULL, bq, NULL, NULL) == IK_OK && reals_finite(bq, 7));
+            memcpy(bq, q0, sizeof q);
+            CHECK(ik_limb_solve(&l, &bt, &o, bq, &pose, &info) == IK_OK && reals_finite(bq, 7));
+            CHECK(info.status ==
+                      (k == 0 || k == 1 || k == 4 ? IK_STATUS_UNREACHABLE : IK_STATUS_CONVERGED) ||
+                  k == 2);
+            CHECK(ik_limb_swivel(&l, bq, &sw) == IK_OK && finite_d((double)sw));
+        }
+        for (k = 0; k < 3; k++) {
+            bl = l;
+            if (k != 1)
+                bl.upper_length = 0;
+            if (k != 0)
+                bl.lower_length = 0;
+            bl.upper_dir = ik_vec3_make(0, -7, 0); // non-unit: normalized
+            memcpy(bq, q0, sizeof q);
+            CHECK(ik_limb_solve(&bl, &t, &o, bq, &pose, &info) == IK_OK && reals_finite(bq, 7));
+            CHECK(ik_limb_swivel(&bl, bq, &sw) == IK_OK && finite_d((double)sw));
+        }
+    }
+}
+
+// Regressions (limb fuzzer): the shoulder frame was not orthonormal when the elbow's side
+// vector was rounding noise along the shoulder-wrist line: a pole band below rounding level
+// with swivel_ref along the line, and a bone of 1e-30 next to one of 1e12. The wrist must
+// still be at the target.
+static void test_robust_limb_degenerate_side(void)
+{
+    ik_limb l;
+    ik_limb_target t;
+    ik_limb_opts o = ik_default_limb_opts();
+    ik_solve_info info;
+    ik_real q[7] = { IK_R(-3.15), 0, 0, IK_R(-1e12), IK_R(1e-6), 0, 0 };
+    double err;
+    l.base = ik_xform_identity();
+    l.upper_dir = ik_vec3_make(0, 1, 0);
+    l.lower_dir = l.upper_dir;
+    l.upper_length = l.lower_length = IK_R(1e-6);
+    l.hinge_axis = ik_vec3_make(1, 0, 1);
+    l.swivel_ref = ik_vec3_make(1, 1, 1);
+    t.pos = ik_vec3_make(IK_R(1e-6), IK_R(1e-6), IK_R(1e-6));
+    t.rot = ik_quat_identity();
+    t.use_rotation = true;
+    t.use_swivel = true;
+    t.pole = t.pos;
+    t.swivel = IK_R(1e-6);
+    o.pole_band = IK__REAL_MIN;
+    CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_OK);
+    err = test_vec3_dist(limb_wrist(&l, q), t.pos);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    CHECK_NEAR(err / 2e-6, 0, TOL(1e-9, 1e-4));
+
+    l.base.rot =
+        ik_quat_normalize(ik_quat_make(IK_R(0.185), IK_R(0.185), IK_R(0.185), IK_R(-0.947)));
+    l.base.pos = ik_vec3_make(IK_MAX_MAGNITUDE, IK_MAX_MAGNITUDE, IK_MAX_MAGNITUDE);
+    l.upper_dir = ik_vec3_make(1, 1, 1);
+    l.lower_dir = l.upper_dir;
+    l.upper_length = IK_MAX_MAGNITUDE;
+    l.lower_length = IK_R(1e-30);
+    l.hinge_axis = ik_vec3_make(1, 0, -1);
+    l.swivel_ref = ik_vec3_make(1, 1, 1);
+    t.pos = ik_vec3_make(IK_MAX_MAGNITUDE, 0, IK_MAX_MAGNITUDE);
+    t.use_rotation = false;
+    t.use_swivel = false;
+    t.pole = ik_vec3_make(IK_MAX_MAGNITUDE, IK_R(1e-6), 0);
+    memset(q, 0, sizeof q);
+    CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+    err = test_vec3_dist(limb_wrist(&l, q), t.pos);
+    CHECK_NEAR(err / 1e12, 0, TOL(1e-9, 1e-3));
+}
+
+// ---- precision: scale invariance ---------------------------------------------------------------
+
+// The same chain at scales 1e-3, 1, 1e3 (tolerances in model units scaled with it): the error
+// relative to the size, and the joint angles, do not depend on the scale. And one chain whose
+// bones span 1e-3 to 1e3 keeps its accuracy relative to its length.
+static void test_robust_scale(void)
+{
+    static const double scales[3] = { 1e-3, 1, 1e3 };
+    static const double bones[7] = { 0.31, 0.4, 0.27, 0.45, 0.2, 0.33, 0.15 };
+    ik_real q_ref[2][7];
+    double rel_tol = TOL(1e-9, 2e-4);
+    int s, i, solver;
+    for (s = 0; s < 3; s++)
+        for (solver = 0; solver < 2; solver++) {
+            ik_joint j[7];
+            ik_chain c;
+            ik_real q[7] = { 0 };
+            ik_real qt[7] = { IK_R(0.3),  IK_R(-0.5), IK_R(0.4), IK_R(0.8),
+                              IK_R(-0.2), IK_R(0.6),  IK_R(0.1) };
+            ik_xform goal;
+            ik_target t;
+            ik_solve_info info;
+            ik_result r;
+            double len = 0, scale = scales[s];
+            for (i = 0; i < 7; i++) {
+                ik_vec3 off = ik_vec3_make(0, 0, (ik_real)(i == 0 ? 0 : bones[i - 1] * scale));
+                ik_vec3 axis = i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1);
+                j[i] = ik_joint_revolute(ik_xform_translation(off), axis);
+                len += bones[i];
+            }
+            c = ik_chain_make(j, 7,
+                              ik_xform_translation(ik_vec3_make(0, 0, (ik_real)(0.15 * scale))));
+            CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
+            t = ik_target_position(goal.pos);
+            for (i = 0; i < 7; i++)
+                q[i] = qt[i] + IK_R(0.05); // a start near the answer: the same path at any scale
+            if (solver == 0) {
+                ik_jacobian_opts o = ik_default_jacobian_opts();
+                o.tolerance = (ik_real)(1e-12 * scale * len);
+                o.max_iterations = 200;
+                r = ik_jacobian_solve(&c, &t, &o, q, scratch, sizeof scratch, &info);
+            } else {
+                ik_ccd_opts o = ik_default_ccd_opts();
+                o.tolerance = (ik_real)(TOL(1e-10, 1e-5) * scale * len);
+                o.max_sweeps = 2000;
+                r = ik_ccd_solve(&c, &t, &o, q, scratch, sizeof scratch, &info);
+            }
+            CHECK(r == IK_OK);
+            CHECK_NEAR((double)info.position_error / (scale * len), 0,
+                       solver == 0 ? rel_tol : TOL(1e-9, 2e-4));
+            if (s == 0)
+                memcpy(q_ref[solver], q, sizeof q);
+            else // the same answer at every scale (7 joints for 3 task dimensions: redundant);
+                // CCD's last joint turns about the line through the effector, which does not
+                // move it: its value is not determined by the task
+                for (i = 0; i < (solver == 0 ? 7 : 6); i++)
+                    CHECK_NEAR(q[i], q_ref[solver][i], TOL(1e-6, 2e-2));
+        }
+    // bones from 1e-3 to 1e3 in one chain
+    for (solver = 0; solver < 2; solver++) {
+        ik_joint j[7];
+        ik_chain c;
+        ik_real q[7] = { 0 }, qt[7] = { IK_R(0.3),  IK_R(-0.5), IK_R(0.4), IK_R(0.8),
+                                        IK_R(-0.2), IK_R(0.6),  IK_R(0.1) };
+        ik_xform goal;
+        ik_target t;
+        ik_solve_info info;
+        double len = 0;
+        for (i = 0; i < 7; i++) {
+            double b = pow(10.0, -3 + i); // 1e-3 .. 1e3
+            ik_vec3 axis = i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(1, 0, 0);
+            j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)b)), axis);
+            len += b;
+        }
+        c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+        CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
+        t = ik_target_position(goal.pos);
+        if (solver == 0) {
+            ik_jacobian_opts o = ik_default_jacobian_opts();
+            o.tolerance = (ik_real)(TOL(1e-12, 1e-5) * len);
+            o.max_iterations = 500;
+            CHECK(ik_jacobian_solve(&c, &t, &o, q, scratch, sizeof scratch, &info) == IK_OK);
+        } else {
+            ik_ccd_opts o = ik_default_ccd_opts();
+            o.tolerance = (ik_real)(TOL(1e-10, 1e-5) * len);
+            o.max_sweeps = 5000;
+            CHECK(ik_ccd_solve(&c, &t, &o, q, scratch, sizeof scratch, &info) == IK_OK);
+        }
+        CHECK(info.status == IK_STATUS_CONVERGED || solver == 1); // CCD: linear, slow here
+        CHECK_NEAR((double)info.position_error / len, 0, TOL(1e-9, 2e-4));
+    }
+    // the limb at 1e-3 and 1e3: exact to rounding relative to its size
+    for (s = 0; s < 3; s += 2) {
+        ik_limb l = robust_limb();
+        ik_limb_target t;
+        ik_real q[7] = { 0 };
+        ik_solve_info info;
+        double scale = scales[s];
+        l.upper_length = (ik_real)(0.3 * scale);
+        l.lower_length = (ik_real)(0.25 * scale);
+        t.pos =
+            ik_vec3_make((ik_real)(0.1 * scale), (ik_real)(-0.4 * scale), (ik_real)(0.1 * scale));
+        t.rot = ik_quat_from_axis_angle(ik_vec3_make(1, 2, 3), 1);
+        t.use_rotation = true;
+        t.use_swivel = false;
+        t.pole = ik_vec3_make(0, 0, (ik_real)scale);
+        t.swivel = 0;
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK_NEAR(test_vec3_dist(limb_wrist(&l, q), t.pos) / (0.55 * scale), 0, TOL(1e-14, 1e-5));
+    }
+}
+
+void test_robust(void)
+{
+    RUN(test_robust_strings);
+    RUN(test_robust_conversions);
+    RUN(test_robust_reparameterize_huge);
+    RUN(test_robust_expmap_jacobian_huge);
+    RUN(test_robust_quat_from_mat3_huge);
+    RUN(test_robust_chain_validate);
+    RUN(test_robust_fk_jacobian);
+    RUN(test_robust_urdf_dh);
+    RUN(test_robust_svd);
+    RUN(test_robust_ccd);
+    RUN(test_robust_jacobian);
+    RUN(test_robust_limb);
+    RUN(test_robust_limb_degenerate_side);
+    RUN(test_robust_scale);
+}
