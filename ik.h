@@ -4109,11 +4109,24 @@ static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 // not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
 static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
-// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
-// prismatic joint chasing a target that far away); q untouched on error.
-// The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
-// cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
-// and one forward kinematics per solve; no allocation.
+    ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
+    ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
+    if (tr >= IK_R(-0.9)) {
+        ik_vec3 v =
+            ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
+        return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
+    } else {
+        ik_mat3 m;
+        m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
+        m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
+        m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
+        m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
+        m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
+        m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
+        m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
+        m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
+        m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
+        return ik__quat_from_mat3(&m);
     }
 }
 
@@ -4308,6 +4321,9 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         bm =
             ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
     }
+    // with a band below rounding level, bm may be rounding noise along am: then any side
+    if (ik_vec3_length2(bm) == 0)
+        bm = ik_vec3_any_perpendicular(am);
 
     // shoulder: base * qs (= qml) maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m)
     qml = ik__quat_from_frames(loc.a, loc.b, am, bm);
@@ -4336,11 +4352,6 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
             q[6] = vw.z;
         }
     }
-// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
-// prismatic joint chasing a target that far away); q untouched on error.
-// The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
-// cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
-// and one forward kinematics per solve; no allocation.
     if (out_pose) {
         out_pose->shoulder = qs;
         out_pose->elbow = theta;

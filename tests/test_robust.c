@@ -771,7 +771,7 @@ static void test_robust_limb(void)
     memset(&tip, FILL, sizeof tip);
     CHECK(ik_limb_solve(NULL, &t, &o, q, &pose, &info) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_solve(&l, NULL, &o, q, &pose, &info) == IK_ERR_NULL_ARG);
-    CHECK(ik_limb_solve(&l, &t, &o, NULL, &pose, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_solve(&l, &t, &o, NULL, NULL, &info) == IK_ERR_NULL_ARG); // no q, no pose
     CHECK(ik_limb_swivel(NULL, q, &sw) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_swivel(&l, NULL, &sw) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_swivel(&l, q, NULL) == IK_ERR_NULL_ARG);
