@@ -414,7 +414,8 @@ static void test_jacobian_reach_position(void)
 }
 
 // Full-pose targets on 7-DOF arms: 7 revolute joints with random axes and offsets, and the
-// iiwa-like arm. Position and angle 1e-9 (transpose 1e-4); >= 99% converge.
+// iiwa-like arm. Position and angle 1e-9 (transpose 1e-4 within 100,000 iterations); >= 99%
+// converge.
 static void test_jacobian_reach_pose(void)
 {
     int mi, trial;
@@ -424,6 +425,11 @@ static void test_jacobian_reach_pose(void)
         int printed = 0;
         double tol;
         ik_jacobian_opts o = reach_opts(all_methods[mi], &tol);
+        // The transpose method is steepest descent: its rate goes with the Jacobian's condition
+        // number, and 7-DOF full poses need many iterations (measured: median 411, 95% within
+        // 6,800, 99% within 21,450; 85% within 2,000). Its budget here is 100,000 iterations.
+        if (all_methods[mi] == IK_JACOBIAN_TRANSPOSE)
+            o.max_iterations = 100000;
         memset(&s, 0, sizeof s);
         for (trial = 0; trial < 200; trial++) {
             ik_joint j[MAXJ];
@@ -431,14 +437,7 @@ static void test_jacobian_reach_pose(void)
             reach_trial(&r, &c, o, 1, &s, trial % 2 ? "iiwa pose" : "7R pose", &printed);
         }
         tally_print("pose, 7R and iiwa", all_methods[mi], &s);
-        // The transpose method is steepest descent: its rate goes with the square of the
-        // Jacobian's condition number, and 7-DOF full poses need more than the 2000 iterations
-        // of this test in a sixth of the cases (measured 85%; Welman's comparison shows the
-        // same). The others must reach 99%.
-        if (all_methods[mi] == IK_JACOBIAN_TRANSPOSE)
-            CHECK(s.ok * 100 >= s.trials * 80);
-        else
-            CHECK(s.ok * 100 >= s.trials * 99);
+        CHECK(s.ok * 100 >= s.trials * 99);
         CHECK(s.lie == 0);
         CHECK(s.not_finite == 0);
     }
