@@ -814,8 +814,9 @@ typedef bool (*ik_arm_stop_fn)(void *user);
 // Options for ik_arm_solve(). Start from ik_default_arm_opts(), then change fields.
 typedef struct ik_arm_opts {
     ik_jacobian_opts jacobian;      // each attempt's solver options, tolerances included;
-                                    // default ik_default_jacobian_opts() with max_iterations 15
-                                    // and tolerance = rotation_tolerance = 1e-6 (1e-5 float)
+                                    // default ik_default_jacobian_opts() with max_iterations 12,
+                                    // max_joint_step 2 and tolerance = rotation_tolerance = 1e-6
+                                    // (1e-5 float)
     int max_attempts;               // >= 1: the first from q, the others from random states;
                                     // default 100
     int probe_iterations;           // a restart still farther than probe_error after this many
@@ -834,8 +835,8 @@ IKDEF ik_arm_opts ik_default_arm_opts(void);
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 
 // Pose (or position) IK for serial robot arms: the combination that solves random reachable
-// targets most reliably. Attempt 1 runs ik_jacobian_solve() (damped least squares, limits by an
-// active set) from q; while none has converged, the next attempt starts from a state drawn
+// targets most reliably. Attempt 1 iterates damped least squares (limits by an active set) from
+// q; while none has converged, the next attempt starts from a state drawn
 // uniformly within the joint limits (a revolute joint without limits: a 2 pi range, centred on
 // 0 or from its finite limit; prismatic: the chain's reach around the start; ball joints: a
 // uniformly random rotation) by a splitmix64 generator seeded with opts->random_seed: the same
@@ -846,6 +847,10 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // attempt that came closest (position error plus rotation error times the mean joint distance)
 // with its status; a target beyond reach stops after the first attempt with
 // IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits.
+// The attempts are ik_jacobian_solve()'s DLS iteration with Levenberg-Marquardt damping
+// lambda^2 = |e|^2 / 20 + 1e-9 reach^2 (jacobian.damping^2 if set): the default and any DLS
+// options without a rest pose run it without an SVD and without per-attempt setup; other
+// methods, a rest pose or Euler balls call ik_jacobian_solve() for each attempt.
 // info (may be NULL): status, iterations summed over the attempts, the answer's errors.
 // q [ik_chain_dof()] is in/out. ik.h reads no clock: time budgets are the caller's (stop).
 // Errors: as ik_jacobian_solve() (IK_ERR_BAD_OPTS also for max_attempts < 1, probe_iterations
