@@ -487,7 +487,7 @@ static void test_arm_convergence(void)
         CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
         CHECK(info.status == IK_STATUS_CONVERGED);
         CHECK(ik_chain_fk(&c, q, NULL, &eff) == IK_OK);
-        CHECK(ik_vec3_length(ik_vec3_sub(eff.pos, t.pos)) <= TOL(1e-6, 1e-5) * 1.0001);
+        CHECK((double)ik_vec3_length(ik_vec3_sub(eff.pos, t.pos)) <= TOL(1e-6, 1e-5) * 1.0001);
         CHECK(q[3] >= j[1].lo && q[3] <= j[1].hi);
     }
 }
