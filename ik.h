@@ -855,8 +855,9 @@ typedef bool (*ik_arm_stop_fn)(void *user);
 // Options for ik_arm_solve(). Start from ik_default_arm_opts(), then change fields.
 typedef struct ik_arm_opts {
     ik_jacobian_opts jacobian;      // each attempt's solver options, tolerances included;
-                                    // default ik_default_jacobian_opts() with max_iterations 15
-                                    // and tolerance = rotation_tolerance = 1e-6 (1e-5 float)
+                                    // default ik_default_jacobian_opts() with max_iterations 12,
+                                    // max_joint_step 2 and tolerance = rotation_tolerance = 1e-6
+                                    // (1e-5 float)
     int max_attempts;               // >= 1: the first from q, the others from random states;
                                     // default 100
     int probe_iterations;           // a restart still farther than probe_error after this many
@@ -875,8 +876,8 @@ IKDEF ik_arm_opts ik_default_arm_opts(void);
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 
 // Pose (or position) IK for serial robot arms: the combination that solves random reachable
-// targets most reliably. Attempt 1 runs ik_jacobian_solve() (damped least squares, limits by an
-// active set) from q; while none has converged, the next attempt starts from a state drawn
+// targets most reliably. Attempt 1 iterates damped least squares (limits by an active set) from
+// q; while none has converged, the next attempt starts from a state drawn
 // uniformly within the joint limits (a revolute joint without limits: a 2 pi range, centred on
 // 0 or from its finite limit; prismatic: the chain's reach around the start; ball joints: a
 // uniformly random rotation) by a splitmix64 generator seeded with opts->random_seed: the same
@@ -887,6 +888,10 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // attempt that came closest (position error plus rotation error times the mean joint distance)
 // with its status; a target beyond reach stops after the first attempt with
 // IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits.
+// The attempts are ik_jacobian_solve()'s DLS iteration with Levenberg-Marquardt damping
+// lambda^2 = |e|^2 / 20 + 1e-9 reach^2 (jacobian.damping^2 if set): the default and any DLS
+// options without a rest pose run it without an SVD and without per-attempt setup; other
+// methods, a rest pose or Euler balls call ik_jacobian_solve() for each attempt.
 // info (may be NULL): status, iterations summed over the attempts, the answer's errors.
 // q [ik_chain_dof()] is in/out. ik.h reads no clock: time budgets are the caller's (stop).
 // Errors: as ik_jacobian_solve() (IK_ERR_BAD_OPTS also for max_attempts < 1, probe_iterations
@@ -4409,7 +4414,8 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
 {
     ik_arm_opts o;
     o.jacobian = ik_default_jacobian_opts();
-    o.jacobian.max_iterations = 15;
+    o.jacobian.max_iterations = 12;
+    o.jacobian.max_joint_step = 2;
     o.jacobian.tolerance = IK__ARM_TOL;
     o.jacobian.rotation_tolerance = IK__ARM_TOL;
     o.max_attempts = 100;
@@ -4422,11 +4428,173 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
     return o;
 }
 
-// Two states (the attempt's and the best so far), alignment slack, then the Jacobian solver's
-// scratch. dof: the valid chain's.
+// An attempt of ik_arm_solve() with DLS options: the Jacobian solver's iteration (damped least
+// squares on the normal equations, limits by an active set, halving a step that raises the
+// error), specialised so that nothing is validated or set up per attempt and no SVD is ever
+// needed. The damping is Levenberg-Marquardt's after Sugihara (2011), lambda^2 = |e|^2 / 20 +
+// 1e-9 reach^2 (opts.damping^2 if set): it vanishes with the error, so the last iterations
+// converge as fast as Gauss-Newton's even at a singular solution, and it keeps
+// J W J^T + lambda^2 I positive definite when pinned joints leave fewer active columns than task
+// rows (random starts pin joints often; the Jacobian solver then falls back to an SVD, ~20 times
+// the cost of this step). The coefficients were tuned on the arm benchmark (bench/): 1/2 needs
+// 1.5-2x the iterations from random starts, 1/10 to 1/50 about the same; a floor of 1e-6 reach^2
+// stalls near singular targets (a stretched UR5 elbow).
+typedef struct ik__arm_work {
+    const ik_chain *chain;
+    const ik_target *target;
+    const ik_jacobian_opts *o;
+    int dof, m;
+    ik_real ow, reach, lw, floor2, damping2;
+    // [6 dof] the Jacobian at the state and at the trial; [dof] the step, trial state, forced
+    // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits
+    ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi;
+} ik__arm_work;
+
+static size_t ik__arm_work_reals(int dof)
+{
+    return (size_t)dof * (6 * 2 + 7);
+}
+
+// The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
+// dq = diag(wa) J^T y. false if the factorization fails (non-finite input).
+static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda2)
+{
+    ik_real a[36], l[36], y[6];
+    const ik_real *jac = w->jac, *wa = w->wa;
+    int r, s, c, m = w->m, dof = w->dof;
+    for (r = 0; r < m; r++)
+        for (s = 0; s <= r; s++) {
+            const ik_real *jr = jac + r * dof, *js = jac + s * dof;
+            ik_real sum = 0;
+            for (c = 0; c < dof; c++)
+                sum += jr[c] * wa[c] * js[c];
+            a[r * m + s] = a[s * m + r] = sum;
+        }
+    if (!ik__ldlt(a, m, lambda2, l))
+        return false;
+    for (r = 0; r < m; r++)
+        y[r] = e[r];
+    ik__ldlt_solve(l, m, y);
+    for (c = 0; c < dof; c++) {
+        ik_real d = 0;
+        for (r = 0; r < m; r++)
+            d += jac[r * dof + c] * y[r];
+        w->dq[c] = wa[c] != 0 ? wa[c] * d : w->forced[c];
+    }
+    return true;
+}
+
+// One attempt from q (within the limits; updated) for at most max_it iterations; abandoned
+// (status max iterations) if after probe_it iterations the cost (position error plus rotation
+// error times the mean joint distance) is above probe. false on a numerical breakdown.
+static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_it, ik_real probe,
+                            ik_solve_info *info)
+{
+    const ik_jacobian_opts *o = w->o;
+    int dof = w->dof, m = w->m, it, idle = 0, c, i;
+    ik_real e0[6] = { 0 }, e1[6] = { 0 }, e[6], err, best_err = 0;
+    bool rot = w->target->use_rotation;
+    info->status = IK_STATUS_MAX_ITERATIONS;
+    err = ik__task_error(w->chain, w->target, q, false, w->ow, dof, w->jac, e0);
+    for (it = 0;; it++) {
+        ik_real step = 1, new_err = 0, emax, lambda2;
+        int pass, tries;
+        info->position_error = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+        info->rotation_error =
+            rot ? IK_SQRT(e0[3] * e0[3] + e0[4] * e0[4] + e0[5] * e0[5]) / w->ow : 0;
+        info->iterations = it;
+        if (!ik__finite(err))
+            return false;
+        if (info->position_error <= o->tolerance &&
+            (!rot || info->rotation_error <= o->rotation_tolerance)) {
+            info->status = IK_STATUS_CONVERGED;
+            return true;
+        }
+        if (it > 0)
+            idle = err < best_err * (1 - o->min_improvement) ? 0 : idle + 1;
+        if (it == 0 || err < best_err)
+            best_err = err;
+        if (idle >= 5) {
+            info->status = IK_STATUS_STALLED;
+            return true;
+        }
+        if (it == max_it ||
+            (it == probe_it && info->position_error + w->lw * info->rotation_error > probe))
+            return true;
+        for (i = 0; i < 6; i++)
+            e[i] = e0[i];
+        for (i = 0; i < m; i += 3) { // max_step, for each 3-row block
+            ik_real len = IK_SQRT(e[i] * e[i] + e[i + 1] * e[i + 1] + e[i + 2] * e[i + 2]);
+            if (len > o->max_step)
+                e[i] *= o->max_step / len, e[i + 1] *= o->max_step / len,
+                    e[i + 2] *= o->max_step / len;
+        }
+        lambda2 = w->damping2 > 0 ? w->damping2 : err / 20 + IK_R(1e-9) * w->reach * w->reach;
+        for (c = 0; c < dof; c++)
+            w->wa[c] = w->sw[c] * w->sw[c];
+        // active set: a joint whose step would cross a limit is pinned there, its forced move
+        // taken out of the error, and the others step again
+        for (pass = 0; pass <= dof; pass++) {
+            bool pinned_one = false;
+            while (!ik__arm_step(w, e, lambda2)) {
+                if (!ik__finite(lambda2) || lambda2 > w->reach * w->reach * IK_R(1e6))
+                    return false;
+                lambda2 = lambda2 * 100 + IK_EPSILON * w->reach * w->reach;
+            }
+            emax = 0;
+            for (c = 0; c < dof; c++)
+                if (w->wa[c] != 0 && IK_FABS(w->dq[c]) > emax)
+                    emax = IK_FABS(w->dq[c]);
+            for (c = 0; c < dof && emax > o->max_joint_step; c++)
+                w->dq[c] *= w->wa[c] != 0 ? o->max_joint_step / emax : 1;
+            for (c = 0; c < dof; c++) {
+                ik_real to = q[c] + w->dq[c],
+                        lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
+                if (w->wa[c] != 0 && lim != to) {
+                    w->wa[c] = 0;
+                    w->forced[c] = lim - q[c];
+                    for (i = 0; i < m; i++)
+                        e[i] -= w->jac[i * dof + c] * w->forced[c];
+                    pinned_one = true;
+                }
+            }
+            if (!pinned_one)
+                break;
+        }
+        // the step, halved while it raises the error (at most 10 times, else none and the
+        // iteration counts as idle; none either once the error is at the rounding of the
+        // effector's coordinates); the first try also gives the Jacobian there
+        for (tries = 0; tries < 10 && err > w->floor2; tries++, step /= 2) {
+            ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
+            new_err = ik__task_error(w->chain, w->target, w->trial, false, w->ow, dof,
+                                     tries == 0 ? w->jac_trial : NULL, e1);
+            if (new_err <= err)
+                break;
+        }
+        if (tries < 10 && err > w->floor2) {
+            for (c = 0; c < dof; c++)
+                q[c] = w->trial[c];
+            if (tries == 0) {
+                ik_real *swap = w->jac;
+                w->jac = w->jac_trial;
+                w->jac_trial = swap;
+                for (i = 0; i < 6; i++)
+                    e0[i] = e1[i];
+                err = new_err;
+            } else {
+                err = ik__task_error(w->chain, w->target, q, false, w->ow, dof, w->jac, e0);
+            }
+        }
+    }
+}
+
+// Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
+// then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
+// valid chain's.
 static size_t ik__arm_scratch_size(const ik_chain *chain, int dof)
 {
-    return ((size_t)dof * 2 + 1) * sizeof(ik_real) + ik_jacobian_scratch_size(chain);
+    return ((size_t)dof * 2 + ik__arm_work_reals(dof) + 1) * sizeof(ik_real) +
+           ik_jacobian_scratch_size(chain);
 }
 
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
@@ -4475,6 +4643,25 @@ static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik
     }
 }
 
+// true if ik__arm_attempt() covers these (valid) options: DLS, no rest pose, exponential maps.
+// Their check is ik_jacobian_solve()'s, for the fields the attempts read.
+static bool ik__arm_fast_opts(const ik_jacobian_opts *o)
+{
+    return o->method == IK_JACOBIAN_DLS && !o->rest && o->ball_param == IK_BALL_EXPMAP;
+}
+
+static bool ik__arm_opts_valid(const ik_arm_opts *o)
+{
+    const ik_jacobian_opts *j = &o->jacobian;
+    return o->_valid == IK__ARM_VALID && o->max_attempts >= 1 && o->probe_iterations >= 0 &&
+           ik__bounded(o->probe_error) && o->probe_error >= 0 && j->_valid == IK__JACOBIAN_VALID &&
+           j->max_iterations >= 1 && ik__bounded(j->tolerance) && j->tolerance >= 0 &&
+           ik__bounded(j->rotation_tolerance) && j->rotation_tolerance >= 0 &&
+           ik__bounded(j->orientation_weight) && j->orientation_weight >= 0 &&
+           ik__bounded(j->damping) && j->damping >= 0 && j->max_step > 0 && j->max_joint_step > 0 &&
+           ik__bounded(j->max_joint_step) && j->min_improvement >= 0 && j->min_improvement < 1;
+}
+
 IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                              const ik_arm_opts *opts, ik_real *q_io, void *scratch,
                              size_t scratch_size, ik_solve_info *info)
@@ -4482,30 +4669,68 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_arm_opts o = opts ? *opts : ik_default_arm_opts();
     ik_target target;
     ik_solve_info att, best;
-    ik_real *cur, *keep, reach, lw, best_cost = 0;
+    ik__arm_work w;
+    ik_real *cur, *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize;
-    int dof, a, c, iterations = 0;
+    int dof, a, c, jt, iterations = 0, probe_it;
+    bool fast, within_reach, valid = false;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
     r = ik__target_prepare(target_in, &target);
     if (r != IK_OK)
         return r;
-    if (o._valid != IK__ARM_VALID || o.max_attempts < 1 || o.probe_iterations < 0 ||
-        !ik__bounded(o.probe_error) || o.probe_error < 0)
+    if (!ik__arm_opts_valid(&o) || (int)o.jacobian.method < 0 || (int)o.jacobian.method > 3 ||
+        (int)o.jacobian.ball_param < 0 || (int)o.jacobian.ball_param > 1 ||
+        !(o.jacobian.rcond >= 0 && o.jacobian.rcond < 1) ||
+        !(o.jacobian.rest_gain >= 0 && o.jacobian.rest_gain <= 1))
         return IK_ERR_BAD_OPTS;
+    if (o.jacobian.rest)
+        for (c = 0; c < dof; c++)
+            if (!ik__bounded(o.jacobian.rest[c]))
+                return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    cur = ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2);
+    cur = ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof));
     if (!cur || scratch_size < ik__arm_scratch_size(chain, dof))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
-    // the Jacobian solver's scratch follows the two states; what is left of the buffer is its
-    jsize = scratch_size - (size_t)((char *)(keep + dof) - (char *)scratch);
-    reach = ik__chain_reach(chain);
-    reach = ik__finite(reach) && reach > 0 ? reach : 1;
-    lw = reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
+    w.jac = keep + dof;
+    w.jac_trial = w.jac + 6 * dof;
+    w.dq = w.jac_trial + 6 * dof;
+    w.trial = w.dq + dof;
+    w.forced = w.trial + dof;
+    w.sw = w.forced + dof;
+    w.wa = w.sw + dof;
+    w.lo = w.wa + dof;
+    w.hi = w.lo + dof;
+    // the Jacobian solver's scratch follows; what is left of the buffer is its
+    jscratch = w.hi + dof;
+    jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
+    w.chain = chain;
+    w.target = &target;
+    w.o = &o.jacobian;
+    w.dof = dof;
+    w.m = target.use_rotation ? 6 : 3;
+    w.reach = ik__chain_reach(chain);
+    w.reach = ik__finite(w.reach) && w.reach > 0 ? w.reach : 1;
+    w.lw = w.reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
+    w.ow = o.jacobian.orientation_weight > 0 ? o.jacobian.orientation_weight : w.lw;
+    w.floor2 = (16 * IK_EPSILON * w.reach) * (16 * IK_EPSILON * w.reach);
+    w.damping2 = o.jacobian.damping * o.jacobian.damping;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        int nd = ik_joint_type_dof(j->type), t;
+        for (t = 0; t < nd; t++, c++) {
+            w.sw[c] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
+            w.lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
+            w.hi[c] = nd == 1 ? j->hi : IK_INFINITY;
+        }
+    }
+    fast = ik__arm_fast_opts(&o.jacobian);
+    within_reach = !ik__beyond_reach(chain, target.pos, w.reach, o.jacobian.tolerance);
+    probe_it = o.probe_iterations > 0 ? o.probe_iterations : -1;
     rng = o.random_seed;
     best.status = IK_STATUS_MAX_ITERATIONS;
     best.iterations = 0;
@@ -4514,36 +4739,31 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
         ik_real cost;
         if (a == 0) {
             for (c = 0; c < dof; c++)
-                cur[c] = q_io[c];
+                cur[c] = ik__clamp(q_io[c], w.lo[c], w.hi[c]);
         } else {
             if (o.stop && o.stop(o.stop_user))
                 break;
-            ik__arm_random_state(chain, q_io, reach, &rng, cur);
+            ik__arm_random_state(chain, q_io, w.reach, &rng, cur);
         }
-        if (a > 0 && o.probe_iterations > 0 && o.probe_iterations < o.jacobian.max_iterations) {
-            // a restart: a few iterations first, the rest only if they came close enough
-            ik_jacobian_opts jo = o.jacobian;
-            jo.max_iterations = o.probe_iterations;
-            r = ik_jacobian_solve(chain, &target, &jo, cur, keep + dof, jsize, &att);
-            if (r == IK_OK && att.status == IK_STATUS_MAX_ITERATIONS &&
-                att.position_error + lw * att.rotation_error <= o.probe_error * reach) {
-                iterations += att.iterations;
-                jo.max_iterations = o.jacobian.max_iterations - o.probe_iterations;
-                r = ik_jacobian_solve(chain, &target, &jo, cur, keep + dof, jsize, &att);
-            }
+        if (fast) {
+            // a restart is abandoned early if it is still far after probe_iterations
+            if (!ik__arm_attempt(&w, cur, o.jacobian.max_iterations, a > 0 ? probe_it : -1,
+                                 o.probe_error * w.reach, &att))
+                continue; // a numerical breakdown: try the next start
+            iterations += att.iterations;
+            if (att.status != IK_STATUS_CONVERGED && !within_reach)
+                att.status = IK_STATUS_UNREACHABLE;
         } else {
-            r = ik_jacobian_solve(chain, &target, &o.jacobian, cur, keep + dof, jsize, &att);
+            r = ik_jacobian_solve(chain, &target, &o.jacobian, cur, jscratch, jsize, &att);
+            if (r != IK_OK)
+                continue;
+            iterations += att.iterations;
         }
-        if (r != IK_OK) {
-            if (a == 0)
-                return r; // bad input or options: the caller's q is untouched
-            continue;     // a numerical breakdown from one random start: try the next
-        }
-        iterations += att.iterations;
-        cost = att.position_error + lw * att.rotation_error;
-        if (a == 0 || cost < best_cost || att.status == IK_STATUS_CONVERGED) {
+        cost = att.position_error + w.lw * att.rotation_error;
+        if (!valid || cost < best_cost || att.status == IK_STATUS_CONVERGED) {
             best = att;
             best_cost = cost;
+            valid = true;
             for (c = 0; c < dof; c++)
                 keep[c] = cur[c];
         }
@@ -4551,6 +4771,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
         if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
             break;
     }
+    if (!valid)
+        return IK_ERR_NUMERIC;
     for (c = 0; c < dof; c++)
         q_io[c] = keep[c];
     if (info) {

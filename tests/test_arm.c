@@ -323,6 +323,27 @@ static void test_arm_contract(void)
     bad.jacobian.max_iterations = 0; // the attempts' options are checked too
     CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
           IK_ERR_BAD_OPTS);
+    bad = o;
+    bad.jacobian.tolerance = (ik_real)-1;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    bad.jacobian.max_joint_step = 0;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    bad.jacobian.method = (ik_jacobian_method)7;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    bad.jacobian.damping = (ik_real)INFINITY;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_OPTS);
+    bad = o;
+    q2[0] = (ik_real)NAN;
+    bad.jacobian.rest = q2;
+    CHECK(ik_arm_solve(&a.chain, &t, &bad, q, arm_scratch, sizeof arm_scratch, &info) ==
+          IK_ERR_BAD_ARG);
     t.pos.x = (ik_real)NAN;
     CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
           IK_ERR_BAD_ARG);
@@ -382,9 +403,100 @@ static void test_arm_contract(void)
     CHECK((double)info.position_error > 1.5 && (double)info.position_error < 3);
 }
 
+// Options the arm's own attempts do not cover (other methods, a rest pose) run each attempt
+// through ik_jacobian_solve(); a fixed damping replaces the adaptive one. All solve.
+static void test_arm_other_opts(void)
+{
+    arm_def a;
+    double m[16], qt[7] = { 0.3, -0.4, 0.5, -1.2, 0.2, 1.1, -0.3 };
+    ik_real rest[7] = { 0 };
+    int v, k;
+    CHECK(arm_build(ARM_PANDA, &a) == IK_OK);
+    plain_fk(&a.chain, qt, m);
+    for (v = 0; v < 4; v++) {
+        ik_arm_opts o = ik_default_arm_opts();
+        ik_target t = target_of(m, true);
+        ik_solve_info info;
+        ik_real q[7];
+        o.jacobian.tolerance = o.jacobian.rotation_tolerance = (ik_real)TOL(1e-5, 1e-5);
+        o.max_attempts = 500;
+        if (v == 0)
+            o.jacobian.method = IK_JACOBIAN_PINV;
+        else if (v == 1)
+            o.jacobian.method = IK_JACOBIAN_SDLS;
+        else if (v == 2)
+            o.jacobian.rest = rest, o.jacobian.rest_gain = (ik_real)0.01;
+        else
+            o.jacobian.damping = (ik_real)0.01;
+        for (k = 0; k < 7; k++) // a start far from qt: restarts are likely
+            q[k] = (ik_real)(0.9 * (double)a.joints[k].lo);
+        CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK(meets_criterion(&a.chain, q, m, true, TOL(1e-5, 3e-5), TOL(1e-5, 3e-5)));
+    }
+}
+
+// The damping vanishes with the error: from a near start the last iterations converge as fast
+// as Gauss-Newton's, to 1e-12 in a handful of iterations, even at a singular target (the UR5
+// with its elbow straight, where a fixed damping floor would crawl); and ball joints (no limits,
+// exponential maps) take the same path.
+static void test_arm_convergence(void)
+{
+    arm_def a;
+    ik_arm_opts o = ik_default_arm_opts();
+    ik_solve_info info;
+    double m[16], qt[6] = { 0.4, -1.0, 0.0, -0.7, 1.2, 0.3 };
+    ik_real q[7];
+    int k, side;
+    o.max_attempts = 1;
+    CHECK(arm_build(ARM_UR5, &a) == IK_OK);
+    for (side = 0; side < 2; side++) {
+        ik_target t;
+        qt[2] = side ? 0.0 : 1.0; // singular (straight elbow), regular
+        plain_fk(&a.chain, qt, m);
+        t = target_of(m, true);
+#ifndef IK_USE_FLOAT
+        // at the singular target the error is quadratic in the elbow's offset: every Newton-type
+        // step converges there only linearly, so the default 1e-6
+        o.jacobian.tolerance = o.jacobian.rotation_tolerance = (ik_real)(side ? 1e-6 : 1e-12);
+#endif
+        for (k = 0; k < 6; k++)
+            q[k] = (ik_real)(qt[k] + (k % 2 ? 0.05 : -0.05));
+        CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK(info.iterations <= (side ? 8 : 5));
+        CHECK(meets_criterion(&a.chain, q, m, true, side ? TOL(1e-6, 3e-5) : TOL(1e-10, 3e-5),
+                              side ? TOL(1e-6, 3e-5) : TOL(1e-10, 3e-5)));
+    }
+    {
+        // two ball joints and a revolute elbow, position target
+        ik_joint j[3];
+        ik_chain c;
+        ik_xform eff;
+        ik_target t = ik_target_position(ik_vec3_make((ik_real)0.3, (ik_real)0.5, (ik_real)0.4));
+        j[0] = ik_joint_ball(ik_xform_identity());
+        j[1] = ik_joint_revolute(ik_xform_make(ik_quat_identity(), ik_vec3_make(0, 0, 1)),
+                                 ik_vec3_make(1, 0, 0));
+        j[1].lo = (ik_real)-2.5, j[1].hi = (ik_real)2.5;
+        j[2] = ik_joint_ball(ik_xform_make(ik_quat_identity(), ik_vec3_make(0, 0, 1)));
+        c = ik_chain_make(j, 3, ik_xform_make(ik_quat_identity(), ik_vec3_make(0, 0, 1)));
+        CHECK(ik_chain_dof(&c) == 7);
+        for (k = 0; k < 7; k++)
+            q[k] = 0;
+        o = ik_default_arm_opts();
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK(ik_chain_fk(&c, q, NULL, &eff) == IK_OK);
+        CHECK((double)ik_vec3_length(ik_vec3_sub(eff.pos, t.pos)) <= TOL(1e-6, 1e-5) * 1.0001);
+        CHECK(q[3] >= j[1].lo && q[3] <= j[1].hi);
+    }
+}
+
 void test_arm(void)
 {
     RUN(test_known_poses);
     RUN(test_arm_contract);
+    RUN(test_arm_other_opts);
+    RUN(test_arm_convergence);
     RUN(test_solve_arms);
 }
