@@ -3273,6 +3273,7 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
     ik_real bp[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, b[3][3], t[3][3];
     ik_mat3 m;
     int i, r, k, at = 0;
+    bool bp_id = true; // B_{i-1} = identity (no product needed)
     w->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
@@ -3280,23 +3281,32 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
         ik_real wt = ik__clamp(j->weight, 0, 1);
         ik_quat qr = j->origin.rot;
-        bool axis_z = j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0; // B_i = identity
-        if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) && !axis_z)
-            ik__ccd_basis(j->axis, b);
-        else
+        bool b_id = !((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
+                      !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)); // B_i = identity
+        if (b_id)
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
                     b[r][k] = r == k;
+        else
+            ik__ccd_basis(j->axis, b);
         if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
             m = ik_quat_to_mat3(qr);
-            ik__ccd_mat_mul(m.m, b, t);
-            ik__ccd_mat_tmul(bp, t, p->c);
+            if (b_id)
+                memcpy(t, m.m, sizeof t);
+            else
+                ik__ccd_mat_mul(m.m, b, t);
         } else {
-            ik__ccd_mat_tmul(bp, b, p->c);
+            memcpy(t, b, sizeof t);
         }
-        p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                            bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                            bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        if (bp_id) {
+            memcpy(p->c, t, sizeof t);
+            p->o = o;
+        } else {
+            ik__ccd_mat_tmul(bp, t, p->c);
+            p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
+                                bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
+                                bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        }
         p->type = (int)j->type;
         p->qi = at;
         p->kind = wt > 0 ? IK__CCD_MOVE : 0;
@@ -3310,6 +3320,7 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
             w->revolute = false;
         at += ik_joint_type_dof(j->type);
         memcpy(bp, b, sizeof b);
+        bp_id = b_id;
     }
     {
         ik_vec3 o = ik_vec3_scale(chain->tip.pos, w->gs);
@@ -3348,7 +3359,8 @@ static void ik__ccd_load(const ik__ccd_work *w)
     }
 }
 
-// q from the carried state: one atan2 per free revolute joint, one log per moved ball joint.
+// q from the carried state: one atan2 per free revolute joint that moved, one log per moved ball
+// joint.
 static void ik__ccd_store(const ik__ccd_work *w)
 {
     int i, at = 0;
@@ -3359,7 +3371,8 @@ static void ik__ccd_store(const ik__ccd_work *w)
         if (j->type == IK_JOINT_REVOLUTE &&
             (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
             ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3];
-            v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
+            if (c != c0 || s != s0) // (a joint that has not moved keeps q bit for bit)
+                v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
             p->st[2] = c;
             p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
