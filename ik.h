@@ -3144,6 +3144,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
 #define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: a and kd are set
+#define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
@@ -3151,6 +3152,8 @@ typedef struct ik__ccd_joint {
     ik_vec3 o;        // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
     ik_real st[4];    // revolute: cos, sin of the current angle, then of q[] (the state is q[] +
                       // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
+    ik_real off[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (the angle in
+                      // st is q + off)
     ik_vec3 d;        // the target in P_i (this sweep)
     ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
     ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
@@ -3266,6 +3269,47 @@ static void ik__ccd_mat_tmul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3]
     }
 }
 
+// A complex product: (c, s) *= (x, y).
+static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
+{
+    ik_real t = *c * x - *s * y;
+    *s = *c * y + *s * x;
+    *c = t;
+}
+
+// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) (z-x-z angles: C_i e_z = Rz(g) Rx(b) e_z
+// = (sin g sin b, -cos g sin b, cos b) gives g and b, then Rx(-b) Rz(-g) C_i = Rz(h) gives h)
+// becomes Rx(b): M_{i-1} turns by g about its z axis (joint i - 1 carries q + g), P_i by h (joint
+// i carries q + h), and o_i turns with M_{i-1}. The passes then turn by b about x instead of
+// multiplying by a 3 x 3 matrix. These come from C_i's entries to rounding for any b (also near 0
+// or pi, where g alone is ill-defined but the product is not); the pairs (cos, sin) are columns
+// of rotations, unit to rounding, except g's.
+static void ik__ccd_links(ik__ccd_work *w)
+{
+    int i, k;
+    for (i = 1; i < w->chain->joint_count; i++) {
+        ik__ccd_joint *p = &w->jd[i], *pp = &w->jd[i - 1];
+        ik_real(*c)[3] = p->c, cg = 1, sg = 0, cb, sb, ch, sh;
+        ik_vec3 o = p->o;
+        if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
+            continue;
+        ik__ccd_unit2(-c[1][2], c[0][2], &cg, &sg); // stays (1, 0) if the axes are parallel
+        cb = c[2][2];
+        sb = sg * c[0][2] - cg * c[1][2];
+        ch = cg * c[0][0] + sg * c[1][0];
+        sh = cb * (cg * c[1][0] - sg * c[0][0]) + sb * c[2][0];
+        for (k = 0; k < 3; k++)
+            c[0][k] = c[k][0] = k == 0;
+        c[1][1] = c[2][2] = cb;
+        c[2][1] = sb;
+        c[1][2] = -sb;
+        p->o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
+        ik__ccd_cmul(&pp->off[0], &pp->off[1], cg, sg);
+        ik__ccd_cmul(&p->off[0], &p->off[1], ch, sh);
+        p->kind |= IK__CCD_LINK;
+    }
+}
+
 // The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind.
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
@@ -3309,6 +3353,8 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         }
         p->type = (int)j->type;
         p->qi = at;
+        p->off[0] = 1;
+        p->off[1] = 0;
         p->kind = wt > 0 ? IK__CCD_MOVE : 0;
         if (j->type == IK_JOINT_REVOLUTE &&
             (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
@@ -3322,6 +3368,8 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         memcpy(bp, b, sizeof b);
         bp_id = b_id;
     }
+    if (w->revolute)
+        ik__ccd_links(w);
     {
         ik_vec3 o = ik_vec3_scale(chain->tip.pos, w->gs);
         m = ik_quat_to_mat3(chain->tip.rot);
@@ -3345,6 +3393,7 @@ static void ik__ccd_load(const ik__ccd_work *w)
         const ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE) {
             ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
+            ik__ccd_cmul(&c, &s, p->off[0], p->off[1]);
             p->st[0] = p->st[2] = c;
             p->st[1] = p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL) {
@@ -3400,9 +3449,16 @@ static void ik__ccd_targets(const ik__ccd_work *w)
             ik__ccd_joint *p = &w->jd[i];
             ik_real(*c)[3] = p->c, cq = p->st[0], sq = p->st[1];
             ik_vec3 v = ik_vec3_sub(x, p->o), d;
-            d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
-            d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
-            d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+            const bool link = (p->kind & IK__CCD_LINK) != 0;
+            if (link) { // C_i = Rx(b): the same products without the zeros
+                d.x = v.x;
+                d.y = c[1][1] * v.y + c[2][1] * v.z;
+                d.z = c[1][1] * v.z - c[2][1] * v.y;
+            } else {
+                d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
+                d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
+                d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+            }
             p->d = d;
             x = d;
             if (p->type == IK_JOINT_REVOLUTE) {
@@ -3412,9 +3468,14 @@ static void ik__ccd_targets(const ik__ccd_work *w)
                 p->kind &= ~IK__CCD_UNIT;
                 if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
                     kd = 1 / IK_SQRT(dd2);
-                    p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
-                    p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
-                    p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                    if (link) {
+                        ik_real t = d.y * kd;
+                        p->a = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
+                    } else {
+                        p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+                        p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+                        p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                    }
                     p->kd = kd;
                     p->kind |= IK__CCD_UNIT;
                 }
