@@ -3157,6 +3157,7 @@ typedef struct ik__ccd_joint {
     ik_vec3 d;        // the target in P_i (this sweep)
     ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
     ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
+    ik_vec3 k;        // IK__CCD_LINK: C_i^T o_i
     ik_real kd;       // and 1 / |d_xy|
     int type;         // the joint's ik_joint_type
     int qi;           // its first value in q
@@ -3303,7 +3304,8 @@ static void ik__ccd_links(ik__ccd_work *w)
         c[1][1] = c[2][2] = cb;
         c[2][1] = sb;
         c[1][2] = -sb;
-        p->o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
+        p->o = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
+        p->k = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
         ik__ccd_cmul(&pp->off[0], &pp->off[1], cg, sg);
         ik__ccd_cmul(&p->off[0], &p->off[1], ch, sh);
         p->kind |= IK__CCD_LINK;
@@ -3444,27 +3446,33 @@ static void ik__ccd_targets(const ik__ccd_work *w)
     const bool pose = w->pose;
     const int n = w->chain->joint_count;
     int i, k;
-    if (w->revolute) { // the same for free revolute joints and a position target, leaner
+    if (w->revolute) {          // the same for free revolute joints and a position target, leaner
+        ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1} (none before the root)
         for (i = 0; i < n; i++) {
             ik__ccd_joint *p = &w->jd[i];
-            ik_real(*c)[3] = p->c, cq = p->st[0], sq = p->st[1];
-            ik_vec3 v = ik_vec3_sub(x, p->o), d;
+            ik_real(*c)[3] = p->c;
+            ik_vec3 d;
             const bool link = (p->kind & IK__CCD_LINK) != 0;
-            if (link) { // C_i = Rx(b): the same products without the zeros
-                d.x = v.x;
-                d.y = c[1][1] * v.y + c[2][1] * v.z;
-                d.z = c[1][1] * v.z - c[2][1] * v.y;
+            if (link) { // d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i: its matrix does not wait for x
+                ik_real cb = c[1][1], sb = c[2][1];
+                d.x = (cq * x.x + sq * x.y) - p->k.x;
+                d.y = ((cb * cq) * x.y - (cb * sq) * x.x) + (sb * x.z - p->k.y);
+                d.z = ((sb * sq) * x.x - (sb * cq) * x.y) + (cb * x.z - p->k.z);
             } else {
+                ik_vec3 v = ik_vec3_make(cq * x.x + sq * x.y - p->o.x, cq * x.y - sq * x.x - p->o.y,
+                                         x.z - p->o.z);
                 d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
                 d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
                 d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
             }
             p->d = d;
             x = d;
+            cq = 1;
+            sq = 0;
             if (p->type == IK_JOINT_REVOLUTE) {
                 ik_real dd2 = d.x * d.x + d.y * d.y, kd;
-                x.x = cq * d.x + sq * d.y;
-                x.y = cq * d.y - sq * d.x;
+                cq = p->st[0];
+                sq = p->st[1];
                 p->kind &= ~IK__CCD_UNIT;
                 if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
                     kd = 1 / IK_SQRT(dd2);
