@@ -3131,6 +3131,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 // alone the effector's circle about the axis simply turns into the target's half-plane:
 // e = (d.x, d.y) |f_xy| / |d_xy| (one square root). Stiffness, max_angle and limits act on the
 // angle: a joint that has them carries q and takes the step phi = arg(Z conj(e^{iq})) (atan2).
+// On a chain of free revolute joints, each link between two of them is a turn about x
+// (ik__ccd_links()), which shortens the target's pass.
 
 #define IK__CCD_VALID 0x1cccd
 #ifdef IK_USE_FLOAT
@@ -3294,9 +3296,12 @@ static void ik__ccd_links(ik__ccd_work *w)
         ik_vec3 o = p->o;
         if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
             continue;
-        ik__ccd_unit2(-c[1][2], c[0][2], &cg, &sg); // stays (1, 0) if the axes are parallel
         cb = c[2][2];
-        sb = sg * c[0][2] - cg * c[1][2];
+        sb = IK_SQRT(c[0][2] * c[0][2] + c[1][2] * c[1][2]); // (entries of a rotation: no scaling)
+        if (sb > 0) {                                        // else (1, 0): the axes are parallel
+            cg = -c[1][2] / sb;
+            sg = c[0][2] / sb;
+        }
         ch = cg * c[0][0] + sg * c[1][0];
         sh = cb * (cg * c[1][0] - sg * c[0][0]) + sb * c[2][0];
         for (k = 0; k < 3; k++)
