@@ -3209,6 +3209,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 // alone the effector's circle about the axis simply turns into the target's half-plane:
 // e = (d.x, d.y) |f_xy| / |d_xy| (one square root). Stiffness, max_angle and limits act on the
 // angle: a joint that has them carries q and takes the step phi = arg(Z conj(e^{iq})) (atan2).
+// On a chain of free revolute joints, each link between two of them is a turn about x
+// (ik__ccd_links()), which shortens the target's pass.
 
 #define IK__CCD_VALID 0x1cccd
 #ifdef IK_USE_FLOAT
@@ -3222,6 +3224,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
 #define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: a and kd are set
+#define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
@@ -3229,9 +3232,12 @@ typedef struct ik__ccd_joint {
     ik_vec3 o;        // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
     ik_real st[4];    // revolute: cos, sin of the current angle, then of q[] (the state is q[] +
                       // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
+    ik_real off[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (the angle in
+                      // st is q + off)
     ik_vec3 d;        // the target in P_i (this sweep)
     ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
     ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
+    ik_vec3 k;        // IK__CCD_LINK: C_i^T o_i
     ik_real kd;       // and 1 / |d_xy|
     int type;         // the joint's ik_joint_type
     int qi;           // its first value in q
@@ -3344,6 +3350,51 @@ static void ik__ccd_mat_tmul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3]
     }
 }
 
+// A complex product: (c, s) *= (x, y).
+static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
+{
+    ik_real t = *c * x - *s * y;
+    *s = *c * y + *s * x;
+    *c = t;
+}
+
+// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) (z-x-z angles: C_i e_z = Rz(g) Rx(b) e_z
+// = (sin g sin b, -cos g sin b, cos b) gives g and b, then Rx(-b) Rz(-g) C_i = Rz(h) gives h)
+// becomes Rx(b): M_{i-1} turns by g about its z axis (joint i - 1 carries q + g), P_i by h (joint
+// i carries q + h), and o_i turns with M_{i-1}. The passes then turn by b about x instead of
+// multiplying by a 3 x 3 matrix. These come from C_i's entries to rounding for any b (also near 0
+// or pi, where g alone is ill-defined but the product is not); the pairs (cos, sin) are columns
+// of rotations, unit to rounding, except g's.
+static void ik__ccd_links(ik__ccd_work *w)
+{
+    int i, k;
+    for (i = 1; i < w->chain->joint_count; i++) {
+        ik__ccd_joint *p = &w->jd[i], *pp = &w->jd[i - 1];
+        ik_real(*c)[3] = p->c, cg = 1, sg = 0, cb, sb, ch, sh;
+        ik_vec3 o = p->o;
+        if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
+            continue;
+        cb = c[2][2];
+        sb = IK_SQRT(c[0][2] * c[0][2] + c[1][2] * c[1][2]); // (entries of a rotation: no scaling)
+        if (sb > 0) {                                        // else (1, 0): the axes are parallel
+            cg = -c[1][2] / sb;
+            sg = c[0][2] / sb;
+        }
+        ch = cg * c[0][0] + sg * c[1][0];
+        sh = cb * (cg * c[1][0] - sg * c[0][0]) + sb * c[2][0];
+        for (k = 0; k < 3; k++)
+            c[0][k] = c[k][0] = k == 0;
+        c[1][1] = c[2][2] = cb;
+        c[2][1] = sb;
+        c[1][2] = -sb;
+        p->o = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
+        p->k = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
+        ik__ccd_cmul(&pp->off[0], &pp->off[1], cg, sg);
+        ik__ccd_cmul(&p->off[0], &p->off[1], ch, sh);
+        p->kind |= IK__CCD_LINK;
+    }
+}
+
 // The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind.
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
@@ -3351,6 +3402,7 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
     ik_real bp[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, b[3][3], t[3][3];
     ik_mat3 m;
     int i, r, k, at = 0;
+    bool bp_id = true; // B_{i-1} = identity (no product needed)
     w->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
@@ -3358,25 +3410,36 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
         ik_real wt = ik__clamp(j->weight, 0, 1);
         ik_quat qr = j->origin.rot;
-        bool axis_z = j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0; // B_i = identity
-        if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) && !axis_z)
-            ik__ccd_basis(j->axis, b);
-        else
+        bool b_id = !((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
+                      !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)); // B_i = identity
+        if (b_id)
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
                     b[r][k] = r == k;
+        else
+            ik__ccd_basis(j->axis, b);
         if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
             m = ik_quat_to_mat3(qr);
-            ik__ccd_mat_mul(m.m, b, t);
-            ik__ccd_mat_tmul(bp, t, p->c);
+            if (b_id)
+                memcpy(t, m.m, sizeof t);
+            else
+                ik__ccd_mat_mul(m.m, b, t);
         } else {
-            ik__ccd_mat_tmul(bp, b, p->c);
+            memcpy(t, b, sizeof t);
         }
-        p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                            bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                            bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        if (bp_id) {
+            memcpy(p->c, t, sizeof t);
+            p->o = o;
+        } else {
+            ik__ccd_mat_tmul(bp, t, p->c);
+            p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
+                                bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
+                                bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+        }
         p->type = (int)j->type;
         p->qi = at;
+        p->off[0] = 1;
+        p->off[1] = 0;
         p->kind = wt > 0 ? IK__CCD_MOVE : 0;
         if (j->type == IK_JOINT_REVOLUTE &&
             (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
@@ -3388,7 +3451,10 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
             w->revolute = false;
         at += ik_joint_type_dof(j->type);
         memcpy(bp, b, sizeof b);
+        bp_id = b_id;
     }
+    if (w->revolute)
+        ik__ccd_links(w);
     {
         ik_vec3 o = ik_vec3_scale(chain->tip.pos, w->gs);
         m = ik_quat_to_mat3(chain->tip.rot);
@@ -3412,6 +3478,7 @@ static void ik__ccd_load(const ik__ccd_work *w)
         const ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE) {
             ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
+            ik__ccd_cmul(&c, &s, p->off[0], p->off[1]);
             p->st[0] = p->st[2] = c;
             p->st[1] = p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL) {
@@ -3426,7 +3493,8 @@ static void ik__ccd_load(const ik__ccd_work *w)
     }
 }
 
-// q from the carried state: one atan2 per free revolute joint, one log per moved ball joint.
+// q from the carried state: one atan2 per free revolute joint that moved, one log per moved ball
+// joint.
 static void ik__ccd_store(const ik__ccd_work *w)
 {
     int i, at = 0;
@@ -3437,7 +3505,8 @@ static void ik__ccd_store(const ik__ccd_work *w)
         if (j->type == IK_JOINT_REVOLUTE &&
             (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
             ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3];
-            v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
+            if (c != c0 || s != s0) // (a joint that has not moved keeps q bit for bit)
+                v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
             p->st[2] = c;
             p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
@@ -3460,26 +3529,44 @@ static void ik__ccd_targets(const ik__ccd_work *w)
     const bool pose = w->pose;
     const int n = w->chain->joint_count;
     int i, k;
-    if (w->revolute) { // the same for free revolute joints and a position target, leaner
+    if (w->revolute) {          // the same for free revolute joints and a position target, leaner
+        ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1} (none before the root)
         for (i = 0; i < n; i++) {
             ik__ccd_joint *p = &w->jd[i];
-            ik_real(*c)[3] = p->c, cq = p->st[0], sq = p->st[1];
-            ik_vec3 v = ik_vec3_sub(x, p->o), d;
-            d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
-            d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
-            d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+            ik_real(*c)[3] = p->c;
+            ik_vec3 d;
+            const bool link = (p->kind & IK__CCD_LINK) != 0;
+            if (link) { // d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i: its matrix does not wait for x
+                ik_real cb = c[1][1], sb = c[2][1];
+                d.x = (cq * x.x + sq * x.y) - p->k.x;
+                d.y = ((cb * cq) * x.y - (cb * sq) * x.x) + (sb * x.z - p->k.y);
+                d.z = ((sb * sq) * x.x - (sb * cq) * x.y) + (cb * x.z - p->k.z);
+            } else {
+                ik_vec3 v = ik_vec3_make(cq * x.x + sq * x.y - p->o.x, cq * x.y - sq * x.x - p->o.y,
+                                         x.z - p->o.z);
+                d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
+                d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
+                d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
+            }
             p->d = d;
             x = d;
+            cq = 1;
+            sq = 0;
             if (p->type == IK_JOINT_REVOLUTE) {
                 ik_real dd2 = d.x * d.x + d.y * d.y, kd;
-                x.x = cq * d.x + sq * d.y;
-                x.y = cq * d.y - sq * d.x;
+                cq = p->st[0];
+                sq = p->st[1];
                 p->kind &= ~IK__CCD_UNIT;
                 if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
                     kd = 1 / IK_SQRT(dd2);
-                    p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
-                    p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
-                    p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                    if (link) {
+                        ik_real t = d.y * kd;
+                        p->a = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
+                    } else {
+                        p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+                        p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+                        p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                    }
                     p->kd = kd;
                     p->kind |= IK__CCD_UNIT;
                 }
