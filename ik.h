@@ -1620,55 +1620,6 @@ static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
                        ik_quat_mul(ik__quat_axis(0, q[1]), ik__quat_axis(2, q[2])));
 }
 
-// One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
-// its motion) on exit; *pre gets the frame between origin and motion, in which the motion's
-// axis and exponential map are expressed. Returns the joint-state values used. (The Jacobian
-// solver has its own pass, ik__jacobian, on rotation matrices.)
-static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
-{
-    *f = ik_xform_mul(*f, j->origin);
-    *pre = *f;
-    switch (j->type) {
-    case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
-        f->rot = ik_quat_mul(f->rot, ik__quat_unit_axis(j->axis, q[0]));
-        return 1;
-    case IK_JOINT_PRISMATIC:
-        f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
-        return 1;
-    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, false)); return 3;
-    case IK_JOINT_FIXED: break;
-    }
-    return 0;
-}
-
-// Forward kinematics of a validated chain and state.
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
-{
-    ik_xform f = ik_xform_identity();
-    ik_xform pre;
-    int i;
-    for (i = 0; i < chain->joint_count; i++) {
-        q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
-        if (out_frames)
-            out_frames[i] = f;
-    }
-    return ik_xform_mul(f, chain->tip);
-}
-
-IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
-                            ik_xform *out_effector)
-{
-    int dof;
-    ik_xform effector;
-    ik_result r = ik__chain_state_validate(chain, q, &dof);
-    if (r != IK_OK)
-        return r;
-    effector = ik__fk(chain, q, out_frames);
-    if (out_effector)
-        *out_effector = effector;
-    return IK_OK;
-}
-
 static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 lin, ik_vec3 ang)
 {
     jac[col] = lin.x;
@@ -1748,9 +1699,10 @@ static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_r
 // yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z.
 // p_e is not known until the end: with 6 rows the first three hold p x w (a prismatic column
 // its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
-// from known_pe if the caller has it, else from a first pass.
+// from a first pass. out_frames (may be NULL) gets each joint's frame after its motion: the
+// same pass is the forward kinematics (ik__fk).
 static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
-                             ik_real *jac, bool euler, const ik_vec3 *known_pe)
+                             ik_real *jac, bool euler, ik_xform *out_frames)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -1759,7 +1711,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
     int i, k, col = 0, axis;
     bool deferred = rows == 6;
     if (jac && !deferred)
-        pe = known_pe ? *known_pe : ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
+        pe = ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         const ik_quat o = j->origin.rot;
@@ -1823,11 +1775,14 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
                     ik__jacobian_set(jac, rows, dof, col + k, lin, w);
                 }
             }
-            r = ik_mat3_mul(r, ik_quat_to_mat3(ik__ball_rotation(q + col, euler)));
+            // (the rotation is unit by construction: no normalization)
+            r = ik_mat3_mul(r, ik__quat_to_mat3_unit(ik__ball_rotation(q + col, euler)));
             col += 3;
             break;
         case IK_JOINT_FIXED: break;
         }
+        if (out_frames)
+            out_frames[i] = ik_xform_make(ik__quat_from_mat3(&r), p);
     }
     IK_ASSERT(col == dof);
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
@@ -1847,6 +1802,26 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
         }
     }
     return effector;
+}
+
+// Forward kinematics of a validated chain and state (frames: see ik__jacobian).
+static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+{
+    return ik__jacobian(chain, q, 6, ik__chain_dof(chain), NULL, false, out_frames);
+}
+
+IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
+                            ik_xform *out_effector)
+{
+    int dof;
+    ik_xform effector;
+    ik_result r = ik__chain_state_validate(chain, q, &dof);
+    if (r != IK_OK)
+        return r;
+    effector = ik__fk(chain, q, out_frames);
+    if (out_effector)
+        *out_effector = effector;
+    return IK_OK;
 }
 
 IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int rows,
