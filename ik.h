@@ -2444,16 +2444,66 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
-// The LDL^T factorization of a + shift I (n x n): l gets L's strict lower part and 1 / D_ii on
-// its diagonal (no square roots, and the solves multiply); false if a pivot is not positive.
-static bool ik__ldlt(const ik_real *a, int n, ik_real shift, ik_real *l)
+// Fixed-length loops (the 6 x 6 normal equations below) fully unrolled: neither GCC nor clang
+// does it at -O2 by itself, and the loop control would cost as much as the arithmetic.
+#if defined(__clang__)
+#define IK__UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define IK__UNROLL _Pragma("GCC unroll 6")
+#else
+#define IK__UNROLL
+#endif
+
+// The normal equations' matrices are 6 x 6 whatever the task's m: a 3-row task is padded with
+// the identity, its right-hand sides and eigenvector estimate with zeros (which the solves keep
+// zero, and which add exact zeros to every sum), so that every loop has a fixed length.
+
+// A = J diag(wa) J^T (the first m rows of jac, dof columns), padded to 6 x 6; each sum runs over
+// the columns in order.
+static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
+{
+    int r, s, c;
+    IK__UNROLL
+    for (r = 0; r < 36; r++)
+        a[r] = 0;
+    for (c = 0; c < dof; c++) {
+        ik_real v[6], wv[6];
+        IK__UNROLL
+        for (r = 0; r < 6; r++) {
+            v[r] = r < m ? jac[r * dof + c] : 0;
+            wv[r] = v[r] * wa[c];
+        }
+        IK__UNROLL
+        for (r = 0; r < 6; r++) {
+            IK__UNROLL
+            for (s = 0; s <= r; s++)
+                a[r * 6 + s] += wv[r] * v[s];
+        }
+    }
+    IK__UNROLL
+    for (r = 0; r < 6; r++) {
+        IK__UNROLL
+        for (s = 0; s < r; s++)
+            a[s * 6 + r] = a[r * 6 + s];
+        if (r >= m)
+            a[r * 6 + r] = 1;
+    }
+}
+
+// The LDL^T factorization of a + shift I (6 x 6, lower triangle read): l gets L's strict lower
+// part and 1 / D_ii on its diagonal (no square roots, and the solves multiply); false if a pivot
+// is not positive.
+static bool ik__ldlt(const ik_real *a, ik_real shift, ik_real *l)
 {
     int i, j, k;
-    for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
+    IK__UNROLL
+    for (i = 0; i < 6; i++) {
+        ik_real *li = l + i * 6, t[6], d = a[i * 6 + i] + shift;
+        IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
-            const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j];
+            const ik_real *lj = l + j * 6;
+            ik_real s = a[i * 6 + j];
+            IK__UNROLL
             for (k = 0; k < j; k++)
                 s -= t[k] * lj[k];
             t[j] = s;
@@ -2467,20 +2517,24 @@ static bool ik__ldlt(const ik_real *a, int n, ik_real shift, ik_real *l)
     return true;
 }
 
-// x <- (L D L^T)^-1 x for a factor from ik__ldlt.
-static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
+// x <- (L D L^T)^-1 x (6 values) for a factor from ik__ldlt.
+static void ik__ldlt_solve(const ik_real *l, ik_real *x)
 {
     int i, k;
-    for (i = 0; i < n; i++) {
+    IK__UNROLL
+    for (i = 0; i < 6; i++) {
         ik_real s = x[i];
+        IK__UNROLL
         for (k = 0; k < i; k++)
-            s -= l[i * n + k] * x[k];
+            s -= l[i * 6 + k] * x[k];
         x[i] = s;
     }
-    for (i = n - 1; i >= 0; i--) {
-        ik_real s = x[i] * l[i * n + i];
-        for (k = i + 1; k < n; k++)
-            s -= l[k * n + i] * x[k];
+    IK__UNROLL
+    for (i = 5; i >= 0; i--) {
+        ik_real s = x[i] * l[i * 6 + i];
+        IK__UNROLL
+        for (k = i + 1; k < 6; k++)
+            s -= l[k * 6 + i] * x[k];
         x[i] = s;
     }
 }
@@ -2501,15 +2555,18 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         x[i] = 1;
     for (it = 0; it < 40; it++) {
         ik_real xy = 0, yy = 0, rr = 0, y[6];
-        for (i = 0; i < n; i++)
+        IK__UNROLL
+        for (i = 0; i < 6; i++)
             y[i] = x[i];
-        ik__ldlt_solve(l, n, y);
-        for (i = 0; i < n; i++) {
+        ik__ldlt_solve(l, y);
+        IK__UNROLL
+        for (i = 0; i < 6; i++) {
             xy += x[i] * y[i];
             yy += y[i] * y[i];
         }
         rho = xy / yy;
-        for (i = 0; i < n; i++) {
+        IK__UNROLL
+        for (i = 0; i < 6; i++) {
             ik_real r = x[i] - rho * y[i];
             rr += r * r;
             x[i] = rho * y[i];
@@ -2536,14 +2593,13 @@ static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
-    ik_real t[6];
+    ik_real t[6] = { 0, 0, 0, 0, 0, 0 };
     int r, c;
     for (r = 0; r < m; r++) {
-        t[r] = 0;
         for (c = 0; c < dof; c++)
             t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
-    ik__ldlt_solve(l, m, t);
+    ik__ldlt_solve(l, t);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
@@ -2561,25 +2617,19 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
-    ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut, *wa = w->jw;
-    int r, s, c;
+    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho, lambda2 = 0, cut;
+    ik_real *wa = w->jw;
+    int r, c;
     bool damped;
     if (dof < m)
         return false;
     // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here)
     for (c = 0; c < dof; c++)
         wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
+    ik__normal_matrix(jac, wa, m, dof, a);
     for (r = 0; r < m; r++)
-        for (s = 0; s <= r; s++) {
-            const ik_real *jr = jac + r * dof, *js = jac + s * dof;
-            ik_real sum = 0;
-            for (c = 0; c < dof; c++)
-                sum += jr[c] * wa[c] * js[c];
-            a[r * m + s] = a[s * m + r] = sum;
-        }
-    for (r = 0; r < m; r++)
-        tr += a[r * m + r];
-    if (!(tr > 0) || !ik__ldlt(a, m, 0, l))
+        tr += a[r * 6 + r];
+    if (!(tr > 0) || !ik__ldlt(a, 0, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
     // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
@@ -2604,11 +2654,11 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     }
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
     damped = lambda2 > IK_EPSILON * rho / 8;
-    if (damped && !ik__ldlt(a, m, lambda2, ld))
+    if (damped && !ik__ldlt(a, lambda2, ld))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(damped ? ld : l, m, y);
+    ik__ldlt_solve(damped ? ld : l, y);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
