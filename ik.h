@@ -1634,8 +1634,9 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
 
 // R <- R Rot(e_k, angle) for a rotation matrix R, given c = cos, s = sin of the angle: about a
 // coordinate axis only the two other columns change, col a' = c col a + s col b,
-// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3.
-static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
+// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3. (Inline and called with a constant
+// k, so that the matrix stays in registers.)
+static inline void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
     int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
     ik_real a0 = r->m[0][a], a1 = r->m[1][a], a2 = r->m[2][a];
@@ -1731,8 +1732,14 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
                                    ? 1
                                    : -1;
                 w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
-                if (j->type == IK_JOINT_REVOLUTE)
-                    ik__mat3_turn(&r, axis, cs[2 * (i % 16)], sign * cs[2 * (i % 16) + 1]);
+                if (j->type == IK_JOINT_REVOLUTE) {
+                    ik_real c = cs[2 * (i % 16)], s = sign * cs[2 * (i % 16) + 1];
+                    switch (axis) {
+                    case 0: ik__mat3_turn(&r, 0, c, s); break;
+                    case 1: ik__mat3_turn(&r, 1, c, s); break;
+                    default: ik__mat3_turn(&r, 2, c, s); break;
+                    }
+                }
             } else {
                 w = ik_mat3_mul_vec3(r, j->axis);
                 if (j->type == IK_JOINT_REVOLUTE)
@@ -2872,8 +2879,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     if (!scratch)
         return IK_ERR_NULL_ARG;
     base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof));
-    if (!base || scratch_size < ik_jacobian_scratch_size(chain))
-        return IK_ERR_SCRATCH_TOO_SMALL;
+    if (!base || scratch_size < (ik__jacobian_reals(dof) + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
     w.jac = base;
     w.jac_trial = w.jac + 6 * dof;
     w.jw = w.jac_trial + 6 * dof;
