@@ -879,7 +879,7 @@ static IK__UNUSED bool ik__finite(ik_real x)
 
 static IK__UNUSED bool ik__bounded(ik_real x)
 {
-    return ik__finite(x) && IK_FABS(x) <= IK_MAX_MAGNITUDE;
+    return IK_FABS(x) <= IK_MAX_MAGNITUDE; // false for NaN and infinities too
 }
 
 static IK__UNUSED bool ik__vec3_bounded(ik_vec3 v)
@@ -1522,7 +1522,8 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
 
 static bool ik__xform_valid(ik_xform t)
 {
-    return ik__vec3_bounded(t.pos) && ik_quat_is_unit(t.rot, IK__UNIT_TOL);
+    // (a NaN or infinite component of rot makes its squared norm NaN or infinite: false)
+    return ik__vec3_bounded(t.pos) && IK_FABS(ik_quat_dot(t.rot, t.rot) - 1) <= IK__UNIT_TOL;
 }
 
 // lo <= hi, neither NaN; infinite limits mean "none".
@@ -1539,7 +1540,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
     if (!ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
-        if (!ik_vec3_is_finite(j->axis) || IK_FABS(ik_vec3_length2(j->axis) - 1) > IK__UNIT_TOL)
+        if (!(IK_FABS(ik_vec3_length2(j->axis) - 1) <= IK__UNIT_TOL)) // (false for NaN, inf)
             return IK_ERR_BAD_ARG;
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
