@@ -925,7 +925,7 @@ static IK__UNUSED bool ik__finite(ik_real x)
 
 static IK__UNUSED bool ik__bounded(ik_real x)
 {
-    return ik__finite(x) && IK_FABS(x) <= IK_MAX_MAGNITUDE;
+    return IK_FABS(x) <= IK_MAX_MAGNITUDE; // false for NaN and infinities too
 }
 
 static IK__UNUSED bool ik__vec3_bounded(ik_vec3 v)
@@ -1600,7 +1600,8 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
 
 static bool ik__xform_valid(ik_xform t)
 {
-    return ik__vec3_bounded(t.pos) && ik_quat_is_unit(t.rot, IK__UNIT_TOL);
+    // (a NaN or infinite component of rot makes its squared norm NaN or infinite: false)
+    return ik__vec3_bounded(t.pos) && IK_FABS(ik_quat_dot(t.rot, t.rot) - 1) <= IK__UNIT_TOL;
 }
 
 // lo <= hi, neither NaN; infinite limits mean "none".
@@ -1617,7 +1618,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
     if (!ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
-        if (!ik_vec3_is_finite(j->axis) || IK_FABS(ik_vec3_length2(j->axis) - 1) > IK__UNIT_TOL)
+        if (!(IK_FABS(ik_vec3_length2(j->axis) - 1) <= IK__UNIT_TOL)) // (false for NaN, inf)
             return IK_ERR_BAD_ARG;
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
@@ -1698,55 +1699,6 @@ static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
                        ik_quat_mul(ik__quat_axis(0, q[1]), ik__quat_axis(2, q[2])));
 }
 
-// One joint of forward kinematics: f is the parent's frame on entry, the joint's frame (after
-// its motion) on exit; *pre gets the frame between origin and motion, in which the motion's
-// axis and exponential map are expressed. Returns the joint-state values used. (The Jacobian
-// solver has its own pass, ik__jacobian, on rotation matrices.)
-static int ik__joint_advance(const ik_joint *j, const ik_real *q, ik_xform *f, ik_xform *pre)
-{
-    *f = ik_xform_mul(*f, j->origin);
-    *pre = *f;
-    switch (j->type) {
-    case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
-        f->rot = ik_quat_mul(f->rot, ik__quat_unit_axis(j->axis, q[0]));
-        return 1;
-    case IK_JOINT_PRISMATIC:
-        f->pos = ik_vec3_add_scaled(f->pos, ik_quat_rotate(f->rot, j->axis), q[0]);
-        return 1;
-    case IK_JOINT_BALL: f->rot = ik_quat_mul(f->rot, ik__ball_rotation(q, false)); return 3;
-    case IK_JOINT_FIXED: break;
-    }
-    return 0;
-}
-
-// Forward kinematics of a validated chain and state.
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
-{
-    ik_xform f = ik_xform_identity();
-    ik_xform pre;
-    int i;
-    for (i = 0; i < chain->joint_count; i++) {
-        q += ik__joint_advance(&chain->joints[i], q, &f, &pre);
-        if (out_frames)
-            out_frames[i] = f;
-    }
-    return ik_xform_mul(f, chain->tip);
-}
-
-IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
-                            ik_xform *out_effector)
-{
-    int dof;
-    ik_xform effector;
-    ik_result r = ik__chain_state_validate(chain, q, &dof);
-    if (r != IK_OK)
-        return r;
-    effector = ik__fk(chain, q, out_frames);
-    if (out_effector)
-        *out_effector = effector;
-    return IK_OK;
-}
-
 static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 lin, ik_vec3 ang)
 {
     jac[col] = lin.x;
@@ -1761,8 +1713,9 @@ static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 l
 
 // R <- R Rot(e_k, angle) for a rotation matrix R, given c = cos, s = sin of the angle: about a
 // coordinate axis only the two other columns change, col a' = c col a + s col b,
-// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3.
-static void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
+// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3. (Inline and called with a constant
+// k, so that the matrix stays in registers.)
+static inline void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
     int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
     ik_real a0 = r->m[0][a], a1 = r->m[1][a], a2 = r->m[2][a];
@@ -1826,9 +1779,10 @@ static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_r
 // yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z.
 // p_e is not known until the end: with 6 rows the first three hold p x w (a prismatic column
 // its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
-// from known_pe if the caller has it, else from a first pass.
+// from a first pass. out_frames (may be NULL) gets each joint's frame after its motion: the
+// same pass is the forward kinematics (ik__fk).
 static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
-                             ik_real *jac, bool euler, const ik_vec3 *known_pe)
+                             ik_real *jac, bool euler, ik_xform *out_frames)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -1837,7 +1791,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
     int i, k, col = 0, axis;
     bool deferred = rows == 6;
     if (jac && !deferred)
-        pe = known_pe ? *known_pe : ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
+        pe = ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         const ik_quat o = j->origin.rot;
@@ -1857,8 +1811,14 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
                                    ? 1
                                    : -1;
                 w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
-                if (j->type == IK_JOINT_REVOLUTE)
-                    ik__mat3_turn(&r, axis, cs[2 * (i % 16)], sign * cs[2 * (i % 16) + 1]);
+                if (j->type == IK_JOINT_REVOLUTE) {
+                    ik_real c = cs[2 * (i % 16)], s = sign * cs[2 * (i % 16) + 1];
+                    switch (axis) {
+                    case 0: ik__mat3_turn(&r, 0, c, s); break;
+                    case 1: ik__mat3_turn(&r, 1, c, s); break;
+                    default: ik__mat3_turn(&r, 2, c, s); break;
+                    }
+                }
             } else {
                 w = ik_mat3_mul_vec3(r, j->axis);
                 if (j->type == IK_JOINT_REVOLUTE)
@@ -1901,11 +1861,14 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
                     ik__jacobian_set(jac, rows, dof, col + k, lin, w);
                 }
             }
-            r = ik_mat3_mul(r, ik_quat_to_mat3(ik__ball_rotation(q + col, euler)));
+            // (the rotation is unit by construction: no normalization)
+            r = ik_mat3_mul(r, ik__quat_to_mat3_unit(ik__ball_rotation(q + col, euler)));
             col += 3;
             break;
         case IK_JOINT_FIXED: break;
         }
+        if (out_frames)
+            out_frames[i] = ik_xform_make(ik__quat_from_mat3(&r), p);
     }
     IK_ASSERT(col == dof);
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
@@ -1925,6 +1888,26 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
         }
     }
     return effector;
+}
+
+// Forward kinematics of a validated chain and state (frames: see ik__jacobian).
+static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+{
+    return ik__jacobian(chain, q, 6, ik__chain_dof(chain), NULL, false, out_frames);
+}
+
+IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
+                            ik_xform *out_effector)
+{
+    int dof;
+    ik_xform effector;
+    ik_result r = ik__chain_state_validate(chain, q, &dof);
+    if (r != IK_OK)
+        return r;
+    effector = ik__fk(chain, q, out_frames);
+    if (out_effector)
+        *out_effector = effector;
+    return IK_OK;
 }
 
 IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int rows,
@@ -2547,16 +2530,66 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
-// The LDL^T factorization of a + shift I (n x n): l gets L's strict lower part and 1 / D_ii on
-// its diagonal (no square roots, and the solves multiply); false if a pivot is not positive.
-static bool ik__ldlt(const ik_real *a, int n, ik_real shift, ik_real *l)
+// Fixed-length loops (the 6 x 6 normal equations below) fully unrolled: neither GCC nor clang
+// does it at -O2 by itself, and the loop control would cost as much as the arithmetic.
+#if defined(__clang__)
+#define IK__UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define IK__UNROLL _Pragma("GCC unroll 6")
+#else
+#define IK__UNROLL
+#endif
+
+// The normal equations' matrices are 6 x 6 whatever the task's m: a 3-row task is padded with
+// the identity, its right-hand sides and eigenvector estimate with zeros (which the solves keep
+// zero, and which add exact zeros to every sum), so that every loop has a fixed length.
+
+// A = J diag(wa) J^T (the first m rows of jac, dof columns), padded to 6 x 6; each sum runs over
+// the columns in order.
+static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
+{
+    int r, s, c;
+    IK__UNROLL
+    for (r = 0; r < 36; r++)
+        a[r] = 0;
+    for (c = 0; c < dof; c++) {
+        ik_real v[6], wv[6];
+        IK__UNROLL
+        for (r = 0; r < 6; r++) {
+            v[r] = r < m ? jac[r * dof + c] : 0;
+            wv[r] = v[r] * wa[c];
+        }
+        IK__UNROLL
+        for (r = 0; r < 6; r++) {
+            IK__UNROLL
+            for (s = 0; s <= r; s++)
+                a[r * 6 + s] += wv[r] * v[s];
+        }
+    }
+    IK__UNROLL
+    for (r = 0; r < 6; r++) {
+        IK__UNROLL
+        for (s = 0; s < r; s++)
+            a[s * 6 + r] = a[r * 6 + s];
+        if (r >= m)
+            a[r * 6 + r] = 1;
+    }
+}
+
+// The LDL^T factorization of a + shift I (6 x 6, lower triangle read): l gets L's strict lower
+// part and 1 / D_ii on its diagonal (no square roots, and the solves multiply); false if a pivot
+// is not positive.
+static bool ik__ldlt(const ik_real *a, ik_real shift, ik_real *l)
 {
     int i, j, k;
-    for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
+    IK__UNROLL
+    for (i = 0; i < 6; i++) {
+        ik_real *li = l + i * 6, t[6], d = a[i * 6 + i] + shift;
+        IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
-            const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j];
+            const ik_real *lj = l + j * 6;
+            ik_real s = a[i * 6 + j];
+            IK__UNROLL
             for (k = 0; k < j; k++)
                 s -= t[k] * lj[k];
             t[j] = s;
@@ -2570,20 +2603,24 @@ static bool ik__ldlt(const ik_real *a, int n, ik_real shift, ik_real *l)
     return true;
 }
 
-// x <- (L D L^T)^-1 x for a factor from ik__ldlt.
-static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
+// x <- (L D L^T)^-1 x (6 values) for a factor from ik__ldlt.
+static void ik__ldlt_solve(const ik_real *l, ik_real *x)
 {
     int i, k;
-    for (i = 0; i < n; i++) {
+    IK__UNROLL
+    for (i = 0; i < 6; i++) {
         ik_real s = x[i];
+        IK__UNROLL
         for (k = 0; k < i; k++)
-            s -= l[i * n + k] * x[k];
+            s -= l[i * 6 + k] * x[k];
         x[i] = s;
     }
-    for (i = n - 1; i >= 0; i--) {
-        ik_real s = x[i] * l[i * n + i];
-        for (k = i + 1; k < n; k++)
-            s -= l[k * n + i] * x[k];
+    IK__UNROLL
+    for (i = 5; i >= 0; i--) {
+        ik_real s = x[i] * l[i * 6 + i];
+        IK__UNROLL
+        for (k = i + 1; k < 6; k++)
+            s -= l[k * 6 + i] * x[k];
         x[i] = s;
     }
 }
@@ -2604,15 +2641,18 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         x[i] = 1;
     for (it = 0; it < 40; it++) {
         ik_real xy = 0, yy = 0, rr = 0, y[6];
-        for (i = 0; i < n; i++)
+        IK__UNROLL
+        for (i = 0; i < 6; i++)
             y[i] = x[i];
-        ik__ldlt_solve(l, n, y);
-        for (i = 0; i < n; i++) {
+        ik__ldlt_solve(l, y);
+        IK__UNROLL
+        for (i = 0; i < 6; i++) {
             xy += x[i] * y[i];
             yy += y[i] * y[i];
         }
         rho = xy / yy;
-        for (i = 0; i < n; i++) {
+        IK__UNROLL
+        for (i = 0; i < 6; i++) {
             ik_real r = x[i] - rho * y[i];
             rr += r * r;
             x[i] = rho * y[i];
@@ -2639,14 +2679,13 @@ static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
-    ik_real t[6];
+    ik_real t[6] = { 0, 0, 0, 0, 0, 0 };
     int r, c;
     for (r = 0; r < m; r++) {
-        t[r] = 0;
         for (c = 0; c < dof; c++)
             t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
-    ik__ldlt_solve(l, m, t);
+    ik__ldlt_solve(l, t);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
@@ -2664,25 +2703,19 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
-    ik_real a[36], ld[36], y[6], tr = 0, rho, lambda2 = 0, cut, *wa = w->jw;
-    int r, s, c;
+    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho, lambda2 = 0, cut;
+    ik_real *wa = w->jw;
+    int r, c;
     bool damped;
     if (dof < m)
         return false;
     // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here)
     for (c = 0; c < dof; c++)
         wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
+    ik__normal_matrix(jac, wa, m, dof, a);
     for (r = 0; r < m; r++)
-        for (s = 0; s <= r; s++) {
-            const ik_real *jr = jac + r * dof, *js = jac + s * dof;
-            ik_real sum = 0;
-            for (c = 0; c < dof; c++)
-                sum += jr[c] * wa[c] * js[c];
-            a[r * m + s] = a[s * m + r] = sum;
-        }
-    for (r = 0; r < m; r++)
-        tr += a[r * m + r];
-    if (!(tr > 0) || !ik__ldlt(a, m, 0, l))
+        tr += a[r * 6 + r];
+    if (!(tr > 0) || !ik__ldlt(a, 0, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
     // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
@@ -2707,11 +2740,11 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     }
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
     damped = lambda2 > IK_EPSILON * rho / 8;
-    if (damped && !ik__ldlt(a, m, lambda2, ld))
+    if (damped && !ik__ldlt(a, lambda2, ld))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(damped ? ld : l, m, y);
+    ik__ldlt_solve(damped ? ld : l, y);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
@@ -2925,8 +2958,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     if (!scratch)
         return IK_ERR_NULL_ARG;
     base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof));
-    if (!base || scratch_size < ik_jacobian_scratch_size(chain))
-        return IK_ERR_SCRATCH_TOO_SMALL;
+    if (!base || scratch_size < (ik__jacobian_reals(dof) + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
     w.jac = base;
     w.jac_trial = w.jac + 6 * dof;
     w.jw = w.jac_trial + 6 * dof;
@@ -4546,22 +4579,15 @@ static size_t ik__arm_work_reals(int dof)
 // dq = diag(wa) J^T y. false if the factorization fails (non-finite input).
 static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda2)
 {
-    ik_real a[36], l[36], y[6];
+    ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 };
     const ik_real *jac = w->jac, *wa = w->wa;
-    int r, s, c, m = w->m, dof = w->dof;
-    for (r = 0; r < m; r++)
-        for (s = 0; s <= r; s++) {
-            const ik_real *jr = jac + r * dof, *js = jac + s * dof;
-            ik_real sum = 0;
-            for (c = 0; c < dof; c++)
-                sum += jr[c] * wa[c] * js[c];
-            a[r * m + s] = a[s * m + r] = sum;
-        }
-    if (!ik__ldlt(a, m, lambda2, l))
+    int r, c, m = w->m, dof = w->dof;
+    ik__normal_matrix(jac, wa, m, dof, a);
+    if (!ik__ldlt(a, lambda2, l))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(l, m, y);
+    ik__ldlt_solve(l, y);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "arms.h"
 
 static double now_ns(void)
 {
@@ -192,7 +193,7 @@ static void make_limb_case(limb_case *c, int kind)
 
 typedef struct jac_case {
     ik_chain chain;
-    ik_joint joints[8];
+    ik_joint joints[ARM_MAX_JOINTS];
     ik_real q0[24], q[24];
     ik_target target;
     ik_jacobian_opts opts;
@@ -210,11 +211,13 @@ static void run_jac(void *arg)
     sink = (double)c->q[0];
 }
 
-// A 7-DOF arm (KUKA iiwa-like axes and offsets) with a full-pose target, or 5 ball joints with
-// a position target; start 0.1 rad from the answer.
-static void make_jac_case(jac_case *c, bool balls, ik_jacobian_method method)
+// A 7-DOF arm (KUKA iiwa-like axes and offsets, no rotated origins) with a full-pose target,
+// 5 ball joints with a position target, or the Panda of bench/arms.h (modified DH: every origin
+// rotated) with a full-pose target; start 0.1 rad from the answer.
+static void make_jac_case(jac_case *c, int kind, ik_jacobian_method method)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
+    bool balls = kind == 1;
     int i, n = balls ? 5 : 7, dof;
     ik_xform goal;
     for (i = 0; i < n; i++) {
@@ -226,6 +229,13 @@ static void make_jac_case(jac_case *c, bool balls, ik_jacobian_method method)
     }
     c->chain = ik_chain_make(c->joints, n,
                              ik_xform_translation(ik_vec3_make(0, 0, balls ? 1 : IK_R(0.126))));
+    if (kind == 2) {
+        static arm_def panda;
+        arm_build(ARM_PANDA, &panda);
+        for (i = 0; i < panda.chain.joint_count; i++)
+            c->joints[i] = panda.joints[i];
+        c->chain = ik_chain_make(c->joints, panda.chain.joint_count, panda.chain.tip);
+    }
     dof = ik_chain_dof(&c->chain);
     for (i = 0; i < dof; i++)
         c->q[i] = (ik_real)rnd(-1, 1);
@@ -429,17 +439,17 @@ int main(int argc, char **argv)
         const char *mn[4] = { "DLS", "PINV", "SDLS (SVD)", "transpose" };
         int meth, kind;
         printf("\n| Jacobian IK (ik_jacobian_solve), ns per iteration | 7-DOF arm, pose | 5 ball "
-               "joints, position |\n");
+               "joints, position | Panda (DH), pose |\n");
         printf("|---------------------------------------------------|-----------------|------------"
-               "-------------|\n");
+               "-------------|------------------|\n");
         for (meth = 0; meth < 4; meth++) {
-            double t[2];
-            for (kind = 0; kind < 2; kind++) {
-                make_jac_case(&jc, kind == 1, (ik_jacobian_method)meth);
+            double t[3];
+            for (kind = 0; kind < 3; kind++) {
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
                 t[kind] =
                     median_ns(run_jac, &jc, 20, runs) / (jc.iterations > 0 ? jc.iterations : 1);
             }
-            printf("| %-49s | %15.0f | %23.0f |\n", mn[meth], t[0], t[1]);
+            printf("| %-49s | %15.0f | %23.0f | %16.0f |\n", mn[meth], t[0], t[1], t[2]);
         }
     }
 
