@@ -2923,6 +2923,20 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
     }
 }
 
+// The checks of ik_jacobian_opts that ik_jacobian_solve() and ik_arm_solve() share (the rest
+// pose is checked against the chain's DOF by each).
+static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
+{
+    return o->_valid == IK__JACOBIAN_VALID && (int)o->method >= 0 && (int)o->method <= 3 &&
+           (int)o->ball_param >= 0 && (int)o->ball_param <= 1 && o->max_iterations >= 1 &&
+           ik__bounded(o->tolerance) && o->tolerance >= 0 && ik__bounded(o->rotation_tolerance) &&
+           o->rotation_tolerance >= 0 && ik__bounded(o->orientation_weight) &&
+           o->orientation_weight >= 0 && ik__bounded(o->damping) && o->damping >= 0 &&
+           o->rcond >= 0 && o->rcond < 1 && o->max_step > 0 && o->max_joint_step > 0 &&
+           ik__bounded(o->max_joint_step) && o->rest_gain >= 0 && o->rest_gain <= 1 &&
+           o->min_improvement >= 0 && o->min_improvement < 1;
+}
+
 IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target_in,
                                   const ik_jacobian_opts *opts, ik_real *q_io, void *scratch,
                                   size_t scratch_size, ik_solve_info *info)
@@ -2941,15 +2955,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     r = ik__target_prepare(target_in, &target);
     if (r != IK_OK)
         return r;
-    if (o._valid != IK__JACOBIAN_VALID || (int)o.method < 0 || (int)o.method > 3 ||
-        (int)o.ball_param < 0 || (int)o.ball_param > 1 || o.max_iterations < 1 ||
-        !ik__bounded(o.tolerance) || o.tolerance < 0 || !ik__bounded(o.rotation_tolerance) ||
-        o.rotation_tolerance < 0 || !ik__bounded(o.orientation_weight) ||
-        o.orientation_weight < 0 || !ik__bounded(o.damping) || o.damping < 0 ||
-        !(o.rcond >= 0 && o.rcond < 1) || !(o.max_step > 0) ||
-        !(o.max_joint_step > 0 && ik__bounded(o.max_joint_step)) ||
-        !(o.rest_gain >= 0 && o.rest_gain <= 1) ||
-        !(o.min_improvement >= 0 && o.min_improvement < 1))
+    if (!ik__jacobian_opts_valid(&o))
         return IK_ERR_BAD_OPTS;
     if (o.rest)
         for (i = 0; i < dof; i++)
@@ -4765,14 +4771,9 @@ static bool ik__arm_fast_opts(const ik_jacobian_opts *o)
 
 static bool ik__arm_opts_valid(const ik_arm_opts *o)
 {
-    const ik_jacobian_opts *j = &o->jacobian;
     return o->_valid == IK__ARM_VALID && o->max_attempts >= 1 && o->probe_iterations >= 0 &&
-           ik__bounded(o->probe_error) && o->probe_error >= 0 && j->_valid == IK__JACOBIAN_VALID &&
-           j->max_iterations >= 1 && ik__bounded(j->tolerance) && j->tolerance >= 0 &&
-           ik__bounded(j->rotation_tolerance) && j->rotation_tolerance >= 0 &&
-           ik__bounded(j->orientation_weight) && j->orientation_weight >= 0 &&
-           ik__bounded(j->damping) && j->damping >= 0 && j->max_step > 0 && j->max_joint_step > 0 &&
-           ik__bounded(j->max_joint_step) && j->min_improvement >= 0 && j->min_improvement < 1;
+           ik__bounded(o->probe_error) && o->probe_error >= 0 &&
+           ik__jacobian_opts_valid(&o->jacobian);
 }
 
 IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
@@ -4794,10 +4795,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     r = ik__target_prepare(target_in, &target);
     if (r != IK_OK)
         return r;
-    if (!ik__arm_opts_valid(&o) || (int)o.jacobian.method < 0 || (int)o.jacobian.method > 3 ||
-        (int)o.jacobian.ball_param < 0 || (int)o.jacobian.ball_param > 1 ||
-        !(o.jacobian.rcond >= 0 && o.jacobian.rcond < 1) ||
-        !(o.jacobian.rest_gain >= 0 && o.jacobian.rest_gain <= 1))
+    if (!ik__arm_opts_valid(&o))
         return IK_ERR_BAD_OPTS;
     if (o.jacobian.rest)
         for (c = 0; c < dof; c++)
