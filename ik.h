@@ -1,4 +1,4 @@
-/* ik.h v0.1.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
+/* ik.h v0.2.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
 
    Do this in *one* C or C++ file (elsewhere just #include "ik.h"):
        #define IK_IMPLEMENTATION
@@ -112,8 +112,9 @@
                          in exponential-map coordinates stepped on the rotation manifold (or Euler
                          angles, for comparison). Limits by an active set, a null-space pull toward
                          a rest pose, step clamping for dragging. Converges quadratically near the
-                         target (PINV, DLS, SDLS); each iteration is O(n) with an SVD of the
-                         6 x dof Jacobian (several times a CCD sweep). Local: it finds an answer
+                         target (PINV, DLS, SDLS); each iteration is O(n): one kinematics pass
+                         and 6 x 6 normal equations (SDLS: an SVD of the 6 x dof Jacobian), a
+                         few times a CCD sweep. Local: it finds an answer
                          near the start, without restarts; a start far from every answer can
                          stall in a local minimum. Scratch from the caller
                          (ik_jacobian_scratch_size()).
@@ -144,6 +145,9 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
+       0.2.0 (2026-11-23) ik_arm_solve() (robot arms: seeded restarts, stop callback);
+                          prepared limbs and rotation-only limb output (q = NULL); DLS and PINV
+                          on 6 x 6 normal equations; faster CCD sweeps; fixes for huge inputs.
        0.1.0 (2026-11-22) rotation maths, chain model, forward kinematics, Jacobian, SVD,
                           analytic 7-DOF limb, CCD, Jacobian IK.
 */
@@ -151,9 +155,9 @@
 #define IK_H_INCLUDED
 
 #define IK_VERSION_MAJOR  0
-#define IK_VERSION_MINOR  1
+#define IK_VERSION_MINOR  2
 #define IK_VERSION_PATCH  0
-#define IK_VERSION_STRING "0.1.0"
+#define IK_VERSION_STRING "0.2.0"
 
 // ---- config ------------------------------------------------------------------------------------
 #include <math.h>
@@ -4897,6 +4901,14 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
+       0.2.0 (2026-11-23) ik_arm_solve(), ik_arm_opts, ik_arm_scratch_size() (pose IK for robot
+                          arms: damped least squares with Levenberg-Marquardt damping, seeded
+                          random restarts within the limits, a stop callback); ik_limb_prepare(),
+                          ik_limb_solve_prepared(), ik_limb_solve() with q = NULL (rotations in
+                          and out); DLS and PINV from 6 x 6 normal equations (SVD only for SDLS);
+                          one kinematics pass per iteration; CCD sweeps without trigonometry for
+                          free revolute joints; exact handling of huge exponential maps and
+                          matrices.
        0.1.0 (2026-11-22) rotation maths (quaternion, matrix, axis-angle, exponential map, Euler,
                           slerp, single-axis interpolation, shortest arc, swing-twist), chain
                           model with URDF and DH helpers, forward kinematics, geometric Jacobian,
