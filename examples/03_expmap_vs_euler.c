@@ -142,7 +142,7 @@ int main(int argc, char **argv)
         svg_line(&fig, calls_axis + 1, stray[2] + 1, counted[2], SVG_RED, 0);
         svg_legend(&fig, SVG_BLUE, 0, "exponential map");
         svg_legend(&fig, SVG_ORANGE, 1, "Euler angles");
-        svg_legend(&fig, SVG_RED, 0, "Euler, float asin (reference)");
+        svg_legend(&fig, SVG_RED, 0, "Euler, float asin");
         svg_close(&fig);
     }
     return 0;
