@@ -13,6 +13,7 @@ int fuzz_rotation(const uint8_t *data, size_t size);
 int fuzz_limb(const uint8_t *data, size_t size);
 int fuzz_ccd(const uint8_t *data, size_t size);
 int fuzz_jacobian(const uint8_t *data, size_t size);
+int fuzz_arm(const uint8_t *data, size_t size);
 
 static const struct {
     const char *name;
@@ -20,6 +21,7 @@ static const struct {
 } targets[] = {
     { "chain", fuzz_chain }, { "svd", fuzz_svd }, { "rotation", fuzz_rotation },
     { "limb", fuzz_limb },   { "ccd", fuzz_ccd }, { "jacobian", fuzz_jacobian },
+    { "arm", fuzz_arm },
 };
 #define TARGET_COUNT (int)(sizeof targets / sizeof targets[0])
 
