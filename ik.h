@@ -891,7 +891,9 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // restart, so a time budget overshoots by at most one attempt). Not converged: q gets the
 // attempt that came closest (position error plus rotation error times the mean joint distance)
 // with its status; a target beyond reach stops after the first attempt with
-// IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits.
+// IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits; a
+// revolute joint whose limits span a whole turn or more (+-pi, +-2 pi) is not stopped at one
+// but moved by whole turns back into its range (the same rotation).
 // The attempts are ik_jacobian_solve()'s DLS iteration with Levenberg-Marquardt damping
 // lambda^2 = |e|^2 / 20 + 1e-9 reach^2 (jacobian.damping^2 if set): the default and any DLS
 // options without a rest pose run it without an SVD and without per-attempt setup; other
@@ -2556,6 +2558,19 @@ static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int 
     IK__UNROLL
     for (r = 0; r < 36; r++)
         a[r] = 0;
+    if (m == 3) { // position only: six sums instead of 21
+        ik_real a00 = 0, a10 = 0, a11 = 0, a20 = 0, a21 = 0, a22 = 0;
+        for (c = 0; c < dof; c++) {
+            ik_real v0 = jac[c], v1 = jac[dof + c], v2 = jac[2 * dof + c], wc = wa[c];
+            ik_real w0 = v0 * wc, w1 = v1 * wc, w2 = v2 * wc;
+            a00 += w0 * v0, a10 += w1 * v0, a11 += w1 * v1;
+            a20 += w2 * v0, a21 += w2 * v1, a22 += w2 * v2;
+        }
+        a[0] = a00, a[6] = a[1] = a10, a[7] = a11;
+        a[12] = a[2] = a20, a[13] = a[8] = a21, a[14] = a22;
+        a[21] = a[28] = a[35] = 1;
+        return;
+    }
     for (c = 0; c < dof; c++) {
         ik_real v[6], wv[6];
         IK__UNROLL
@@ -4576,13 +4591,23 @@ typedef struct ik__arm_work {
     int dof, m;
     ik_real ow, reach, lw, floor2, damping2;
     // [6 dof] the Jacobian at the state and at the trial; [dof] the step, trial state, forced
-    // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits
-    ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi;
+    // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits, and 1 for
+    // a revolute joint whose limits span a whole turn or more (else 0)
+    ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi, *turn;
 } ik__arm_work;
 
 static size_t ik__arm_work_reals(int dof)
 {
-    return (size_t)dof * (6 * 2 + 7);
+    return (size_t)dof * (6 * 2 + 8);
+}
+
+// x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
+// x itself when it is within them already.
+static ik_real ik__arm_wrap(ik_real x, ik_real lo, ik_real hi)
+{
+    if (x > hi || x < lo) // to within half a turn of the middle of the range
+        x = ik__angle_near(x, lo / 2 + hi / 2);
+    return ik__clamp(x, lo, hi);
 }
 
 // The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
@@ -4673,7 +4698,9 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
             for (c = 0; c < dof; c++) {
                 ik_real to = q[c] + w->dq[c],
                         lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-                if (w->wa[c] != 0 && lim != to) {
+                // a joint that can turn whole turns is not stopped at a limit: the trial
+                // state below wraps it into its range (the same rotation)
+                if (w->wa[c] != 0 && lim != to && w->turn[c] == 0) {
                     w->wa[c] = 0;
                     w->forced[c] = lim - q[c];
                     for (i = 0; i < m; i++)
@@ -4689,6 +4716,9 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         // effector's coordinates); the first try also gives the Jacobian there
         for (tries = 0; tries < 10 && err > w->floor2; tries++, step /= 2) {
             ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
+            for (c = 0; c < dof; c++)
+                if (w->turn[c] != 0)
+                    w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
             new_err = ik__task_error(w->chain, w->target, w->trial, false, w->ow, dof,
                                      tries == 0 ? w->jac_trial : NULL, e1);
             if (new_err <= err)
@@ -4714,16 +4744,16 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
 // Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
 // then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
 // valid chain's.
-static size_t ik__arm_scratch_size(const ik_chain *chain, int dof)
+static size_t ik__arm_scratch_size(int dof)
 {
-    return ((size_t)dof * 2 + ik__arm_work_reals(dof) + 1) * sizeof(ik_real) +
-           ik_jacobian_scratch_size(chain);
+    return ((size_t)dof * 2 + ik__arm_work_reals(dof) + 1 + ik__jacobian_reals(dof) + 1) *
+           sizeof(ik_real); // (the second part is ik_jacobian_scratch_size(chain))
 }
 
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
 {
     int dof = ik_chain_dof(chain);
-    return dof < 0 ? 0 : ik__arm_scratch_size(chain, dof);
+    return dof < 0 ? 0 : ik__arm_scratch_size(dof);
 }
 
 // splitmix64 (Steele, Lea and Flood 2014): uniform in [0, 1).
@@ -4808,7 +4838,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     if (!scratch)
         return IK_ERR_NULL_ARG;
     cur = ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof));
-    if (!cur || scratch_size < ik__arm_scratch_size(chain, dof))
+    if (!cur || scratch_size < ik__arm_scratch_size(dof))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
     w.jac = keep + dof;
@@ -4820,8 +4850,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.wa = w.sw + dof;
     w.lo = w.wa + dof;
     w.hi = w.lo + dof;
+    w.turn = w.hi + dof;
     // the Jacobian solver's scratch follows; what is left of the buffer is its
-    jscratch = w.hi + dof;
+    jscratch = w.turn + dof;
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     w.chain = chain;
     w.target = &target;
@@ -4841,6 +4872,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
             w.sw[c] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
             w.lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
             w.hi[c] = nd == 1 ? j->hi : IK_INFINITY;
+            w.turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
+                                ik__finite(j->hi - j->lo)
+                            ? 1
+                            : 0;
         }
     }
     fast = ik__arm_fast_opts(&o.jacobian);

@@ -492,8 +492,48 @@ static void test_arm_convergence(void)
     }
 }
 
+// A revolute joint whose limits span a whole turn is not stopped at a limit: a step across
+// +-pi wraps it by a turn (the same rotation), so a target 0.28 rad away across the seam is
+// reached in a few iterations of one attempt, within the limits; a joint limited to less than
+// a turn is still stopped there (the same start cannot cross, and ends pinned at its limit).
+static void test_arm_whole_turns(void)
+{
+    ik_joint j[2];
+    ik_chain c;
+    ik_arm_opts o = ik_default_arm_opts();
+    ik_solve_info info;
+    ik_xform eff;
+    ik_target t;
+    ik_real q[2], goal[2] = { (ik_real)-3.0, (ik_real)0.7 };
+    int k, turn;
+    o.max_attempts = 1;
+    for (turn = 1; turn >= 0; turn--) {
+        for (k = 0; k < 2; k++) {
+            j[k] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(k ? 1 : 0, 0, 0)),
+                                     ik_vec3_make(0, 0, 1));
+            j[k].lo = -IK_PI, j[k].hi = turn ? IK_PI : (ik_real)3.1;
+        }
+        c = ik_chain_make(j, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+        CHECK(ik_chain_fk(&c, goal, NULL, &eff) == IK_OK);
+        t = ik_target_position(eff.pos);
+        q[0] = (ik_real)3.0, q[1] = (ik_real)0.6;
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        for (k = 0; k < 2; k++)
+            CHECK(q[k] >= j[k].lo && q[k] <= j[k].hi);
+        if (turn) {
+            CHECK(info.status == IK_STATUS_CONVERGED);
+            CHECK(info.iterations <= 6);
+            CHECK_NEAR(q[0], goal[0], 1e-5);
+            CHECK_NEAR(q[1], goal[1], 1e-5);
+        } else {
+            CHECK(info.status != IK_STATUS_CONVERGED || (double)q[0] < 0);
+        }
+    }
+}
+
 void test_arm(void)
 {
+    RUN(test_arm_whole_turns);
     RUN(test_known_poses);
     RUN(test_arm_contract);
     RUN(test_arm_other_opts);
