@@ -261,6 +261,67 @@ static ik_chain arm3(ik_joint *j)
 }
 
 // ik_chain_validate, ik_chain_dof, ik_chain_state_index: every documented rejection.
+// Constructors check nothing and never fail: what they store is checked where it is used
+// (ik_chain_validate(), the solvers' target checks). Predicates answer false for non-finite
+// input; the options from the defaults functions are accepted by their solvers.
+static void test_robust_constructors(void)
+{
+    ik_xform bx;
+    ik_joint j[2];
+    ik_chain c;
+    ik_target t;
+    int k;
+    CHECK(ik_joint_type_dof((ik_joint_type)17) == 0 && ik_joint_type_dof((ik_joint_type)-1) == 0);
+    for (k = 0; k < BAD_REALS; k++) {
+        ik_vec3 v = ik_vec3_make(1, bad_real(k), 0);
+        ik_quat q = ik_quat_make(0, 0, bad_real(k), 1);
+        CHECK(!ik_vec3_is_finite(v) == (k < 3));
+        CHECK(!ik_quat_is_unit(q, IK_R(1e-4)));
+        // a joint or tip with a bad real: the chain is invalid
+        j[0] = ik_joint_revolute(ik_xform_translation(v), ik_vec3_make(0, 0, 1));
+        j[1] = ik_joint_ball(ik_xform_identity());
+        c = ik_chain_make(j, 2, ik_xform_identity());
+        CHECK(ik_chain_validate(&c) == IK_ERR_BAD_ARG && ik_chain_dof(&c) == -1);
+        // the axis is normalized: a NaN or infinite one stays bad, a huge one is fine
+        j[0] = ik_joint_prismatic(ik_xform_identity(), v);
+        CHECK((ik_chain_validate(&c) == IK_ERR_BAD_ARG) == (k < 3));
+        // (ik_xform_make() normalizes: a non-finite rotation becomes the identity)
+        CHECK(ik_quat_is_unit(ik_xform_make(q, ik_vec3_zero()).rot, IK_R(1e-6)));
+        bx = ik_xform_identity();
+        bx.rot = q;
+        c = ik_chain_make(j + 1, 1, bx);
+        CHECK(ik_chain_validate(&c) == IK_ERR_BAD_ARG);
+        CHECK(ik_ccd_scratch_size(&c) == 0 && ik_jacobian_scratch_size(&c) == 0 &&
+              ik_arm_scratch_size(&c) == 0);
+        t = ik_target_position(v); // stored as is; the solvers refuse it
+        CHECK(!ik_vec3_is_finite(t.pos) == (k < 3) && !t.use_rotation);
+        t = ik_target_pose(bx);
+        CHECK(t.use_rotation && !ik_quat_is_unit(t.rot, IK_R(1e-4)));
+    }
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_zero()); // a zero axis stays zero
+    c = ik_chain_make(j, 1, ik_xform_identity());
+    CHECK(ik_chain_validate(&c) == IK_ERR_BAD_ARG);
+    c = ik_chain_make(NULL, 1, ik_xform_identity());
+    CHECK(ik_chain_validate(&c) == IK_ERR_NULL_ARG);
+    CHECK(ik_ccd_scratch_size(NULL) == 0 && ik_jacobian_scratch_size(NULL) == 0);
+    // the defaults are valid options (a solve with them is not IK_ERR_BAD_OPTS)
+    {
+        ik_ccd_opts co = ik_default_ccd_opts();
+        ik_jacobian_opts jo = ik_default_jacobian_opts();
+        ik_arm_opts ao = ik_default_arm_opts();
+        ik_real q[1] = { 0 };
+        j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+        c = ik_chain_make(j, 1, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+        t = ik_target_position(ik_vec3_make(0, 1, 0));
+        CHECK(ik_ccd_solve(&c, &t, &co, q, scratch, sizeof scratch, NULL) == IK_OK);
+        q[0] = 0;
+        CHECK(ik_jacobian_solve(&c, &t, &jo, q, scratch, sizeof scratch, NULL) == IK_OK);
+        q[0] = 0;
+        CHECK(ik_arm_solve(&c, &t, &ao, q, scratch, sizeof scratch, NULL) == IK_OK);
+        CHECK_NEAR(q[0], IK_PI / 2, 1e-5);
+    }
+}
+
 static void test_robust_chain_validate(void)
 {
     static ik_joint many[IK_MAX_JOINTS + 1];
@@ -573,6 +634,29 @@ static ik_result jacobian_call(const ik_chain *c, const ik_target *t, int bad_op
 }
 #define JACOBIAN_BAD_OPTS 14
 
+static ik_result arm_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q, void *s,
+                          size_t n, ik_solve_info *info)
+{
+    static const ik_real bad_rest[SOLVER_DOF] = { 0, 0, 0, 0, 0, (ik_real)HUGE_VAL };
+    ik_arm_opts o = ik_default_arm_opts();
+    o.max_attempts = 20;
+    switch (bad_opts) {
+    case 1: memset(&o, 0, sizeof o); break;
+    case 2: o.max_attempts = 0; break;
+    case 3: o.probe_iterations = -1; break;
+    case 4: o.probe_error = bad_real(1); break;
+    case 5: o.probe_error = -1; break;
+    case 6: o._valid = 0; break;
+    case 7: o.jacobian.max_iterations = 0; break;
+    case 8: o.jacobian._valid = 1; break;
+    case 9: o.jacobian.damping = bad_real(2); break;
+    case 10: o.jacobian.rest = bad_rest; break; // a bad rest pose: IK_ERR_BAD_ARG
+    default: break;
+    }
+    return ik_arm_solve(c, t, bad_opts < 0 ? NULL : &o, q, s, n, info);
+}
+#define ARM_BAD_OPTS 9
+
 // The bad-input table for one chain solver.
 static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), int bad_opts_count,
                           const char *name)
@@ -632,8 +716,8 @@ static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), i
     // options
     for (k = 1; k <= bad_opts_count; k++)
         CHECK(solve(&c, &t, k, q, scratch, need, &info) == IK_ERR_BAD_OPTS);
-    if (bad_opts_count == JACOBIAN_BAD_OPTS)
-        CHECK(solve(&c, &t, JACOBIAN_BAD_OPTS + 1, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    if (bad_opts_count != CCD_BAD_OPTS) // the Jacobian solver's and the arm's bad rest pose
+        CHECK(solve(&c, &t, bad_opts_count + 1, q, scratch, need, &info) == IK_ERR_BAD_ARG);
     // scratch too small, by one byte, by all of it
     CHECK(solve(&c, &t, 0, q, scratch, need - 1, &info) == IK_ERR_SCRATCH_TOO_SMALL);
     CHECK(solve(&c, &t, 0, q, scratch, 0, &info) == IK_ERR_SCRATCH_TOO_SMALL);
@@ -717,6 +801,19 @@ static void test_robust_ccd(void)
 static void test_robust_jacobian(void)
 {
     robust_solver(jacobian_call, ik_jacobian_scratch_size, JACOBIAN_BAD_OPTS, "jacobian");
+}
+
+static void test_robust_arm(void)
+{
+    robust_solver(arm_call, ik_arm_scratch_size, ARM_BAD_OPTS, "arm");
+    {
+        // a bad chain has no scratch size; the solver's checks come before the scratch's
+        ik_joint j[4];
+        ik_chain c = solver_chain(j);
+        j[1].origin.pos.x = (ik_real)HUGE_VAL;
+        CHECK(ik_arm_scratch_size(&c) == 0 && ik_arm_scratch_size(NULL) == 0);
+        CHECK(ik_jacobian_scratch_size(&c) == 0 && ik_ccd_scratch_size(&c) == 0);
+    }
 }
 
 // ---- analytic limb -----------------------------------------------------------------------------
@@ -1044,12 +1141,14 @@ void test_robust(void)
     RUN(test_robust_reparameterize_huge);
     RUN(test_robust_expmap_jacobian_huge);
     RUN(test_robust_quat_from_mat3_huge);
+    RUN(test_robust_constructors);
     RUN(test_robust_chain_validate);
     RUN(test_robust_fk_jacobian);
     RUN(test_robust_urdf_dh);
     RUN(test_robust_svd);
     RUN(test_robust_ccd);
     RUN(test_robust_jacobian);
+    RUN(test_robust_arm);
     RUN(test_robust_limb);
     RUN(test_robust_limb_degenerate_side);
     RUN(test_robust_scale);
