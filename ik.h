@@ -1758,6 +1758,38 @@ static ik_vec3 ik__mat3_col(const ik_mat3 *r, int k)
     return ik_vec3_make(r->m[0][k], r->m[1][k], r->m[2][k]);
 }
 
+// What the kinematics pass needs to know of a joint, read off it once per solve (the solvers
+// keep one byte per joint in their scratch): the joint type, for revolute and prismatic joints
+// the coordinate axis they lie along (3: none) and whether along its negative direction, and
+// whether the origin is rotated.
+#define IK__CODE_AXIS    3  // bits 0-1: 0, 1, 2 = +-e_k, 3 = a general axis
+#define IK__CODE_NEG     4  // along -e_k
+#define IK__CODE_ROTATED 8  // origin.rot is not the identity
+#define IK__CODE_TYPE    16 // bits 4 and up: the ik_joint_type
+static int ik__joint_code(const ik_joint *j)
+{
+    const ik_quat o = j->origin.rot;
+    int code = (int)j->type * IK__CODE_TYPE, axis = 3;
+    if (o.x != 0 || o.y != 0 || o.z != 0)
+        code |= IK__CODE_ROTATED;
+    if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
+        axis = ik__coordinate_axis(j->axis);
+        if (axis < 0)
+            axis = 3;
+        else if ((axis == 0 ? j->axis.x : axis == 1 ? j->axis.y : j->axis.z) < 0)
+            code |= IK__CODE_NEG;
+    }
+    return code | axis;
+}
+
+// The codes of a validated chain's joints into codes[joint_count].
+static void ik__joint_codes(const ik_chain *chain, unsigned char *codes)
+{
+    int i;
+    for (i = 0; i < chain->joint_count; i++)
+        codes[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
+}
+
 // cos and sin of the angles of revolute joints first .. first + n - 1 (q at joint first's
 // values), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass, so that the pass itself
 // makes no calls (which would spill the frame held in registers) and the calls overlap.
@@ -1787,8 +1819,8 @@ static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_r
 // its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
 // from a first pass. out_frames (may be NULL) gets each joint's frame after its motion: the
 // same pass is the forward kinematics (ik__fk).
-static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, int dof,
-                             ik_real *jac, bool euler, ik_xform *out_frames)
+static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, const ik_real *q,
+                             int rows, int dof, ik_real *jac, bool euler, ik_xform *out_frames)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -1797,28 +1829,24 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
     int i, k, col = 0, axis;
     bool deferred = rows == 6;
     if (jac && !deferred)
-        pe = ik__jacobian(chain, q, 3, dof, NULL, euler, NULL).pos;
+        pe = ik__jacobian(chain, codes, q, 3, dof, NULL, euler, NULL).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        const ik_quat o = j->origin.rot;
-        if (i % 16 == 0)
+        const int code = codes ? codes[i] : ik__joint_code(j), slot = i & 15;
+        if (slot == 0)
             ik__joint_sincos(chain, i, 16, q + col, cs);
         p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
-        if (o.x != 0 || o.y != 0 || o.z != 0)
-            r = ik_mat3_mul(r, ik_quat_to_mat3(o));
+        if (code & IK__CODE_ROTATED)
+            r = ik_mat3_mul(r, ik_quat_to_mat3(j->origin.rot));
         switch (j->type) {
         case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
         case IK_JOINT_PRISMATIC:
-            axis = ik__coordinate_axis(j->axis);
-            if (axis >= 0) { // +-e_axis
-                ik_real sign = (axis == 0   ? j->axis.x
-                                : axis == 1 ? j->axis.y
-                                            : j->axis.z) > 0
-                                   ? 1
-                                   : -1;
+            axis = code & IK__CODE_AXIS;
+            if (axis != 3) { // +-e_axis
+                ik_real sign = code & IK__CODE_NEG ? -1 : 1;
                 w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
                 if (j->type == IK_JOINT_REVOLUTE) {
-                    ik_real c = cs[2 * (i % 16)], s = sign * cs[2 * (i % 16) + 1];
+                    ik_real c = cs[2 * slot], s = sign * cs[2 * slot + 1];
                     switch (axis) {
                     case 0: ik__mat3_turn(&r, 0, c, s); break;
                     case 1: ik__mat3_turn(&r, 1, c, s); break;
@@ -1828,8 +1856,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
             } else {
                 w = ik_mat3_mul_vec3(r, j->axis);
                 if (j->type == IK_JOINT_REVOLUTE)
-                    r = ik_mat3_mul(
-                        r, ik__mat3_axis_angle(j->axis, cs[2 * (i % 16)], cs[2 * (i % 16) + 1]));
+                    r = ik_mat3_mul(r,
+                                    ik__mat3_axis_angle(j->axis, cs[2 * slot], cs[2 * slot + 1]));
             }
             if (j->type == IK_JOINT_PRISMATIC) {
                 p = ik_vec3_add_scaled(p, w, q[col]);
@@ -1899,7 +1927,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik_real *q, int rows, 
 // Forward kinematics of a validated chain and state (frames: see ik__jacobian).
 static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
-    return ik__jacobian(chain, q, 6, ik__chain_dof(chain), NULL, false, out_frames);
+    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, out_frames);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
@@ -1928,7 +1956,7 @@ IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int r
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, q, rows, dof, out_jacobian, false, NULL);
+    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, NULL);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
@@ -2499,11 +2527,18 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi,
         *eig;
+    unsigned char *codes; // [joint_count] ik__joint_codes()
 } ik__jac_work;
 
-static size_t ik__jacobian_reals(int dof)
+// Reals of scratch for the joint codes of n joints.
+static size_t ik__codes_reals(int n)
 {
-    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6;
+    return ((size_t)n + sizeof(ik_real) - 1) / sizeof(ik_real);
+}
+
+static size_t ik__jacobian_reals(int dof, int joints)
+{
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + ik__codes_reals(joints);
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2511,18 +2546,19 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     int dof = ik_chain_dof(chain);
     if (dof < 0)
         return 0;
-    return (ik__jacobian_reals(dof) + 1) * sizeof(ik_real);
+    return (ik__jacobian_reals(dof, chain->joint_count) + 1) * sizeof(ik_real);
 }
 
 // The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
 // at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
 // rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
 // next iteration's Jacobian come from the same pass.
-static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const ik_real *q,
-                              bool euler, ik_real ow, int dof, ik_real *jac, ik_real *e)
+static ik_real ik__task_error(const ik_chain *chain, const unsigned char *codes, const ik_target *t,
+                              const ik_real *q, bool euler, ik_real ow, int dof, ik_real *jac,
+                              ik_real *e)
 {
     ik_vec3 dp, dr;
-    ik_xform eff = ik__jacobian(chain, q, 6, dof, jac, euler, NULL);
+    ik_xform eff = ik__jacobian(chain, codes, q, 6, dof, jac, euler, NULL);
     int c;
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
@@ -2551,48 +2587,68 @@ static ik_real ik__task_error(const ik_chain *chain, const ik_target *t, const i
 // zero, and which add exact zeros to every sum), so that every loop has a fixed length.
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns), padded to 6 x 6; each sum runs over
-// the columns in order.
-static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
+// the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that
+// each loop's sums stay in registers.
+static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
+                             bool diagonal, ik_real *a, int at)
 {
-    int r, s, c;
-    IK__UNROLL
-    for (r = 0; r < 36; r++)
-        a[r] = 0;
-    if (m == 3) { // position only: six sums instead of 21
-        ik_real a00 = 0, a10 = 0, a11 = 0, a20 = 0, a21 = 0, a22 = 0;
+    const ik_real *r1 = r0 + dof, *r2 = r1 + dof, *s1 = s0 + dof, *s2 = s1 + dof;
+    ik_real a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0, a20 = 0, a21 = 0, a22 = 0;
+    int c;
+    if (diagonal) {
         for (c = 0; c < dof; c++) {
-            ik_real v0 = jac[c], v1 = jac[dof + c], v2 = jac[2 * dof + c], wc = wa[c];
+            ik_real v0 = r0[c], v1 = r1[c], v2 = r2[c], wc = wa[c];
             ik_real w0 = v0 * wc, w1 = v1 * wc, w2 = v2 * wc;
             a00 += w0 * v0, a10 += w1 * v0, a11 += w1 * v1;
             a20 += w2 * v0, a21 += w2 * v1, a22 += w2 * v2;
         }
-        a[0] = a00, a[6] = a[1] = a10, a[7] = a11;
-        a[12] = a[2] = a20, a[13] = a[8] = a21, a[14] = a22;
-        a[21] = a[28] = a[35] = 1;
+        a01 = a10, a02 = a20, a12 = a21;
+    } else {
+        for (c = 0; c < dof; c++) {
+            ik_real u0 = s0[c], u1 = s1[c], u2 = s2[c], wc = wa[c];
+            ik_real w0 = r0[c] * wc, w1 = r1[c] * wc, w2 = r2[c] * wc;
+            a00 += w0 * u0, a01 += w0 * u1, a02 += w0 * u2;
+            a10 += w1 * u0, a11 += w1 * u1, a12 += w1 * u2;
+            a20 += w2 * u0, a21 += w2 * u1, a22 += w2 * u2;
+        }
+    }
+    a[at] = a00, a[at + 1] = a01, a[at + 2] = a02;
+    a[at + 6] = a10, a[at + 7] = a11, a[at + 8] = a12;
+    a[at + 12] = a20, a[at + 13] = a21, a[at + 14] = a22;
+}
+
+static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
+{
+    int r, s;
+    ik__normal_block(jac, jac, wa, dof, true, a, 0);
+    if (m == 3) { // position only: the identity below
+        for (r = 0; r < 3; r++)
+            for (s = 0; s < 3; s++)
+                a[r * 6 + s + 3] = a[(r + 3) * 6 + s] = 0, a[(r + 3) * 6 + s + 3] = r == s;
         return;
     }
-    for (c = 0; c < dof; c++) {
-        ik_real v[6], wv[6];
-        IK__UNROLL
-        for (r = 0; r < 6; r++) {
-            v[r] = r < m ? jac[r * dof + c] : 0;
-            wv[r] = v[r] * wa[c];
-        }
-        IK__UNROLL
-        for (r = 0; r < 6; r++) {
-            IK__UNROLL
-            for (s = 0; s <= r; s++)
-                a[r * 6 + s] += wv[r] * v[s];
-        }
-    }
-    IK__UNROLL
-    for (r = 0; r < 6; r++) {
-        IK__UNROLL
-        for (s = 0; s < r; s++)
+    ik__normal_block(jac + 3 * dof, jac, wa, dof, false, a, 18);
+    ik__normal_block(jac + 3 * dof, jac + 3 * dof, wa, dof, true, a, 21);
+    for (r = 3; r < 6; r++)
+        for (s = 0; s < 3; s++)
             a[s * 6 + r] = a[r * 6 + s];
-        if (r >= m)
-            a[r * 6 + r] = 1;
-    }
+}
+
+// out = J^T y for the first m (3 or 6) rows of jac (dof columns), y held in registers.
+static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int dof, ik_real *out)
+{
+    const ik_real *j0 = jac, *j1 = j0 + dof, *j2 = j1 + dof, *j3 = j2 + dof, *j4 = j3 + dof,
+                  *j5 = j4 + dof;
+    ik_real y0 = y[0], y1 = y[1], y2 = y[2], y3 = m == 6 ? y[3] : 0, y4 = m == 6 ? y[4] : 0,
+            y5 = m == 6 ? y[5] : 0;
+    int c;
+    if (m == 6)
+        for (c = 0; c < dof; c++)
+            out[c] =
+                (j0[c] * y0 + j1[c] * y1 + j2[c] * y2) + (j3[c] * y3 + j4[c] * y4 + j5[c] * y5);
+    else
+        for (c = 0; c < dof; c++)
+            out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
 // The LDL^T factorization of a + shift I (6 x 6, lower triangle read): l gets L's strict lower
@@ -2764,12 +2820,9 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     for (r = 0; r < m; r++)
         y[r] = e[r];
     ik__ldlt_solve(damped ? ld : l, y);
-    for (c = 0; c < dof; c++) {
-        ik_real d = 0;
-        for (r = 0; r < m; r++)
-            d += jac[r * dof + c] * y[r];
-        w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * d;
-    }
+    ik__jacobian_tmul(jac, y, m, dof, w->dq);
+    for (c = 0; c < dof; c++)
+        w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
     return true;
 }
 
@@ -2982,8 +3035,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof));
-    if (!base || scratch_size < (ik__jacobian_reals(dof) + 1) * sizeof(ik_real))
+    base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof, chain->joint_count));
+    if (!base || scratch_size < (ik__jacobian_reals(dof, chain->joint_count) + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
     w.jac = base;
     w.jac_trial = w.jac + 6 * dof;
@@ -3002,6 +3055,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     w.eig = w.s + 6;
     for (i = 0; i < 6; i++)
         w.eig[i] = 0;
+    w.codes = (unsigned char *)(void *)(w.eig + 6);
+    ik__joint_codes(chain, w.codes);
 
     euler = o.ball_param == IK_BALL_EULER;
     m = target.use_rotation ? 6 : 3;
@@ -3034,7 +3089,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
     floor2 = (16 * IK_EPSILON * scale) * (16 * IK_EPSILON * scale);
     // e0: the error at w.q, w.jac the Jacobian there
-    err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
+    err = ik__task_error(chain, w.codes, &target, w.q, euler, ow, dof, w.jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
         bool stuck;
@@ -3143,7 +3198,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
+            err = ik__task_error(chain, w.codes, &target, w.q, euler, ow, dof, w.jac, e0);
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
@@ -3175,7 +3230,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 break;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, &target, w.trial, euler, ow, dof,
+            new_err = ik__task_error(chain, w.codes, &target, w.trial, euler, ow, dof,
                                      tries == 0 ? w.jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
@@ -3191,7 +3246,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                     e0[i] = e1[i];
                 err = new_err;
             } else {
-                err = ik__task_error(chain, &target, w.q, euler, ow, dof, w.jac, e0);
+                err = ik__task_error(chain, w.codes, &target, w.q, euler, ow, dof, w.jac, e0);
             }
         }
         if (!ik__finite(err))
@@ -4594,11 +4649,12 @@ typedef struct ik__arm_work {
     // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits, and 1 for
     // a revolute joint whose limits span a whole turn or more (else 0)
     ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi, *turn;
+    unsigned char *codes; // [joint_count] ik__joint_codes()
 } ik__arm_work;
 
-static size_t ik__arm_work_reals(int dof)
+static size_t ik__arm_work_reals(int dof, int joints)
 {
-    return (size_t)dof * (6 * 2 + 8);
+    return (size_t)dof * (6 * 2 + 8) + ik__codes_reals(joints);
 }
 
 // x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
@@ -4623,12 +4679,9 @@ static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda
     for (r = 0; r < m; r++)
         y[r] = e[r];
     ik__ldlt_solve(l, y);
-    for (c = 0; c < dof; c++) {
-        ik_real d = 0;
-        for (r = 0; r < m; r++)
-            d += jac[r * dof + c] * y[r];
-        w->dq[c] = wa[c] != 0 ? wa[c] * d : w->forced[c];
-    }
+    ik__jacobian_tmul(jac, y, m, dof, w->dq);
+    for (c = 0; c < dof; c++)
+        w->dq[c] = wa[c] != 0 ? wa[c] * w->dq[c] : w->forced[c];
     return true;
 }
 
@@ -4643,7 +4696,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
     ik_real e0[6] = { 0 }, e1[6] = { 0 }, e[6], err, best_err = 0;
     bool rot = w->target->use_rotation;
     info->status = IK_STATUS_MAX_ITERATIONS;
-    err = ik__task_error(w->chain, w->target, q, false, w->ow, dof, w->jac, e0);
+    err = ik__task_error(w->chain, w->codes, w->target, q, false, w->ow, dof, w->jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err = 0, emax, lambda2;
         int pass, tries;
@@ -4719,7 +4772,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
             for (c = 0; c < dof; c++)
                 if (w->turn[c] != 0)
                     w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
-            new_err = ik__task_error(w->chain, w->target, w->trial, false, w->ow, dof,
+            new_err = ik__task_error(w->chain, w->codes, w->target, w->trial, false, w->ow, dof,
                                      tries == 0 ? w->jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
@@ -4735,7 +4788,8 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                     e0[i] = e1[i];
                 err = new_err;
             } else {
-                err = ik__task_error(w->chain, w->target, q, false, w->ow, dof, w->jac, e0);
+                err =
+                    ik__task_error(w->chain, w->codes, w->target, q, false, w->ow, dof, w->jac, e0);
             }
         }
     }
@@ -4744,16 +4798,17 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
 // Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
 // then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
 // valid chain's.
-static size_t ik__arm_scratch_size(int dof)
+static size_t ik__arm_scratch_size(int dof, int joints)
 {
-    return ((size_t)dof * 2 + ik__arm_work_reals(dof) + 1 + ik__jacobian_reals(dof) + 1) *
+    return ((size_t)dof * 2 + ik__arm_work_reals(dof, joints) + 1 +
+            ik__jacobian_reals(dof, joints) + 1) *
            sizeof(ik_real); // (the second part is ik_jacobian_scratch_size(chain))
 }
 
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
 {
     int dof = ik_chain_dof(chain);
-    return dof < 0 ? 0 : ik__arm_scratch_size(dof);
+    return dof < 0 ? 0 : ik__arm_scratch_size(dof, chain->joint_count);
 }
 
 // splitmix64 (Steele, Lea and Flood 2014): uniform in [0, 1).
@@ -4837,8 +4892,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    cur = ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof));
-    if (!cur || scratch_size < ik__arm_scratch_size(dof))
+    cur = ik__scratch_reals(scratch, scratch_size,
+                            (size_t)dof * 2 + ik__arm_work_reals(dof, chain->joint_count));
+    if (!cur || scratch_size < ik__arm_scratch_size(dof, chain->joint_count))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
     w.jac = keep + dof;
@@ -4851,8 +4907,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.lo = w.wa + dof;
     w.hi = w.lo + dof;
     w.turn = w.hi + dof;
+    w.codes = (unsigned char *)(void *)(w.turn + dof);
+    ik__joint_codes(chain, w.codes);
     // the Jacobian solver's scratch follows; what is left of the buffer is its
-    jscratch = w.turn + dof;
+    jscratch = w.turn + dof + ik__codes_reals(chain->joint_count);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     w.chain = chain;
     w.target = &target;
