@@ -3168,14 +3168,11 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             ik_real jmax = 0, gmax = 0, enorm = 0;
             for (i = 0; i < m; i++)
                 enorm += e[i] * e[i];
-            for (c = 0; c < dof; c++) {
-                ik_real g = 0;
-                for (i = 0; i < m; i++) {
-                    g += w.jac[i * dof + c] * e[i];
-                    jmax = IK_FABS(w.jac[i * dof + c]) > jmax ? IK_FABS(w.jac[i * dof + c]) : jmax;
-                }
-                gmax = IK_FABS(g) > gmax ? IK_FABS(g) : gmax;
-            }
+            ik__jacobian_tmul(w.jac, e, m, dof, w.trial); // J^T e (trial is free here)
+            for (c = 0; c < dof; c++)
+                gmax = IK_FABS(w.trial[c]) > gmax ? IK_FABS(w.trial[c]) : gmax;
+            for (c = 0; c < m * dof; c++)
+                jmax = IK_FABS(w.jac[c]) > jmax ? IK_FABS(w.jac[c]) : jmax;
             stuck = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
         }
         if (stuck) {
