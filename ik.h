@@ -719,7 +719,9 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // a prismatic joint by (Pd - Pc) . axis, a ball joint by the rotation that best aligns the
 // weighted effector vectors with the target's (exact, Horn's quaternion method; the shortest
 // arc for position only). Each move is scaled by the joint's weight (clamped to [0, 1]: 0
-// freezes it), limited to opts->max_angle, and clamped to the joint's limits.
+// freezes it), limited to opts->max_angle, and clamped to the joint's limits. A revolute joint
+// whose axis passes through the effector or the target (to rounding) has no position term: it
+// stays where it is for a position target, rather than turning by rounding noise.
 // q [ik_chain_dof()] is in/out: the start on entry, the result on exit; a start outside the
 // limits is clamped into them first. A free revolute joint (no limits, weight >= 1, max_angle =
 // pi) is carried as (cos q, sin q) and comes back within pi of its start. Stops when converged,
@@ -3366,6 +3368,10 @@ typedef struct ik__ccd_work {
     ik_real gs;    // lengths are multiplied by gs
     ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
     ik_real wo, max_angle;
+    // squared distances from a joint's axis below which the effector (f) or the target (d)
+    // counts as on it: their rounding noise (a turn cannot move the effector toward the target
+    // then, and a step from the noise's direction would turn the joint at random)
+    ik_real noise_f2, noise_d2;
     ik_vec3 tip, pt;       // the effector in M_{n-1}; the target in the root frame
     ik_real tip_rot[3][3]; // the effector's axes in M_{n-1}
 } ik__ccd_work;
@@ -3667,7 +3673,7 @@ static void ik__ccd_targets(const ik__ccd_work *w)
                 cq = p->st[0];
                 sq = p->st[1];
                 p->kind &= ~IK__CCD_UNIT;
-                if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
+                if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
                     kd = 1 / IK_SQRT(dd2);
                     if (link) {
                         ik_real t = d.y * kd;
@@ -3800,20 +3806,21 @@ static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
 
 // A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
 // step): the state, and the effector f (in M_i) in P_i.
-static ik_vec3 ik__ccd_turn(ik__ccd_joint *p, ik_vec3 f, bool move)
+static ik_vec3 ik__ccd_turn(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f, bool move)
 {
     ik_real cq, sq;
     if (move && (p->kind & IK__CCD_FAST)) {
         ik_vec3 d = p->d;
         ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
-        if (dd2 > IK__TINY2 && dd2 <= IK__REAL_MAX && m2 > IK__TINY2) {
+        if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX && m2 > w->noise_f2) {
             // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
             ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
             p->st[0] = (d.x * f.x + d.y * f.y) * r;
             p->st[1] = (d.y * f.x - d.x * f.y) * r;
             return ik_vec3_make(kf * d.x, kf * d.y, f.z);
         }
-        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->st[0], &p->st[1]);
+        if (dd2 > w->noise_d2 && m2 > w->noise_f2) // (huge: rescaled) else on the axis: no turn
+            ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->st[0], &p->st[1]);
     }
     cq = p->st[0];
     sq = p->st[1];
@@ -3833,7 +3840,7 @@ static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
             // ik__ccd_turn()'s half-plane step, with C_i applied to d_xy / |d_xy| beforehand
             // (p->a): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
             ik_real m2 = f.x * f.x + f.y * f.y, m, r;
-            if (m2 > IK__TINY2) {
+            if (m2 > w->noise_f2) {
                 ik_vec3 d = p->d;
                 m = IK_SQRT(m2);
                 r = p->kd / m;
@@ -3847,7 +3854,7 @@ static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
         }
         e = f;
         if (move && (p->kind & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
-            e = ik__ccd_turn(p, f, true);
+            e = ik__ccd_turn(w, p, f, true);
         } else if (p->type == IK_JOINT_REVOLUTE) {
             e.x = p->st[0] * f.x - p->st[1] * f.y;
             e.y = p->st[1] * f.x + p->st[0] * f.y;
@@ -3885,7 +3892,7 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
             ik_vec3 d = p->d;
             ik_real cq, sq, zr, zi, nc, ns;
             if (move && (p->kind & IK__CCD_FAST)) {
-                e = ik__ccd_turn(p, f, true);
+                e = ik__ccd_turn(w, p, f, true);
                 break;
             }
             cq = p->st[0];
@@ -3893,6 +3900,8 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
             if (step) {
                 zr = d.x * f.x + d.y * f.y; // Z = w_p d_c conj(f_c) + w_o sum D_jc conj(F_jc)
                 zi = d.y * f.x - d.x * f.y;
+                if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
+                    zr = zi = 0; // on the axis: the position term is rounding noise
                 if (pose) {
                     ik_real wp = ik__ccd_wp(w, d, f);
                     zr *= wp;
@@ -4064,6 +4073,14 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     slack = 64 * n * IK_EPSILON *
             (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos) +
              (ik__finite(reach) ? reach : scale));
+    {
+        ik_real nf = 64 * n * IK_EPSILON * w.gs *
+                     (ik_vec3_length(chain->joints[0].origin.pos) +
+                      (ik__finite(reach) ? reach : scale)),
+                nd = slack * w.gs;
+        w.noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
+        w.noise_d2 = nd * nd > IK__TINY2 ? nd * nd : IK__TINY2;
+    }
     ik__ccd_sweep(&w, false, &f, fr);
 
     for (sweep = 0;; sweep++) {

@@ -798,6 +798,37 @@ static void test_robust_ccd(void)
     }
 }
 
+// A revolute joint whose axis passes through the effector cannot move it: CCD leaves it where it
+// is, in every sweep of every solve (before, the rounding noise of the effector's distance
+// from the axis chose its turn: 0.3 -> 1.09 rad in 200 sweeps on this chain).
+static void test_robust_ccd_axis_through_effector(void)
+{
+    ik_joint j[3];
+    ik_chain c;
+    ik_vec3 a = ik_vec3_normalize(ik_vec3_make(IK_R(0.3), IK_R(0.5), IK_R(0.7)));
+    ik_real q[3] = { IK_R(0.4), IK_R(-0.7), IK_R(0.3) }, qt[3] = { IK_R(0.9), IK_R(-0.2), 0 };
+    ik_xform goal;
+    ik_target t;
+    ik_ccd_opts o = ik_default_ccd_opts();
+    ik_solve_info info;
+    int k;
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 1, 0));
+    j[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 1, 0));
+    j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)), a);
+    c = ik_chain_make(j, 3, ik_xform_translation(ik_vec3_scale(a, IK_R(0.5))));
+    CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
+    t = ik_target_position(goal.pos);
+    o.tolerance = 0;
+    o.min_improvement = 0;
+    o.max_sweeps = 200;
+    for (k = 0; k < 5; k++) {
+        CHECK(ik_ccd_solve(&c, &t, &o, q, scratch, sizeof scratch, &info) == IK_OK);
+        CHECK(q[2] == IK_R(0.3));
+        CHECK(reals_finite(q, 3));
+    }
+    CHECK((double)info.position_error < 1e-2);
+}
+
 static void test_robust_jacobian(void)
 {
     robust_solver(jacobian_call, ik_jacobian_scratch_size, JACOBIAN_BAD_OPTS, "jacobian");
@@ -1073,11 +1104,13 @@ static void test_robust_scale(void)
                        solver == 0 ? rel_tol : TOL(1e-9, 2e-4));
             if (s == 0)
                 memcpy(q_ref[solver], q, sizeof q);
-            else // the same answer at every scale (7 joints for 3 task dimensions: redundant);
-                // CCD's last joint turns about the line through the effector, which does not
-                // move it: its value is not determined by the task
-                for (i = 0; i < (solver == 0 ? 7 : 6); i++)
+            else // the same answer at every scale (7 joints for 3 task dimensions: redundant;
+                // CCD's last joint turns about the line through the effector, which cannot move
+                // it: CCD leaves it where it started, rather than turning it by rounding noise)
+                for (i = 0; i < 7; i++)
                     CHECK_NEAR(q[i], q_ref[solver][i], TOL(1e-6, 2e-2));
+            if (solver == 1) // (it started at qt[6] + 0.05)
+                CHECK_NEAR(q[6], qt[6] + IK_R(0.05), 1e-12);
         }
     // bones from 1e-3 to 1e3 in one chain
     for (solver = 0; solver < 2; solver++) {
@@ -1147,6 +1180,7 @@ void test_robust(void)
     RUN(test_robust_urdf_dh);
     RUN(test_robust_svd);
     RUN(test_robust_ccd);
+    RUN(test_robust_ccd_axis_through_effector);
     RUN(test_robust_jacobian);
     RUN(test_robust_arm);
     RUN(test_robust_limb);
