@@ -824,6 +824,8 @@ typedef struct ik_limb_prepared {
     ik_xform base;                            // limb->base, rotation normalized
     ik_vec3 upper_dir, lower_dir, hinge_axis; // unit
     ik_vec3 swivel_ref;                       // limb->swivel_ref
+    ik_real length_unit; // upper + lower length (1 if both are 0): the lengths below are in
+                         // this unit, so that their squares neither underflow nor overflow
     ik_real upper_length, lower_length;
     ik_vec3 elbow;       // upper_length * upper_dir
     ik_vec3 lower_along; // the lower bone at elbow angle t: lower_along + lower_cos cos t
@@ -4184,6 +4186,27 @@ static int ik__fin(ik_real x)
     return x - x == 0;
 }
 
+// |v| without the underflow (or overflow) of its square for tiny (huge) finite v.
+static ik_real ik__limb_length(ik_vec3 v)
+{
+    ik_real l2 = ik_vec3_length2(v), m;
+    if (l2 >= IK__REAL_MIN && l2 <= IK__REAL_MAX)
+        return IK_SQRT(l2);
+    m = IK_FABS(v.x) > IK_FABS(v.y) ? IK_FABS(v.x) : IK_FABS(v.y);
+    m = IK_FABS(v.z) > m ? IK_FABS(v.z) : m;
+    if (!(m > 0 && m <= IK__REAL_MAX))
+        return m;
+    v = ik_vec3_make(v.x / m, v.y / m, v.z / m);
+    return m * IK_SQRT(ik_vec3_length2(v));
+}
+
+// v / d (d > 0), by 1 / d unless that overflows.
+static ik_vec3 ik__limb_div(ik_vec3 v, ik_real d)
+{
+    ik_real r = 1 / d;
+    return r <= IK__REAL_MAX ? ik_vec3_scale(v, r) : ik_vec3_make(v.x / d, v.y / d, v.z / d);
+}
+
 // v / |v|, or v itself when it is unit to rounding already (most inputs).
 static ik_vec3 ik__limb_unit(ik_vec3 v)
 {
@@ -4220,8 +4243,10 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     g.base.pos = in->base.pos;
     g.base.rot = ik__limb_quat_unit(in->base.rot);
     g.swivel_ref = in->swivel_ref;
-    g.upper_length = in->upper_length;
-    g.lower_length = in->lower_length;
+    g.length_unit =
+        in->upper_length + in->lower_length > 0 ? in->upper_length + in->lower_length : 1;
+    g.upper_length = in->upper_length / g.length_unit;
+    g.lower_length = in->lower_length / g.length_unit;
     dh1 = ik_vec3_dot(g.upper_dir, g.hinge_axis);
     dh2 = ik_vec3_dot(g.lower_dir, g.hinge_axis);
     d2p = ik_vec3_add_scaled(g.lower_dir, g.hinge_axis, -dh2);
@@ -4405,8 +4430,10 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
     if (!out_joints || !out_tip)
         return IK_ERR_NULL_ARG;
     out_joints[0] = ik_joint_ball(g.base);
-    out_joints[1] = ik_joint_revolute(ik_xform_translation(g.elbow), g.hinge_axis);
-    out_joints[2] = ik_joint_ball(ik_xform_translation(ik_vec3_scale(g.lower_dir, g.lower_length)));
+    out_joints[1] = ik_joint_revolute(
+        ik_xform_translation(ik_vec3_scale(g.upper_dir, limb->upper_length)), g.hinge_axis);
+    out_joints[2] =
+        ik_joint_ball(ik_xform_translation(ik_vec3_scale(g.lower_dir, limb->lower_length)));
     *out_tip = ik_xform_identity();
     return IK_OK;
 }
@@ -4437,7 +4464,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                                        ik_solve_info *info)
 {
     ik__limb_local loc, cur;
-    ik_real l1, l2, k, dist2, dist, reach2, theta, ct, st, scale, tiny, plen, rlen, band, soft;
+    ik_real l1, l2, k, dist2, dist, du, reach2, theta, ct, st, scale, tiny, plen, rlen, band, soft;
     ik_vec3 t, am, bm, ref;
     ik_quat qml, qs, qw, target_rot;
     bool met = true, rot = target && target->use_rotation;
@@ -4457,36 +4484,48 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                  !(band > 0 && band < 1)))
         return IK_ERR_BAD_OPTS;
 
+    // lengths in the limb's unit (l1 + l2 = 1), except dist, t, tiny, scale (the model's, whose
+    // lengths are taken without squares that could underflow)
     l1 = g->upper_length;
     l2 = g->lower_length;
-    scale = l1 + l2;
+    scale = g->length_unit * (l1 + l2);
     tiny = 16 * IK_EPSILON * scale;
+    soft /= g->length_unit;
 
     // reach, softened and clamped (squared: no more square roots unless clamped or softened)
     t = ik_vec3_sub(target->pos, g->base.pos);
-    dist2 = ik_vec3_length2(t);
-    dist = IK_SQRT(dist2);
+    dist = ik__limb_length(t);
+    du = dist / g->length_unit; // (may overflow for a tiny limb: then out of reach)
+    dist2 = du * du;
     reach2 = dist2;
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
-        ik_real dmax = IK_SQRT(g->reach2_max), reach = dist;
+        ik_real dmax = IK_SQRT(g->reach2_max), reach = du < 1e6 ? du : 1e6;
         if (soft > 0 && reach > dmax - soft) {
             // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
             ik_real x = reach - (dmax - soft);
             reach = dmax - soft + soft * x / (x + soft);
         }
         reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
-        reach2 = reach * reach;
+        // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
+        // sqrt(epsilon))
+        reach2 = reach == dmax                     ? g->reach2_max
+                 : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
+                                                   : reach * reach;
         // met unless clamped or softened beyond rounding (a target made by FK of a reachable
         // pose can land a rounding error outside the range)
-        met = IK_FABS(reach - dist) <= 64 * IK_EPSILON * scale;
+        met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (l1 + l2);
     }
 
     // elbow angle theta = t0 + acos(c), cos t0 = B / Rg, sin t0 = C / Rg: its cosine and sine
     // by the angle-sum formulas, the angle itself by one atan2 (accurate near c = +-1)
     k = 2 * l1 * l2;
     if (k * g->rg > 0) {
-        // (divided, not multiplied by a stored 1 / k: with bones of 1e-160, 1 / k overflows)
-        ik_real c = ik__clamp(((reach2 - l1 * l1 - l2 * l2) / k - g->a) / g->rg, -1, 1), sn;
+        // (at the bounds exactly straight or folded, whatever the rounding of the formula)
+        ik_real c = reach2 >= g->reach2_max ? 1
+                    : reach2 <= g->reach2_min
+                        ? -1
+                        : ik__clamp(((reach2 - l1 * l1 - l2 * l2) / k - g->a) / g->rg, -1, 1),
+                sn;
         sn = IK_SQRT((1 - c) * (1 + c));
         ct = g->cos_t0 * c - g->sin_t0 * sn;
         st = g->sin_t0 * c + g->cos_t0 * sn;
@@ -4500,7 +4539,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
 
     // the shoulder -> wrist direction in the model frame
     if (dist > tiny)
-        am = ik_vec3_scale(t, 1 / dist);
+        am = ik__limb_div(t, dist);
     else // target at the shoulder: keep the limb's current direction
         am = ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.a);
 
@@ -4512,8 +4551,8 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // and the target, and solving again gives the same answer (it is a projection).
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     bm = ik__limb_perp2(ref, am);
-    plen = ik_vec3_length(bm);
-    bm = plen > 0 ? ik_vec3_scale(bm, 1 / plen) : bm;
+    plen = ik__limb_length(bm);
+    bm = plen > 0 ? ik__limb_div(bm, plen) : bm;
     // nearness to the line: the pole's distance from it relative to the limb's length (so that a
     // tiny move of the pole is a tiny change, however near the shoulder it is), or swivel_ref's
     // sine
@@ -4580,7 +4619,8 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         ik_quat reached = ik_quat_mul(qml, ik_quat_mul(loc.rh, qw));
         info->status = met ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE;
         info->iterations = 1;
-        info->position_error = ik_vec3_length(ik_vec3_add_scaled(t, am, -loc.w_len));
+        info->position_error =
+            ik__limb_length(ik_vec3_add_scaled(t, am, -loc.w_len * g->length_unit));
         info->rotation_error = rot ? ik_vec3_length(ik_quat_to_expmap(
                                          ik_quat_mul(ik_quat_conjugate(reached), target_rot)))
                                    : 0;

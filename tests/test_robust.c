@@ -1145,13 +1145,15 @@ static void test_robust_scale(void)
         CHECK(info.status == IK_STATUS_CONVERGED || solver == 1); // CCD: linear, slow here
         CHECK_NEAR((double)info.position_error / len, 0, TOL(1e-9, 2e-4));
     }
-    // the limb at 1e-3 and 1e3: exact to rounding relative to its size
-    for (s = 0; s < 3; s += 2) {
+    // the limb at 1e-3 and 1e3, and far below the square root of the smallest normal number
+    // (1e-30 float, 1e-200 double: it solves in units of its own length, squares do not
+    // underflow): exact to rounding relative to its size
+    for (s = 0; s < 4; s += s == 0 ? 2 : 1) { // 1e-3, 1e3, tiny
         ik_limb l = robust_limb();
         ik_limb_target t;
         ik_real q[7] = { 0 };
         ik_solve_info info;
-        double scale = scales[s];
+        double scale = s < 3 ? scales[s] : (sizeof(ik_real) == sizeof(float) ? 1e-30 : 1e-200);
         l.upper_length = (ik_real)(0.3 * scale);
         l.lower_length = (ik_real)(0.25 * scale);
         t.pos =
@@ -1163,7 +1165,11 @@ static void test_robust_scale(void)
         t.swivel = 0;
         CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
         CHECK(info.status == IK_STATUS_CONVERGED);
-        CHECK_NEAR(test_vec3_dist(limb_wrist(&l, q), t.pos) / (0.55 * scale), 0, TOL(1e-14, 1e-5));
+        // (the distance in units of scale: its square would underflow at 1e-200)
+        CHECK_NEAR((double)ik_vec3_length(
+                       ik_vec3_scale(ik_vec3_sub(limb_wrist(&l, q), t.pos), (ik_real)(1 / scale))) /
+                       0.55,
+                   0, TOL(1e-14, 1e-5));
     }
 }
 
