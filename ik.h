@@ -1770,7 +1770,7 @@ static ik_vec3 ik__mat3_col(const ik_mat3 *r, int k)
 #define IK__CODE_NEG     4  // along -e_k
 #define IK__CODE_ROTATED 8  // origin.rot is not the identity
 #define IK__CODE_TYPE    16 // bits 4 and up: the ik_joint_type
-static int ik__joint_code(const ik_joint *j)
+static inline int ik__joint_code(const ik_joint *j)
 {
     const ik_quat o = j->origin.rot;
     int code = (int)j->type * IK__CODE_TYPE, axis = 3;
@@ -4007,6 +4007,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_target target;
     ik__ccd_work w;
     ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0, slack;
+    ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
     ik_real fr[3][3];
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
@@ -4095,9 +4096,12 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         if (sweep == 0 || err < best_err)
             best_err = err;
         // Converged, or within the rounding of the carried state (slack) of it: the library's
-        // forward kinematics of q decides, so that a q it calls converged stops here too.
+        // forward kinematics of q decides, so that a q it calls converged stops here too (once
+        // per improvement: a state no better than the last one it turned down is not asked
+        // again, which would cost a forward kinematics per sweep at rounding level).
         if ((pos_err <= o.tolerance + slack &&
-             (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON)) ||
+             (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON) &&
+             !(err >= refused)) ||
             idle >= 3 || sweep == o.max_sweeps) {
             // q from the carried state, and the errors by forward kinematics of q
             ik__ccd_store(&w);
@@ -4113,6 +4117,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             }
             if (sweep == o.max_sweeps)
                 break;
+            refused = err;
             ik__ccd_load(&w); // not converged after all: go on from q
         }
         ik__ccd_targets(&w);
