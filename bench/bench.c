@@ -237,8 +237,9 @@ static void make_jac_case(jac_case *c, int kind, ik_jacobian_method method)
         c->chain = ik_chain_make(c->joints, panda.chain.joint_count, panda.chain.tip);
     }
     dof = ik_chain_dof(&c->chain);
-    for (i = 0; i < dof; i++)
-        c->q[i] = (ik_real)rnd(-1, 1);
+    for (i = 0; i < dof; i++) // (the Panda's within its limits: its targets are reachable)
+        c->q[i] = kind == 2 ? (ik_real)rnd((double)c->joints[i].lo, (double)c->joints[i].hi)
+                            : (ik_real)rnd(-1, 1);
     ik_chain_fk(&c->chain, c->q, NULL, &goal);
     c->target = balls ? ik_target_position(goal.pos) : ik_target_pose(goal);
     for (i = 0; i < dof; i++)
@@ -450,6 +451,24 @@ int main(int argc, char **argv)
                     median_ns(run_jac, &jc, 20, runs) / (jc.iterations > 0 ? jc.iterations : 1);
             }
             printf("| %-49s | %15.0f | %23.0f | %16.0f |\n", mn[meth], t[0], t[1], t[2]);
+        }
+        // whole solves at the default tolerances and iteration budget from the same starts
+        printf("\n| Jacobian IK, ns per solve (iterations), default options | 7-DOF arm, pose | "
+               "5 ball joints, position | Panda (DH), pose |\n");
+        printf("|---------------------------------------------------------|-----------------|---"
+               "----------------------|------------------|\n");
+        for (meth = 0; meth < 4; meth++) {
+            double t[3];
+            int it[3];
+            for (kind = 0; kind < 3; kind++) {
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                jc.opts = ik_default_jacobian_opts();
+                jc.opts.method = (ik_jacobian_method)meth;
+                t[kind] = median_ns(run_jac, &jc, 20, runs);
+                it[kind] = jc.iterations;
+            }
+            printf("| %-55s | %9.0f (%3d) | %17.0f (%3d) | %10.0f (%3d) |\n", mn[meth], t[0], it[0],
+                   t[1], it[1], t[2], it[2]);
         }
     }
 
