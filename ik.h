@@ -4496,6 +4496,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     scale = g->length_unit * (l1 + l2);
     tiny = 16 * IK_EPSILON * scale;
     soft /= g->length_unit;
+    soft = soft < IK_R(1e6) ? soft : IK_R(1e6); // (beyond it folds the limb all the same)
 
     // reach, softened and clamped (squared: no more square roots unless clamped or softened)
     t = ik_vec3_sub(target->pos, g->base.pos);
@@ -4508,7 +4509,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         if (soft > 0 && reach > dmax - soft) {
             // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
             ik_real x = reach - (dmax - soft);
-            reach = dmax - soft + soft * x / (x + soft);
+            reach = dmax - soft + soft * (x / (x + soft));
         }
         reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
         // (at a bound its square exactly: sqrt then squaring would bend a straight limb by

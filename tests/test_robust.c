@@ -1007,6 +1007,33 @@ static void test_robust_limb(void)
 // vector was rounding noise along the shoulder-wrist line: a pole band below rounding level
 // with swivel_ref along the line, and a bone of 1e-30 next to one of 1e12. The wrist must
 // still be at the target.
+// A softness far beyond a tiny limb's length (found by fuzz:limb: softness / length overflowed
+// and the soft reach became NaN): finite, folded or straightened, never NaN.
+static void test_robust_limb_soft_tiny(void)
+{
+    ik_limb l = robust_limb();
+    ik_limb_target t;
+    ik_limb_opts o = ik_default_limb_opts();
+    ik_real q[7] = { 0 };
+    ik_solve_info info;
+    int k;
+    l.upper_length = l.lower_length = IK__REAL_MIN * 2;
+    t.rot = ik_quat_identity();
+    t.use_rotation = true;
+    t.use_swivel = false;
+    t.pole = ik_vec3_make(0, 0, 1);
+    t.swivel = 0;
+    for (k = 0; k < 3; k++) {
+        o.softness = k == 0 ? IK_R(0.1) : (k == 1 ? IK_MAX_MAGNITUDE : IK__REAL_MIN);
+        t.pos = ik_vec3_make(IK_MAX_MAGNITUDE, IK_MAX_MAGNITUDE, 0);
+        CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_OK);
+        CHECK(reals_finite(q, 7) && info.status == IK_STATUS_UNREACHABLE);
+        CHECK(reals_finite(&info.position_error, 1) && reals_finite(&info.rotation_error, 1));
+        t.pos = ik_vec3_make(IK__REAL_MIN, 0, 0);
+        CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_OK && reals_finite(q, 7));
+    }
+}
+
 static void test_robust_limb_degenerate_side(void)
 {
     ik_limb l;
@@ -1191,5 +1218,6 @@ void test_robust(void)
     RUN(test_robust_arm);
     RUN(test_robust_limb);
     RUN(test_robust_limb_degenerate_side);
+    RUN(test_robust_limb_soft_tiny);
     RUN(test_robust_scale);
 }
