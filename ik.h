@@ -1822,9 +1822,12 @@ static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_r
 // p_e is not known until the end: with 6 rows the first three hold p x w (a prismatic column
 // its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
 // from a first pass. out_frames (may be NULL) gets each joint's frame after its motion: the
-// same pass is the forward kinematics (ik__fk).
+// same pass is the forward kinematics (ik__fk). Without rot the effector's rotation is not
+// wanted (position targets) and comes back as the identity. codes: ik__joint_codes() of the
+// chain, or NULL to read them off the joints as the pass goes.
 static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, const ik_real *q,
-                             int rows, int dof, ik_real *jac, bool euler, ik_xform *out_frames)
+                             int rows, int dof, ik_real *jac, bool euler, bool rot,
+                             ik_xform *out_frames)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -1833,7 +1836,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, 
     int i, k, col = 0, axis;
     bool deferred = rows == 6;
     if (jac && !deferred)
-        pe = ik__jacobian(chain, codes, q, 3, dof, NULL, euler, NULL).pos;
+        pe = ik__jacobian(chain, codes, q, 3, dof, NULL, euler, false, NULL).pos;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         const int code = codes ? codes[i] : ik__joint_code(j), slot = i & 15;
@@ -1915,7 +1918,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, 
         if (o.x != 0 || o.y != 0 || o.z != 0)
             r = ik_mat3_mul(r, ik_quat_to_mat3(o));
     }
-    effector.rot = ik__quat_from_mat3(&r);
+    effector.rot = rot ? ik__quat_from_mat3(&r) : ik_quat_identity(); // (rot: wanted)
     if (jac && deferred) {
         pe = effector.pos;
         for (col = 0; col < dof; col++) {
@@ -1931,7 +1934,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, 
 // Forward kinematics of a validated chain and state (frames: see ik__jacobian).
 static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
-    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, out_frames);
+    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, true, out_frames);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
@@ -1960,7 +1963,7 @@ IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int r
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, NULL);
+    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, true, NULL);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
@@ -2562,7 +2565,7 @@ static ik_real ik__task_error(const ik_chain *chain, const unsigned char *codes,
                               ik_real *e)
 {
     ik_vec3 dp, dr;
-    ik_xform eff = ik__jacobian(chain, codes, q, 6, dof, jac, euler, NULL);
+    ik_xform eff = ik__jacobian(chain, codes, q, 6, dof, jac, euler, t->use_rotation, NULL);
     int c;
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
@@ -2655,14 +2658,15 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// The LDL^T factorization of a + shift I (6 x 6, lower triangle read): l gets L's strict lower
-// part and 1 / D_ii on its diagonal (no square roots, and the solves multiply); false if a pivot
-// is not positive.
-static bool ik__ldlt(const ik_real *a, ik_real shift, ik_real *l)
+// The LDL^T factorization of a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
+// matrix, lower triangle read): l gets L's strict lower part and 1 / D_ii on its diagonal (no
+// square roots, and the solves multiply); false if a pivot is not positive. (Inline with a
+// constant n below, so that each size gets its own unrolled code.)
+static inline bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
     IK__UNROLL
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < n; i++) {
         ik_real *li = l + i * 6, t[6], d = a[i * 6 + i] + shift;
         IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
@@ -2682,12 +2686,26 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, ik_real *l)
     return true;
 }
 
-// x <- (L D L^T)^-1 x (6 values) for a factor from ik__ldlt.
-static void ik__ldlt_solve(const ik_real *l, ik_real *x)
+static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
+{
+    int i, j;
+    if (n != 3)
+        return ik__ldlt_n(a, shift, l, 6);
+    // the padding (identity rows and columns) factors to itself
+    for (i = 3; i < 6; i++) {
+        for (j = 0; j < i; j++)
+            l[i * 6 + j] = 0;
+        l[i * 6 + i] = 1 / (1 + shift);
+    }
+    return ik__ldlt_n(a, shift, l, 3);
+}
+
+// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
+static inline void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 {
     int i, k;
     IK__UNROLL
-    for (i = 0; i < 6; i++) {
+    for (i = 0; i < n; i++) {
         ik_real s = x[i];
         IK__UNROLL
         for (k = 0; k < i; k++)
@@ -2695,13 +2713,21 @@ static void ik__ldlt_solve(const ik_real *l, ik_real *x)
         x[i] = s;
     }
     IK__UNROLL
-    for (i = 5; i >= 0; i--) {
+    for (i = n - 1; i >= 0; i--) {
         ik_real s = x[i] * l[i * 6 + i];
         IK__UNROLL
-        for (k = i + 1; k < 6; k++)
+        for (k = i + 1; k < n; k++)
             s -= l[k * 6 + i] * x[k];
         x[i] = s;
     }
+}
+
+static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
+{
+    if (n == 3)
+        ik__ldlt_solve_n(l, x, 3);
+    else
+        ik__ldlt_solve_n(l, x, 6);
 }
 
 // The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
@@ -2723,7 +2749,7 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         IK__UNROLL
         for (i = 0; i < 6; i++)
             y[i] = x[i];
-        ik__ldlt_solve(l, y);
+        ik__ldlt_solve(l, n, y);
         IK__UNROLL
         for (i = 0; i < 6; i++) {
             xy += x[i] * y[i];
@@ -2764,7 +2790,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
         for (c = 0; c < dof; c++)
             t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
-    ik__ldlt_solve(l, t);
+    ik__ldlt_solve(l, m, t);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
@@ -2794,7 +2820,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     ik__normal_matrix(jac, wa, m, dof, a);
     for (r = 0; r < m; r++)
         tr += a[r * 6 + r];
-    if (!(tr > 0) || !ik__ldlt(a, 0, l))
+    if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
     // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
@@ -2819,11 +2845,11 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     }
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
     damped = lambda2 > IK_EPSILON * rho / 8;
-    if (damped && !ik__ldlt(a, lambda2, ld))
+    if (damped && !ik__ldlt(a, lambda2, m, ld))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(damped ? ld : l, y);
+    ik__ldlt_solve(damped ? ld : l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
@@ -4734,11 +4760,11 @@ static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda
     const ik_real *jac = w->jac, *wa = w->wa;
     int r, c, m = w->m, dof = w->dof;
     ik__normal_matrix(jac, wa, m, dof, a);
-    if (!ik__ldlt(a, lambda2, l))
+    if (!ik__ldlt(a, lambda2, m, l))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(l, y);
+    ik__ldlt_solve(l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = wa[c] != 0 ? wa[c] * w->dq[c] : w->forced[c];
