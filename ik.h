@@ -2588,10 +2588,18 @@ static ik_real ik__task_error(const ik_chain *chain, const unsigned char *codes,
 #else
 #define IK__UNROLL
 #endif
+// Functions whose loops run to a size given as a constant by every caller: inlined wherever
+// they are called, so that each size is unrolled (and no copy with an unknown size is left).
+#if defined(__GNUC__) || defined(__clang__)
+#define IK__SIZED static inline __attribute__((always_inline))
+#else
+#define IK__SIZED static inline
+#endif
 
 // The normal equations' matrices are 6 x 6 whatever the task's m: a 3-row task is padded with
 // the identity, its right-hand sides and eigenvector estimate with zeros (which the solves keep
-// zero, and which add exact zeros to every sum), so that every loop has a fixed length.
+// zero, and which add exact zeros to every sum); factors and solves of a 3-row task run on the
+// leading 3 x 3 block only.
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns), padded to 6 x 6; each sum runs over
 // the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that
@@ -2662,7 +2670,7 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
 // matrix, lower triangle read): l gets L's strict lower part and 1 / D_ii on its diagonal (no
 // square roots, and the solves multiply); false if a pivot is not positive. (Inline with a
 // constant n below, so that each size gets its own unrolled code.)
-static inline bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
+IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
     IK__UNROLL
@@ -2701,7 +2709,7 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
 }
 
 // x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
-static inline void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
+IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 {
     int i, k;
     IK__UNROLL
@@ -4531,7 +4539,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     dist2 = du * du;
     reach2 = dist2;
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
-        ik_real dmax = IK_SQRT(g->reach2_max), reach = du < 1e6 ? du : 1e6;
+        ik_real dmax = IK_SQRT(g->reach2_max), reach = du < IK_R(1e6) ? du : IK_R(1e6);
         if (soft > 0 && reach > dmax - soft) {
             // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
             ik_real x = reach - (dmax - soft);

@@ -120,7 +120,7 @@ fi
 
 # the fuzz harnesses replay the committed seed corpora without libFuzzer (tests/fuzz/replay.c),
 # under ASan + UBSan when the compiler has them; then the long-run tracking check, shortened
-FUZZ_SRCS="tests/fuzz/replay.c tests/fuzz/fuzz_chain.c tests/fuzz/fuzz_rotation.c tests/fuzz/fuzz_svd.c tests/fuzz/fuzz_limb.c tests/fuzz/fuzz_ccd.c tests/fuzz/fuzz_jacobian.c"
+FUZZ_SRCS="tests/fuzz/replay.c $(ls tests/fuzz/fuzz_*.c | tr "\n" " ")"
 FSAN="-O2"
 san_ok "$CC0" && FSAN="$SAN"
 for prec in double float; do

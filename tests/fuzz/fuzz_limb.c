@@ -40,7 +40,8 @@ FUZZ_TARGET(limb)
     ik_limb_pose pose;
     ik_solve_info info;
     ik_real q[7], q0[7], sw;
-    int i, bad, target_bad, q_bad, opts_bad = 0, geo;
+    int i, bad, target_bad, q_bad, opts_bad = 0, geo, pose_bad = 0;
+    ik_limb_pose pose0;
     int null_limb = fz_chance(&f, 4), null_target = fz_chance(&f, 4), null_q = fz_chance(&f, 4);
     int null_pose = fz_chance(&f, 32), null_info = fz_chance(&f, 32);
     int null_opts = fz_chance(&f, 32);
@@ -95,14 +96,22 @@ FUZZ_TARGET(limb)
         opts_bad = 0; // NULL options mean the defaults
 
     memset(&pose, FZ_FILL, sizeof pose);
+    if (null_q && !null_pose) { // without q the pose is the current state (in and out)
+        f.tainted = 0;
+        pose.shoulder = fz_quat(&f, 0);
+        pose.elbow = fz_real(&f, 1);
+        pose.wrist = fz_quat(&f, 0);
+        pose_bad = f.tainted;
+    }
+    pose0 = pose;
     memset(&info, FZ_FILL, sizeof info);
     r = ik_limb_solve(null_limb ? NULL : &limb, null_target ? NULL : &tg, null_opts ? NULL : &opts,
                       null_q ? NULL : q, null_pose ? NULL : &pose, null_info ? NULL : &info);
     if (r == IK_OK) {
-        FZ_CHECK(!null_limb && !null_target && !null_q);
+        FZ_CHECK(!null_limb && !null_target && !(null_q && null_pose));
         FZ_CHECK(!bad && geo != 1);
         FZ_CHECK(!target_bad);
-        FZ_CHECK(!q_bad);
+        FZ_CHECK(null_q ? !pose_bad : !q_bad);
         FZ_CHECK(!opts_bad);
         FZ_CHECK(fz_all_finite(q, 7));
         if (!null_info) {
@@ -118,6 +127,11 @@ FUZZ_TARGET(limb)
             ik_xform tip, eff;
             ik_chain ch;
             double reach = (double)(limb.upper_length + limb.lower_length);
+            if (null_q) { // the answer is the pose: its joint values
+                ik_vec3 vs = ik_quat_to_expmap(pose.shoulder), vw = ik_quat_to_expmap(pose.wrist);
+                q[0] = vs.x, q[1] = vs.y, q[2] = vs.z, q[3] = pose.elbow;
+                q[4] = vw.x, q[5] = vw.y, q[6] = vw.z;
+            }
             FZ_CHECK(ik_limb_chain(&limb, j, &tip) == IK_OK);
             ch = ik_chain_make(j, 3, tip);
             FZ_CHECK(ik_chain_fk(&ch, q, NULL, &eff) == IK_OK);
@@ -132,10 +146,12 @@ FUZZ_TARGET(limb)
         }
     } else {
         FZ_CHECK(memcmp(q, q0, sizeof q) == 0);
-        FZ_CHECK(fz_untouched(&pose, sizeof pose) && fz_untouched(&info, sizeof info));
+        FZ_CHECK(memcmp(&pose, &pose0, sizeof pose) == 0 && fz_untouched(&info, sizeof info));
         switch (r) {
-        case IK_ERR_NULL_ARG: FZ_CHECK(null_limb || null_target || null_q); break;
-        case IK_ERR_BAD_ARG: FZ_CHECK(bad || geo || target_bad || q_bad); break;
+        case IK_ERR_NULL_ARG: FZ_CHECK(null_limb || null_target || (null_q && null_pose)); break;
+        case IK_ERR_BAD_ARG:
+            FZ_CHECK(bad || geo || target_bad || (null_q ? pose_bad : q_bad));
+            break;
         case IK_ERR_BAD_OPTS: FZ_CHECK(opts_bad); break;
         default: FZ_CHECK(0);
         }
