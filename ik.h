@@ -4592,6 +4592,10 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     bm = ik__limb_perp2(ref, am);
     plen = ik__limb_length(bm);
+    // (a part of ref across the line at its rounding level is no side: its direction is noise,
+    // not perpendicular to the line to working precision)
+    if (plen <= 64 * IK_EPSILON * ik__limb_length(ref))
+        plen = 0, bm = ik_vec3_zero();
     bm = plen > 0 ? ik__limb_div(bm, plen) : bm;
     // nearness to the line: the pole's distance from it relative to the limb's length (so that a
     // tiny move of the pole is a tiny change, however near the shoulder it is), or swivel_ref's
