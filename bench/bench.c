@@ -396,6 +396,28 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    for (i = 1; i < argc; i++) {
+        // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
+        // --ccd-calls=n,N: the CCD revolute position case with n joints (10 sweeps);
+        // --jac-calls=m,k,N: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
+        // 2 Panda), 10 iterations
+        int n, k, m;
+        if (sscanf(argv[i], "--ccd-calls=%d,%d", &n, &k) == 2 && n > 0 && n <= 100) {
+            static ccd_case cc;
+            make_ccd_case(&cc, n, false, false);
+            while (k-- > 0)
+                run_ccd(&cc);
+            return 0;
+        }
+        if (sscanf(argv[i], "--jac-calls=%d,%d,%d", &m, &k, &n) == 3 && m >= 0 && m < 4 && k >= 0 &&
+            k < 3) {
+            static jac_case jc;
+            make_jac_case(&jc, k, (ik_jacobian_method)m);
+            while (n-- > 0)
+                run_jac(&jc);
+            return 0;
+        }
+    }
     for (i = 1; i < argc; i++)
         if (strncmp(argv[i], "--runs=", 7) == 0)
             runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
