@@ -445,6 +445,17 @@ static inline void fz_solve_case_make(fz *f, fz_solve_case *c, size_t (*size_fn)
     c->scratch = scratch_buf + fz_u8(f) % 8;      // any alignment
 }
 
+// A rest pose for the Jacobian solver's options (mostly small values, some special); returns 1
+// if one of them is bad.
+static inline int fz_rest_pose(fz *f, int dof, ik_real *rest)
+{
+    int i;
+    f->tainted = 0;
+    for (i = 0; i < dof; i++)
+        rest[i] = fz_chance(f, 200) ? 0 : fz_real(f, 1);
+    return f->tainted;
+}
+
 // Checks common to both chain solvers after a call that returned r.
 static inline void fz_solve_case_check(const fz_solve_case *c, ik_result r, int opts_bad,
                                        const ik_solve_info *info)

@@ -74,13 +74,10 @@ FUZZ_TARGET(arm)
     ik_arm_opts o;
     arm_stop stop = { 0, 0 };
     ik_real rest[FZ_MAX_DOF], q1[FZ_MAX_DOF];
-    int opts_bad, rest_bad, null_opts, i;
+    int opts_bad, rest_bad, null_opts;
     ik_result r;
     fz_solve_case_make(&f, &c, ik_arm_scratch_size);
-    f.tainted = 0;
-    for (i = 0; i < c.dof; i++)
-        rest[i] = fz_chance(&f, 200) ? 0 : fz_real(&f, 1);
-    rest_bad = f.tainted;
+    rest_bad = fz_rest_pose(&f, c.dof, rest);
     o = arm_opts(&f, rest, &stop, &opts_bad);
     rest_bad = rest_bad && o.jacobian.rest;
     null_opts = fz_chance(&f, 16);

@@ -58,10 +58,7 @@ FUZZ_TARGET(jacobian)
     int opts_bad, rest_bad, null_opts, i;
     ik_result r;
     fz_solve_case_make(&f, &c, ik_jacobian_scratch_size);
-    f.tainted = 0;
-    for (i = 0; i < c.dof; i++)
-        rest[i] = fz_chance(&f, 200) ? 0 : fz_real(&f, 1);
-    rest_bad = f.tainted;
+    rest_bad = fz_rest_pose(&f, c.dof, rest);
     o = jacobian_opts(&f, rest, &opts_bad);
     rest_bad = rest_bad && o.rest;
     null_opts = fz_chance(&f, 8);
