@@ -531,8 +531,46 @@ static void test_arm_whole_turns(void)
     }
 }
 
+// Restarts on joints limited on one side only draw within a turn of the finite limit, and a
+// small max_step (the arm's own attempts clamp each 3-row block of the error) still converges:
+// a 3-joint arm whose first joint is limited below only, the second above only.
+static void test_arm_one_sided_limits(void)
+{
+    ik_joint j[3];
+    ik_chain c;
+    ik_arm_opts o = ik_default_arm_opts();
+    ik_solve_info info;
+    ik_xform goal, eff;
+    ik_target t;
+    ik_real q[3], qt[3] = { (ik_real)0.7, (ik_real)-0.9, (ik_real)0.4 };
+    int k, pose;
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    j[0].lo = 0, j[0].hi = IK_INFINITY;
+    j[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 1, 0));
+    j[1].lo = -IK_INFINITY, j[1].hi = 0;
+    j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(1, 0, 0));
+    c = ik_chain_make(j, 3, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+    CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
+    for (pose = 0; pose < 2; pose++) {
+        t = pose ? ik_target_pose(goal) : ik_target_position(goal.pos);
+        o.jacobian.max_step = pose ? (ik_real)0.2 : IK_INFINITY;
+        // (steps of at most 0.2 need more iterations, and no probe: it would abandon restarts
+        // that clamped steps cannot bring near within the probe's iterations)
+        o.jacobian.max_iterations = pose ? 60 : 12;
+        o.probe_iterations = pose ? 0 : 6;
+        for (k = 0; k < 3; k++) // a start far from the answer: restarts from random states
+            q[k] = (ik_real)(k == 1 ? -3.0 : 3.0);
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK(q[0] >= 0 && q[1] <= 0);
+        CHECK(ik_chain_fk(&c, q, NULL, &eff) == IK_OK);
+        CHECK((double)ik_vec3_length(ik_vec3_sub(eff.pos, goal.pos)) <= TOL(1e-6, 1e-5) * 1.0001);
+    }
+}
+
 void test_arm(void)
 {
+    RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
     RUN(test_known_poses);
     RUN(test_arm_contract);
