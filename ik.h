@@ -123,8 +123,8 @@
                          states within the joint limits (a caller-given random seed: the same
                          inputs give the same answer) until one converges, the attempts run out
                          or the caller's stop callback says so (a time budget on the caller's
-                         clock: ik.h reads none). Every joint within its limits (a revolute joint
-                         whose limits span a whole turn wraps by turns instead). Solves random
+                         clock: ik.h reads none). Every joint within its limits (by default a
+                         revolute joint whose limits span a whole turn wraps by turns). Solves random
                          reachable poses of the KUKA iiwa, Franka Panda and UR5 (bench/arms.h,
                          docs/benchmarks.md has the solve rates and times against Orocos KDL).
        None of them checks collisions or self-collisions. make bench prints what each costs on
@@ -900,9 +900,10 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // restart, so a time budget overshoots by at most one attempt). Not converged: q gets the
 // attempt that came closest (position error plus rotation error times the mean joint distance)
 // with its status; a target beyond reach stops after the first attempt with
-// IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits; a
-// revolute joint whose limits span a whole turn or more (+-pi, +-2 pi) is not stopped at one
-// but moved by whole turns back into its range (the same rotation).
+// IK_STATUS_UNREACHABLE (no restart could converge). Every joint stays within its limits; in
+// the DLS attempts (below) a revolute joint whose limits span a whole turn or more (+-pi,
+// +-2 pi) is not stopped at one but moved by whole turns back into its range (the same
+// rotation).
 // The attempts are ik_jacobian_solve()'s DLS iteration with Levenberg-Marquardt damping
 // lambda^2 = |e|^2 / 20 + 1e-9 reach^2 (jacobian.damping^2 if set): the default and any DLS
 // options without a rest pose run it without an SVD and without per-attempt setup; other
@@ -2584,6 +2585,15 @@ static ik_real ik__task_error(const ik_chain *chain, const unsigned char *codes,
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
+// The rotation error (radians) of a task error e from ik__task_error: |e[3..5]| / ow, divided
+// first (with a huge ow, as a prismatic joint of huge travel makes it, the squares of e[3..5]
+// would overflow).
+static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
+{
+    ik_real x = e[3] / ow, y = e[4] / ow, z = e[5] / ow;
+    return IK_SQRT(x * x + y * y + z * z);
+}
+
 // Fixed-length loops (the 6 x 6 normal equations below) fully unrolled: neither GCC nor clang
 // does it at -O2 by itself, and the loop control would cost as much as the arithmetic.
 #if defined(__clang__)
@@ -3138,8 +3148,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         bool stuck;
         int pass, tries;
         pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
-        rot_err =
-            target.use_rotation ? IK_SQRT(e0[3] * e0[3] + e0[4] * e0[4] + e0[5] * e0[5]) / ow : 0;
+        rot_err = target.use_rotation ? ik__rotation_error(e0, ow) : 0;
         if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
             status = IK_STATUS_CONVERGED;
             break;
@@ -4116,12 +4125,16 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos) +
              (ik__finite(reach) ? reach : scale));
     {
-        ik_real nf = 64 * n * IK_EPSILON * w.gs *
-                     (ik_vec3_length(chain->joints[0].origin.pos) +
-                      (ik__finite(reach) ? reach : scale)),
-                nd = slack * w.gs;
+        // The effector's local coordinates come from the chain's own transforms: their rounding
+        // is about n epsilon of the chain's size. The target's come from its root coordinates
+        // too, rounded to a few epsilon of their size (wherever the chain sits).
+        ik_real nf = 4 * n * IK_EPSILON * w.gs * (ik__finite(reach) ? reach : scale),
+                nd = nf +
+                     4 * IK_EPSILON * w.gs *
+                         (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos));
         w.noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
-        w.noise_d2 = nd * nd > IK__TINY2 ? nd * nd : IK__TINY2;
+        w.noise_d2 =
+            nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
     }
     ik__ccd_sweep(&w, false, &f, fr);
 
@@ -4321,6 +4334,8 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 static ik_real ik__angle_near(ik_real theta, ik_real ref)
 {
     ik_real k = (ref - theta) / (2 * IK_PI), r;
+    if (!(IK_FABS(k) <= IK_MAX_MAGNITUDE)) // (the answer would be beyond it anyway)
+        return theta;
     k = (ik_real)(long long)(k < 0 ? k - IK_R(0.5) : k + IK_R(0.5));
     r = theta + 2 * IK_PI * k;
     return IK_FABS(r) <= IK_MAX_MAGNITUDE / 2 ? r : theta;
@@ -4535,7 +4550,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     scale = g->length_unit * (l1 + l2);
     tiny = 16 * IK_EPSILON * scale;
     soft /= g->length_unit;
-    soft = soft < IK_R(1e6) ? soft : IK_R(1e6); // (beyond it folds the limb all the same)
+    soft = soft < IK__REAL_MAX / 8 ? soft : IK__REAL_MAX / 8; // (a tiny limb's overflow)
 
     // reach, softened and clamped (squared: no more square roots unless clamped or softened)
     t = ik_vec3_sub(target->pos, g->base.pos);
@@ -4544,11 +4559,13 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     dist2 = du * du;
     reach2 = dist2;
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
-        ik_real dmax = IK_SQRT(g->reach2_max), reach = du < IK_R(1e6) ? du : IK_R(1e6);
+        ik_real dmax = IK_SQRT(g->reach2_max), reach = du;
         if (soft > 0 && reach > dmax - soft) {
-            // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full
+            // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
+            // dmax - s + s x / (x + s) = dmax - s (s / (x + s)), which neither cancels nor
+            // overflows (an infinite x, a tiny limb's far target, gives dmax)
             ik_real x = reach - (dmax - soft);
-            reach = dmax - soft + soft * (x / (x + soft));
+            reach = dmax - soft * (soft / (x + soft));
         }
         reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
         // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
@@ -4599,7 +4616,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     plen = ik__limb_length(bm);
     // (a part of ref across the line at its rounding level is no side: its direction is noise,
     // not perpendicular to the line to working precision)
-    if (plen <= 64 * IK_EPSILON * ik__limb_length(ref))
+    if (plen <= 8 * IK_EPSILON * ik__limb_length(ref))
         plen = 0, bm = ik_vec3_zero();
     bm = plen > 0 ? ik__limb_div(bm, plen) : bm;
     // nearness to the line: the pole's distance from it relative to the limb's length (so that a
@@ -4804,8 +4821,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         ik_real step = 1, new_err = 0, emax, lambda2;
         int pass, tries;
         info->position_error = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
-        info->rotation_error =
-            rot ? IK_SQRT(e0[3] * e0[3] + e0[4] * e0[4] + e0[5] * e0[5]) / w->ow : 0;
+        info->rotation_error = rot ? ik__rotation_error(e0, w->ow) : 0;
         info->iterations = it;
         if (!ik__finite(err))
             return false;
@@ -4834,8 +4850,8 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                     e[i + 2] *= o->max_step / len;
         }
         lambda2 = w->damping2 > 0 ? w->damping2 : err / 20 + IK_R(1e-9) * w->reach * w->reach;
-        for (c = 0; c < dof; c++)
-            w->wa[c] = w->sw[c] * w->sw[c];
+        for (c = 0; c < dof; c++) // (weight 0: frozen, its forced move none)
+            w->wa[c] = w->sw[c] * w->sw[c], w->forced[c] = 0;
         // active set: a joint whose step would cross a limit is pinned there, its forced move
         // taken out of the error, and the others step again
         for (pass = 0; pass <= dof; pass++) {
@@ -5034,7 +5050,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
             w.lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
             w.hi[c] = nd == 1 ? j->hi : IK_INFINITY;
             w.turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
-                                ik__finite(j->hi - j->lo)
+                                ik__finite(j->hi - j->lo) &&
+                                IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
                             ? 1
                             : 0;
         }

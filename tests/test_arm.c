@@ -568,8 +568,46 @@ static void test_arm_one_sided_limits(void)
     }
 }
 
+// Review findings: a frozen joint (weight 0) stays where it is whatever the scratch held (its
+// forced move was read uninitialized: 0.2 -> 0.55 with scratch full of 0.7), and a revolute
+// joint with a finite span far beyond a turn ([0, 2e20]: whole-turn wrapping once cast a turn
+// count beyond long long) stays finite within its limits.
+static void test_arm_review_cases(void)
+{
+    ik_joint j[3];
+    ik_chain c;
+    ik_arm_opts o = ik_default_arm_opts();
+    ik_solve_info info;
+    ik_target t = ik_target_position(ik_vec3_make((ik_real)1.2, (ik_real)1.1, 0));
+    ik_real q[3];
+    int k, trial;
+    for (k = 0; k < 3; k++)
+        j[k] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(k ? 1 : 0, 0, 0)),
+                                 ik_vec3_make(0, 0, 1));
+    c = ik_chain_make(j, 3, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+    j[0].weight = 0;
+    o.max_attempts = 1;
+    for (trial = 0; trial < 2; trial++) {
+        memset(arm_scratch, trial ? 0x7f : 0x3f, sizeof arm_scratch); // garbage reals
+        q[0] = (ik_real)0.2, q[1] = (ik_real)0.3, q[2] = (ik_real)0.4;
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(q[0] == (ik_real)0.2);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+    }
+    j[0].weight = 1;
+    j[0].lo = 0, j[0].hi = (ik_real)2e20;
+    o.max_attempts = 20;
+    for (trial = 0; trial < 2; trial++) {
+        q[0] = trial ? (ik_real)1e12 : 0, q[1] = (ik_real)0.3, q[2] = (ik_real)0.4;
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(q[0] >= 0 && q[0] <= (ik_real)2e20 && isfinite((double)q[1]) &&
+              isfinite((double)q[2]));
+    }
+}
+
 void test_arm(void)
 {
+    RUN(test_arm_review_cases);
     RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
     RUN(test_known_poses);

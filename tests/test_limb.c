@@ -236,8 +236,53 @@ static void test_limb_soft_reach(void)
     CHECK(max_jump <= 0.5 / 1000 + TOL(1e-9, 1e-6)); // slope at most 1
     // at 6 softness lengths past the start, 6/7 of the soft zone is used: approaching full reach
     CHECK(prev > 0.5 + 0.05 * 6.0 / 7.0 - TOL(1e-9, 1e-6));
+    // far targets: the soft reach keeps approaching full reach, as the formula says
+    // (D' = Dmax - s s / (D - Dmax + 2 s)): the wrist's distance grows with the target's up to
+    // 1e12 (review: a cap of the distance at 1e6 limb lengths had stopped it there)
+    {
+        double far[4] = { 1e3, 1e6, 1e9, 1e12 }, last = 0;
+        for (i = 0; i < 4; i++) {
+            ik_xform w;
+            double D = far[i], s = 0.05, want = 0.55 - s * s / (D - 0.55 + 2 * s);
+            t.pos = ik_vec3_add_scaled(l.base.pos, dir, (ik_real)D);
+            CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_OK);
+            limb_fk(&l, q, NULL, &w);
+            d = (double)ik_vec3_length(ik_vec3_sub(w.pos, l.base.pos));
+            CHECK_NEAR(d, want, TOL(1e-9, 1e-5));
+            CHECK(i == 0 || d >= last);
+            last = d;
+        }
+    }
     o.softness = -1;
     CHECK(ik_limb_solve(&l, &t, &o, q, NULL, &info) == IK_ERR_BAD_OPTS);
+}
+
+// A pole far away, just outside the band (offset 0.05 from the shoulder-wrist line at 1e4,
+// band 0.02 for this limb): the elbow goes to the pole's side, whatever side it came from, in
+// float too (review: a rounding-noise test of 64 epsilon of the pole's distance had called it
+// "no side" up to 0.077 in float, and the elbow then jumped sides at 0.077).
+static void test_limb_far_pole(void)
+{
+    ik_limb l;
+    ik_limb_target t;
+    ik_real q[7] = { 0, 0, 0, 0, 0, 0, 0 };
+    ik_xform frames[3], w;
+    int k;
+    l.base = ik_xform_identity();
+    l.upper_dir = l.lower_dir = ik_vec3_make(1, 0, 0);
+    l.hinge_axis = ik_vec3_make(0, 0, 1);
+    l.upper_length = l.lower_length = 1;
+    l.swivel_ref = ik_vec3_make(0, 1, 0);
+    t = target_of(ik_xform_translation(ik_vec3_make(IK_R(1.5), 0, 0)), ik_vec3_zero());
+    t.use_rotation = false;
+    for (k = 0; k < 2; k++) {
+        q[3] = k ? IK_R(-1.0) : IK_R(1.0); // the elbow coming from either side
+        t.pole = ik_vec3_make(IK_R(1e4), IK_R(0.05), 0);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        limb_fk(&l, q, frames, &w);
+        CHECK(frames[1].pos.y > IK_R(0.1)); // the elbow on the pole's (+y) side
+        CHECK_NEAR(test_vec3_dist(w.pos, t.pos), 0, TOL(1e-12, 1e-5));
+    }
 }
 
 // Degenerate inputs: finite answers, and the documented ones.
@@ -731,6 +776,7 @@ void test_limb(void)
     RUN(test_limb_swivel_round_trip);
     RUN(test_limb_reach_limits);
     RUN(test_limb_soft_reach);
+    RUN(test_limb_far_pole);
     RUN(test_limb_degenerate);
     RUN(test_limb_continuity);
     RUN(test_limb_tiny_moves);

@@ -829,9 +829,73 @@ static void test_robust_ccd_axis_through_effector(void)
     CHECK((double)info.position_error < 1e-2);
 }
 
+// A small chain far from the root (review: the on-axis noise thresholds grew with the chain's
+// distance from the root and froze every joint of a 0.15-long chain at 3000 in float): links
+// of 0.05 at 3000 (float) or 2e-6 at 1e8 (double), random reachable targets, each reached to
+// 2% of a link.
+static void test_robust_ccd_far_chain(void)
+{
+    double root = sizeof(ik_real) == sizeof(float) ? 3000 : 1e8;
+    double link = sizeof(ik_real) == sizeof(float) ? 0.05 : 2e-6;
+    ik_joint j[3];
+    ik_chain c;
+    ik_ccd_opts o = ik_default_ccd_opts();
+    ik_solve_info info;
+    test_rng rng = { 99 };
+    int k, i, converged = 0;
+    for (i = 0; i < 3; i++)
+        j[i] =
+            ik_joint_revolute(ik_xform_translation(ik_vec3_make((ik_real)(i ? link : root), 0, 0)),
+                              ik_vec3_make(0, 0, 1));
+    c = ik_chain_make(j, 3, ik_xform_translation(ik_vec3_make((ik_real)link, 0, 0)));
+    o.tolerance = (ik_real)(0.02 * link);
+    for (k = 0; k < 30; k++) {
+        ik_real qt[3], q[3] = { 0, 0, 0 };
+        ik_xform goal;
+        ik_target t;
+        for (i = 0; i < 3; i++)
+            qt[i] = (ik_real)test_rng_uniform(&rng, -2.5, 2.5);
+        CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
+        t = ik_target_position(goal.pos);
+        CHECK(ik_ccd_solve(&c, &t, &o, q, scratch, sizeof scratch, &info) == IK_OK);
+        converged += info.status == IK_STATUS_CONVERGED;
+    }
+    CHECK(converged >= 28);
+}
+
 static void test_robust_jacobian(void)
 {
     robust_solver(jacobian_call, ik_jacobian_scratch_size, JACOBIAN_BAD_OPTS, "jacobian");
+    {
+        // A prismatic joint of huge travel makes the default orientation weight (the reach per
+        // movable joint) huge: the rotation error's squares overflowed and info said Inf after
+        // an iteration that did not converge (found by fuzz:jacobian; its input is in the
+        // corpus as regression-jacobian-rotation-error). Every method, one iteration: finite
+        // errors, or IK_ERR_NUMERIC (the task error itself overflows) with q untouched.
+        ik_joint j[2];
+        ik_chain c;
+        ik_target t = ik_target_pose(ik_xform_make(
+            ik_quat_from_axis_angle(ik_vec3_make(1, 0, 0), 1), ik_vec3_make(0, 1, 1)));
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        int m;
+        j[0] = ik_joint_ball(ik_xform_identity());
+        j[1] =
+            ik_joint_prismatic(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 0, 1));
+        j[1].lo = (ik_real)-pow((double)IK__REAL_MAX, 0.75), j[1].hi = 0; // (its square overflows)
+        c = ik_chain_make(j, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+        o.max_iterations = 1;
+        for (m = 0; m < 4; m++) {
+            ik_real q[4] = { 0, 0, 0, 0 };
+            o.method = (ik_jacobian_method)m;
+            ik_result r;
+            memset(&info, FILL, sizeof info);
+            r = ik_jacobian_solve(&c, &t, &o, q, scratch, sizeof scratch, &info);
+            CHECK(r == IK_OK || (r == IK_ERR_NUMERIC && q[0] == 0 && q[3] == 0));
+            CHECK(r != IK_OK || (reals_finite(q, 4) && reals_finite(&info.position_error, 1) &&
+                                 reals_finite(&info.rotation_error, 1)));
+        }
+    }
 }
 
 static void test_robust_arm(void)
@@ -1243,6 +1307,7 @@ void test_robust(void)
     RUN(test_robust_svd);
     RUN(test_robust_ccd);
     RUN(test_robust_ccd_axis_through_effector);
+    RUN(test_robust_ccd_far_chain);
     RUN(test_robust_jacobian);
     RUN(test_robust_arm);
     RUN(test_robust_limb);
