@@ -1030,18 +1030,24 @@ IKDEF int ik_real_size(void)
 
 // ---- implementation: math ----------------------------------------------------------------------
 
+// The largest |component| of v: dividing by it first keeps huge or tiny vectors from
+// overflowing or underflowing when squared.
+static ik_real ik__vec3_max_abs(ik_vec3 v)
+{
+    ik_real m = IK_FABS(v.x);
+    if (IK_FABS(v.y) > m)
+        m = IK_FABS(v.y);
+    if (IK_FABS(v.z) > m)
+        m = IK_FABS(v.z);
+    return m;
+}
+
 IKDEF ik_vec3 ik_vec3_normalize(ik_vec3 v)
 {
     ik_real m, len2;
     if (!ik_vec3_is_finite(v))
         return ik_vec3_zero();
-    // Scale by the largest component first so that huge or tiny vectors neither overflow nor
-    // underflow when squared.
-    m = IK_FABS(v.x);
-    if (IK_FABS(v.y) > m)
-        m = IK_FABS(v.y);
-    if (IK_FABS(v.z) > m)
-        m = IK_FABS(v.z);
+    m = ik__vec3_max_abs(v);
     if (m < IK__REAL_MIN)
         return ik_vec3_zero();
     v = ik_vec3_scale(v, 1 / m);
@@ -2611,13 +2617,12 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 #define IK__SIZED static inline
 #endif
 
-// The normal equations' matrices are 6 x 6 whatever the task's m: a 3-row task is padded with
-// the identity, its right-hand sides and eigenvector estimate with zeros (which the solves keep
-// zero, and which add exact zeros to every sum); factors and solves of a 3-row task run on the
-// leading 3 x 3 block only.
+// The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
+// their leading 3 x 3 block (factors, solves), its right-hand sides and eigenvector estimate
+// are padded with zeros (which the solves keep zero, and which add exact zeros to every sum).
 
-// A = J diag(wa) J^T (the first m rows of jac, dof columns), padded to 6 x 6; each sum runs over
-// the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that
+// A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
+// only); each sum runs over the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that
 // each loop's sums stay in registers.
 static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
                              bool diagonal, ik_real *a, int at)
@@ -2651,12 +2656,8 @@ static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int 
 {
     int r, s;
     ik__normal_block(jac, jac, wa, dof, true, a, 0);
-    if (m == 3) { // position only: the identity below
-        for (r = 0; r < 3; r++)
-            for (s = 0; s < 3; s++)
-                a[r * 6 + s + 3] = a[(r + 3) * 6 + s] = 0, a[(r + 3) * 6 + s + 3] = r == s;
+    if (m == 3) // position only
         return;
-    }
     ik__normal_block(jac + 3 * dof, jac, wa, dof, false, a, 18);
     ik__normal_block(jac + 3 * dof, jac + 3 * dof, wa, dof, true, a, 21);
     for (r = 3; r < 6; r++)
@@ -2669,14 +2670,14 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
 {
     const ik_real *j0 = jac, *j1 = j0 + dof, *j2 = j1 + dof, *j3 = j2 + dof, *j4 = j3 + dof,
                   *j5 = j4 + dof;
-    ik_real y0 = y[0], y1 = y[1], y2 = y[2], y3 = m == 6 ? y[3] : 0, y4 = m == 6 ? y[4] : 0,
-            y5 = m == 6 ? y[5] : 0;
+    ik_real y0 = y[0], y1 = y[1], y2 = y[2];
     int c;
-    if (m == 6)
+    if (m == 6) {
+        ik_real y3 = y[3], y4 = y[4], y5 = y[5];
         for (c = 0; c < dof; c++)
             out[c] =
                 (j0[c] * y0 + j1[c] * y1 + j2[c] * y2) + (j3[c] * y3 + j4[c] * y4 + j5[c] * y5);
-    else
+    } else
         for (c = 0; c < dof; c++)
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
@@ -2714,7 +2715,8 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
     int i, j;
     if (n != 3)
         return ik__ldlt_n(a, shift, l, 6);
-    // the padding (identity rows and columns) factors to itself
+    // (the rest of l as the factor of an identity padding: never read for n = 3, but written,
+    // so that no compiler sees a 6 x 6 solve read it uninitialized)
     for (i = 3; i < 6; i++) {
         for (j = 0; j < i; j++)
             l[i * 6 + j] = 0;
@@ -4120,18 +4122,16 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     w.pt = ik_vec3_scale(target.pos, w.gs);
     ik__ccd_frames(&w, o.max_angle);
     ik__ccd_load(&w);
-    // how far the carried state's effector may be from ik_chain_fk()'s (rounding)
-    slack = 64 * n * IK_EPSILON *
-            (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos) +
-             (ik__finite(reach) ? reach : scale));
     {
+        ik_real where = ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos),
+                size = ik__finite(reach) ? reach : scale, nf, nd;
+        // how far the carried state's effector may be from ik_chain_fk()'s (rounding)
+        slack = 64 * n * IK_EPSILON * (where + size);
         // The effector's local coordinates come from the chain's own transforms: their rounding
         // is about n epsilon of the chain's size. The target's come from its root coordinates
         // too, rounded to a few epsilon of their size (wherever the chain sits).
-        ik_real nf = 4 * n * IK_EPSILON * w.gs * (ik__finite(reach) ? reach : scale),
-                nd = nf +
-                     4 * IK_EPSILON * w.gs *
-                         (ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos));
+        nf = 4 * n * IK_EPSILON * w.gs * size;
+        nd = nf + 4 * IK_EPSILON * w.gs * where;
         w.noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
         w.noise_d2 =
             nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
@@ -4249,8 +4249,7 @@ static ik_real ik__limb_length(ik_vec3 v)
     ik_real l2 = ik_vec3_length2(v), m;
     if (l2 >= IK__REAL_MIN && l2 <= IK__REAL_MAX)
         return IK_SQRT(l2);
-    m = IK_FABS(v.x) > IK_FABS(v.y) ? IK_FABS(v.x) : IK_FABS(v.y);
-    m = IK_FABS(v.z) > m ? IK_FABS(v.z) : m;
+    m = ik__vec3_max_abs(v);
     if (!(m > 0 && m <= IK__REAL_MAX))
         return m;
     v = ik_vec3_make(v.x / m, v.y / m, v.z / m);
@@ -5126,8 +5125,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           kinematics only after an improvement. Limb: lengths in units of the
                           limb (ik_limb_prepared.length_unit, new field): limbs of 1e-300 to 1e12
                           solve exactly; a pole within rounding of the shoulder-wrist line counts
-                          as on it; soft reach capped at 1e6 limb lengths. Fuzz target for
-                          ik_arm_solve().
+                          as on it; the soft reach computed without cancellation or overflow.
+                          Fuzz target for ik_arm_solve().
        0.2.0 (2026-11-23) ik_arm_solve(), ik_arm_opts, ik_arm_scratch_size() (pose IK for robot
                           arms: damped least squares with Levenberg-Marquardt damping, seeded
                           random restarts within the limits, a stop callback); ik_limb_prepare(),
