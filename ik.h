@@ -210,9 +210,11 @@ typedef double ik_real;
 #define IK_INFINITY      ((ik_real)HUGE_VAL) // "no limit" for ik_joint.lo / hi
 
 #if defined(__GNUC__) || defined(__clang__)
-#define IK__UNUSED __attribute__((unused))
+#define IK__UNUSED   __attribute__((unused))
+#define IK__NOINLINE __attribute__((noinline))
 #else
 #define IK__UNUSED
+#define IK__NOINLINE
 #endif
 #ifndef IKDEF
 #ifdef IK_STATIC
@@ -1721,7 +1723,8 @@ static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
                        ik_quat_mul(ik__quat_axis(0, q[1]), ik__quat_axis(2, q[2])));
 }
 
-static void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 lin, ik_vec3 ang)
+static inline void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 lin,
+                                    ik_vec3 ang)
 {
     jac[col] = lin.x;
     jac[dof + col] = lin.y;
@@ -1769,15 +1772,9 @@ static int ik__coordinate_axis(ik_vec3 v)
     return v.x == 0 && v.y == 0 ? 2 : -1;
 }
 
-static ik_vec3 ik__mat3_col(const ik_mat3 *r, int k)
-{
-    return ik_vec3_make(r->m[0][k], r->m[1][k], r->m[2][k]);
-}
-
-// What the kinematics pass needs to know of a joint, read off it once per solve (the solvers
-// keep one byte per joint in their scratch): the joint type, for revolute and prismatic joints
-// the coordinate axis they lie along (3: none) and whether along its negative direction, and
-// whether the origin is rotated.
+// What the kinematics pass needs to know of a joint: the joint type, for revolute and
+// prismatic joints the coordinate axis they lie along (3: none) and whether along its negative
+// direction, and whether the origin is rotated.
 #define IK__CODE_AXIS    3  // bits 0-1: 0, 1, 2 = +-e_k, 3 = a general axis
 #define IK__CODE_NEG     4  // along -e_k
 #define IK__CODE_ROTATED 8  // origin.rot is not the identity
@@ -1798,28 +1795,110 @@ static inline int ik__joint_code(const ik_joint *j)
     return code | axis;
 }
 
-// The codes of a validated chain's joints into codes[joint_count].
-static void ik__joint_codes(const ik_chain *chain, unsigned char *codes)
+// What the solvers read off their chain once per solve (into their scratch) for the
+// kinematics passes: per joint its code and, for a rotated origin, the rotation as a row-major
+// matrix (converting the quaternion in every pass cost a quarter of the arm solver's time).
+typedef struct ik__joint_table {
+    const ik_real *origin;     // [9 * joint_count]
+    const unsigned char *code; // [joint_count]
+} ik__joint_table;
+
+// Reals of scratch for the table of n joints.
+static size_t ik__table_reals(int n)
 {
-    int i;
-    for (i = 0; i < chain->joint_count; i++)
-        codes[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
+    return 9 * (size_t)n + ((size_t)n + sizeof(ik_real) - 1) / sizeof(ik_real);
 }
 
-// cos and sin of the angles of revolute joints first .. first + n - 1 (q at joint first's
-// values), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass, so that the pass itself
+// The table of a validated chain, written at base (ik__table_reals(joint_count) reals).
+static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base)
+{
+    ik__joint_table t;
+    unsigned char *code = (unsigned char *)(void *)(base + 9 * (size_t)chain->joint_count);
+    int i, r, c;
+    for (i = 0; i < chain->joint_count; i++) {
+        code[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
+        if (code[i] & IK__CODE_ROTATED) {
+            ik_mat3 m = ik_quat_to_mat3(chain->joints[i].origin.rot);
+            for (r = 0; r < 3; r++)
+                for (c = 0; c < 3; c++)
+                    base[9 * i + 3 * r + c] = m.m[r][c];
+        }
+    }
+    t.origin = base;
+    t.code = code;
+    return t;
+}
+
+// a b for a row-major b (ik_mat3_mul's order of operations), inline: the kinematics pass
+// keeps its frame in registers, which a call with the frame would take to memory.
+static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
+{
+    ik_mat3 m;
+    m.m[0][0] = a->m[0][0] * b[0] + a->m[0][1] * b[3] + a->m[0][2] * b[6];
+    m.m[0][1] = a->m[0][0] * b[1] + a->m[0][1] * b[4] + a->m[0][2] * b[7];
+    m.m[0][2] = a->m[0][0] * b[2] + a->m[0][1] * b[5] + a->m[0][2] * b[8];
+    m.m[1][0] = a->m[1][0] * b[0] + a->m[1][1] * b[3] + a->m[1][2] * b[6];
+    m.m[1][1] = a->m[1][0] * b[1] + a->m[1][1] * b[4] + a->m[1][2] * b[7];
+    m.m[1][2] = a->m[1][0] * b[2] + a->m[1][1] * b[5] + a->m[1][2] * b[8];
+    m.m[2][0] = a->m[2][0] * b[0] + a->m[2][1] * b[3] + a->m[2][2] * b[6];
+    m.m[2][1] = a->m[2][0] * b[1] + a->m[2][1] * b[4] + a->m[2][2] * b[7];
+    m.m[2][2] = a->m[2][0] * b[2] + a->m[2][1] * b[5] + a->m[2][2] * b[8];
+    return m;
+}
+
+// The motion axis sign e_k of a frame r (its column k, signed), then r <- r Rot(e_k, angle)
+// if turn (c, s: the cosine and the signed sine). Called with a constant k, so that the
+// frame's entries stay in registers.
+static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool turn, ik_real c,
+                                         ik_real s)
+{
+    ik_vec3 w = ik_vec3_make(sign * r->m[0][k], sign * r->m[1][k], sign * r->m[2][k]);
+    if (turn)
+        ik__mat3_turn(r, k, c, s);
+    return w;
+}
+
+// cos and sin of the angles of joints first .. first + n - 1 (q at joint first's values; 1, 0
+// for other than revolute joints), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass, so that the pass itself
 // makes no calls (which would spill the frame held in registers) and the calls overlap.
 static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q, ik_real *cs)
 {
     int k;
     for (k = 0; k < n && first + k < chain->joint_count; k++) {
         ik_joint_type type = chain->joints[first + k].type;
-        if (type == IK_JOINT_REVOLUTE) {
-            cs[2 * k] = IK_COS(q[0]);
-            cs[2 * k + 1] = IK_SIN(q[0]);
-        }
+        bool revolute = type == IK_JOINT_REVOLUTE;
+        cs[2 * k] = revolute ? IK_COS(q[0]) : 1;
+        cs[2 * k + 1] = revolute ? IK_SIN(q[0]) : 0;
         q += ik_joint_type_dof(type);
     }
+}
+
+// The angular velocities of a ball joint's three coordinates at q (its values) after the
+// frame rotation r, as the columns of the result, and r <- r R(q). For the exponential map
+// exp(v): d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left Jacobian
+// (ik_expmap_jacobian), so the three are P J(v) e_k. With euler, q holds yaw-pitch-roll angles:
+// R = Ry(a) Rx(b) Rz(c), the three are P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z. Without axes
+// only r is updated (the identity comes back). Out of line: inlined, its calls made the
+// kinematics pass keep its frame in memory for every joint.
+IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes)
+{
+    ik_mat3 jl = ik_mat3_identity();
+    if (axes && euler) {
+        ik_quat ya = ik__quat_axis(1, q[0]);
+        ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
+        ik_vec3 c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
+        ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
+        jl.m[0][0] = 0, jl.m[1][0] = 1, jl.m[2][0] = 0;
+        jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
+        jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
+    } else if (axes) {
+        jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
+    }
+    if (axes)
+        jl = ik_mat3_mul(*r, jl);
+    // (the rotation is unit by construction: no normalization)
+    *r = ik_mat3_mul(*r, ik__quat_to_mat3_unit(ik__ball_rotation(q, euler)));
+    return jl;
 }
 
 // Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
@@ -1827,117 +1906,101 @@ static void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_r
 // here (composing them and reading axes off them is cheaper than with quaternions; a revolute
 // or prismatic joint about a coordinate axis turns two columns). A rotational column is
 // [w x (p_e - p); w] with w the joint's angular velocity per unit q in the root frame and p a
-// point on its axis; a prismatic column is [a; 0]. For a ball joint at exp(v) after the frame
-// rotation P, d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left Jacobian
-// (ik_expmap_jacobian), so its three w are P J(v) e_k. With euler, ball joints hold
-// yaw-pitch-roll angles: R = Ry(a) Rx(b) Rz(c), w = P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z.
-// p_e is not known until the end: with 6 rows the first three hold p x w (a prismatic column
-// its a) and w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes
-// from a first pass. out_frames (may be NULL) gets each joint's frame after its motion: the
-// same pass is the forward kinematics (ik__fk). Without rot the effector's rotation is not
-// wanted (position targets) and comes back as the identity. codes: ik__joint_codes() of the
-// chain, or NULL to read them off the joints as the pass goes.
-static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, const ik_real *q,
-                             int rows, int dof, ik_real *jac, bool euler, bool rot,
+// point on its axis (ball joints: ik__ball_axes); a prismatic column is [a; 0]. p_e is not
+// known until the end: with 6 rows the first three hold p x w (a prismatic column its a) and
+// w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes from a first
+// pass. out_frames (may be NULL) gets each joint's frame after its motion: the same pass is
+// the forward kinematics (ik__fk). With ow > 0 the rotation rows come times ow (1: the plain
+// Jacobian); ow = 0: the effector's rotation is not wanted (position targets) and comes back as
+// the identity, and with 6 rows the rotation rows are zero. table: ik__joint_table_make() of the chain, or NULL
+// to read the joints as the pass goes.
+static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
+                             int rows, int dof, ik_real *jac, bool euler, ik_real ow,
                              ik_xform *out_frames)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
     ik_real cs[2 * 16];
     ik_xform effector;
-    int i, k, col = 0, axis;
+    int i, k, col = 0, first, last;
     bool deferred = rows == 6;
     if (jac && !deferred)
-        pe = ik__jacobian(chain, codes, q, 3, dof, NULL, euler, false, NULL).pos;
-    for (i = 0; i < chain->joint_count; i++) {
-        const ik_joint *j = &chain->joints[i];
-        const int code = codes ? codes[i] : ik__joint_code(j), slot = i & 15;
-        if (slot == 0)
-            ik__joint_sincos(chain, i, 16, q + col, cs);
-        p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
-        if (code & IK__CODE_ROTATED)
-            r = ik_mat3_mul(r, ik_quat_to_mat3(j->origin.rot));
-        switch (j->type) {
-        case IK_JOINT_REVOLUTE: // the axis was validated as unit: no normalization here
-        case IK_JOINT_PRISMATIC:
-            axis = code & IK__CODE_AXIS;
-            if (axis != 3) { // +-e_axis
-                ik_real sign = code & IK__CODE_NEG ? -1 : 1;
-                w = ik_vec3_scale(ik__mat3_col(&r, axis), sign);
-                if (j->type == IK_JOINT_REVOLUTE) {
-                    ik_real c = cs[2 * slot], s = sign * cs[2 * slot + 1];
-                    switch (axis) {
-                    case 0: ik__mat3_turn(&r, 0, c, s); break;
-                    case 1: ik__mat3_turn(&r, 1, c, s); break;
-                    default: ik__mat3_turn(&r, 2, c, s); break;
-                    }
-                }
-            } else {
-                w = ik_mat3_mul_vec3(r, j->axis);
-                if (j->type == IK_JOINT_REVOLUTE)
-                    r = ik_mat3_mul(r,
-                                    ik__mat3_axis_angle(j->axis, cs[2 * slot], cs[2 * slot + 1]));
+        pe = ik__jacobian(chain, table, q, 3, dof, NULL, euler, 0, NULL).pos;
+    for (first = 0; first < chain->joint_count; first += 16) {
+        last = first + 16 < chain->joint_count ? first + 16 : chain->joint_count;
+        ik__joint_sincos(chain, first, 16, q + col, cs);
+        for (i = first; i < last; i++) {
+            const ik_joint *j = &chain->joints[i];
+            const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
+            const bool revolute = j->type == IK_JOINT_REVOLUTE;
+            p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
+            if ((code & IK__CODE_ROTATED) && table) {
+                r = ik__mat3_mul_rows(&r, table->origin + 9 * i);
+            } else if (code & IK__CODE_ROTATED) {
+                ik_mat3 o = ik_quat_to_mat3(j->origin.rot);
+                r = ik__mat3_mul_rows(&r, &o.m[0][0]);
             }
-            if (j->type == IK_JOINT_PRISMATIC) {
-                p = ik_vec3_add_scaled(p, w, q[col]);
-                lin = w;
-                w = ik_vec3_zero();
-            } else {
-                lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
-            }
-            if (jac) {
-                ik_real *jc = jac + col;
-                jc[0] = lin.x, jc[dof] = lin.y, jc[2 * dof] = lin.z;
-                if (deferred)
-                    jc[3 * dof] = w.x, jc[4 * dof] = w.y, jc[5 * dof] = w.z;
-            }
-            col++;
-            break;
-        case IK_JOINT_BALL:
-            if (jac) {
-                if (euler) {
-                    ik_quat ya = ik__quat_axis(1, q[col]);
-                    ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[col + 1]));
-                    ik_vec3 c0 = ik_vec3_make(0, 1, 0);
-                    ik_vec3 c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
-                    ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
-                    jl.m[0][0] = c0.x, jl.m[1][0] = c0.y, jl.m[2][0] = c0.z;
-                    jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
-                    jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
-                } else {
-                    jl = ik_expmap_jacobian(ik_vec3_make(q[col], q[col + 1], q[col + 2]));
-                }
-                jl = ik_mat3_mul(r, jl);
-                for (k = 0; k < 3; k++) {
-                    w = ik__mat3_col(&jl, k);
+            if (j->type == IK_JOINT_BALL) {
+                ik_mat3 f = r; // (a copy: r itself stays in registers)
+                jl = ik__ball_axes(&f, q + col, euler, jac != NULL);
+                r = f;
+                for (k = 0; k < 3 && jac; k++) {
+                    w = ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]);
                     lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
                     ik__jacobian_set(jac, rows, dof, col + k, lin, w);
                 }
+                col += 3;
+            } else if (j->type != IK_JOINT_FIXED) {
+                // the axis was validated as unit: no normalization here
+                ik_real sign = code & IK__CODE_NEG ? -1 : 1, c = cs[2 * slot],
+                        s = sign * cs[2 * slot + 1];
+                switch (code & IK__CODE_AXIS) {
+                case 0: w = ik__mat3_axis_turn(&r, 0, sign, revolute, c, s); break;
+                case 1: w = ik__mat3_axis_turn(&r, 1, sign, revolute, c, s); break;
+                case 2: w = ik__mat3_axis_turn(&r, 2, sign, revolute, c, s); break;
+                default:
+                    w = ik_mat3_mul_vec3(r, j->axis);
+                    if (revolute) {
+                        ik_mat3 t = ik__mat3_axis_angle(j->axis, c, cs[2 * slot + 1]);
+                        r = ik__mat3_mul_rows(&r, &t.m[0][0]);
+                    }
+                    break;
+                }
+                if (!revolute) { // prismatic
+                    p = ik_vec3_add_scaled(p, w, q[col]);
+                    lin = w;
+                    w = ik_vec3_zero();
+                } else {
+                    lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
+                }
+                if (jac)
+                    ik__jacobian_set(jac, rows, dof, col, lin, w);
+                col++;
             }
-            // (the rotation is unit by construction: no normalization)
-            r = ik_mat3_mul(r, ik__quat_to_mat3_unit(ik__ball_rotation(q + col, euler)));
-            col += 3;
-            break;
-        case IK_JOINT_FIXED: break;
+            if (out_frames) {
+                ik_mat3 f = r;
+                out_frames[i] = ik_xform_make(ik__quat_from_mat3(&f), p);
+            }
         }
-        if (out_frames)
-            out_frames[i] = ik_xform_make(ik__quat_from_mat3(&r), p);
     }
     IK_ASSERT(col == dof);
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
-    {
+    effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
+    if (ow > 0) {
         const ik_quat o = chain->tip.rot;
+        ik_mat3 f = r;
         if (o.x != 0 || o.y != 0 || o.z != 0)
-            r = ik_mat3_mul(r, ik_quat_to_mat3(o));
+            f = ik_mat3_mul(r, ik_quat_to_mat3(o));
+        effector.rot = ik__quat_from_mat3(&f);
     }
-    effector.rot = rot ? ik__quat_from_mat3(&r) : ik_quat_identity(); // (rot: wanted)
     if (jac && deferred) {
+        const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
         pe = effector.pos;
         for (col = 0; col < dof; col++) {
             w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
             lin = ik_vec3_add(ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]),
                               ik_vec3_cross(w, pe));
-            ik__jacobian_set(jac, 3, dof, col, lin, w);
+            ik__jacobian_set(jac, set, dof, col, lin, ik_vec3_scale(w, ow));
         }
     }
     return effector;
@@ -1946,7 +2009,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const unsigned char *codes, 
 // Forward kinematics of a validated chain and state (frames: see ik__jacobian).
 static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
-    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, true, out_frames);
+    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, 1, out_frames);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
@@ -1975,7 +2038,7 @@ IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int r
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, true, NULL);
+    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, 1, NULL);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
@@ -2546,18 +2609,12 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi,
         *eig;
-    unsigned char *codes; // [joint_count] ik__joint_codes()
+    ik__joint_table table; // ik__joint_table_make()
 } ik__jac_work;
-
-// Reals of scratch for the joint codes of n joints.
-static size_t ik__codes_reals(int n)
-{
-    return ((size_t)n + sizeof(ik_real) - 1) / sizeof(ik_real);
-}
 
 static size_t ik__jacobian_reals(int dof, int joints)
 {
-    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + ik__codes_reals(joints);
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + ik__table_reals(joints);
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2572,19 +2629,17 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
 // at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
 // rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
 // next iteration's Jacobian come from the same pass.
-static ik_real ik__task_error(const ik_chain *chain, const unsigned char *codes, const ik_target *t,
-                              const ik_real *q, bool euler, ik_real ow, int dof, ik_real *jac,
-                              ik_real *e)
+static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
+                              const ik_target *t, const ik_real *q, bool euler, ik_real ow, int dof,
+                              ik_real *jac, ik_real *e)
 {
     ik_vec3 dp, dr;
-    ik_xform eff = ik__jacobian(chain, codes, q, 6, dof, jac, euler, t->use_rotation, NULL);
-    int c;
+    ik_xform eff =
+        ik__jacobian(chain, table, q, 6, dof, jac, euler, t->use_rotation ? ow : 0, NULL);
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
-    for (c = 3 * dof; c < 6 * dof && jac; c++)
-        jac[c] *= ow;
     dr = ik_vec3_scale(
         ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff.rot)))), ow);
     e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
@@ -3110,8 +3165,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     w.eig = w.s + 6;
     for (i = 0; i < 6; i++)
         w.eig[i] = 0;
-    w.codes = (unsigned char *)(void *)(w.eig + 6);
-    ik__joint_codes(chain, w.codes);
+    w.table = ik__joint_table_make(chain, w.eig + 6);
 
     euler = o.ball_param == IK_BALL_EULER;
     m = target.use_rotation ? 6 : 3;
@@ -3144,7 +3198,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
     floor2 = (16 * IK_EPSILON * scale) * (16 * IK_EPSILON * scale);
     // e0: the error at w.q, w.jac the Jacobian there
-    err = ik__task_error(chain, w.codes, &target, w.q, euler, ow, dof, w.jac, e0);
+    err = ik__task_error(chain, &w.table, &target, w.q, euler, ow, dof, w.jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
         bool stuck;
@@ -3249,7 +3303,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            err = ik__task_error(chain, w.codes, &target, w.q, euler, ow, dof, w.jac, e0);
+            err = ik__task_error(chain, &w.table, &target, w.q, euler, ow, dof, w.jac, e0);
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
@@ -3281,7 +3335,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 break;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, w.codes, &target, w.trial, euler, ow, dof,
+            new_err = ik__task_error(chain, &w.table, &target, w.trial, euler, ow, dof,
                                      tries == 0 ? w.jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
@@ -3297,7 +3351,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                     e0[i] = e1[i];
                 err = new_err;
             } else {
-                err = ik__task_error(chain, w.codes, &target, w.q, euler, ow, dof, w.jac, e0);
+                err = ik__task_error(chain, &w.table, &target, w.q, euler, ow, dof, w.jac, e0);
             }
         }
         if (!ik__finite(err))
@@ -4768,12 +4822,12 @@ typedef struct ik__arm_work {
     // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits, and 1 for
     // a revolute joint whose limits span a whole turn or more (else 0)
     ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi, *turn;
-    unsigned char *codes; // [joint_count] ik__joint_codes()
+    ik__joint_table table; // ik__joint_table_make()
 } ik__arm_work;
 
 static size_t ik__arm_work_reals(int dof, int joints)
 {
-    return (size_t)dof * (6 * 2 + 8) + ik__codes_reals(joints);
+    return (size_t)dof * (6 * 2 + 8) + ik__table_reals(joints);
 }
 
 // x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
@@ -4815,7 +4869,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
     ik_real e0[6] = { 0 }, e1[6] = { 0 }, e[6], err, best_err = 0;
     bool rot = w->target->use_rotation;
     info->status = IK_STATUS_MAX_ITERATIONS;
-    err = ik__task_error(w->chain, w->codes, w->target, q, false, w->ow, dof, w->jac, e0);
+    err = ik__task_error(w->chain, &w->table, w->target, q, false, w->ow, dof, w->jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err = 0, emax, lambda2;
         int pass, tries;
@@ -4890,7 +4944,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
             for (c = 0; c < dof; c++)
                 if (w->turn[c] != 0)
                     w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
-            new_err = ik__task_error(w->chain, w->codes, w->target, w->trial, false, w->ow, dof,
+            new_err = ik__task_error(w->chain, &w->table, w->target, w->trial, false, w->ow, dof,
                                      tries == 0 ? w->jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
@@ -4906,8 +4960,8 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                     e0[i] = e1[i];
                 err = new_err;
             } else {
-                err =
-                    ik__task_error(w->chain, w->codes, w->target, q, false, w->ow, dof, w->jac, e0);
+                err = ik__task_error(w->chain, &w->table, w->target, q, false, w->ow, dof, w->jac,
+                                     e0);
             }
         }
     }
@@ -5025,10 +5079,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.lo = w.wa + dof;
     w.hi = w.lo + dof;
     w.turn = w.hi + dof;
-    w.codes = (unsigned char *)(void *)(w.turn + dof);
-    ik__joint_codes(chain, w.codes);
+    w.table = ik__joint_table_make(chain, w.turn + dof);
     // the Jacobian solver's scratch follows; what is left of the buffer is its
-    jscratch = w.turn + dof + ik__codes_reals(chain->joint_count);
+    jscratch = w.turn + dof + ik__table_reals(chain->joint_count);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     w.chain = chain;
     w.target = &target;
