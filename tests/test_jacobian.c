@@ -1223,7 +1223,8 @@ static void test_jacobian_reference_experiment(void)
 // The solver's FK/Jacobian pass (rotation matrices, fast paths for joints about +-x, +-y, +-z
 // and identity origin rotations) against FK by quaternions (ik_chain_fk) and its central
 // differences: every coordinate axis with both signs, revolute and prismatic, with and without
-// origin rotations, plus general axes.
+// origin rotations, plus general axes; and the solvers' pass (a joint table in their scratch)
+// against ik_chain_fk.
 static void test_jacobian_axis_paths(void)
 {
     test_rng r = { 71 };
@@ -1276,6 +1277,27 @@ static void test_jacobian_axis_paths(void)
                 CHECK_NEAR(jac[row * 8 + col], l, tol);
                 CHECK_NEAR(jac[(row + 3) * 8 + col], a, tol);
             }
+        }
+        // the solvers' own pass (rotated origins read from their scratch as matrices): the
+        // errors that a solve reports are those of ik_chain_fk at the state it returns
+        {
+            ik_jacobian_opts o = ik_default_jacobian_opts();
+            ik_solve_info info;
+            ik_target t = ik_target_pose(fk);
+            unsigned char scratch[8192];
+            ik_real qs[8];
+            for (i = 0; i < 8; i++)
+                qs[i] = (ik_real)((double)q[i] + test_rng_uniform(&r, -0.3, 0.3));
+            o.max_iterations = 1 + trial % 3;
+            o.tolerance = o.rotation_tolerance = 0;
+            CHECK(ik_jacobian_solve(&c, &t, &o, qs, scratch, sizeof scratch, &info) == IK_OK);
+            CHECK(ik_chain_fk(&c, qs, NULL, &eff) == IK_OK);
+            CHECK_NEAR(info.position_error, ik_vec3_length(ik_vec3_sub(t.pos, eff.pos)),
+                       TOL(1e-13, 1e-5));
+            CHECK_NEAR(
+                info.rotation_error,
+                ik_vec3_length(ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)))),
+                TOL(1e-12, 1e-4));
         }
     }
 }
