@@ -492,6 +492,77 @@ static void test_arm_convergence(void)
     }
 }
 
+// The closed form for arms with a spherical shoulder and wrist (the iiwa and the human arm):
+// the first attempt starts from its answer, so one attempt of one iteration solves random
+// targets from random starts; from the true state it returns that state (the answer nearest
+// the start). The Panda (offset wrist) and an iiwa whose second axis misses the shoulder by
+// 1e-6 (float: 1e-3) have none: the same budget solves few. A frozen joint (weight 0) keeps its value.
+static void test_arm_closed_form(void)
+{
+    static const arm_id ids[4] = { ARM_IIWA14, ARM_HUMAN, ARM_PANDA, ARM_IIWA14 };
+    test_rng r = { 41 };
+    int id, trial, k;
+    for (id = 0; id < 4; id++) {
+        arm_def a;
+        ik_arm_opts o = ik_default_arm_opts();
+        ik_solve_info info;
+        int solved = 0, exact = 0, dof;
+        CHECK(arm_build(ids[id], &a) == IK_OK);
+        if (id == 3) // the second axis off the shoulder
+            a.joints[1].origin.pos.x += (ik_real)TOL(1e-6, 1e-3);
+        dof = ik_chain_dof(&a.chain);
+        o.max_attempts = 1;
+        o.jacobian.max_iterations = 1;
+        for (trial = 0; trial < 200; trial++) {
+            double qt[7], m[16];
+            ik_real q[7];
+            ik_target t;
+            for (k = 0; k < dof; k++)
+                qt[k] = test_rng_uniform(&r, (double)a.chain.joints[k].lo,
+                                         (double)a.chain.joints[k].hi);
+            plain_fk(&a.chain, qt, m);
+            t = target_of(m, true);
+            for (k = 0; k < dof; k++) // a random start
+                q[k] = (ik_real)test_rng_uniform(&r, (double)a.chain.joints[k].lo,
+                                                 (double)a.chain.joints[k].hi);
+            CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
+                  IK_OK);
+            solved += info.status == IK_STATUS_CONVERGED &&
+                      meets_criterion(&a.chain, q, m, true, TOL(1e-9, 1e-4), TOL(1e-9, 1e-4));
+            for (k = 0; k < dof; k++) // the true state
+                q[k] = (ik_real)qt[k];
+            CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
+                  IK_OK);
+            // (float: the answer can miss the tolerance by its rounding, one iteration's worth)
+            for (k = 0; k < dof && info.iterations <= (int)TOL(0, 1); k++)
+                if (!(fabs((double)q[k] - qt[k]) <= TOL(1e-9, 1e-3)))
+                    break;
+            exact += k == dof;
+        }
+        if (id < 2) {
+            CHECK(solved >= 196); // >= 98%
+            CHECK(exact == 200);
+        } else {
+            CHECK(solved <= 120);
+        }
+    }
+    {
+        // frozen: the iiwa's first joint at weight 0 keeps its value
+        arm_def a;
+        ik_arm_opts o = ik_default_arm_opts();
+        ik_solve_info info;
+        double qt[7] = { 0.3, 0.5, -0.4, -1.1, 0.6, 0.9, -0.2 }, m[16];
+        ik_real q[7] = { (ik_real)0.3, 0, 0, (ik_real)-0.5, 0, 0, 0 };
+        ik_target t;
+        CHECK(arm_build(ARM_IIWA14, &a) == IK_OK);
+        a.joints[0].weight = 0;
+        plain_fk(&a.chain, qt, m);
+        t = target_of(m, true);
+        CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(q[0] == (ik_real)0.3);
+    }
+}
+
 // A revolute joint whose limits span a whole turn is not stopped at a limit: a step across
 // +-pi wraps it by a turn (the same rotation), so a target 0.28 rad away across the seam is
 // reached in a few iterations of one attempt, within the limits; a joint limited to less than
@@ -607,6 +678,7 @@ static void test_arm_review_cases(void)
 
 void test_arm(void)
 {
+    RUN(test_arm_closed_form);
     RUN(test_arm_review_cases);
     RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
