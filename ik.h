@@ -5117,21 +5117,25 @@ static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik
     ik_mat3 r = ik_mat3_identity();
     ik_vec3 p = ik_vec3_zero(), pts[7];
     int i, k = 0;
-    for (i = 0; i < chain->joint_count; i++) {
+    for (i = 0; i < chain->joint_count; i++) // (the joints first: most chains stop here)
+        if (chain->joints[i].type != IK_JOINT_FIXED &&
+            (chain->joints[i].type != IK_JOINT_REVOLUTE || ++k > 7 ||
+             !(chain->joints[i].weight > 0)))
+            return false;
+    if (k != 7)
+        return false;
+    for (i = 0, k = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
         if (table->code[i] & IK__CODE_ROTATED)
             r = ik__mat3_mul_rows(&r, table->origin + 9 * i);
         if (j->type == IK_JOINT_FIXED)
             continue;
-        if (j->type != IK_JOINT_REVOLUTE || k == 7 || !(j->weight > 0))
-            return false;
         g->b[k] = ik_mat3_mul_vec3(r, j->axis);
         g->lo[k] = j->lo, g->hi[k] = j->hi;
         pts[k++] = p;
     }
-    if (k != 7 || !ik__axes_meet(pts, g->b, tol, &g->s) ||
-        !ik__axes_meet(pts + 4, g->b + 4, tol, &g->w0) ||
+    if (!ik__axes_meet(pts, g->b, tol, &g->s) || !ik__axes_meet(pts + 4, g->b + 4, tol, &g->w0) ||
         !(ik_vec3_length2(ik_vec3_cross(g->b[1], g->b[2])) > IK_R(1e-6)) ||
         !(ik_vec3_length2(ik_vec3_cross(g->b[4], g->b[5])) > IK_R(1e-6)))
         return false;
