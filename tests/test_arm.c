@@ -563,6 +563,51 @@ static void test_arm_closed_form(void)
     }
 }
 
+// The closed form at its degenerate places, on the iiwa: the shoulder's and the wrist's
+// singular states (q2 = 0: the first and third axes in line; q6 = 0), the straight elbow
+// (q4 = 0: one elbow answer), all three at once, a target at the shoulder (no direction to the
+// wrist), one beyond reach and one within the elbow's fold. Every call ends finite and within
+// the limits; the reachable ones converge to the criterion.
+static void test_arm_closed_form_degenerate(void)
+{
+    static const double states[5][7] = { { 0.3, 0, -0.4, -1.1, 0.6, 0.9, -0.2 },
+                                         { 0.3, 0.5, -0.4, -1.1, 0.6, 0, -0.2 },
+                                         { 0.3, 0.5, -0.4, 0, 0.6, 0.9, -0.2 },
+                                         { 0.3, 0, -0.4, 0, 0.6, 0, -0.2 },
+                                         { 0, 0, 0, 0, 0, 0, 0 } };
+    arm_def a;
+    ik_arm_opts o = ik_default_arm_opts();
+    ik_solve_info info;
+    int s, k, far;
+    CHECK(arm_build(ARM_IIWA14, &a) == IK_OK);
+    for (s = 0; s < 5; s++) {
+        double m[16];
+        ik_real q[7];
+        ik_target t;
+        plain_fk(&a.chain, states[s], m);
+        t = target_of(m, true);
+        for (k = 0; k < 7; k++)
+            q[k] = (ik_real)(states[s][k] + (k % 2 ? 0.2 : -0.2));
+        CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_CONVERGED);
+        CHECK(meets_criterion(&a.chain, q, m, true, TOL(1e-6, 3e-5), TOL(1e-6, 3e-5)));
+    }
+    for (far = 0; far < 3; far++) {
+        // at the shoulder (0, 0, 0.36), beyond reach, within the fold (10 cm from the shoulder)
+        static const double pos[3][3] = { { 0, 0, 0.36 }, { 0, 0, 3 }, { 0.1, 0, 0.36 } };
+        ik_target t = ik_target_pose(ik_xform_make(
+            ik_quat_from_axis_angle(ik_vec3_make(1, 0, 0), (ik_real)0.4),
+            ik_vec3_make((ik_real)pos[far][0], (ik_real)pos[far][1], (ik_real)pos[far][2])));
+        ik_real q[7] = { 0, (ik_real)0.3, 0, (ik_real)-0.5, 0, (ik_real)0.4, 0 };
+        o.max_attempts = 3;
+        CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status != IK_STATUS_CONVERGED);
+        for (k = 0; k < 7; k++)
+            CHECK((q[k] - q[k] == 0) && q[k] >= a.chain.joints[k].lo &&
+                  q[k] <= a.chain.joints[k].hi);
+    }
+}
+
 // A revolute joint whose limits span a whole turn is not stopped at a limit: a step across
 // +-pi wraps it by a turn (the same rotation), so a target 0.28 rad away across the seam is
 // reached in a few iterations of one attempt, within the limits; a joint limited to less than
@@ -679,6 +724,7 @@ static void test_arm_review_cases(void)
 void test_arm(void)
 {
     RUN(test_arm_closed_form);
+    RUN(test_arm_closed_form_degenerate);
     RUN(test_arm_review_cases);
     RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
