@@ -565,9 +565,10 @@ static void test_arm_closed_form(void)
 
 // The closed form at its degenerate places, on the iiwa: the shoulder's and the wrist's
 // singular states (q2 = 0: the first and third axes in line; q6 = 0), the straight elbow
-// (q4 = 0: one elbow answer), all three at once, a target at the shoulder (no direction to the
-// wrist), one beyond reach and one within the elbow's fold. Every call ends finite and within
-// the limits; the reachable ones converge to the criterion.
+// (q4 = 0: one elbow answer), all three at once, targets near the shoulder, beyond reach and
+// within the elbow's fold, the wrist centre at the shoulder; fixed joints inside the arm; a
+// skewed shoulder. Every call ends finite and within the limits; the reachable ones converge
+// to the criterion.
 static void test_arm_closed_form_degenerate(void)
 {
     static const double states[5][7] = { { 0.3, 0, -0.4, -1.1, 0.6, 0.9, -0.2 },
@@ -605,6 +606,74 @@ static void test_arm_closed_form_degenerate(void)
         for (k = 0; k < 7; k++)
             CHECK((q[k] - q[k] == 0) && q[k] >= a.chain.joints[k].lo &&
                   q[k] <= a.chain.joints[k].hi);
+    }
+    {
+        // the wrist centre exactly at the shoulder (the flange at S + P_0 - W_0 with the rotation
+        // at q = 0): no direction to it, no closed form, and out of the elbow's reach
+        ik_real q[7] = { 0, 0, 0, 0, 0, 0, 0 };
+        ik_xform zero;
+        ik_target t;
+        CHECK(ik_chain_fk(&a.chain, q, NULL, &zero) == IK_OK);
+        t = ik_target_pose(ik_xform_make(zero.rot, ik_vec3_make(0, 0, (ik_real)(0.36 + 0.126))));
+        q[1] = (ik_real)0.3;
+        CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status != IK_STATUS_CONVERGED);
+        for (k = 0; k < 7; k++)
+            CHECK((q[k] - q[k] == 0) && q[k] >= a.chain.joints[k].lo &&
+                  q[k] <= a.chain.joints[k].hi);
+    }
+    {
+        // fixed joints inside (a tool flange after the wrist, an offset before the base), and a
+        // shoulder whose second axis is 45 degrees off the first's normal (not every rotation is
+        // three angles about its axes: swivels without an answer are passed over): one attempt
+        // of one iteration from random starts solves the iiwa with fixed joints as without; the
+        // skewed shoulder converges with the default attempts
+        ik_joint j[9];
+        ik_chain c;
+        test_rng r = { 43 };
+        int trial, solved = 0, skew;
+        for (skew = 0; skew < 2; skew++) {
+            int conv = 0;
+            j[0] = ik_joint_fixed(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)0.05)));
+            for (k = 0; k < 7; k++)
+                j[k + 1] = a.chain.joints[k];
+            if (skew) // the second axis tilted by 45 degrees about x
+                j[2].origin.rot =
+                    ik_quat_mul(j[2].origin.rot, ik_quat_from_axis_angle(ik_vec3_make(1, 0, 0),
+                                                                         (ik_real)(PI_D / 4)));
+            j[8] = ik_joint_fixed(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)0.1)));
+            c = ik_chain_make(j, 9, a.chain.tip);
+            for (trial = 0; trial < 50; trial++) {
+                ik_arm_opts o1 = ik_default_arm_opts();
+                double qt[7], m[16];
+                ik_real q[7];
+                ik_target t;
+                for (k = 0; k < 7; k++) {
+                    qt[k] = test_rng_uniform(&r, (double)j[k + 1].lo, (double)j[k + 1].hi);
+                    q[k] = (ik_real)test_rng_uniform(&r, (double)j[k + 1].lo, (double)j[k + 1].hi);
+                }
+                plain_fk(&c, qt, m);
+                t = target_of(m, true);
+                if (!skew)
+                    o1.max_attempts = 1, o1.jacobian.max_iterations = 1;
+                CHECK(ik_arm_solve(&c, &t, &o1, q, arm_scratch, sizeof arm_scratch, &info) ==
+                      IK_OK);
+                {
+                    ik_xform e;
+                    bool within = true;
+                    CHECK(ik_chain_fk(&c, q, NULL, &e) == IK_OK);
+                    for (k = 0; k < 7; k++)
+                        within = within && q[k] >= j[k + 1].lo && q[k] <= j[k + 1].hi;
+                    conv += info.status == IK_STATUS_CONVERGED && within &&
+                            (double)ik_vec3_length(ik_vec3_sub(e.pos, t.pos)) <= TOL(1e-6, 3e-5) &&
+                            (double)ik_vec3_length(ik_quat_to_expmap(
+                                ik_quat_mul(t.rot, ik_quat_conjugate(e.rot)))) <= TOL(1e-6, 3e-5);
+                }
+            }
+            CHECK(conv >= (skew ? 50 : 49));
+            solved += conv;
+        }
+        CHECK(solved >= 99);
     }
 }
 
