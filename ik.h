@@ -119,7 +119,9 @@
                          stall in a local minimum. Scratch from the caller
                          (ik_jacobian_scratch_size()).
        ik_arm_solve()    pose or position IK for serial robot arms (6-DOF, 7-DOF, any chain):
-                         the Jacobian solver from the given start, then restarts from random
+                         the Jacobian solver from the given start (for a 7-DOF arm with a
+                         spherical shoulder and wrist, as the KUKA iiwa, from the closed-form
+                         answer nearest it), then restarts from random
                          states within the joint limits (a caller-given random seed: the same
                          inputs give the same answer) until one converges, the attempts run out
                          or the caller's stop callback says so (a time budget on the caller's
