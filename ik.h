@@ -152,7 +152,7 @@
                           and wrist (KUKA iiwa: 4.5x fewer instructions from random starts);
                           faster kinematics passes for chains with rotated origins (robot arms
                           from DH or URDF: 15-20%) and for chains of z hinges (planar: 20%);
-                          scratch sizes grow by 9 reals per joint.
+                          Jacobian and arm scratch: 9 more reals per rotated joint origin.
        0.3.0 (2026-11-24) arm: whole-turn joints wrap instead of stopping at a limit; faster
                           Jacobian iterations (joint codes, blocked normal equations); CCD leaves
                           a joint whose axis passes through the effector alone; limbs of any
@@ -1810,22 +1810,34 @@ static inline int ik__joint_code(const ik_joint *j)
 // kinematics passes: per joint its code and, for a rotated origin, the rotation as a row-major
 // matrix (converting the quaternion in every pass cost a quarter of the arm solver's time).
 typedef struct ik__joint_table {
-    const ik_real *origin;     // [9 * joint_count]
+    const ik_real *origin;     // [9 per rotated origin], in the chain's order
     const unsigned char *code; // [joint_count]
     bool planar;               // every joint revolute about +-z or fixed, no origin rotated
 } ik__joint_table;
 
-// Reals of scratch for the table of n joints.
-static size_t ik__table_reals(int n)
+// The number of joints of a chain whose origin is rotated.
+static int ik__rotated_origins(const ik_chain *chain)
 {
-    return 9 * (size_t)n + ((size_t)n + sizeof(ik_real) - 1) / sizeof(ik_real);
+    int i, n = 0;
+    for (i = 0; i < chain->joint_count; i++)
+        n += (ik__joint_code(&chain->joints[i]) & IK__CODE_ROTATED) != 0;
+    return n;
 }
 
-// The table of a validated chain, written at base (ik__table_reals(joint_count) reals).
+// Reals of scratch for the table of a chain (nothing for origins that are not rotated: chains
+// without rotated origins need no more scratch than before the table held matrices).
+static size_t ik__table_reals(const ik_chain *chain)
+{
+    return 9 * (size_t)ik__rotated_origins(chain) +
+           ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
+}
+
+// The table of a validated chain, written at base (ik__table_reals() reals).
 static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base)
 {
     ik__joint_table t;
-    unsigned char *code = (unsigned char *)(void *)(base + 9 * (size_t)chain->joint_count);
+    unsigned char *code = (unsigned char *)(void *)(base + 9 * (size_t)ik__rotated_origins(chain));
+    ik_real *o = base;
     int i, r, c;
     t.planar = true;
     for (i = 0; i < chain->joint_count; i++) {
@@ -1837,7 +1849,8 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
             ik_mat3 m = ik_quat_to_mat3(chain->joints[i].origin.rot);
             for (r = 0; r < 3; r++)
                 for (c = 0; c < 3; c++)
-                    base[9 * i + 3 * r + c] = m.m[r][c];
+                    o[3 * r + c] = m.m[r][c];
+            o += 9;
         }
     }
     t.origin = base;
@@ -1995,6 +2008,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
     ik_real cs[2 * 16];
+    const ik_real *origin = table ? table->origin : NULL; // (the next rotated origin's matrix)
     ik_xform effector;
     int i, k, col = 0, first, last;
     bool deferred = rows == 6;
@@ -2011,7 +2025,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if ((code & IK__CODE_ROTATED) && table) {
-                r = ik__mat3_mul_rows(&r, table->origin + 9 * i);
+                r = ik__mat3_mul_rows(&r, origin);
+                origin += 9;
             } else if (code & IK__CODE_ROTATED) {
                 ik_mat3 o = ik_quat_to_mat3(j->origin.rot);
                 r = ik__mat3_mul_rows(&r, &o.m[0][0]);
@@ -2688,9 +2703,9 @@ typedef struct ik__jac_work {
     ik__joint_table table; // ik__joint_table_make()
 } ik__jac_work;
 
-static size_t ik__jacobian_reals(int dof, int joints)
+static size_t ik__jacobian_reals(int dof, const ik_chain *chain)
 {
-    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + ik__table_reals(joints);
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + ik__table_reals(chain);
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2698,7 +2713,7 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     int dof = ik_chain_dof(chain);
     if (dof < 0)
         return 0;
-    return (ik__jacobian_reals(dof, chain->joint_count) + 1) * sizeof(ik_real);
+    return (ik__jacobian_reals(dof, chain) + 1) * sizeof(ik_real);
 }
 
 // The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
@@ -3221,8 +3236,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof, chain->joint_count));
-    if (!base || scratch_size < (ik__jacobian_reals(dof, chain->joint_count) + 1) * sizeof(ik_real))
+    base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof, chain));
+    if (!base || scratch_size < (ik__jacobian_reals(dof, chain) + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
     w.jac = base;
     w.jac_trial = w.jac + 6 * dof;
@@ -4901,9 +4916,9 @@ typedef struct ik__arm_work {
     ik__joint_table table; // ik__joint_table_make()
 } ik__arm_work;
 
-static size_t ik__arm_work_reals(int dof, int joints)
+static size_t ik__arm_work_reals(int dof, const ik_chain *chain)
 {
-    return (size_t)dof * (6 * 2 + 8) + ik__table_reals(joints);
+    return (size_t)dof * (6 * 2 + 8) + ik__table_reals(chain);
 }
 
 // x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
@@ -5046,17 +5061,17 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
 // Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
 // then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
 // valid chain's.
-static size_t ik__arm_scratch_size(int dof, int joints)
+static size_t ik__arm_scratch_size(int dof, const ik_chain *chain)
 {
-    return ((size_t)dof * 2 + ik__arm_work_reals(dof, joints) + 1 +
-            ik__jacobian_reals(dof, joints) + 1) *
+    return ((size_t)dof * 2 + ik__arm_work_reals(dof, chain) + 1 + ik__jacobian_reals(dof, chain) +
+            1) *
            sizeof(ik_real); // (the second part is ik_jacobian_scratch_size(chain))
 }
 
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
 {
     int dof = ik_chain_dof(chain);
-    return dof < 0 ? 0 : ik__arm_scratch_size(dof, chain->joint_count);
+    return dof < 0 ? 0 : ik__arm_scratch_size(dof, chain);
 }
 
 // splitmix64 (Steele, Lea and Flood 2014): uniform in [0, 1).
@@ -5184,6 +5199,7 @@ static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik
 {
     ik_mat3 r = ik_mat3_identity();
     ik_vec3 p = ik_vec3_zero(), pts[7];
+    const ik_real *origin = table->origin;
     int i, k = 0;
     for (i = 0; i < chain->joint_count; i++) // (the joints first: most chains stop here)
         if (chain->joints[i].type != IK_JOINT_FIXED &&
@@ -5195,8 +5211,10 @@ static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik
     for (i = 0, k = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
-        if (table->code[i] & IK__CODE_ROTATED)
-            r = ik__mat3_mul_rows(&r, table->origin + 9 * i);
+        if (table->code[i] & IK__CODE_ROTATED) {
+            r = ik__mat3_mul_rows(&r, origin);
+            origin += 9;
+        }
         if (j->type == IK_JOINT_FIXED)
             continue;
         g->b[k] = ik_mat3_mul_vec3(r, j->axis);
@@ -5409,9 +5427,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    cur = ik__scratch_reals(scratch, scratch_size,
-                            (size_t)dof * 2 + ik__arm_work_reals(dof, chain->joint_count));
-    if (!cur || scratch_size < ik__arm_scratch_size(dof, chain->joint_count))
+    cur =
+        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, chain));
+    if (!cur || scratch_size < ik__arm_scratch_size(dof, chain))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
     w.jac = keep + dof;
@@ -5426,7 +5444,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.turn = w.hi + dof;
     w.table = ik__joint_table_make(chain, w.turn + dof);
     // the Jacobian solver's scratch follows; what is left of the buffer is its
-    jscratch = w.turn + dof + ik__table_reals(chain->joint_count);
+    jscratch = w.turn + dof + ik__table_reals(chain);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     w.chain = chain;
     w.target = &target;
@@ -5532,9 +5550,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           pose DLS 9,410 -> 7,830 per iteration. Chains of revolute joints about
                           +-z with unrotated origins (planar) take a two-dimensional pass with
                           the same arithmetic: planar 3 / 7 / 20 from random starts 15.2k / 27.4k
-                          / 70.5k -> 12.8k / 22.1k / 55.1k per problem. The jacobian, CCD and
-                          arm scratch sizes grow by 9 reals per joint. 5 ball joints +3% per
-                          iteration.
+                          / 70.5k -> 12.8k / 22.1k / 55.1k per problem. The Jacobian and arm
+                          scratch sizes grow by 9 reals per rotated joint origin. 5 ball joints
+                          +3% per iteration.
        0.3.0 (2026-11-24) ik_arm_solve(): revolute joints whose limits span a whole turn or more
                           wrap by whole turns instead of stopping at a limit (planar chains and
                           the UR5 from random starts: 1.8-3x fewer instructions per problem).
