@@ -1815,30 +1815,28 @@ typedef struct ik__joint_table {
     bool planar;               // every joint revolute about +-z or fixed, no origin rotated
 } ik__joint_table;
 
-// The number of joints of a chain whose origin is rotated.
-static int ik__rotated_origins(const ik_chain *chain)
-{
-    int i, n = 0;
-    for (i = 0; i < chain->joint_count; i++)
-        n += (ik__joint_code(&chain->joints[i]) & IK__CODE_ROTATED) != 0;
-    return n;
-}
-
-// Reals of scratch for the table of a chain (nothing for origins that are not rotated: chains
-// without rotated origins need no more scratch than before the table held matrices).
+// Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin
+// (chains without rotated origins need no more scratch than before the table held matrices).
 static size_t ik__table_reals(const ik_chain *chain)
 {
-    return 9 * (size_t)ik__rotated_origins(chain) +
-           ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
+    size_t n = 0;
+    int i;
+    for (i = 0; i < chain->joint_count; i++) { // (rotated: as ik__joint_code() tests it)
+        const ik_quat o = chain->joints[i].origin.rot;
+        n += o.x != 0 || o.y != 0 || o.z != 0;
+    }
+    return 9 * n + ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
 }
 
 // The table of a validated chain, written at base (ik__table_reals() reals).
 static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base)
 {
     ik__joint_table t;
-    unsigned char *code = (unsigned char *)(void *)(base + 9 * (size_t)ik__rotated_origins(chain));
-    ik_real *o = base;
+    unsigned char *code = (unsigned char *)(void *)base;
+    ik_real *o = base + ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
     int i, r, c;
+    t.origin = o;
+    t.code = code;
     t.planar = true;
     for (i = 0; i < chain->joint_count; i++) {
         code[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
@@ -1853,8 +1851,6 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
             o += 9;
         }
     }
-    t.origin = base;
-    t.code = code;
     return t;
 }
 
@@ -2703,9 +2699,9 @@ typedef struct ik__jac_work {
     ik__joint_table table; // ik__joint_table_make()
 } ik__jac_work;
 
-static size_t ik__jacobian_reals(int dof, const ik_chain *chain)
+static size_t ik__jacobian_reals(int dof, size_t table)
 {
-    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + ik__table_reals(chain);
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + table;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -2713,7 +2709,7 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     int dof = ik_chain_dof(chain);
     if (dof < 0)
         return 0;
-    return (ik__jacobian_reals(dof, chain) + 1) * sizeof(ik_real);
+    return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
 
 // The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
@@ -3221,6 +3217,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                                                   pos_err = 0, rot_err = 0;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     bool euler, within_reach;
+    size_t need;
     int dof, m, i, it, idle = 0, c, jt, kicks = 0;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
@@ -3236,8 +3233,9 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    base = ik__scratch_reals(scratch, scratch_size, ik__jacobian_reals(dof, chain));
-    if (!base || scratch_size < (ik__jacobian_reals(dof, chain) + 1) * sizeof(ik_real))
+    need = ik__jacobian_reals(dof, ik__table_reals(chain));
+    base = ik__scratch_reals(scratch, scratch_size, need);
+    if (!base || scratch_size < (need + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
     w.jac = base;
     w.jac_trial = w.jac + 6 * dof;
@@ -4916,9 +4914,9 @@ typedef struct ik__arm_work {
     ik__joint_table table; // ik__joint_table_make()
 } ik__arm_work;
 
-static size_t ik__arm_work_reals(int dof, const ik_chain *chain)
+static size_t ik__arm_work_reals(int dof, size_t table)
 {
-    return (size_t)dof * (6 * 2 + 8) + ik__table_reals(chain);
+    return (size_t)dof * (6 * 2 + 8) + table;
 }
 
 // x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
@@ -5061,9 +5059,9 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
 // Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
 // then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
 // valid chain's.
-static size_t ik__arm_scratch_size(int dof, const ik_chain *chain)
+static size_t ik__arm_scratch_size(int dof, size_t table)
 {
-    return ((size_t)dof * 2 + ik__arm_work_reals(dof, chain) + 1 + ik__jacobian_reals(dof, chain) +
+    return ((size_t)dof * 2 + ik__arm_work_reals(dof, table) + 1 + ik__jacobian_reals(dof, table) +
             1) *
            sizeof(ik_real); // (the second part is ik_jacobian_scratch_size(chain))
 }
@@ -5071,7 +5069,7 @@ static size_t ik__arm_scratch_size(int dof, const ik_chain *chain)
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
 {
     int dof = ik_chain_dof(chain);
-    return dof < 0 ? 0 : ik__arm_scratch_size(dof, chain);
+    return dof < 0 ? 0 : ik__arm_scratch_size(dof, ik__table_reals(chain));
 }
 
 // splitmix64 (Steele, Lea and Flood 2014): uniform in [0, 1).
@@ -5410,7 +5408,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik__srs srs;
     ik_real *cur, *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
-    size_t jsize;
+    size_t jsize, table;
     int dof, a, c, jt, iterations = 0, probe_it, tried;
     bool fast, within_reach, valid = false, closed_form;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
@@ -5427,9 +5425,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    table = ik__table_reals(chain);
     cur =
-        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, chain));
-    if (!cur || scratch_size < ik__arm_scratch_size(dof, chain))
+        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, table));
+    if (!cur || scratch_size < ik__arm_scratch_size(dof, table))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
     w.jac = keep + dof;
@@ -5444,7 +5443,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.turn = w.hi + dof;
     w.table = ik__joint_table_make(chain, w.turn + dof);
     // the Jacobian solver's scratch follows; what is left of the buffer is its
-    jscratch = w.turn + dof + ik__table_reals(chain);
+    jscratch = w.turn + dof + table;
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     w.chain = chain;
     w.target = &target;
