@@ -5539,7 +5539,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           distance, the swivel searched outward from the start's, shoulder and
                           wrist each three angles about three axes by Paden-Kahan subproblems):
                           attempt 1 starts from its answer nearest q. KUKA iiwa from random
-                          starts 126k -> 34k instructions per problem, human arm 142k -> 69k.
+                          starts 155k -> 34k instructions per problem, human arm 142k -> 69k.
                           Kinematics pass: the solvers read their chain once per solve into a
                           joint table in their scratch (joint codes, and rotated origins as
                           matrices: no quaternion normalization, conversion and out-of-line
@@ -5549,7 +5549,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           pose DLS 9,410 -> 7,830 per iteration. Chains of revolute joints about
                           +-z with unrotated origins (planar) take a two-dimensional pass with
                           the same arithmetic: planar 3 / 7 / 20 from random starts 15.2k / 27.4k
-                          / 70.5k -> 12.8k / 22.1k / 55.1k per problem. The Jacobian and arm
+                          / 70.5k -> 12.8k / 22.2k / 55.6k per problem. The Jacobian and arm
                           scratch sizes grow by 9 reals per rotated joint origin. 5 ball joints
                           +3% per iteration.
        0.3.0 (2026-11-24) ik_arm_solve(): revolute joints whose limits span a whole turn or more
