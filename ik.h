@@ -126,9 +126,10 @@
                          inputs give the same answer) until one converges, the attempts run out
                          or the caller's stop callback says so (a time budget on the caller's
                          clock: ik.h reads none). Every joint within its limits (by default a
-                         revolute joint whose limits span a whole turn wraps by turns). Solves random
-                         reachable poses of the KUKA iiwa, Franka Panda and UR5 (bench/arms.h,
-                         docs/benchmarks.md has the solve rates and times against Orocos KDL).
+                         revolute joint whose limits span a whole turn wraps by turns). Solves
+                         random reachable poses of the KUKA iiwa, Franka Panda and UR5
+                         (bench/arms.h; docs/benchmarks.md has the solve rates and times against
+                         Orocos KDL).
        None of them checks collisions or self-collisions. make bench prints what each costs on
        your machine (docs/benchmarks.md: figures from one run).
 
@@ -903,12 +904,13 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // joints whose first three axes meet in one point and last three in another (a spherical
 // shoulder and wrist, as the KUKA iiwa; to 64 epsilon of the reach), a pose target, no rest
 // pose and no joint of weight 0 (the answer within every limit, the elbow's swivel searched
-// outward from q's in steps of a 32nd of a turn; none found: q). While none has converged, the next attempt starts from a state drawn
-// uniformly within the joint limits (a revolute joint without limits: a 2 pi range, centred on
-// 0 or from its finite limit; prismatic: the chain's reach around the start; ball joints: a
-// uniformly random rotation) by a splitmix64 generator seeded with opts->random_seed: the same
-// inputs give the same answer. A restart still farther than probe_error (a fraction of the
-// reach) after probe_iterations is abandoned early. Stops at the first attempt that converges
+// outward from q's in steps of a 32nd of a turn; none found: q). While none has converged,
+// the next attempt starts from a state drawn uniformly within the joint limits (a revolute
+// joint without limits: a 2 pi range, centred on 0 or from its finite limit; prismatic: the
+// chain's reach around the start; ball joints: a uniformly random rotation) by a splitmix64
+// generator seeded with opts->random_seed: the same inputs give the same answer. A restart
+// still farther than probe_error (a fraction of the reach) after probe_iterations is abandoned
+// early. Stops at the first attempt that converges
 // (IK_STATUS_CONVERGED), after max_attempts, or when opts->stop returns true (asked before each
 // restart, so a time budget overshoots by at most one attempt). Not converged: q gets the
 // attempt that came closest (position error plus rotation error times the mean joint distance)
@@ -1783,6 +1785,12 @@ static int ik__coordinate_axis(ik_vec3 v)
     return v.x == 0 && v.y == 0 ? 2 : -1;
 }
 
+// Whether a unit quaternion stands for more than the identity (an origin's or tip's rotation).
+static inline bool ik__quat_turns(ik_quat o)
+{
+    return o.x != 0 || o.y != 0 || o.z != 0;
+}
+
 // What the kinematics pass needs to know of a joint: the joint type, for revolute and
 // prismatic joints the coordinate axis they lie along (3: none) and whether along its negative
 // direction, and whether the origin is rotated.
@@ -1792,9 +1800,8 @@ static int ik__coordinate_axis(ik_vec3 v)
 #define IK__CODE_TYPE    16 // bits 4 and up: the ik_joint_type
 static inline int ik__joint_code(const ik_joint *j)
 {
-    const ik_quat o = j->origin.rot;
     int code = (int)j->type * IK__CODE_TYPE, axis = 3;
-    if (o.x != 0 || o.y != 0 || o.z != 0)
+    if (ik__quat_turns(j->origin.rot))
         code |= IK__CODE_ROTATED;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
         axis = ik__coordinate_axis(j->axis);
@@ -1821,10 +1828,8 @@ static size_t ik__table_reals(const ik_chain *chain)
 {
     size_t n = 0;
     int i;
-    for (i = 0; i < chain->joint_count; i++) { // (rotated: as ik__joint_code() tests it)
-        const ik_quat o = chain->joints[i].origin.rot;
-        n += o.x != 0 || o.y != 0 || o.z != 0;
-    }
+    for (i = 0; i < chain->joint_count; i++) // (rotated: as ik__joint_code() tests it)
+        n += ik__quat_turns(chain->joints[i].origin.rot);
     return 9 * n + ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
 }
 
@@ -1884,8 +1889,9 @@ static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool t
 }
 
 // cos and sin of the angles of joints first .. first + n - 1 (q at joint first's values; 1, 0
-// for other than revolute joints), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass, so that the pass itself
-// makes no calls (which would spill the frame held in registers) and the calls overlap.
+// for other than revolute joints), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass,
+// so that the pass itself makes no calls (which would spill the frame held in registers) and
+// the calls overlap.
 static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q,
                                     ik_real *cs)
 {
@@ -1925,6 +1931,15 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
     // (the rotation is unit by construction: no normalization)
     *r = ik_mat3_mul(*r, ik__quat_to_mat3_unit(ik__ball_rotation(q, euler)));
     return jl;
+}
+
+// The effector's rotation for a frame r after the last joint: r times the tip's rotation.
+static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
+{
+    ik_mat3 f = *r;
+    if (ik__quat_turns(chain->tip.rot))
+        f = ik_mat3_mul(f, ik_quat_to_mat3(chain->tip.rot));
+    return ik__quat_from_mat3(&f);
 }
 
 // ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame is a turn
@@ -1968,11 +1983,8 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
         ik_vec3_make(p.x + (cc * o.x - ss * o.y), p.y + (ss * o.x + cc * o.y), p.z + o.z);
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
     if (ow > 0) {
-        const ik_quat t = chain->tip.rot;
         f.m[0][0] = cc, f.m[0][1] = -ss, f.m[1][0] = ss, f.m[1][1] = cc;
-        if (t.x != 0 || t.y != 0 || t.z != 0)
-            f = ik_mat3_mul(f, ik_quat_to_mat3(t));
-        effector.rot = ik__quat_from_mat3(&f);
+        effector.rot = ik__effector_rotation(chain, &f);
     }
     for (col = 0; col < dof && jac; col++) {
         ik_real px = jac[col], py = jac[dof + col], sign = jac[5 * dof + col];
@@ -1995,8 +2007,8 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
 // pass. out_frames (may be NULL) gets each joint's frame after its motion: the same pass is
 // the forward kinematics (ik__fk). With ow > 0 the rotation rows come times ow (1: the plain
 // Jacobian); ow = 0: the effector's rotation is not wanted (position targets) and comes back as
-// the identity, and with 6 rows the rotation rows are zero. table: ik__joint_table_make() of the chain, or NULL
-// to read the joints as the pass goes.
+// the identity (the rotation rows are not scaled). table: ik__joint_table_make() of the chain,
+// or NULL to read the joints as the pass goes.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
                              ik_xform *out_frames)
@@ -2074,11 +2086,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
     if (ow > 0) {
-        const ik_quat o = chain->tip.rot;
-        ik_mat3 f = r;
-        if (o.x != 0 || o.y != 0 || o.z != 0)
-            f = ik_mat3_mul(r, ik_quat_to_mat3(o));
-        effector.rot = ik__quat_from_mat3(&f);
+        ik_mat3 f = r; // (a copy: r itself stays in registers)
+        effector.rot = ik__effector_rotation(chain, &f);
     }
     if (jac && deferred) {
         const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
@@ -2764,8 +2773,8 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 // are padded with zeros (which the solves keep zero, and which add exact zeros to every sum).
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
-// only); each sum runs over the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that
-// each loop's sums stay in registers.
+// only); each sum runs over the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with
+// 0-2, 3-5 with 3-5), so that each loop's sums stay in registers.
 static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
                              bool diagonal, ik_real *a, int at)
 {
@@ -4919,13 +4928,25 @@ static size_t ik__arm_work_reals(int dof, size_t table)
     return (size_t)dof * (6 * 2 + 8) + table;
 }
 
+// x if it is within [lo, hi], else x moved by whole turns to within half a turn of the middle
+// of [lo, hi] (which may still be outside a range narrower than a turn).
+static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi)
+{
+    return x < lo || x > hi ? ik__angle_near(x, lo / 2 + hi / 2) : x;
+}
+
 // x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
 // x itself when it is within them already.
 static ik_real ik__arm_wrap(ik_real x, ik_real lo, ik_real hi)
 {
-    if (x > hi || x < lo) // to within half a turn of the middle of the range
-        x = ik__angle_near(x, lo / 2 + hi / 2);
-    return ik__clamp(x, lo, hi);
+    return ik__clamp(ik__angle_into(x, lo, hi), lo, hi);
+}
+
+// ik__angle_into() into *out; false if that is not within [lo, hi].
+static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
+{
+    *out = ik__angle_into(x, lo, hi);
+    return *out >= lo && *out <= hi;
 }
 
 // The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
@@ -5149,13 +5170,6 @@ static int ik__two_axes(ik_vec3 b1, ik_vec3 b2, ik_vec3 p, ik_vec3 q, ik_real *t
     return count;
 }
 
-// A unit vector across the unit vector b.
-static ik_vec3 ik__across(ik_vec3 b)
-{
-    return ik_vec3_normalize(
-        ik_vec3_cross(b, IK_FABS(b.x) < IK_R(0.6) ? ik_vec3_make(1, 0, 0) : ik_vec3_make(0, 1, 0)));
-}
-
 // The angles t[3 k .. 3 k + 2] with Rot(b[0], t0) Rot(b[1], t1) Rot(b[2], t2) = r (unit b,
 // b[0] and b[1] not parallel; x a unit vector across b[2]): 0, 1 or 2 answers. The first two
 // take b[2] to r b[2], the third turns x to Rot(b[1], -t1) Rot(b[0], -t0) r x.
@@ -5190,8 +5204,9 @@ static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_ve
 }
 
 // The geometry of a validated chain (table: its joint table) if it is such an arm: seven
-// revolute joints and no other movable ones, every weight > 0 (a frozen joint must keep its value), the axes meeting to
-// within tol (a length), the second and third and the fifth and sixth axes not parallel.
+// revolute joints and no other movable ones, every weight > 0 (a frozen joint must keep its
+// value), the axes meeting to within tol (a length), the second and third and the fifth and
+// sixth axes not parallel.
 static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik_real tol,
                          ik__srs *g)
 {
@@ -5224,20 +5239,11 @@ static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik
         !(ik_vec3_length2(ik_vec3_cross(g->b[4], g->b[5])) > IK_R(1e-6)))
         return false;
     g->elbow = pts[3];
-    g->x3 = ik__across(g->b[2]);
-    g->x7 = ik__across(g->b[6]);
+    g->x3 = ik_vec3_any_perpendicular(g->b[2]);
+    g->x7 = ik_vec3_any_perpendicular(g->b[6]);
     g->p0 = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
     g->r0 = ik_mat3_mul(r, ik_quat_to_mat3(chain->tip.rot));
     return true;
-}
-
-// x, or x moved by whole turns, within [lo, hi] into *out; false if neither is.
-static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
-{
-    if (x < lo || x > hi)
-        x = ik__angle_near(x, lo / 2 + hi / 2);
-    *out = x;
-    return x >= lo && x <= hi;
 }
 
 // ik__fit_angle() for three angles a[0..2] (in place), their squared distance from start into
@@ -5266,17 +5272,20 @@ static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_rea
     ik_real ts[6], tw[6], dist[2], d, q4f;
     int e, i, k, ns, nw, j, ok[2], fit;
     for (e = 0; e < n4; e++) {
-        ik_mat3 r03 = ik_mat3_mul(ik__mat3_axis_angle(v, sw[2 * e], sw[2 * e + 1]), ref[e]), rw;
-        rw = ik_mat3_mul(r03, ik__mat3_axis_angle(g->b[3], cs4[2 * e], cs4[2 * e + 1]));
-        rw = ik_mat3_mul(ik_mat3_transpose(rw), *m);
+        ik_mat3 r03, rw;
         if (!ik__fit_angle(q4[e], g->lo[3], g->hi[3], &q4f))
             continue;
+        r03 = ik_mat3_mul(ik__mat3_axis_angle(v, sw[2 * e], sw[2 * e + 1]), ref[e]);
         ns = ik__three_axes(g->b, g->x3, &r03, ts);
         for (i = 0, fit = 0; i < ns; i++) { // the shoulder's answers within the limits first
             ok[i] = ik__fit_angles(ts + 3 * i, g->lo, g->hi, start, &dist[i]);
             fit += ok[i];
         }
-        nw = fit ? ik__three_axes(g->b + 4, g->x7, &rw, tw) : 0;
+        if (!fit)
+            continue;
+        rw = ik_mat3_mul(r03, ik__mat3_axis_angle(g->b[3], cs4[2 * e], cs4[2 * e + 1]));
+        rw = ik_mat3_mul(ik_mat3_transpose(rw), *m);
+        nw = ik__three_axes(g->b + 4, g->x7, &rw, tw);
         for (k = 0; k < nw; k++) {
             ik_real dw;
             if (!ik__fit_angles(tw + 3 * k, g->lo + 4, g->hi + 4, start + 4, &dw))
@@ -5297,9 +5306,8 @@ static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_rea
 // The closed-form answer for the pose target t nearest start (7 values), within every limit,
 // into out (which may be start); false if none of the swivels tried has one, or the target is
 // out of the arm's reach. The swivel is tried at start's value (from its elbow), then outward
-// in steps of a 32nd of a turn, at most tries values; *tried gets the count.
-static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *start, int tries,
-                          ik_real *out, int *tried)
+// in steps of a 32nd of a turn, half a turn each way.
+static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *start, ik_real *out)
 {
     ik_mat3 m = ik_mat3_mul(ik_quat_to_mat3(t->rot), ik_mat3_transpose(g->r0)), ref[2], rs;
     ik_vec3 v =
@@ -5311,7 +5319,6 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
     ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
     int e, n4, i, j;
-    *tried = 0;
     // the elbow: y . Rot(b, q4) x = (|x|^2 + |y|^2 - |v|^2) / 2, that is
     // ca cos q4 + sa sin q4 = rhs: q4 = atan2(sa, ca) +- acos(rhs / rho)
     if (!(rho > 0) || !(ik_vec3_length2(vn) > 0))
@@ -5337,13 +5344,12 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
         // the swivel of start's elbow, from this branch's reference
         psi0[e] = ik__turn_angle(vn, ik_mat3_mul_vec3(ref[e], el), ik_mat3_mul_vec3(rs, el), c2);
     }
-    for (i = 0; i < 33 && *tried < tries && best < 0; i++) {
+    for (i = 0; i < 33 && best < 0; i++) {
         for (e = 0; e < n4; e++) {
             psi = psi0[e] + (2 * IK_PI / 32) * (ik_real)((i + 1) / 2) * (i % 2 ? 1 : -1);
             sw[2 * e] = IK_COS(psi);
             sw[2 * e + 1] = IK_SIN(psi);
         }
-        ++*tried;
         ik__srs_at(g, sw, n4, q4, cs4, ref, vn, &m, start, found, &best);
     }
     if (best < 0)
@@ -5409,7 +5415,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_real *cur, *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, c, jt, iterations = 0, probe_it, tried;
+    int dof, a, c, jt, iterations = 0, probe_it;
     bool fast, within_reach, valid = false, closed_form;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
@@ -5487,7 +5493,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
             for (c = 0; c < dof; c++)
                 cur[c] = ik__clamp(q_io[c], w.lo[c], w.hi[c]);
             if (closed_form)
-                ik__srs_solve(&srs, &target, cur, 33, cur, &tried);
+                ik__srs_solve(&srs, &target, cur, cur);
         } else {
             if (o.stop && o.stop(o.stop_user))
                 break;

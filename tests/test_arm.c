@@ -496,7 +496,8 @@ static void test_arm_convergence(void)
 // the first attempt starts from its answer, so one attempt of one iteration solves random
 // targets from random starts; from the true state it returns that state (the answer nearest
 // the start). The Panda (offset wrist) and an iiwa whose second axis misses the shoulder by
-// 1e-6 (float: 1e-3) have none: the same budget solves few. A frozen joint (weight 0) keeps its value.
+// 1e-6 (float: 1e-3) have none: the same budget solves few. A frozen joint (weight 0) keeps
+// its value.
 static void test_arm_closed_form(void)
 {
     static const arm_id ids[4] = { ARM_IIWA14, ARM_HUMAN, ARM_PANDA, ARM_IIWA14 };
