@@ -1813,6 +1813,14 @@ static inline int ik__joint_code(const ik_joint *j)
     return code | axis;
 }
 
+// Whether a joint of this code keeps a chain planar: fixed, or revolute about +-z, and the
+// origin not rotated.
+static inline bool ik__code_planar(int code)
+{
+    return code == IK_JOINT_FIXED * IK__CODE_TYPE + 3 ||
+           (code & ~IK__CODE_NEG) == IK_JOINT_REVOLUTE * IK__CODE_TYPE + 2;
+}
+
 // What the solvers read off their chain once per solve (into their scratch) for the
 // kinematics passes: per joint its code and, for a rotated origin, the rotation as a row-major
 // matrix (converting the quaternion in every pass cost a quarter of the arm solver's time).
@@ -1820,17 +1828,27 @@ typedef struct ik__joint_table {
     const ik_real *origin;     // [9 per rotated origin], in the chain's order
     const unsigned char *code; // [joint_count]
     bool planar;               // every joint revolute about +-z or fixed, no origin rotated
+    ik_real *memo; // planar: [3 per joint] q, cos q, sin q of the last pass (NaN: none yet)
 } ik__joint_table;
 
 // Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin
-// (chains without rotated origins need no more scratch than before the table held matrices).
+// (chains without rotated origins need no more scratch than before the table held matrices),
+// or for a planar chain the memo.
 static size_t ik__table_reals(const ik_chain *chain)
 {
     size_t n = 0;
     int i;
-    for (i = 0; i < chain->joint_count; i++) // (rotated: as ik__joint_code() tests it)
-        n += ik__quat_turns(chain->joints[i].origin.rot);
-    return 9 * n + ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
+    bool planar = true;
+    for (i = 0; i < chain->joint_count; i++) { // (as ik__joint_code(), ik__code_planar())
+        const ik_joint *j = &chain->joints[i];
+        bool turns = ik__quat_turns(j->origin.rot);
+        n += turns;
+        planar = planar && !turns &&
+                 (j->type == IK_JOINT_FIXED ||
+                  (j->type == IK_JOINT_REVOLUTE && j->axis.x == 0 && j->axis.y == 0));
+    }
+    return 9 * n + (planar ? 3 * (size_t)chain->joint_count : 0) +
+           ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
 }
 
 // The table of a validated chain, written at base (ik__table_reals() reals).
@@ -1843,11 +1861,10 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
     t.origin = o;
     t.code = code;
     t.planar = true;
+    t.memo = NULL;
     for (i = 0; i < chain->joint_count; i++) {
         code[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
-        t.planar = t.planar && !(code[i] & IK__CODE_ROTATED) &&
-                   (code[i] == IK_JOINT_FIXED * IK__CODE_TYPE + 3 ||
-                    (code[i] & ~IK__CODE_NEG) == IK_JOINT_REVOLUTE * IK__CODE_TYPE + 2);
+        t.planar = t.planar && ik__code_planar(code[i]);
         if (code[i] & IK__CODE_ROTATED) {
             ik_mat3 m = ik_quat_to_mat3(chain->joints[i].origin.rot);
             for (r = 0; r < 3; r++)
@@ -1855,6 +1872,11 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
                     o[3 * r + c] = m.m[r][c];
             o += 9;
         }
+    }
+    if (t.planar) {
+        t.memo = o;
+        for (i = 0; i < chain->joint_count; i++)
+            o[3 * i] = IK_INFINITY * 0; // NaN: equal to no q
     }
     return t;
 }
@@ -1942,6 +1964,28 @@ static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
     return ik__quat_from_mat3(&f);
 }
 
+// ik__joint_sincos() with a planar table's memo: a joint whose value is the one of the last
+// pass takes the cosine and sine it had (the same numbers: a pass after a step that moved a
+// few joints computes only theirs), the others are computed and kept.
+static inline void ik__joint_sincos_memo(const ik_chain *chain, int first, int n, const ik_real *q,
+                                         ik_real *memo, ik_real *cs)
+{
+    int k;
+    for (k = 0; k < n && first + k < chain->joint_count; k++) {
+        ik_real *m = memo + 3 * (first + k);
+        if (chain->joints[first + k].type != IK_JOINT_REVOLUTE) {
+            cs[2 * k] = 1, cs[2 * k + 1] = 0;
+            continue;
+        }
+        if (m[0] != *q) { // (a copy of q first: a store to m might change *q for all C knows)
+            ik_real a = *q;
+            m[0] = a, m[1] = IK_COS(a), m[2] = IK_SIN(a);
+        }
+        cs[2 * k] = m[1], cs[2 * k + 1] = m[2];
+        q++;
+    }
+}
+
 // ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame is a turn
 // about z, kept as its cosine and sine (C, S) = the matrix's first column, and the pass is the
 // general one's arithmetic on the entries that are not 0 or 1 (the same numbers up to the signs
@@ -1958,7 +2002,7 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     int i, col = 0, first, last;
     for (first = 0; first < chain->joint_count; first += 16) {
         last = first + 16 < chain->joint_count ? first + 16 : chain->joint_count;
-        ik__joint_sincos(chain, first, 16, q + col, cs);
+        ik__joint_sincos_memo(chain, first, 16, q + col, table->memo, cs);
         for (i = first; i < last; i++) {
             ik_real c = cs[2 * (i - first)], s = cs[2 * (i - first) + 1], sign = 1;
             o = chain->joints[i].origin.pos;
@@ -4921,6 +4965,7 @@ typedef struct ik__arm_work {
     // a revolute joint whose limits span a whole turn or more (else 0)
     ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi, *turn;
     ik__joint_table table; // ik__joint_table_make()
+    bool planar;           // a planar table and a position target within reach: ik__planar_step()
 } ik__arm_work;
 
 static size_t ik__arm_work_reals(int dof, size_t table)
@@ -4968,6 +5013,78 @@ static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda
     return true;
 }
 
+// ---- arm: the closed form for planar chains and position targets ------------------------------
+// A chain whose joints all turn about +-z (fixed joints and unrotated origins between them: a
+// planar table) moves its effector E in a plane z = const. Let b be its first joint free to
+// move and split it at a later free joint k: while only b and k turn, the part from b to k
+// (u = P_k - P_b, P a joint's point on its axis) and the part from k to the effector
+// (v = E - P_k) are rigid. The effector meets the target T (t = T - P_b, in the plane) when
+// |u + Rot(beta) v| = |t|, that is (law of cosines) cos(phi + beta) = (|t|^2 - |u|^2 - |v|^2)
+// / (2 |u| |v|) with phi the angle from u to v, two answers mirrored across u's line; joint b
+// then turns u + Rot(beta) v onto t. The lever arms E - P are the Jacobian's columns turned
+// back (a column is sign (-(E - P)_y, (E - P)_x) for a joint about sign e_z).
+
+// The two-joint step of a planar chain toward a position target in its plane, from the
+// Jacobian at q (position rows, then sign in row 5: ik__task_error() with ow 0) and the error
+// e: of the joints k whose cosine is within [-1, 1], the one whose cosine changes least (from
+// a state near an answer, two small moves), its bend on the side it has, else the other, with
+// b and k within their limits after the step. w->dq gets the step; false (dq untouched) if no
+// split fits.
+static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_real *q)
+{
+    const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof;
+    ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0, ab = 0;
+    int dof = w->dof, b, c, k = -1, side;
+    // (per joint k one root and one division: the cosine n / (2 r) is within [-1, 1], to the
+    // rounding of n (a target at full stretch or folded), when |n| <= 2 r + slack; its change
+    // from cos phi = u.v / r is compared squared)
+    for (b = 0; b < dof && w->sw[b] == 0; b++)
+        ;
+    if (b >= dof || !(IK_FABS(e[2]) <= w->o->tolerance)) // (off the plane: out of reach)
+        return false;
+    vbx = sign[b] * jac[dof + b];
+    vby = -sign[b] * jac[b];
+    tx = e[0] + vbx;
+    ty = e[1] + vby;
+    d2 = tx * tx + ty * ty;
+    for (c = b + 1; c < dof; c++) {
+        ik_real x = sign[c] * jac[dof + c], y = -sign[c] * jac[c], ax = vbx - x, ay = vby - y;
+        ik_real a2 = ax * ax + ay * ay, b2 = x * x + y * y, r2 = a2 * b2, n = d2 - a2 - b2;
+        ik_real change = n - 2 * (ax * x + ay * y), r = IK_SQRT(r2);
+        // (frozen, or a part of no length: no split here)
+        if (w->sw[c] == 0 || !(r2 > IK__TINY2 &&
+                               IK_FABS(n) <= 2 * r + 16 * IK_EPSILON * (d2 + a2 + b2)))
+            continue;
+        change = change * change / r2;
+        if (change < best)
+            best = change, k = c, cn = n, ab = r2, ux = ax, uy = ay, vx = x, vy = y;
+    }
+    if (k >= 0) {
+        ab = IK_SQRT(ab); // (r again: cheaper than keeping it in the loop)
+        cn = ik__clamp(cn / (2 * ab), -1, 1);
+    }
+    for (side = 0; side < 2 && k >= 0; side++) {
+        ik_real cp = (ux * vx + uy * vy) / ab, sp = (ux * vy - uy * vx) / ab;
+        ik_real sn = IK_SQRT(1 - cn * cn > 0 ? 1 - cn * cn : 0), cb, sb, wx, wy, qb, qk;
+        if ((sp < 0) != (side == 1)) // phi's side first
+            sn = -sn;
+        cb = cn * cp + sn * sp; // beta = gamma - phi
+        sb = sn * cp - cn * sp;
+        wx = ux + (cb * vx - sb * vy);
+        wy = uy + (sb * vx + cb * vy);
+        if (ik__fit_angle(q[b] + sign[b] * IK_ATAN2(wx * ty - wy * tx, wx * tx + wy * ty),
+                          w->lo[b], w->hi[b], &qb) &&
+            ik__fit_angle(q[k] + sign[k] * IK_ATAN2(sb, cb), w->lo[k], w->hi[k], &qk)) {
+            for (c = 0; c < dof; c++)
+                w->dq[c] = 0;
+            w->dq[b] = qb - q[b];
+            w->dq[k] = qk - q[k];
+            return true;
+        }
+    }
+    return false;
+}
+
 // One attempt from q (within the limits; updated) for at most max_it iterations; abandoned
 // (status max iterations) if after probe_it iterations the cost (position error plus rotation
 // error times the mean joint distance) is above probe. false on a numerical breakdown.
@@ -4983,6 +5100,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
     for (it = 0;; it++) {
         ik_real step = 1, new_err = 0, emax, lambda2;
         int pass, tries;
+        bool exact;
         info->position_error = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
         info->rotation_error = rot ? ik__rotation_error(e0, w->ow) : 0;
         info->iterations = it;
@@ -5015,9 +5133,11 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         lambda2 = w->damping2 > 0 ? w->damping2 : err / 20 + IK_R(1e-9) * w->reach * w->reach;
         for (c = 0; c < dof; c++) // (weight 0: frozen, its forced move none)
             w->wa[c] = w->sw[c] * w->sw[c], w->forced[c] = 0;
-        // active set: a joint whose step would cross a limit is pinned there, its forced move
-        // taken out of the error, and the others step again
-        for (pass = 0; pass <= dof; pass++) {
+        // a planar chain's two-joint step onto the target, when one fits; else active set: a
+        // joint whose step would cross a limit is pinned there, its forced move taken out of
+        // the error, and the others step again
+        exact = w->planar && ik__planar_step(w, e0, q);
+        for (pass = exact ? dof + 1 : 0; pass <= dof; pass++) {
             bool pinned_one = false;
             while (!ik__arm_step(w, e, lambda2)) {
                 if (!ik__finite(lambda2) || lambda2 > w->reach * w->reach * IK_R(1e6))
@@ -5048,23 +5168,25 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         }
         // the step, halved while it raises the error (at most 10 times, else none and the
         // iteration counts as idle; none either once the error is at the rounding of the
-        // effector's coordinates); the first try also gives the Jacobian there
+        // effector's coordinates); the first try also gives the Jacobian there (after an
+        // exact step, only if it has not converged)
         for (tries = 0; tries < 10 && err > w->floor2; tries++, step /= 2) {
             ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
             for (c = 0; c < dof; c++)
                 if (w->turn[c] != 0)
                     w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
             new_err = ik__task_error(w->chain, &w->table, w->target, w->trial, false, w->ow, dof,
-                                     tries == 0 ? w->jac_trial : NULL, e1);
+                                     tries == 0 && !exact ? w->jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
         }
         if (tries < 10 && err > w->floor2) {
             for (c = 0; c < dof; c++)
                 q[c] = w->trial[c];
-            if (tries == 0) {
+            if (tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) <=
+                                             o->tolerance)) { // (exact: converged, as above)
                 ik_real *swap = w->jac;
-                w->jac = w->jac_trial;
+                w->jac = w->jac_trial; // (exact: not needed)
                 w->jac_trial = swap;
                 for (i = 0; i < 6; i++)
                     e0[i] = e1[i];
@@ -5359,14 +5481,18 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     return true;
 }
 
-// A random state within the limits (see ik_arm_solve()); start is the caller's q.
+// A random state within the limits (see ik_arm_solve()); start is the caller's q, which frozen
+// joints (weight 0) keep.
 static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik_real reach,
                                  unsigned long long *rng, ik_real *out)
 {
-    int jt, c = 0;
+    int jt, c = 0, k;
     for (jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        if (j->type == IK_JOINT_BALL) {
+        if (!(j->weight > 0)) { // frozen: as in attempt 1
+            for (k = 0; k < ik_joint_type_dof(j->type); k++, c++)
+                out[c] = j->type == IK_JOINT_BALL ? start[c] : ik__clamp(start[c], j->lo, j->hi);
+        } else if (j->type == IK_JOINT_BALL) {
             // Shoemake's uniform random rotation, as an exponential map
             ik_real u1 = ik__random01(rng), u2 = 2 * IK_PI * ik__random01(rng),
                     u3 = 2 * IK_PI * ik__random01(rng), a = IK_SQRT(1 - u1), b = IK_SQRT(u1);
@@ -5484,6 +5610,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     // nearest q
     closed_form = target.use_rotation && !o.jacobian.rest &&
                   ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.reach, &srs);
+    w.planar = w.table.planar && !target.use_rotation && within_reach;
     best.status = IK_STATUS_MAX_ITERATIONS;
     best.iterations = 0;
     best.position_error = best.rotation_error = 0;

@@ -682,6 +682,8 @@ static void test_arm_closed_form_degenerate(void)
 // +-pi wraps it by a turn (the same rotation), so a target 0.28 rad away across the seam is
 // reached in a few iterations of one attempt, within the limits; a joint limited to less than
 // a turn is still stopped there (the same start cannot cross, and ends pinned at its limit).
+// (Hinges about y: about z the chain is planar, and its two-joint closed form finds the answer
+// within the limits without crossing anything.)
 static void test_arm_whole_turns(void)
 {
     ik_joint j[2];
@@ -696,7 +698,7 @@ static void test_arm_whole_turns(void)
     for (turn = 1; turn >= 0; turn--) {
         for (k = 0; k < 2; k++) {
             j[k] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(k ? 1 : 0, 0, 0)),
-                                     ik_vec3_make(0, 0, 1));
+                                     ik_vec3_make(0, 1, 0));
             j[k].lo = -IK_PI, j[k].hi = turn ? IK_PI : (ik_real)3.1;
         }
         c = ik_chain_make(j, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
@@ -791,6 +793,132 @@ static void test_arm_review_cases(void)
     }
 }
 
+// ---- planar chains: the two-joint closed form ----
+
+// Random planar chains (hinges about +z or -z, fixed joints, zero-length and z-offset links,
+// limits of +-pi or narrower, a frozen joint now and then) and position targets in their
+// plane. From near starts (the true state plus up to 0.1 rad) one iteration of one attempt
+// converges to 1e-9 (double) by the closed form in 95% of the cases, moving exactly two joints
+// (one damped least-squares iteration from 0.1 rad away cannot); from random starts, with
+// restarts, every reachable target converges. Every answer is within the limits with frozen
+// joints untouched, checked by the plain FK; a target off the plane, at the first joint, at
+// full stretch.
+static void test_arm_planar_closed_form(void)
+{
+    test_rng r = { 77 };
+    int trial, k, closed = 0, near_trials = 0;
+    for (trial = 0; trial < 400; trial++) {
+        ik_joint j[12];
+        ik_chain c;
+        ik_arm_opts o = ik_default_arm_opts();
+        ik_solve_info info;
+        ik_target t;
+        double qt[12], qd[12], m[16], mf[16];
+        ik_real q[12], q0[12];
+        int n = 2 + (int)test_rng_uniform(&r, 0, 10), dof = 0, moved, near = trial % 2 == 0;
+        int joint_of[12], cols = 0; // the joint of each column
+        bool wide = trial % 4 < 2;
+        for (k = 0; k < n; k++) {
+            double len = test_rng_uniform(&r, 0, 1) < 0.1 ? 0 : test_rng_uniform(&r, 0.1, 1.5),
+                   dir = test_rng_uniform(&r, -PI_D, PI_D);
+            ik_xform origin = ik_xform_translation(ik_vec3_make(
+                (ik_real)(len * cos(dir)), (ik_real)(len * sin(dir)),
+                (ik_real)test_rng_uniform(&r, -0.3, 0.3)));
+            if (k > 1 && test_rng_uniform(&r, 0, 1) < 0.15) {
+                j[k] = ik_joint_fixed(origin);
+                continue;
+            }
+            j[k] = ik_joint_revolute(origin, ik_vec3_make(0, 0, test_rng_uniform(&r, 0, 1) < 0.3
+                                                                    ? -1
+                                                                    : 1));
+            joint_of[cols++] = k;
+            j[k].lo = wide ? -IK_PI : (ik_real)test_rng_uniform(&r, -3, -0.5);
+            j[k].hi = wide ? IK_PI : (ik_real)test_rng_uniform(&r, 0.5, 3);
+            if (test_rng_uniform(&r, 0, 1) < 0.1)
+                j[k].weight = 0;
+        }
+        c = ik_chain_make(j, n, ik_xform_translation(ik_vec3_make((ik_real)0.5, (ik_real)0.2, 0)));
+        CHECK((dof = ik_chain_dof(&c)) == cols && dof >= 2);
+        for (k = 0; k < dof; k++) {
+            int jt = joint_of[k];
+            qt[k] = test_rng_uniform(&r, (double)j[jt].lo, (double)j[jt].hi);
+            qd[k] = near ? qt[k] + test_rng_uniform(&r, -0.1, 0.1)
+                         : test_rng_uniform(&r, (double)j[jt].lo, (double)j[jt].hi);
+            qd[k] = qd[k] < (double)j[jt].lo ? (double)j[jt].lo : qd[k];
+            qd[k] = qd[k] > (double)j[jt].hi ? (double)j[jt].hi : qd[k];
+            if (j[jt].weight == 0) // frozen: the target must be reachable from its value
+                qt[k] = qd[k];
+            q[k] = q0[k] = (ik_real)qd[k];
+        }
+        plain_fk(&c, qt, m);
+        t = target_of(m, false);
+        o.jacobian.tolerance = (ik_real)TOL(1e-9, 1e-5);
+        if (near) {
+            o.max_attempts = 1;
+            o.jacobian.max_iterations = 1;
+        } else {
+            o.max_attempts = 1000;
+            o.jacobian.max_iterations = 30;
+        }
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        for (k = 0, moved = 0; k < dof; k++) {
+            int jt = joint_of[k];
+            CHECK(q[k] >= j[jt].lo && q[k] <= j[jt].hi);
+            if (j[jt].weight == 0)
+                CHECK(q[k] == q0[k]);
+            moved += q[k] != q0[k];
+            qd[k] = (double)q[k];
+        }
+        plain_fk(&c, qd, mf);
+        if (info.status == IK_STATUS_CONVERGED)
+            for (k = 0; k < 3; k++)
+                CHECK_NEAR(mf[4 * k + 3], m[4 * k + 3], TOL(2e-9, 3e-5));
+        if (near) {
+            near_trials++;
+            if (info.status == IK_STATUS_CONVERGED && info.iterations == 1 && moved == 2)
+                closed++;
+        } else if (wide) {
+            CHECK(info.status == IK_STATUS_CONVERGED);
+        }
+    }
+    // (the others: a chain with one free joint, or a part of no length at every split)
+    CHECK(closed >= near_trials * 90 / 100);
+    printf("  planar closed form: %d of %d near starts in one iteration\n", closed, near_trials);
+    {
+        // two equal links: the target at the first joint (folded), at full stretch, off the plane
+        ik_joint j[2];
+        ik_chain c;
+        ik_arm_opts o = ik_default_arm_opts();
+        ik_solve_info info;
+        ik_real q[2];
+        int which;
+        o.max_attempts = 1;
+        o.jacobian.max_iterations = 1;
+        o.jacobian.tolerance = (ik_real)TOL(1e-12, 1e-5);
+        for (k = 0; k < 2; k++)
+            j[k] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(k ? 1 : 0, 0, 0)),
+                                     ik_vec3_make(0, 0, 1));
+        c = ik_chain_make(j, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
+        for (which = 0; which < 3; which++) {
+            ik_vec3 goal = which == 0   ? ik_vec3_make(0, 0, 0)
+                           : which == 1 ? ik_vec3_make(0, 2, 0)
+                                        : ik_vec3_make(1, 1, (ik_real)0.01);
+            ik_target t = ik_target_position(goal);
+            ik_xform e;
+            q[0] = (ik_real)0.3, q[1] = (ik_real)0.4;
+            CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+            CHECK(ik_chain_fk(&c, q, NULL, &e) == IK_OK);
+            CHECK(isfinite((double)q[0]) && isfinite((double)q[1]));
+            if (which < 2) {
+                CHECK(info.status == IK_STATUS_CONVERGED && info.iterations == 1);
+                CHECK(ik_vec3_length(ik_vec3_sub(e.pos, goal)) <= (ik_real)TOL(1e-12, 1e-5));
+            } else {
+                CHECK(info.status != IK_STATUS_CONVERGED);
+            }
+        }
+    }
+}
+
 void test_arm(void)
 {
     RUN(test_arm_closed_form);
@@ -798,6 +926,7 @@ void test_arm(void)
     RUN(test_arm_review_cases);
     RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
+    RUN(test_arm_planar_closed_form);
     RUN(test_known_poses);
     RUN(test_arm_contract);
     RUN(test_arm_other_opts);
