@@ -121,7 +121,8 @@
        ik_arm_solve()    pose or position IK for serial robot arms (6-DOF, 7-DOF, any chain):
                          the Jacobian solver from the given start (for a 7-DOF arm with a
                          spherical shoulder and wrist, as the KUKA iiwa, from the closed-form
-                         answer nearest it), then restarts from random
+                         answer nearest it; a planar chain with a position target takes an
+                         exact two-joint step when one fits), then restarts from random
                          states within the joint limits (a caller-given random seed: the same
                          inputs give the same answer) until one converges, the attempts run out
                          or the caller's stop callback says so (a time budget on the caller's
@@ -149,6 +150,11 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
+       0.5.0 (2026-11-25) ik_arm_solve(): planar chains with a position target take an exact
+                          two-joint step (law of cosines) whenever one fits (planar 20 links:
+                          2.9x fewer instructions from random starts, 2.0x from near starts);
+                          restarts keep frozen joints (weight 0) at the caller's values; a
+                          planar chain's scratch holds 3 more reals per joint.
        0.4.0 (2026-11-24) ik_arm_solve(): a closed form for 7-DOF arms with a spherical shoulder
                           and wrist (KUKA iiwa: 4.5x fewer instructions from random starts);
                           faster kinematics passes for chains with rotated origins (robot arms
@@ -168,9 +174,9 @@
 #define IK_H_INCLUDED
 
 #define IK_VERSION_MAJOR  0
-#define IK_VERSION_MINOR  4
+#define IK_VERSION_MINOR  5
 #define IK_VERSION_PATCH  0
-#define IK_VERSION_STRING "0.4.0"
+#define IK_VERSION_STRING "0.5.0"
 
 // ---- config ------------------------------------------------------------------------------------
 #include <math.h>
@@ -904,7 +910,13 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // joints whose first three axes meet in one point and last three in another (a spherical
 // shoulder and wrist, as the KUKA iiwa; to 64 epsilon of the reach), a pose target, no rest
 // pose and no joint of weight 0 (the answer within every limit, the elbow's swivel searched
-// outward from q's in steps of a 32nd of a turn; none found: q). While none has converged,
+// outward from q's in steps of a 32nd of a turn; none found: q). A planar chain (every joint
+// a hinge about +-z of the root frame or fixed, no origin rotated) with a position target in
+// its plane takes, at every iteration where one fits, an exact step of two joints instead of a
+// DLS step: the first free joint b and a later free joint k, with the parts b..k and k..tip
+// held rigid, by the law of cosines (of the k whose bend fits the target's distance, the one
+// that bends least, on its side first; both within their limits, wrapped by whole turns).
+// From a start near an answer that is one iteration. While none has converged,
 // the next attempt starts from a state drawn uniformly within the joint limits (a revolute
 // joint without limits: a 2 pi range, centred on 0 or from its finite limit; prismatic: the
 // chain's reach around the start; ball joints: a uniformly random rotation) by a splitmix64
@@ -5033,7 +5045,8 @@ static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda
 static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_real *q)
 {
     const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof;
-    ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0, ab = 0;
+    ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0,
+                                  ab = 0;
     int dof = w->dof, b, c, k = -1, side;
     // (per joint k one root and one division: the cosine n / (2 r) is within [-1, 1], to the
     // rounding of n (a target at full stretch or folded), when |n| <= 2 r + slack; its change
@@ -5052,8 +5065,8 @@ static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_re
         ik_real a2 = ax * ax + ay * ay, b2 = x * x + y * y, r2 = a2 * b2, n = d2 - a2 - b2;
         ik_real change = n - 2 * (ax * x + ay * y), r = IK_SQRT(r2);
         // (frozen, or a part of no length: no split here)
-        if (w->sw[c] == 0 || !(r2 > IK__TINY2 &&
-                               IK_FABS(n) <= 2 * r + 16 * IK_EPSILON * (d2 + a2 + b2)))
+        if (w->sw[c] == 0 ||
+            !(r2 > IK__TINY2 && IK_FABS(n) <= 2 * r + 16 * IK_EPSILON * (d2 + a2 + b2)))
             continue;
         change = change * change / r2;
         if (change < best)
@@ -5072,8 +5085,8 @@ static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_re
         sb = sn * cp - cn * sp;
         wx = ux + (cb * vx - sb * vy);
         wy = uy + (sb * vx + cb * vy);
-        if (ik__fit_angle(q[b] + sign[b] * IK_ATAN2(wx * ty - wy * tx, wx * tx + wy * ty),
-                          w->lo[b], w->hi[b], &qb) &&
+        if (ik__fit_angle(q[b] + sign[b] * IK_ATAN2(wx * ty - wy * tx, wx * tx + wy * ty), w->lo[b],
+                          w->hi[b], &qb) &&
             ik__fit_angle(q[k] + sign[k] * IK_ATAN2(sb, cb), w->lo[k], w->hi[k], &qk)) {
             for (c = 0; c < dof; c++)
                 w->dq[c] = 0;
@@ -5667,6 +5680,20 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
+       0.5.0 (2026-11-25) ik_arm_solve(): a chain whose joints all turn about +-z (or are fixed;
+                          no rotated origin) with a position target in its plane takes, at every
+                          iteration where one fits, an exact step of two joints (the first free
+                          joint and the later one whose bend fits the target's distance and
+                          changes least, the parts between them rigid; law of cosines on the
+                          lever arms read off the Jacobian) instead of a DLS step: from near
+                          starts one iteration. The planar pass keeps each joint's cosine and
+                          sine in the table (3 reals per joint of scratch) and computes only
+                          those of joints that moved. Per problem (instructions) planar 3 / 7 /
+                          20 from random starts 12.8k / 22.2k / 55.6k -> 5.3k / 8.5k / 19.4k,
+                          from near starts 6.7k / 12.5k / 33.4k -> 4.3k / 7.1k / 16.4k; against
+                          KDL's LMA 19x / 17x / 11x (was 9.9x / 8.2x / 5.8x). Fix: the restarts
+                          drew random values for frozen joints (weight 0), which now keep the
+                          caller's (clamped into their limits), as attempt 1 does.
        0.4.0 (2026-11-24) ik_arm_solve(): arms of seven revolute joints with a spherical
                           shoulder and wrist get a closed form (elbow from the shoulder-wrist
                           distance, the swivel searched outward from the start's, shoulder and

@@ -821,16 +821,15 @@ static void test_arm_planar_closed_form(void)
         for (k = 0; k < n; k++) {
             double len = test_rng_uniform(&r, 0, 1) < 0.1 ? 0 : test_rng_uniform(&r, 0.1, 1.5),
                    dir = test_rng_uniform(&r, -PI_D, PI_D);
-            ik_xform origin = ik_xform_translation(ik_vec3_make(
-                (ik_real)(len * cos(dir)), (ik_real)(len * sin(dir)),
-                (ik_real)test_rng_uniform(&r, -0.3, 0.3)));
+            ik_xform origin = ik_xform_translation(
+                ik_vec3_make((ik_real)(len * cos(dir)), (ik_real)(len * sin(dir)),
+                             (ik_real)test_rng_uniform(&r, -0.3, 0.3)));
             if (k > 1 && test_rng_uniform(&r, 0, 1) < 0.15) {
                 j[k] = ik_joint_fixed(origin);
                 continue;
             }
-            j[k] = ik_joint_revolute(origin, ik_vec3_make(0, 0, test_rng_uniform(&r, 0, 1) < 0.3
-                                                                    ? -1
-                                                                    : 1));
+            j[k] = ik_joint_revolute(origin,
+                                     ik_vec3_make(0, 0, test_rng_uniform(&r, 0, 1) < 0.3 ? -1 : 1));
             joint_of[cols++] = k;
             j[k].lo = wide ? -IK_PI : (ik_real)test_rng_uniform(&r, -3, -0.5);
             j[k].hi = wide ? IK_PI : (ik_real)test_rng_uniform(&r, 0.5, 3);
