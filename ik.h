@@ -1840,7 +1840,8 @@ typedef struct ik__joint_table {
     const ik_real *origin;     // [9 per rotated origin], in the chain's order
     const unsigned char *code; // [joint_count]
     bool planar;               // every joint revolute about +-z or fixed, no origin rotated
-    ik_real *memo; // planar: [3 per joint] q, cos q, sin q of the last pass (NaN: none yet)
+    ik_real *memo; // planar: [3 per joint] q, cos q, sin q of the last pass (NaN: none yet;
+                   // compared bit for bit)
 } ik__joint_table;
 
 // Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin
@@ -1989,7 +1990,9 @@ static inline void ik__joint_sincos_memo(const ik_chain *chain, int first, int n
             cs[2 * k] = 1, cs[2 * k + 1] = 0;
             continue;
         }
-        if (m[0] != *q) { // (a copy of q first: a store to m might change *q for all C knows)
+        // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m might change *q for
+        // all C knows)
+        if (memcmp(m, q, sizeof *q) != 0) {
             ik_real a = *q;
             m[0] = a, m[1] = IK_COS(a), m[2] = IK_SIN(a);
         }
