@@ -153,8 +153,8 @@
        0.5.0 (2026-11-25) ik_arm_solve(): planar chains with a position target take an exact
                           two-joint step (law of cosines) whenever one fits (planar 20 links:
                           2.9x fewer instructions from random starts, 2.0x from near starts);
-                          restarts keep frozen joints (weight 0) at the caller's values; a
-                          planar chain's scratch holds 3 more reals per joint.
+                          restarts keep frozen joints (weight 0) at the caller's values;
+                          Jacobian and arm scratch: 3 more reals per joint.
        0.4.0 (2026-11-24) ik_arm_solve(): a closed form for 7-DOF arms with a spherical shoulder
                           and wrist (KUKA iiwa: 4.5x fewer instructions from random starts);
                           faster kinematics passes for chains with rotated origins (robot arms
@@ -1844,23 +1844,15 @@ typedef struct ik__joint_table {
                    // compared bit for bit)
 } ik__joint_table;
 
-// Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin
-// (chains without rotated origins need no more scratch than before the table held matrices),
-// or for a planar chain the memo.
+// Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin, then
+// room for the memo (used by planar chains, which have no rotated origin; 3 reals per joint).
 static size_t ik__table_reals(const ik_chain *chain)
 {
     size_t n = 0;
     int i;
-    bool planar = true;
-    for (i = 0; i < chain->joint_count; i++) { // (as ik__joint_code(), ik__code_planar())
-        const ik_joint *j = &chain->joints[i];
-        bool turns = ik__quat_turns(j->origin.rot);
-        n += turns;
-        planar = planar && !turns &&
-                 (j->type == IK_JOINT_FIXED ||
-                  (j->type == IK_JOINT_REVOLUTE && j->axis.x == 0 && j->axis.y == 0));
-    }
-    return 9 * n + (planar ? 3 * (size_t)chain->joint_count : 0) +
+    for (i = 0; i < chain->joint_count; i++) // (rotated: as ik__joint_code() tests it)
+        n += ik__quat_turns(chain->joints[i].origin.rot);
+    return 9 * n + 3 * (size_t)chain->joint_count +
            ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
 }
 
@@ -1926,16 +1918,29 @@ static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool t
 // cos and sin of the angles of joints first .. first + n - 1 (q at joint first's values; 1, 0
 // for other than revolute joints), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass,
 // so that the pass itself makes no calls (which would spill the frame held in registers) and
-// the calls overlap.
+// the calls overlap. memo (may be NULL; a planar table's): a revolute joint whose value is the
+// one of the last pass takes the cosine and sine it had (the same numbers: a pass after a step
+// that moved a few joints computes only theirs), the others are computed and kept.
 static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q,
-                                    ik_real *cs)
+                                    ik_real *memo, ik_real *cs)
 {
     int k;
     for (k = 0; k < n && first + k < chain->joint_count; k++) {
         ik_joint_type type = chain->joints[first + k].type;
         bool revolute = type == IK_JOINT_REVOLUTE;
-        cs[2 * k] = revolute ? IK_COS(q[0]) : 1;
-        cs[2 * k + 1] = revolute ? IK_SIN(q[0]) : 0;
+        ik_real *m = memo ? memo + 3 * (first + k) : NULL;
+        if (m && revolute) {
+            // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m might change *q
+            // for all C knows)
+            if (memcmp(m, q, sizeof *q) != 0) {
+                ik_real a = *q;
+                m[0] = a, m[1] = IK_COS(a), m[2] = IK_SIN(a);
+            }
+            cs[2 * k] = m[1], cs[2 * k + 1] = m[2];
+        } else {
+            cs[2 * k] = revolute ? IK_COS(q[0]) : 1;
+            cs[2 * k + 1] = revolute ? IK_SIN(q[0]) : 0;
+        }
         q += ik_joint_type_dof(type);
     }
 }
@@ -1977,30 +1982,6 @@ static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
     return ik__quat_from_mat3(&f);
 }
 
-// ik__joint_sincos() with a planar table's memo: a joint whose value is the one of the last
-// pass takes the cosine and sine it had (the same numbers: a pass after a step that moved a
-// few joints computes only theirs), the others are computed and kept.
-static inline void ik__joint_sincos_memo(const ik_chain *chain, int first, int n, const ik_real *q,
-                                         ik_real *memo, ik_real *cs)
-{
-    int k;
-    for (k = 0; k < n && first + k < chain->joint_count; k++) {
-        ik_real *m = memo + 3 * (first + k);
-        if (chain->joints[first + k].type != IK_JOINT_REVOLUTE) {
-            cs[2 * k] = 1, cs[2 * k + 1] = 0;
-            continue;
-        }
-        // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m might change *q for
-        // all C knows)
-        if (memcmp(m, q, sizeof *q) != 0) {
-            ik_real a = *q;
-            m[0] = a, m[1] = IK_COS(a), m[2] = IK_SIN(a);
-        }
-        cs[2 * k] = m[1], cs[2 * k + 1] = m[2];
-        q++;
-    }
-}
-
 // ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame is a turn
 // about z, kept as its cosine and sine (C, S) = the matrix's first column, and the pass is the
 // general one's arithmetic on the entries that are not 0 or 1 (the same numbers up to the signs
@@ -2017,7 +1998,7 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     int i, col = 0, first, last;
     for (first = 0; first < chain->joint_count; first += 16) {
         last = first + 16 < chain->joint_count ? first + 16 : chain->joint_count;
-        ik__joint_sincos_memo(chain, first, 16, q + col, table->memo, cs);
+        ik__joint_sincos(chain, first, 16, q + col, table->memo, cs);
         for (i = first; i < last; i++) {
             ik_real c = cs[2 * (i - first)], s = cs[2 * (i - first) + 1], sign = 1;
             o = chain->joints[i].origin.pos;
@@ -2085,7 +2066,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
         pe = ik__jacobian(chain, table, q, 3, dof, NULL, euler, 0, NULL).pos;
     for (first = 0; first < chain->joint_count; first += 16) {
         last = first + 16 < chain->joint_count ? first + 16 : chain->joint_count;
-        ik__joint_sincos(chain, first, 16, q + col, cs);
+        ik__joint_sincos(chain, first, 16, q + col, NULL, cs);
         for (i = first; i < last; i++) {
             const ik_joint *j = &chain->joints[i];
             const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
@@ -5690,8 +5671,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           changes least, the parts between them rigid; law of cosines on the
                           lever arms read off the Jacobian) instead of a DLS step: from near
                           starts one iteration. The planar pass keeps each joint's cosine and
-                          sine in the table (3 reals per joint of scratch) and computes only
-                          those of joints that moved. Per problem (instructions) planar 3 / 7 /
+                          sine in the table (the Jacobian and arm scratch grow by 3 reals per
+                          joint, for every chain) and computes only those of joints that
+                          moved. Per problem (instructions) planar 3 / 7 /
                           20 from random starts 12.8k / 22.2k / 55.6k -> 5.3k / 8.5k / 19.4k,
                           from near starts 6.7k / 12.5k / 33.4k -> 4.3k / 7.1k / 16.4k; against
                           KDL's LMA 19x / 17x / 11x (was 9.9x / 8.2x / 5.8x). Fix: the restarts
