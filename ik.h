@@ -852,10 +852,13 @@ typedef struct ik_limb_prepared {
     ik_vec3 lower_along; // the lower bone at elbow angle t: lower_along + lower_cos cos t
     ik_vec3 lower_cos;   //   + lower_sin sin t
     ik_vec3 lower_sin;   //
-    ik_real reach2_min, reach2_max; // squared reach range
-    ik_real a, rg;                  // d1 . R_h(t) d2 = a + rg cos(t - t0)
-    ik_real cos_t0, sin_t0;         // t0, the straight elbow angle
-    int _valid;                     // set by ik_limb_prepare(); do not touch
+    ik_real reach2_min, reach2_max;  // squared reach range
+    ik_real a, rg;                   // d1 . R_h(t) d2 = a + rg cos(t - t0)
+    ik_real cos_t0, sin_t0;          // t0, the straight elbow angle
+    ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
+    ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
+    ik_real unit2_inv;               // 1 / length_unit^2 (0 if that over- or underflows)
+    int _valid;                      // set by ik_limb_prepare(); do not touch
 } ik_limb_prepared;
 
 // Checks limb and fills *out for ik_limb_solve_prepared(). Errors as ik_limb_solve() (limb
@@ -4466,6 +4469,23 @@ static ik_quat ik__limb_quat_unit(ik_quat q)
     return IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON ? q : ik_quat_normalize(q);
 }
 
+// The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
+// formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
+// square root. Either sign of the quaternion may come out: it is the same rotation.
+static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
+{
+    ik_real ch, sh;
+    if (c >= 0) {
+        ch = IK_SQRT((1 + c) / 2);
+        sh = s / (2 * ch);
+    } else {
+        sh = IK_SQRT((1 - c) / 2);
+        sh = s < 0 ? -sh : sh;
+        ch = s / (2 * sh);
+    }
+    return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
+}
+
 IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 {
     ik_limb_prepared g;
@@ -4516,6 +4536,14 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     g.reach2_min = g.reach2_min > 0 ? g.reach2_min : 0;
     g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
     g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
+    {
+        ik_quat h = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g.cos_t0, g.sin_t0);
+        g.cos_h0 = h.w, g.sin_h0 = h.z; // (h.w >= 0 by its construction)
+    }
+    g.reach2_mid = s2 + k * g.a;
+    g.reach2_half = k * g.rg;
+    k = 1 / (g.length_unit * g.length_unit);
+    g.unit2_inv = k >= IK__REAL_MIN && k <= IK__REAL_MAX ? k : 0;
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
@@ -4578,23 +4606,6 @@ static ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
                : ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a));
 }
 
-// The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
-// formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
-// square root. Either sign of the quaternion may come out: it is the same rotation.
-static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
-{
-    ik_real ch, sh;
-    if (c >= 0) {
-        ch = IK_SQRT((1 + c) / 2);
-        sh = s / (2 * ch);
-    } else {
-        sh = IK_SQRT((1 - c) / 2);
-        sh = s < 0 ? -sh : sh;
-        ch = s / (2 * sh);
-    }
-    return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
-}
-
 // The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
 // M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
 // M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
@@ -4637,21 +4648,28 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_r
     return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
 }
 
-// The limb's shape with the elbow at the angle whose cosine is ct and sine st.
-static void ik__limb_local_at(const ik_limb_prepared *g, ik_real ct, ik_real st,
+// The limb's shape with the elbow at the angle t whose half has cosine ch and sine sh (a unit
+// pair: the elbow's rotation is then (hinge_axis sh, ch), with no square root). inv_len: 1 / |w|
+// as the caller knows it (the reach t was made for), or 0: the shoulder -> wrist direction is
+// w inv_len where that is unit to rounding (a multiplication, not a square root and a division
+// on the solve's longest chain of dependent operations), else w / |w|.
+static void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_real sh, ik_real inv_len,
                               ik__limb_local *out)
 {
     ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
+    ik_real ct = ch * ch - sh * sh, st = 2 * ch * sh;
     ik_vec3 w;
     tiny2 *= tiny2;
     out->f =
         ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, ct), g->lower_sin, st);
-    out->rh = ik__quat_unit_axis_cs(g->hinge_axis, ct, st);
+    out->rh = ik_quat_make(g->hinge_axis.x * sh, g->hinge_axis.y * sh, g->hinge_axis.z * sh, ch);
     w = ik_vec3_add(g->elbow, out->f);
     w2 = ik_vec3_length2(w);
     out->w_len = IK_SQRT(w2);
-    out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
-                        : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    out->a = ik_vec3_scale(w, inv_len);
+    if (!(IK_FABS(ik_vec3_length2(out->a) - 1) <= 4 * IK_EPSILON))
+        out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
+                            : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
     out->b = ik__limb_perp2(g->elbow, out->a);
     s2 = ik_vec3_length2(out->b);
     out->b = s2 > tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
@@ -4667,7 +4685,7 @@ static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
     ik_real t = q ? q[3] : pose->elbow;
     ik_quat s =
         q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
-    ik__limb_local_at(g, IK_COS(t), IK_SIN(t), loc);
+    ik__limb_local_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, loc);
     return ik_quat_mul(g->base.rot, s);
 }
 
@@ -4714,10 +4732,11 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                                        ik_solve_info *info)
 {
     ik__limb_local loc, cur;
-    ik_real l1, l2, k, dist2, dist, du, reach2, theta, ct, st, scale, tiny, plen, rlen, band, soft;
+    ik_real l1, l2, k, d2, dist2, dist, du, reach2, theta, ch, sh, inv_len, scale, tiny, plen, rlen,
+        band, soft, p2, r2;
     ik_vec3 t, am, bm, ref;
     ik_quat qml, qs, qw, target_rot;
-    bool met = true, rot = target && target->use_rotation;
+    bool met = true, rot = target && target->use_rotation, none;
     if (!g || !target || (!q && !out_pose))
         return IK_ERR_NULL_ARG;
     if (g->_valid != IK__LIMB_VALID ||
@@ -4743,14 +4762,24 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     soft /= g->length_unit;
     soft = soft < IK__REAL_MAX / 8 ? soft : IK__REAL_MAX / 8; // (a tiny limb's overflow)
 
-    // reach, softened and clamped (squared: no more square roots unless clamped or softened)
+    // reach, softened and clamped; squared, and where that neither under- nor overflows straight
+    // from |t|^2, so that the elbow angle does not wait for a square root
     t = ik_vec3_sub(target->pos, g->base.pos);
-    dist = ik__limb_length(t);
-    du = dist / g->length_unit; // (may overflow for a tiny limb: then out of reach)
-    dist2 = du * du;
+    d2 = ik_vec3_length2(t);
+    if (d2 >= IK__REAL_MIN && d2 <= IK__REAL_MAX && g->unit2_inv > 0) {
+        dist = IK_SQRT(d2);
+        dist2 = d2 * g->unit2_inv;
+    } else {
+        dist = ik__limb_length(t);
+        du = dist / g->length_unit; // (may overflow for a tiny limb: then out of reach)
+        dist2 = du * du;
+    }
     reach2 = dist2;
+    inv_len = g->length_unit / dist; // 1 / |w| in the limb's unit (inf or NaN: not used)
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
-        ik_real dmax = IK_SQRT(g->reach2_max), reach = du;
+        ik_real dmax = IK_SQRT(g->reach2_max), reach;
+        du = dist / g->length_unit;
+        reach = du;
         if (soft > 0 && reach > dmax - soft) {
             // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
             // dmax - s + s x / (x + s) = dmax - s (s / (x + s)), which neither cancels nor
@@ -4764,31 +4793,34 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         reach2 = reach == dmax                     ? g->reach2_max
                  : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
                                                    : reach * reach;
+        inv_len = 1 / reach;
         // met unless clamped or softened beyond rounding (a target made by FK of a reachable
         // pose can land a rounding error outside the range)
         met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (l1 + l2);
     }
 
-    // elbow angle theta = t0 + acos(c), cos t0 = B / Rg, sin t0 = C / Rg: its cosine and sine
-    // by the angle-sum formulas, the angle itself by one atan2 (accurate near c = +-1)
+    // elbow angle theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) /
+    // reach2_half, by its half: (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2)
+    // and sqrt((1 - c) / 2), turned by t0 / 2 (angle sums); the angle itself by one atan2
+    // (accurate near c = +-1)
     k = 2 * l1 * l2;
     if (k * g->rg > 0) {
         // (at the bounds exactly straight or folded, whatever the rounding of the formula)
         ik_real c = reach2 >= g->reach2_max ? 1
                     : reach2 <= g->reach2_min
                         ? -1
-                        : ik__clamp(((reach2 - l1 * l1 - l2 * l2) / k - g->a) / g->rg, -1, 1),
-                sn;
-        sn = IK_SQRT((1 - c) * (1 + c));
-        ct = g->cos_t0 * c - g->sin_t0 * sn;
-        st = g->sin_t0 * c + g->cos_t0 * sn;
-        theta = ik__angle_near(IK_ATAN2(st, ct), q ? q[3] : out_pose->elbow);
+                        : ik__clamp((reach2 - g->reach2_mid) / g->reach2_half, -1, 1),
+                ca = IK_SQRT((1 + c) / 2), sa = IK_SQRT((1 - c) / 2);
+        ch = g->cos_h0 * ca - g->sin_h0 * sa;
+        sh = g->sin_h0 * ca + g->cos_h0 * sa;
+        theta = ik__angle_near(2 * IK_ATAN2(sh, ch), q ? q[3] : out_pose->elbow);
     } else {
         theta = q ? q[3] : out_pose->elbow; // a zero bone: the angle does not change the reach
-        ct = IK_COS(theta);
-        st = IK_SIN(theta);
+        ch = IK_COS(theta / 2);
+        sh = IK_SIN(theta / 2);
+        inv_len = 0;
     }
-    ik__limb_local_at(g, ct, st, &loc);
+    ik__limb_local_at(g, ch, sh, inv_len, &loc);
 
     // the shoulder -> wrist direction in the model frame
     if (dist > tiny)
@@ -4804,10 +4836,19 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // and the target, and solving again gives the same answer (it is a projection).
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     bm = ik__limb_perp2(ref, am);
-    plen = ik__limb_length(bm);
     // (a part of ref across the line at its rounding level is no side: its direction is noise,
-    // not perpendicular to the line to working precision)
-    if (plen <= 8 * IK_EPSILON * ik__limb_length(ref))
+    // not perpendicular to the line to working precision; compared squared where the squares
+    // neither under- nor overflow)
+    p2 = ik_vec3_length2(bm);
+    r2 = ik_vec3_length2(ref);
+    if (p2 >= IK__REAL_MIN && r2 <= IK__REAL_MAX) {
+        plen = IK_SQRT(p2);
+        none = p2 <= 64 * IK_EPSILON * IK_EPSILON * r2;
+    } else {
+        plen = ik__limb_length(bm);
+        none = plen <= 8 * IK_EPSILON * ik__limb_length(ref);
+    }
+    if (none)
         plen = 0, bm = ik_vec3_zero();
     bm = plen > 0 ? ik__limb_div(bm, plen) : bm;
     // nearness to the line: the pole's distance from it relative to the limb's length (so that a
