@@ -152,7 +152,9 @@
    RECENT CHANGES
        0.6.0 (2026-11-25) ik_limb_solve(): a shorter chain of dependent operations in each solve
                           (pose only, prepared: 20-25% faster; two-bone 27%); ik_limb_prepared
-                          has 5 more fields.
+                          has 5 more fields. ik_ccd_solve(): its constant frames without
+                          copies, forward kinematics without unused columns (2-3% fewer
+                          instructions per solve, the same results to the bit).
        0.5.0 (2026-11-25) ik_arm_solve(): planar chains with a position target take an exact
                           two-joint step (law of cosines) whenever one fits (planar 20 links:
                           2.9x fewer instructions from random starts, 2.0x from near starts);
@@ -2115,7 +2117,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
                     p = ik_vec3_add_scaled(p, w, q[col]);
                     lin = w;
                     w = ik_vec3_zero();
-                } else {
+                } else if (jac) {
                     lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
                 }
                 if (jac)
@@ -3761,14 +3763,16 @@ static void ik__ccd_links(ik__ccd_work *w)
     }
 }
 
-// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind.
+// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind. B_i and B_{i-1}
+// are pointers into basis (the identity, or one of two axis bases used in turns): no copies,
+// and no product with an identity.
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
     const ik_chain *chain = w->chain;
-    ik_real bp[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } }, b[3][3], t[3][3];
+    ik_real basis[3][3][3] = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } }, t[3][3];
+    ik_real(*const identity)[3] = basis[0], (*bp)[3] = identity; // B_{i-1}
     ik_mat3 m;
     int i, r, k, at = 0;
-    bool bp_id = true; // B_{i-1} = identity (no product needed)
     w->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
@@ -3776,28 +3780,33 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
         ik_real wt = ik__clamp(j->weight, 0, 1);
         ik_quat qr = j->origin.rot;
-        bool b_id = !((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
-                      !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)); // B_i = identity
-        if (b_id)
-            for (r = 0; r < 3; r++)
-                for (k = 0; k < 3; k++)
-                    b[r][k] = r == k;
-        else
+        ik_real(*b)[3] = identity, (*c)[3]; // B_i, and origin.rot B_i
+        if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
+            !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)) {
+            b = basis[1 + (i & 1)];
             ik__ccd_basis(j->axis, b);
+        }
+        c = b;
         if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
             m = ik_quat_to_mat3(qr);
-            if (b_id)
-                memcpy(t, m.m, sizeof t);
-            else
+            c = m.m;
+            if (b != identity) {
                 ik__ccd_mat_mul(m.m, b, t);
-        } else {
-            memcpy(t, b, sizeof t);
+                c = t;
+            }
         }
-        if (bp_id) {
-            memcpy(p->c, t, sizeof t);
+        if (bp == identity) {
+            for (r = 0; r < 3; r++)
+                for (k = 0; k < 3; k++)
+                    p->c[r][k] = c[r][k];
             p->o = o;
         } else {
-            ik__ccd_mat_tmul(bp, t, p->c);
+            if (c == identity) // C_i = B_{i-1}^T
+                for (r = 0; r < 3; r++)
+                    for (k = 0; k < 3; k++)
+                        p->c[r][k] = bp[k][r];
+            else
+                ik__ccd_mat_tmul(bp, c, p->c);
             p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
                                 bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
                                 bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
@@ -3816,8 +3825,7 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
                          (j->type == IK_JOINT_REVOLUTE && wt == 0)))
             w->revolute = false;
         at += ik_joint_type_dof(j->type);
-        memcpy(bp, b, sizeof b);
-        bp_id = b_id;
+        bp = b;
     }
     if (w->revolute)
         ik__ccd_links(w);
@@ -3827,10 +3835,7 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         w->tip = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
                               bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
                               bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
-        for (r = 0; r < 3; r++)
-            for (k = 0; k < 3; k++)
-                w->tip_rot[r][k] =
-                    bp[0][r] * m.m[0][k] + bp[1][r] * m.m[1][k] + bp[2][r] * m.m[2][k];
+        ik__ccd_mat_tmul(bp, m.m, w->tip_rot);
     }
 }
 

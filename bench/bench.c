@@ -539,6 +539,20 @@ int main(int argc, char **argv)
             }
             printf("\n");
         }
+        // One sweep per call, as in interactive use (a sweep per frame): the work done once per
+        // solve, which the tables above spread over 10 sweeps, comes with every sweep here.
+        printf("\n| CCD, one sweep per call, ns per joint | n = 3 | n = 7 | n = 20 | n = 100 |\n");
+        printf("|--------------------------------------|-------|-------|--------|---------|\n");
+        for (kind = 0; kind < 3; kind++) {
+            printf("| %-36s |", names[kind]);
+            for (k = 0; k < 4; k++) {
+                make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                cc.opts.max_sweeps = 1;
+                printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
+                       median_ns(run_ccd, &cc, 2000 / sizes[k] + 1, runs) / sizes[k]);
+            }
+            printf("\n");
+        }
     }
     return 0;
 }
