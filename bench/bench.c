@@ -1,6 +1,6 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] | bench --ccd-weights | bench --limb-calls=W,K,N
+   Usage: bench [--runs=N] | bench --ccd-weights | bench --ccd-split | bench --limb-calls=W,K,N
    (make bench; make callgrind counts instructions instead). --limb-calls makes N calls of the
    limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q,
    1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
@@ -299,6 +299,31 @@ static void make_ccd_case(ccd_case *c, int n, bool ball, bool full_pose)
     c->opts.min_improvement = 0;
 }
 
+// --ccd-split: the revolute position case of --ccd-calls (n joints) solved with 1, 2, 5, 10 and
+// 20 sweeps, ns per joint per solve, and the line a + b sweeps through the 1- and 20-sweep times:
+// a the work done once per solve, b a sweep (per joint).
+static void ccd_split(void)
+{
+    static ccd_case cc;
+    const int sizes[4] = { 3, 7, 20, 100 }, sweeps[5] = { 1, 2, 5, 10, 20 };
+    int k, s;
+    printf("| CCD, revolute position, ns per joint per solve | 1 | 2 | 5 | 10 | 20 sweeps | once "
+           "per solve | per sweep |\n|---|---|---|---|---|---|---|---|\n");
+    for (k = 0; k < 4; k++) {
+        double t[5];
+        rng_state = 1; // (the --ccd-calls case)
+        make_ccd_case(&cc, sizes[k], false, false);
+        printf("| n = %d |", sizes[k]);
+        for (s = 0; s < 5; s++) {
+            cc.opts.max_sweeps = sweeps[s];
+            t[s] = median_ns(run_ccd, &cc, 4000 / (sizes[k] * sweeps[s]) + 1, 51) / sizes[k];
+            printf(" %.1f%s |", t[s], cc.sweeps < sweeps[s] ? "*" : "");
+        }
+        printf(" %.1f | %.1f |\n", (20 * t[0] - t[4]) / 19, (t[4] - t[0]) / 19);
+    }
+    printf("(*: the solve ended before that many sweeps: the target was met exactly)\n");
+}
+
 static void make_case(chain_case *c, const char *kind, int n)
 {
     int i, dof;
@@ -398,13 +423,19 @@ int main(int argc, char **argv)
     }
     for (i = 1; i < argc; i++) {
         // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
-        // --ccd-calls=n,N: the CCD revolute position case with n joints (10 sweeps);
+        // --ccd-calls=n,N[,S]: the CCD revolute position case with n joints (10 sweeps, or S);
         // --jac-calls=m,k,N: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
         // 2 Panda), 10 iterations
         int n, k, m;
-        if (sscanf(argv[i], "--ccd-calls=%d,%d", &n, &k) == 2 && n > 0 && n <= 100) {
+        if (strcmp(argv[i], "--ccd-split") == 0) {
+            ccd_split();
+            return 0;
+        }
+        if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) >= 2 && n > 0 && n <= 100) {
             static ccd_case cc;
             make_ccd_case(&cc, n, false, false);
+            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) == 3 && m > 0)
+                cc.opts.max_sweeps = m;
             while (k-- > 0)
                 run_ccd(&cc);
             return 0;
