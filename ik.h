@@ -4261,10 +4261,12 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik__ccd_work w;
     ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0, slack;
     ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
+    ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
     ik_real fr[3][3];
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
+    bool within, band;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
@@ -4353,13 +4355,25 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         // Converged, or within the rounding of the carried state (slack) of it: the library's
         // forward kinematics of q decides, so that a q it calls converged stops here too (once
         // per improvement: a state no better than the last one it turned down is not asked
-        // again, which would cost a forward kinematics per sweep at rounding level).
-        if ((pos_err <= o.tolerance + slack &&
-             (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON) &&
-             !(err >= refused)) ||
-            idle >= 3 || sweep == o.max_sweeps) {
-            // q from the carried state, and the errors by forward kinematics of q
+        // again, which would cost a forward kinematics per sweep at rounding level). Within
+        // the slack but not the tolerance, the rounding may go either way: while the carried
+        // error still falls fast (16 times in a sweep, 4 times in length) a far better state is
+        // one sweep away, which costs less than a forward kinematics (with a tolerance below
+        // the rounding, such as 0, a check at every sweep that converges fast).
+        within = pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance);
+        band = pos_err <= o.tolerance + slack &&
+               (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON) &&
+               !(err >= refused) && (within || !(err < last / 16));
+        last = err;
+        if (band || idle >= 3 || sweep == o.max_sweeps) {
+            // q from the carried state, and the errors by forward kinematics of q: without info
+            // only to decide whether to go on, which a carried state within the tolerance by
+            // more than its rounding, or a last sweep, has decided already
             ik__ccd_store(&w);
+            if (!info && (idle >= 3 || sweep == o.max_sweeps ||
+                          (pos_err <= o.tolerance - slack &&
+                           (!w.pose || rot_err <= o.rotation_tolerance - 64 * n * IK_EPSILON))))
+                break;
             err = ik__pose_error(&target, ik__fk(chain, q, NULL), wbase, ps, w.wo, &pos_err,
                                  &rot_err);
             if (pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) {
@@ -4380,7 +4394,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     }
 
     // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps
-    if (status != IK_STATUS_CONVERGED && ik__beyond_reach(chain, target.pos, reach, o.tolerance))
+    if (info && status != IK_STATUS_CONVERGED &&
+        ik__beyond_reach(chain, target.pos, reach, o.tolerance))
         status = IK_STATUS_UNREACHABLE;
     for (i = 0; i < dof; i++)
         if (!ik__bounded(q[i]))

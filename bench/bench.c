@@ -259,7 +259,8 @@ typedef struct ccd_case {
     ik_target target;
     ik_ccd_opts opts;
     unsigned char scratch[32768];
-    int sweeps; // sweeps done by the last solve
+    int sweeps;   // sweeps done by the last solve
+    bool no_info; // call with info NULL (then sweeps is not known)
 } ccd_case;
 
 static void run_ccd(void *arg)
@@ -267,7 +268,9 @@ static void run_ccd(void *arg)
     ccd_case *c = (ccd_case *)arg;
     ik_solve_info info;
     memcpy(c->q, c->q0, sizeof c->q);
-    ik_ccd_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch, &info);
+    info.iterations = -1;
+    ik_ccd_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch,
+                 c->no_info ? NULL : &info);
     c->sweeps = info.iterations;
     sink = (double)c->q[0];
 }
@@ -297,6 +300,7 @@ static void make_ccd_case(ccd_case *c, int n, bool ball, bool full_pose)
     c->opts.tolerance = 0;
     c->opts.rotation_tolerance = 0;
     c->opts.min_improvement = 0;
+    c->no_info = false;
 }
 
 // --ccd-split: the revolute position case of --ccd-calls (n joints) solved with 1, 2, 5, 10 and
@@ -571,14 +575,16 @@ int main(int argc, char **argv)
             printf("\n");
         }
         // One sweep per call, as in interactive use (a sweep per frame): the work done once per
-        // solve, which the tables above spread over 10 sweeps, comes with every sweep here.
+        // solve, which the tables above spread over 10 sweeps, comes with every sweep here. The
+        // last row passes info NULL, which spares the final forward kinematics.
         printf("\n| CCD, one sweep per call, ns per joint | n = 3 | n = 7 | n = 20 | n = 100 |\n");
         printf("|--------------------------------------|-------|-------|--------|---------|\n");
-        for (kind = 0; kind < 3; kind++) {
-            printf("| %-36s |", names[kind]);
+        for (kind = 0; kind < 4; kind++) {
+            printf("| %-36s |", kind < 3 ? names[kind] : "revolute, position, info NULL");
             for (k = 0; k < 4; k++) {
                 make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
                 cc.opts.max_sweeps = 1;
+                cc.no_info = kind == 3;
                 printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
                        median_ns(run_ccd, &cc, 2000 / sizes[k] + 1, runs) / sizes[k]);
             }
