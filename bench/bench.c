@@ -427,7 +427,8 @@ int main(int argc, char **argv)
     }
     for (i = 1; i < argc; i++) {
         // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
-        // --ccd-calls=n,N[,S]: the CCD revolute position case with n joints (10 sweeps, or S);
+        // --ccd-calls=n,N[,S[,1]]: the CCD revolute position case with n joints (10 sweeps, or S;
+        // 1: info NULL);
         // --jac-calls=m,k,N: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
         // 2 Panda), 10 iterations
         int n, k, m;
@@ -437,9 +438,11 @@ int main(int argc, char **argv)
         }
         if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) >= 2 && n > 0 && n <= 100) {
             static ccd_case cc;
+            int no_info = 0;
             make_ccd_case(&cc, n, false, false);
-            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) == 3 && m > 0)
+            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d,%d", &n, &k, &m, &no_info) >= 3 && m > 0)
                 cc.opts.max_sweeps = m;
+            cc.no_info = no_info != 0;
             while (k-- > 0)
                 run_ccd(&cc);
             return 0;
