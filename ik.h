@@ -151,7 +151,7 @@
 
    RECENT CHANGES
        0.6.1 (2026-11-25) ik_ccd_solve(): with info NULL, no forward kinematics that only info
-                          would read (one-sweep solves 21-26% faster, the same q); at rounding
+                          would read (one-sweep solves 21-25% faster, the same q); at rounding
                           level above the tolerance (tolerance 0) fewer forward kinematics.
        0.6.0 (2026-11-25) ik_limb_solve(): a shorter chain of dependent operations in each solve
                           (pose only, prepared: 20-25% faster; two-bone 27%); ik_limb_prepared
@@ -765,8 +765,8 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
 // and one forward kinematics per solve; no allocation. With info NULL the forward kinematics is
 // skipped where only info would read it (after the last sweep, or when the carried state is
-// within the tolerance by more than its rounding): q is the same to the bit, and a one-sweep
-// solve costs about a quarter less.
+// within the tolerance by more than its rounding and no prismatic joint is unlimited): q is the
+// same to the bit, and a one-sweep solve costs about a quarter less.
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
@@ -4265,8 +4265,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik__ccd_work w;
-    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0, slack;
-    ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
+    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
+    ik_real slack, floor_err, span; // the carried state's rounding; an error no sweep can lower;
+                                    // the lengths involved
+    ik_real refused = IK_INFINITY;  // the error (by FK) of the last state found not converged
     ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
     ik_real fr[3][3];
     ik_vec3 f;
@@ -4338,6 +4340,9 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                 size = ik__finite(reach) ? reach : scale, nf, nd;
         // how far the carried state's effector may be from ik_chain_fk()'s (rounding)
         slack = 64 * n * IK_EPSILON * (where + size);
+        // and a carried error that no sweep can lower further: an epsilon of the lengths
+        span = where + size;
+        floor_err = IK_EPSILON * span;
         // The effector's local coordinates come from the chain's own transforms: their rounding
         // is about n epsilon of the chain's size. The target's come from its root coordinates
         // too, rounded to a few epsilon of their size (wherever the chain sits).
@@ -4363,25 +4368,43 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         // per improvement: a state no better than the last one it turned down is not asked
         // again, which would cost a forward kinematics per sweep at rounding level). Within
         // the slack but not the tolerance, the rounding may go either way: while the carried
-        // error still falls fast (16 times in a sweep, 4 times in length) a far better state is
-        // one sweep away, which costs less than a forward kinematics (with a tolerance below
-        // the rounding, such as 0, a check at every sweep that converges fast).
+        // error still falls fast (16 times in a sweep, 4 times in length) and is above the
+        // floor, a far better state is one sweep away, which costs less than a forward
+        // kinematics (with a tolerance below the rounding, such as 0, a check at every sweep
+        // that converges fast).
         within = pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance);
         band = pos_err <= o.tolerance + slack &&
                (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON) &&
-               !(err >= refused) && (within || !(err < last / 16));
+               !(err >= refused) &&
+               (within || !(err < last / 16) ||
+                (pos_err <= floor_err && (!w.pose || rot_err <= 4 * IK_EPSILON)));
         last = err;
         if (band || idle >= 3 || sweep == o.max_sweeps) {
             // q from the carried state, and the errors by forward kinematics of q: without info
-            // only to decide whether to go on, which a carried state within the tolerance by
-            // more than its rounding, or a last sweep, has decided already
+            // only to decide whether to go on, which a last sweep has decided already, and so
+            // has a carried state within the tolerance by more than its rounding: slack, where
+            // the chain's reach bounds its lengths (an unlimited prismatic joint's travel may
+            // make the rounding as large as it likes), and the rounding of the stored angles
+            // (an epsilon of each, which is 1e-4 rad at 1e12)
             ik__ccd_store(&w);
-            if (!info && (idle >= 3 || sweep == o.max_sweeps ||
-                          (pos_err <= o.tolerance - slack &&
-                           (!w.pose || rot_err <= o.rotation_tolerance - 64 * n * IK_EPSILON))))
+            if (!info && !(idle >= 3 || sweep == o.max_sweeps) && ik__finite(reach) &&
+                pos_err <= o.tolerance - slack) {
+                ik_real turn = 0; // the angles' rounding, summed: radians
+                int at = 0;
+                for (i = 0; i < n; i++) {
+                    if (chain->joints[i].type == IK_JOINT_REVOLUTE)
+                        turn += 2 * IK_EPSILON * IK_FABS(q[at]);
+                    at += ik_joint_type_dof(chain->joints[i].type);
+                }
+                if (pos_err <= o.tolerance - slack - turn * span &&
+                    (!w.pose || rot_err <= o.rotation_tolerance - 64 * n * IK_EPSILON - turn))
+                    break;
+            }
+            if (!info && (idle >= 3 || sweep == o.max_sweeps))
                 break;
-            err = ik__pose_error(&target, ik__fk(chain, q, NULL), wbase, ps, w.wo, &pos_err,
-                                 &rot_err);
+            err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
+                &target, ik__jacobian(chain, NULL, q, 6, dof, NULL, false, w.pose ? 1 : 0, NULL),
+                wbase, ps, w.wo, &pos_err, &rot_err);
             if (pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) {
                 status = IK_STATUS_CONVERGED;
                 break;
@@ -5738,13 +5761,19 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           errors (exactly ik_chain_fk()'s) and decides a stop that the carried
                           state cannot (within its rounding of the tolerance), so with info NULL
                           the last sweep, or a carried state within the tolerance by more than
-                          its rounding, stops without it: the same q to the bit (a test compares
-                          300 random solves with and without info), 25% fewer instructions per
-                          one-sweep solve (n = 7: 10,460 -> 7,886). Above the tolerance but
-                          within the rounding (tolerance 0, say) the forward kinematics is
-                          asked only once the carried error stops falling 16-fold per sweep
+                          its rounding (slack, with the reach finite: an unlimited prismatic
+                          joint's travel can make the rounding any size; and the stored angles'
+                          rounding, an epsilon of each, 1e-4 rad at 1e12: both found by the
+                          fuzzer), stops
+                          without it: the same q to the bit (a test compares 300 random solves
+                          with and without info, the CCD fuzz target every solve it makes), 25%
+                          fewer instructions per one-sweep solve (n = 7: 10,423 -> 7,891).
+                          Above the tolerance but within the rounding (tolerance 0, say) the
+                          forward kinematics is asked only once the carried error stops falling
+                          16-fold per sweep or is within an epsilon of the lengths involved
                           (bench, n = 100, tolerance 0: 2 forward kinematics per solve instead
-                          of 4, 37.5 -> 29.4 ns per joint and sweep).
+                          of 4, 37.5 -> 29.4 ns per joint and sweep). A position target's
+                          forward kinematics makes no rotation (1-2% of a solve).
        0.6.0 (2026-11-25) ik_limb_solve(): a solve's time is set by its chain of dependent
                           operations more than by their count (0.5.0: 1,386 instructions in
                           ~620 cycles, IPC 2.2), so the chain was shortened: the elbow angle's

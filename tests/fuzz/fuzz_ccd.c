@@ -1,6 +1,7 @@
 /* Fuzz target: ik_ccd_solve (and ik_ccd_scratch_size) on chains, targets, states, options and
-   scratch from the bytes. On IK_OK: finite q within every joint's limits, a valid info. On error:
-   q and info untouched, and an error code that matches what was made wrong. */
+   scratch from the bytes. On IK_OK: finite q within every joint's limits, a valid info, and the
+   same q to the bit when solved again with info NULL. On error: q and info untouched, and an
+   error code that matches what was made wrong. */
 #include "fuzz.h"
 
 // Options with some fields from the bytes; *bad is set if one is outside its documented range.
@@ -53,5 +54,12 @@ FUZZ_TARGET(ccd)
                      null_opts ? NULL : &o, c.null_q ? NULL : c.q,
                      c.null_scratch ? NULL : c.scratch, c.scratch_size, c.null_info ? NULL : &info);
     fz_solve_case_check(&c, r, opts_bad, &info);
+    if (r == IK_OK && !c.null_info) { // without info: the same q to the bit
+        ik_real qb[FZ_MAX_DOF];
+        memcpy(qb, c.q0, sizeof qb);
+        FZ_CHECK(ik_ccd_solve(&c.chain, &c.target, null_opts ? NULL : &o, qb, c.scratch,
+                              c.scratch_size, NULL) == IK_OK);
+        FZ_CHECK(memcmp(qb, c.q, sizeof qb) == 0);
+    }
     return 0;
 }
