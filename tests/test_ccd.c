@@ -115,6 +115,14 @@ static ik_xform fk(const ik_chain *c, const ik_real *q)
     return e;
 }
 
+// A reachable target: the effector (pose, or position only) of a random state.
+static ik_target random_target(test_rng *r, const ik_chain *c, int pose)
+{
+    ik_real qt[MAXDOF];
+    random_state(r, c, qt);
+    return pose ? ik_target_pose(fk(c, qt)) : ik_target_position(fk(c, qt).pos);
+}
+
 // Sum of the lengths of the chain's offsets (joint 1.. origins and the tip).
 static double chain_length(const ik_chain *c)
 {
@@ -206,7 +214,7 @@ static void test_ccd_monotone(void)
             for (rot = 0; rot < 2; rot++)
                 for (trial = 0; trial < 6; trial++) {
                     ik_joint j[MAXJ];
-                    ik_real q[MAXDOF], qt[MAXDOF];
+                    ik_real q[MAXDOF];
                     int n = 2 + (int)(test_rng_next(&r) % 11), dof, s, i;
                     ik_chain c = random_chain(&r, j, n, kinds[k], lim);
                     ik_target t;
@@ -220,8 +228,7 @@ static void test_ccd_monotone(void)
                     dof = ik_chain_dof(&c);
                     random_state(&r, &c, q);
                     if (trial < 3) { // reachable: FK of a random state
-                        random_state(&r, &c, qt);
-                        t = rot ? ik_target_pose(fk(&c, qt)) : ik_target_position(fk(&c, qt).pos);
+                        t = random_target(&r, &c, rot);
                     } else { // anywhere, perhaps out of reach
                         ik_quat tr = test_rng_quat(&r);
                         ik_vec3 tp = test_rng_vec3(&r, -4, 4);
@@ -715,7 +722,7 @@ static void test_ccd_max_angle(void)
     double worst = 0;
     for (trial = 0; trial < 60; trial++) {
         ik_joint j[MAXJ];
-        ik_real q[MAXDOF], q0[MAXDOF], qt[MAXDOF];
+        ik_real q[MAXDOF], q0[MAXDOF];
         int kind = trial % 3 == 0 ? K_REVOLUTE : trial % 3 == 1 ? K_BALL : K_MIXED;
         int n = 2 + (int)(test_rng_next(&r) % 9), s, i, dof;
         ik_chain c = random_chain(&r, j, n, kind, trial % 2);
@@ -723,8 +730,7 @@ static void test_ccd_max_angle(void)
         ik_ccd_opts o = ik_default_ccd_opts();
         dof = ik_chain_dof(&c);
         random_state(&r, &c, q);
-        random_state(&r, &c, qt);
-        t = trial % 4 < 2 ? ik_target_pose(fk(&c, qt)) : ik_target_position(fk(&c, qt).pos);
+        t = random_target(&r, &c, trial % 4 < 2);
         o.max_angle = IK_R(0.1);
         o.max_sweeps = 1;
         o.tolerance = 0;
@@ -1154,7 +1160,7 @@ static void test_ccd_resolve(void)
     int trial, converged = 0, changed = 0;
     for (trial = 0; trial < 60; trial++) {
         ik_joint j[MAXJ];
-        ik_real q[MAXDOF], qt[MAXDOF], q1[MAXDOF];
+        ik_real q[MAXDOF], q1[MAXDOF];
         int kind = trial % 3 == 0 ? K_REVOLUTE : trial % 3 == 1 ? K_MIXED : K_PLANAR;
         int n = 3 + (int)(test_rng_next(&r) % 10), dof;
         ik_chain c = random_chain(&r, j, n, kind, trial % 2);
@@ -1163,8 +1169,7 @@ static void test_ccd_resolve(void)
         ik_solve_info info;
         dof = ik_chain_dof(&c);
         random_state(&r, &c, q);
-        random_state(&r, &c, qt);
-        t = trial % 4 == 3 ? ik_target_pose(fk(&c, qt)) : ik_target_position(fk(&c, qt).pos);
+        t = random_target(&r, &c, trial % 4 == 3);
         o.max_sweeps = 1000;
         o.tolerance = (ik_real)TOL(1e-9, 1e-4);
         o.rotation_tolerance = (ik_real)TOL(1e-9, 1e-4);
@@ -1261,7 +1266,7 @@ static void test_ccd_without_info(void)
     int trial, converged = 0, one_sweep = 0;
     for (trial = 0; trial < 300; trial++) {
         ik_joint j[MAXJ];
-        ik_real q[MAXDOF], qa[MAXDOF], qt[MAXDOF];
+        ik_real q[MAXDOF], qa[MAXDOF];
         int n = 2 + (int)(test_rng_next(&r) % 12), dof;
         ik_chain c = random_chain(&r, j, n, kinds[trial % 5], trial % 3 == 0);
         ik_target t;
@@ -1269,8 +1274,7 @@ static void test_ccd_without_info(void)
         ik_solve_info info;
         dof = ik_chain_dof(&c);
         random_state(&r, &c, q);
-        random_state(&r, &c, qt);
-        t = trial % 4 == 1 ? ik_target_pose(fk(&c, qt)) : ik_target_position(fk(&c, qt).pos);
+        t = random_target(&r, &c, trial % 4 == 1);
         if (trial % 7 == 6) // beyond reach
             t.pos = ik_vec3_scale(t.pos, (ik_real)(3 * chain_length(&c)));
         o.max_sweeps = trial % 6 == 0 ? 1 : (trial % 6 == 1 ? 3 : 200);
