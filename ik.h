@@ -4266,15 +4266,14 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_target target;
     ik__ccd_work w;
     ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
-    ik_real slack, floor_err, span; // the carried state's rounding; an error no sweep can lower;
-                                    // the lengths involved
-    ik_real refused = IK_INFINITY;  // the error (by FK) of the last state found not converged
+    ik_real span, slack, rslack;   // the lengths involved; the carried state's rounding
+    ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
     ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
     ik_real fr[3][3];
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
-    bool within, band;
+    bool within, band, final;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
@@ -4338,11 +4337,11 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     {
         ik_real where = ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos),
                 size = ik__finite(reach) ? reach : scale, nf, nd;
-        // how far the carried state's effector may be from ik_chain_fk()'s (rounding)
-        slack = 64 * n * IK_EPSILON * (where + size);
-        // and a carried error that no sweep can lower further: an epsilon of the lengths
+        // how far the carried state's effector (and axes, rslack) may be from ik_chain_fk()'s
+        // (rounding); a carried error within an epsilon of span no sweep can lower
         span = where + size;
-        floor_err = IK_EPSILON * span;
+        slack = 64 * n * IK_EPSILON * span;
+        rslack = 64 * n * IK_EPSILON;
         // The effector's local coordinates come from the chain's own transforms: their rounding
         // is about n epsilon of the chain's size. The target's come from its root coordinates
         // too, rounded to a few epsilon of their size (wherever the chain sits).
@@ -4374,21 +4373,20 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         // that converges fast).
         within = pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance);
         band = pos_err <= o.tolerance + slack &&
-               (!w.pose || rot_err <= o.rotation_tolerance + 64 * n * IK_EPSILON) &&
-               !(err >= refused) &&
+               (!w.pose || rot_err <= o.rotation_tolerance + rslack) && !(err >= refused) &&
                (within || !(err < last / 16) ||
-                (pos_err <= floor_err && (!w.pose || rot_err <= 4 * IK_EPSILON)));
+                (pos_err <= IK_EPSILON * span && (!w.pose || rot_err <= 4 * IK_EPSILON)));
         last = err;
-        if (band || idle >= 3 || sweep == o.max_sweeps) {
+        final = idle >= 3 || sweep == o.max_sweeps;
+        if (band || final) {
             // q from the carried state, and the errors by forward kinematics of q: without info
-            // only to decide whether to go on, which a last sweep has decided already, and so
-            // has a carried state within the tolerance by more than its rounding: slack, where
-            // the chain's reach bounds its lengths (an unlimited prismatic joint's travel may
-            // make the rounding as large as it likes), and the rounding of the stored angles
+            // only to decide whether to go on, which a last sweep has decided already (final),
+            // and so has a carried state within the tolerance by more than its rounding: slack,
+            // where the chain's reach bounds its lengths (an unlimited prismatic joint's travel
+            // may make the rounding as large as it likes), and the rounding of the stored angles
             // (an epsilon of each, which is 1e-4 rad at 1e12)
             ik__ccd_store(&w);
-            if (!info && !(idle >= 3 || sweep == o.max_sweeps) && ik__finite(reach) &&
-                pos_err <= o.tolerance - slack) {
+            if (!info && !final && ik__finite(reach) && pos_err <= o.tolerance - slack) {
                 ik_real turn = 0; // the angles' rounding, summed: radians
                 int at = 0;
                 for (i = 0; i < n; i++) {
@@ -4396,11 +4394,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                         turn += 2 * IK_EPSILON * IK_FABS(q[at]);
                     at += ik_joint_type_dof(chain->joints[i].type);
                 }
-                if (pos_err <= o.tolerance - slack - turn * span &&
-                    (!w.pose || rot_err <= o.rotation_tolerance - 64 * n * IK_EPSILON - turn))
-                    break;
+                final = pos_err <= o.tolerance - slack - turn * span &&
+                        (!w.pose || rot_err <= o.rotation_tolerance - rslack - turn);
             }
-            if (!info && (idle >= 3 || sweep == o.max_sweeps))
+            if (!info && final)
                 break;
             err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
                 &target, ik__jacobian(chain, NULL, q, 6, dof, NULL, false, w.pose ? 1 : 0, NULL),
@@ -5764,10 +5761,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           its rounding (slack, with the reach finite: an unlimited prismatic
                           joint's travel can make the rounding any size; and the stored angles'
                           rounding, an epsilon of each, 1e-4 rad at 1e12: both found by the
-                          fuzzer), stops
-                          without it: the same q to the bit (a test compares 300 random solves
-                          with and without info, the CCD fuzz target every solve it makes), 25%
-                          fewer instructions per one-sweep solve (n = 7: 10,423 -> 7,891).
+                          fuzzer), stops without it: the same q to the bit (a test compares 400
+                          random solves with and without info, 100 from such starts, the CCD fuzz target every solve
+                          it makes), 25% fewer instructions per one-sweep solve (n = 7: 10,423
+                          -> 7,891).
                           Above the tolerance but within the rounding (tolerance 0, say) the
                           forward kinematics is asked only once the carried error stops falling
                           16-fold per sweep or is within an epsilon of the lengths involved

@@ -1258,16 +1258,19 @@ static void test_ccd_free_angles(void)
 // sweep, and when the carried state is within the tolerance by more than its rounding. Where it
 // stops, and so q, must not change: q is the same to the bit as with info, on random chains of
 // every kind, for tolerances from the default down to 0 (below the rounding, where the forward
-// kinematics decides) and from 1 sweep to many.
+// kinematics decides) and from 1 sweep to many; also from starts far out, where the rounding
+// is not the chain's (revolute joints at 1e8 or 1e11 rad, stored to 1e-8 or 1e-5; unlimited
+// prismatic joints at 1e9, whose positions round to 1e-7: the fuzzer's two finds).
 static void test_ccd_without_info(void)
 {
     test_rng r = { 12012 };
     const int kinds[5] = { K_REVOLUTE, K_MIXED, K_PLANAR, K_REV_PRI, K_BALL };
-    int trial, converged = 0, one_sweep = 0;
-    for (trial = 0; trial < 300; trial++) {
+    int trial, converged = 0, far_converged = 0;
+    for (trial = 0; trial < 400; trial++) {
         ik_joint j[MAXJ];
         ik_real q[MAXDOF], qa[MAXDOF];
-        int n = 2 + (int)(test_rng_next(&r) % 12), dof;
+        int n = 2 + (int)(test_rng_next(&r) % 12), dof, i, at;
+        const int far = trial >= 300;
         ik_chain c = random_chain(&r, j, n, kinds[trial % 5], trial % 3 == 0);
         ik_target t;
         ik_ccd_opts o = ik_default_ccd_opts();
@@ -1275,6 +1278,11 @@ static void test_ccd_without_info(void)
         dof = ik_chain_dof(&c);
         random_state(&r, &c, q);
         t = random_target(&r, &c, trial % 4 == 1);
+        for (i = at = 0; i < n && far; at += ik_joint_type_dof(j[i++].type))
+            if (j[i].type != IK_JOINT_BALL && j[i].type != IK_JOINT_FIXED && j[i].hi > 1e30)
+                q[at] =
+                    (ik_real)((double)q[at] +
+                              (j[i].type == IK_JOINT_REVOLUTE ? (trial % 2 ? 1e8 : 1e11) : -1e9));
         if (trial % 7 == 6) // beyond reach
             t.pos = ik_vec3_scale(t.pos, (ik_real)(3 * chain_length(&c)));
         o.max_sweeps = trial % 6 == 0 ? 1 : (trial % 6 == 1 ? 3 : 200);
@@ -1285,10 +1293,10 @@ static void test_ccd_without_info(void)
         CHECK(solve(&c, &t, &o, qa, NULL) == IK_OK);
         CHECK(memcmp(q, qa, (size_t)dof * sizeof q[0]) == 0);
         converged += info.status == IK_STATUS_CONVERGED;
-        one_sweep += o.max_sweeps == 1;
+        far_converged += far && info.status == IK_STATUS_CONVERGED;
     }
     CHECK(converged >= 60);
-    CHECK(one_sweep >= 40);
+    CHECK(far_converged >= 10);
 }
 
 void test_ccd(void);
