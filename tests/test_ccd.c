@@ -1279,7 +1279,7 @@ static void test_ccd_without_info(void)
         random_state(&r, &c, q);
         t = random_target(&r, &c, trial % 4 == 1);
         for (i = at = 0; i < n && far; at += ik_joint_type_dof(j[i++].type))
-            if (j[i].type != IK_JOINT_BALL && j[i].type != IK_JOINT_FIXED && j[i].hi > 1e30)
+            if (j[i].type != IK_JOINT_BALL && j[i].type != IK_JOINT_FIXED && (double)j[i].hi > 1e30)
                 q[at] =
                     (ik_real)((double)q[at] +
                               (j[i].type == IK_JOINT_REVOLUTE ? (trial % 2 ? 1e8 : 1e11) : -1e9));
