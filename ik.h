@@ -733,6 +733,11 @@ typedef struct ik_ccd_opts {
     ik_real min_improvement;    // stop (stalled) after 3 sweeps in a row that lower the error
                                 // w_p |dp|^2 + w_o sum_j |du_j|^2 by less than this fraction of
                                 // the best so far; [0, 1); default 1e-12
+    bool keep_frames;           // true: scratch keeps the chain's constant frames from call to
+                                // call, and a call on the same chain (byte for byte), max_angle,
+                                // length_scale and kind of target skips checking the chain and
+                                // building them (the same results); leave scratch as the last
+                                // call left it. Default false
     int _valid;                 // set by ik_default_ccd_opts(); do not touch
 } ik_ccd_opts;
 
@@ -3645,14 +3650,55 @@ IKDEF ik_ccd_opts ik_default_ccd_opts(void)
     o.length_scale = 0;
     o.max_angle = IK_PI;
     o.min_improvement = IK_R(1e-12);
+    o.keep_frames = false;
     o._valid = IK__CCD_VALID;
     return o;
 }
 
+// What a scratch that keeps its frames (keep_frames) holds besides them, first: where it is (a
+// copy elsewhere does not count), the inputs the frames were made from (and after this header
+// a copy of the chain's joints), and what the frames' pass gives the work besides them.
+typedef struct ik__ccd_kept {
+    const void *self;
+    int n, dof;
+    bool pose, revolute;
+    ik_real max_angle, length_scale, reach, gs;
+    ik_xform chain_tip;
+    ik_vec3 tip;
+    ik_real tip_rot[3][3];
+} ik__ccd_kept;
+
+#define IK__REALS_OF(bytes) (((bytes) + sizeof(ik_real) - 1) / sizeof(ik_real))
+
+// Scratch, in reals: the kept header and the copy of the joints, a frame per joint, then q.
 static size_t ik__ccd_reals(int joint_count, int dof)
 {
-    size_t per_joint = (sizeof(ik__ccd_joint) + sizeof(ik_real) - 1) / sizeof(ik_real);
-    return (size_t)joint_count * per_joint + (size_t)dof;
+    return IK__REALS_OF(sizeof(ik__ccd_kept)) +
+           (size_t)joint_count *
+               (IK__REALS_OF(sizeof(ik_joint)) + IK__REALS_OF(sizeof(ik__ccd_joint))) +
+           (size_t)dof;
+}
+
+// The kept header of a scratch holding the frames that an earlier call with keep_frames made
+// for this chain, these options and this kind of target; else NULL.
+static ik__ccd_kept *ik__ccd_kept_for(const ik_chain *chain, const ik_target *target,
+                                      const ik_ccd_opts *o, void *scratch, size_t scratch_size)
+{
+    ik__ccd_kept *h = NULL;
+    if (o->keep_frames)
+        h = (ik__ccd_kept *)(void *)ik__scratch_reals(scratch, scratch_size,
+                                                      IK__REALS_OF(sizeof(ik__ccd_kept)));
+    if (!h || o->_valid != IK__CCD_VALID || !chain || !chain->joints || !target ||
+        h->self != (void *)h || h->n != chain->joint_count || h->n < 1 || h->n > IK_MAX_JOINTS ||
+        h->dof < 0 || h->dof > 3 * h->n ||
+        scratch_size < (ik__ccd_reals(h->n, h->dof) + 1) * sizeof(ik_real) ||
+        h->pose != target->use_rotation || h->max_angle != o->max_angle ||
+        h->length_scale != o->length_scale ||
+        memcmp(&h->chain_tip, &chain->tip, sizeof h->chain_tip) != 0 ||
+        memcmp((ik_real *)(void *)h + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
+               (size_t)h->n * sizeof(ik_joint)) != 0)
+        return NULL;
+    return h;
 }
 
 IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
@@ -4265,7 +4311,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik__ccd_work w;
-    ik_real *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
+    ik_real *base, *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
     ik_real span, slack, rslack;   // the lengths involved; the carried state's rounding
     ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
     ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
@@ -4274,7 +4320,17 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
     bool within, band, final;
-    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
+    ik_result r = IK_OK;
+    if (kept) { // the chain is the one checked when the frames were made: q alone
+        dof = kept->dof;
+        for (i = 0; i < dof && q_io; i++)
+            if (!ik__bounded(q_io[i]))
+                r = IK_ERR_BAD_ARG;
+        r = q_io ? r : IK_ERR_NULL_ARG;
+    } else {
+        r = ik__chain_state_validate(chain, q_io, &dof);
+    }
     if (r != IK_OK)
         return r;
     r = ik__target_prepare(target_in, &target);
@@ -4290,9 +4346,11 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     if (!scratch)
         return IK_ERR_NULL_ARG;
     n = chain->joint_count;
-    w.jd = (ik__ccd_joint *)(void *)ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
-    if (!w.jd || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
+    base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
+    if (!base || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
+    w.jd = (ik__ccd_joint *)(void *)(base + IK__REALS_OF(sizeof(ik__ccd_kept)) +
+                                     (size_t)n * IK__REALS_OF(sizeof(ik_joint)));
     q = (ik_real *)(void *)(w.jd + n);
 
     // work on a copy of q, clamped into the limits
@@ -4307,7 +4365,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             at += ik_joint_type_dof(j->type);
         }
     }
-    reach = ik__chain_reach(chain);
+    reach = kept ? kept->reach : ik__chain_reach(chain);
     scale = o.length_scale > 0 ? o.length_scale : reach;
     if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
         scale = ik__finite(reach) && reach > 0 ? reach : 1;
@@ -4320,7 +4378,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     // It is applied as lengths divided by the mean distance W / n (gs below) with w_p = 1 + rho,
     // which is the same but neither underflows nor overflows for chains of any size. A fixed
     // w_p is for lengths in model units (ps = 1 in the error).
-    w.gs = (ik_real)ik__movable_joints(chain) / scale;
+    w.gs = kept ? kept->gs : (ik_real)ik__movable_joints(chain) / scale;
     ps = o.position_weight >= 0 ? 1 : w.gs;
     wbase = o.position_weight >= 0 ? o.position_weight : 1;
     w.wfix = o.position_weight >= 0 ? o.position_weight / w.gs / w.gs : -1;
@@ -4332,7 +4390,33 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     w.wo = target.use_rotation ? o.orientation_weight : 0;
     w.max_angle = o.max_angle;
     w.pt = ik_vec3_scale(target.pos, w.gs);
-    ik__ccd_frames(&w, o.max_angle);
+    if (kept) {
+        w.revolute = kept->revolute;
+        w.tip = kept->tip;
+        memcpy(w.tip_rot, kept->tip_rot, sizeof w.tip_rot);
+    } else {
+        // (a scratch that held another chain's frames no longer does; with keep_frames it holds
+        // these once they are made)
+        ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
+        h->self = NULL;
+        ik__ccd_frames(&w, o.max_angle);
+        if (o.keep_frames) {
+            h->n = n;
+            h->dof = dof;
+            h->pose = w.pose;
+            h->revolute = w.revolute;
+            h->max_angle = o.max_angle;
+            h->length_scale = o.length_scale;
+            h->reach = reach;
+            h->gs = w.gs;
+            h->chain_tip = chain->tip;
+            h->tip = w.tip;
+            memcpy(h->tip_rot, w.tip_rot, sizeof h->tip_rot);
+            memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
+                   (size_t)n * sizeof(ik_joint));
+            h->self = h;
+        }
+    }
     ik__ccd_load(&w);
     {
         ik_real where = ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos),

@@ -258,7 +258,7 @@ typedef struct ccd_case {
     ik_real q0[300], q[300];
     ik_target target;
     ik_ccd_opts opts;
-    unsigned char scratch[32768];
+    unsigned char scratch[65536];
     int sweeps;   // sweeps done by the last solve
     bool no_info; // call with info NULL (then sweeps is not known)
 } ccd_case;
@@ -427,8 +427,8 @@ int main(int argc, char **argv)
     }
     for (i = 1; i < argc; i++) {
         // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
-        // --ccd-calls=n,N[,S[,1]]: the CCD revolute position case with n joints (10 sweeps, or S;
-        // 1: info NULL);
+        // --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S;
+        // flags F: 1 info NULL, 2 keep_frames, 3 both);
         // --jac-calls=m,k,N: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
         // 2 Panda), 10 iterations
         int n, k, m;
@@ -442,7 +442,8 @@ int main(int argc, char **argv)
             make_ccd_case(&cc, n, false, false);
             if (sscanf(argv[i], "--ccd-calls=%d,%d,%d,%d", &n, &k, &m, &no_info) >= 3 && m > 0)
                 cc.opts.max_sweeps = m;
-            cc.no_info = no_info != 0;
+            cc.no_info = (no_info & 1) != 0;
+            cc.opts.keep_frames = (no_info & 2) != 0;
             while (k-- > 0)
                 run_ccd(&cc);
             return 0;
@@ -540,11 +541,19 @@ int main(int argc, char **argv)
                "|\n");
         printf(
             "|--------------------------------------------|-------|-------|--------|---------|\n");
-        for (kind = 0; kind < 3; kind++) {
-            printf("| %-42s |", names[kind]);
+        // (the last row: the first row's solves, keeping the chain's frames in scratch from solve
+        // to solve: keep_frames)
+        unsigned long long first_rng[4];
+        for (kind = 0; kind < 4; kind++) {
+            printf("| %-42s |", kind < 3 ? names[kind] : "revolute, position, keep_frames");
             for (k = 0; k < 4; k++) {
                 double t;
+                if (kind == 0)
+                    first_rng[k] = rng_state;
+                if (kind == 3)
+                    rng_state = first_rng[k];
                 make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                cc.opts.keep_frames = kind == 3;
                 t = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
                 printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
                        t / ((cc.sweeps > 0 ? cc.sweeps : 1) * sizes[k]));
@@ -579,15 +588,27 @@ int main(int argc, char **argv)
         }
         // One sweep per call, as in interactive use (a sweep per frame): the work done once per
         // solve, which the tables above spread over 10 sweeps, comes with every sweep here. The
-        // last row passes info NULL, which spares the final forward kinematics.
-        printf("\n| CCD, one sweep per call, ns per joint | n = 3 | n = 7 | n = 20 | n = 100 |\n");
-        printf("|--------------------------------------|-------|-------|--------|---------|\n");
-        for (kind = 0; kind < 4; kind++) {
-            printf("| %-36s |", kind < 3 ? names[kind] : "revolute, position, info NULL");
-            for (k = 0; k < 4; k++) {
+        // last rows pass info NULL, which spares the final forward kinematics, and keep the
+        // chain's frames in scratch from call to call (keep_frames).
+        printf(
+            "\n| CCD, one sweep per call, ns per joint          | n = 3 | n = 7 | n = 20 | n = 100 "
+            "|\n");
+        printf("|-----------------------------------------------|-------|-------|--------|--------"
+               "-|\n");
+        for (kind = 0; kind < 6; kind++) {
+            const char *more[3] = { "revolute, position, info NULL",
+                                    "revolute, position, keep_frames",
+                                    "revolute, position, keep_frames, info NULL" };
+            printf("| %-45s |", kind < 3 ? names[kind] : more[kind - 3]);
+            for (k = 0; k < 4; k++) { // (the revolute position rows: the same solves)
+                if (kind == 0)
+                    first_rng[k] = rng_state;
+                if (kind >= 3)
+                    rng_state = first_rng[k];
                 make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
                 cc.opts.max_sweeps = 1;
-                cc.no_info = kind == 3;
+                cc.no_info = kind == 3 || kind == 5;
+                cc.opts.keep_frames = kind >= 4;
                 printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
                        median_ns(run_ccd, &cc, 2000 / sizes[k] + 1, runs) / sizes[k]);
             }

@@ -1299,6 +1299,133 @@ static void test_ccd_without_info(void)
     CHECK(far_converged >= 10);
 }
 
+// With keep_frames, a scratch keeps the chain's frames from call to call. Calls on one scratch
+// that mix reuse (the same chain, options and kind of target) with every reason to make the
+// frames again (another chain, a changed joint, the other kind of target, another max_angle or
+// length_scale, the scratch copied elsewhere, a call without keep_frames in between) give q and
+// info to the bit of a solve that makes them afresh; the reuse is real (a scratch whose frames
+// are overwritten, its header left, answers otherwise); bad input is still refused with q
+// untouched.
+static unsigned char kept_buf[1 << 16], kept_copy[1 << 16];
+
+static void solve_both(const ik_chain *c, const ik_target *t, const ik_ccd_opts *o, ik_real *q0,
+                       unsigned char *kept, int *same)
+{
+    ik_real qa[MAXDOF], qb[MAXDOF];
+    ik_solve_info ia, ib;
+    ik_ccd_opts fresh = *o;
+    int dof = ik_chain_dof(c);
+    fresh.keep_frames = false;
+    memcpy(qa, q0, (size_t)dof * sizeof qa[0]);
+    memcpy(qb, q0, (size_t)dof * sizeof qb[0]);
+    CHECK(ik_ccd_solve(c, t, o, qa, kept, sizeof kept_buf - 8, &ia) == IK_OK);
+    CHECK(solve(c, t, &fresh, qb, &ib) == IK_OK);
+    *same += memcmp(qa, qb, (size_t)dof * sizeof qa[0]) == 0 && ia.status == ib.status &&
+             ia.iterations == ib.iterations &&
+             memcmp(&ia.position_error, &ib.position_error, sizeof ia.position_error) == 0 &&
+             memcmp(&ia.rotation_error, &ib.rotation_error, sizeof ia.rotation_error) == 0;
+}
+
+static void test_ccd_keep_frames(void)
+{
+    test_rng r = { 13013 };
+    const int kinds[6] = { K_REVOLUTE, K_MIXED, K_PLANAR, K_REV_PRI, K_BALL, K_PRISMATIC };
+    int trial, calls = 0, same = 0, differ = 0;
+    for (trial = 0; trial < 120; trial++) {
+        ik_joint ja[MAXJ], jb[MAXJ];
+        ik_real q[MAXDOF], qb[MAXDOF], qk[MAXDOF];
+        int n = 2 + (int)(test_rng_next(&r) % 12), dof, step;
+        ik_chain a = random_chain(&r, ja, n, kinds[trial % 6], trial % 3 == 0);
+        ik_chain b = random_chain(&r, jb, n, kinds[(trial + 1) % 6], trial % 2 == 0);
+        ik_ccd_opts o = ik_default_ccd_opts();
+        size_t need = ik_ccd_scratch_size(&a);
+        o.keep_frames = true;
+        o.max_sweeps = trial % 2 ? 3 : 100;
+        dof = ik_chain_dof(&a);
+        for (step = 0; step < 12; step++, calls++) {
+            ik_target t = random_target(&r, &a, step % 5 == 4);
+            ik_ccd_opts os = o;
+            unsigned char *kept = kept_buf;
+            random_state(&r, &a, q);
+            switch (step) {
+            case 5: // another chain
+                random_state(&r, &b, qb);
+                solve_both(&b, &t, &o, qb, kept_buf, &same);
+                continue;
+            case 6: // a joint changed, then as it was
+                ja[n / 2].weight = (ik_real)0.5;
+                solve_both(&a, &t, &o, q, kept_buf, &same);
+                calls++;
+                ja[n / 2].weight = 1;
+                break;
+            case 7: os.max_angle = (ik_real)0.3; break;
+            case 8: os.length_scale = (ik_real)2; break;
+            case 9: // the scratch copied elsewhere: not its frames there
+                memcpy(kept_copy + 8, kept_buf, sizeof kept_buf - 8);
+                kept = kept_copy + 8;
+                break;
+            case 3: // another chain without keep_frames in between
+                os.keep_frames = false;
+                random_state(&r, &b, qb);
+                solve_both(&b, &t, &os, qb, kept_buf, &same);
+                calls++;
+                os.keep_frames = true;
+                break;
+            default: break;
+            }
+            solve_both(&a, &t, &os, q, kept, &same);
+        }
+        // the reuse is real: with the frames overwritten (the second half of the scratch; its
+        // header and the joints' copy are in the first) a call that reuses them answers otherwise
+        {
+            ik_target t = random_target(&r, &a, 0);
+            ik_real qa[MAXDOF];
+            random_state(&r, &a, q);
+            memcpy(qa, q, sizeof q);
+            memcpy(qk, q, sizeof q);
+            CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) == IK_OK);
+            memcpy(qk, q, sizeof q);
+            memset(kept_buf + need / 2, 0, need - need / 2);
+            CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) == IK_OK);
+            CHECK(solve(&a, &t, NULL, qa, NULL) == IK_OK);
+            differ += memcmp(qa, qk, (size_t)dof * sizeof qa[0]) != 0;
+        }
+        // bad input with a scratch that keeps this chain's frames: refused, q untouched
+        {
+            ik_target t = random_target(&r, &a, 0), tn = t;
+            ik_ccd_opts ob = o;
+            random_state(&r, &a, q);
+            memcpy(qk, q, sizeof q);
+            CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) == IK_OK);
+            memcpy(qk, q, sizeof q);
+            qk[dof - 1] = (ik_real)NAN;
+            CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) ==
+                  IK_ERR_BAD_ARG);
+            CHECK(memcmp(qk, q, (size_t)(dof - 1) * sizeof q[0]) == 0 &&
+                  qk[dof - 1] != qk[dof - 1]);
+            memcpy(qk, q, sizeof q);
+            CHECK(ik_ccd_solve(&a, &t, &o, NULL, kept_buf, sizeof kept_buf - 8, NULL) ==
+                  IK_ERR_NULL_ARG);
+            CHECK(ik_ccd_solve(&a, NULL, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) ==
+                  IK_ERR_NULL_ARG);
+            tn.pos.y = (ik_real)INFINITY;
+            CHECK(ik_ccd_solve(&a, &tn, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) ==
+                  IK_ERR_BAD_ARG);
+            ob.max_sweeps = 0;
+            CHECK(ik_ccd_solve(&a, &t, &ob, qk, kept_buf, sizeof kept_buf - 8, NULL) ==
+                  IK_ERR_BAD_OPTS);
+            CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, need - sizeof(ik_real), NULL) ==
+                  IK_ERR_SCRATCH_TOO_SMALL);
+            ja[0].origin.rot.w = 2; // no longer a valid chain: checked again
+            CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) ==
+                  IK_ERR_BAD_ARG);
+            CHECK(memcmp(qk, q, (size_t)dof * sizeof q[0]) == 0);
+        }
+    }
+    CHECK(same == calls);
+    CHECK(differ == 120);
+}
+
 void test_ccd(void);
 void test_ccd(void)
 {
@@ -1317,4 +1444,5 @@ void test_ccd(void)
     RUN(test_ccd_resolve);
     RUN(test_ccd_free_angles);
     RUN(test_ccd_without_info);
+    RUN(test_ccd_keep_frames);
 }
