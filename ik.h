@@ -150,6 +150,10 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
+       0.7.0 (2026-11-25) ik_ccd_opts.keep_frames: the chain's constant frames kept in scratch
+                          from call to call (the same results; one-sweep solves about 30% faster,
+                          10-sweep solves 8-16%); ik_ccd_scratch_size() is larger (a copy of the
+                          joints).
        0.6.1 (2026-11-25) ik_ccd_solve(): with info NULL, no forward kinematics that only info
                           would read (one-sweep solves 21-25% faster, the same q); at rounding
                           level above the tolerance (tolerance 0) fewer forward kinematics.
@@ -182,9 +186,9 @@
 #define IK_H_INCLUDED
 
 #define IK_VERSION_MAJOR  0
-#define IK_VERSION_MINOR  6
-#define IK_VERSION_PATCH  1
-#define IK_VERSION_STRING "0.6.1"
+#define IK_VERSION_MINOR  7
+#define IK_VERSION_PATCH  0
+#define IK_VERSION_STRING "0.7.0"
 
 // ---- config ------------------------------------------------------------------------------------
 #include <math.h>
@@ -771,7 +775,12 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // and one forward kinematics per solve; no allocation. With info NULL the forward kinematics is
 // skipped where only info would read it (after the last sweep, or when the carried state is
 // within the tolerance by more than its rounding and no prismatic joint is unlimited): q is the
-// same to the bit, and a one-sweep solve costs about a quarter less.
+// same to the bit, and a one-sweep solve costs about a quarter less. With opts->keep_frames the
+// chain's constant frames stay in scratch for the next call: one on the same chain (its joints
+// and tip compared byte for byte: any change makes them again), max_angle, length_scale and kind
+// of target (position or pose) skips checking the chain and building them, with the same q and
+// info to the bit (a one-sweep solve costs about 30% less again); scratch must then be left as
+// the last call left it (not shared with another solver or thread in between).
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
@@ -3659,9 +3668,8 @@ IKDEF ik_ccd_opts ik_default_ccd_opts(void)
 // copy elsewhere does not count), the inputs the frames were made from (and after this header
 // a copy of the chain's joints), and what the frames' pass gives the work besides them.
 typedef struct ik__ccd_kept {
-    const void *self;
-    int n, dof;
-    bool pose, revolute;
+    unsigned char self[sizeof(void *)]; // its address's bytes (scratch is aligned for ik_real only)
+    int n, dof, pose, revolute;         // (ints: any bytes read as one are a value)
     ik_real max_angle, length_scale, reach, gs;
     ik_xform chain_tip;
     ik_vec3 tip;
@@ -3689,10 +3697,10 @@ static ik__ccd_kept *ik__ccd_kept_for(const ik_chain *chain, const ik_target *ta
         h = (ik__ccd_kept *)(void *)ik__scratch_reals(scratch, scratch_size,
                                                       IK__REALS_OF(sizeof(ik__ccd_kept)));
     if (!h || o->_valid != IK__CCD_VALID || !chain || !chain->joints || !target ||
-        h->self != (void *)h || h->n != chain->joint_count || h->n < 1 || h->n > IK_MAX_JOINTS ||
-        h->dof < 0 || h->dof > 3 * h->n ||
+        memcmp(h->self, &h, sizeof h) != 0 || h->n != chain->joint_count || h->n < 1 ||
+        h->n > IK_MAX_JOINTS || h->dof < 0 || h->dof > 3 * h->n ||
         scratch_size < (ik__ccd_reals(h->n, h->dof) + 1) * sizeof(ik_real) ||
-        h->pose != target->use_rotation || h->max_angle != o->max_angle ||
+        h->pose != (target->use_rotation ? 1 : 0) || h->max_angle != o->max_angle ||
         h->length_scale != o->length_scale ||
         memcmp(&h->chain_tip, &chain->tip, sizeof h->chain_tip) != 0 ||
         memcmp((ik_real *)(void *)h + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
@@ -4391,20 +4399,20 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     w.max_angle = o.max_angle;
     w.pt = ik_vec3_scale(target.pos, w.gs);
     if (kept) {
-        w.revolute = kept->revolute;
+        w.revolute = kept->revolute != 0;
         w.tip = kept->tip;
         memcpy(w.tip_rot, kept->tip_rot, sizeof w.tip_rot);
     } else {
         // (a scratch that held another chain's frames no longer does; with keep_frames it holds
         // these once they are made)
         ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
-        h->self = NULL;
+        memset(h->self, 0, sizeof h->self);
         ik__ccd_frames(&w, o.max_angle);
         if (o.keep_frames) {
             h->n = n;
             h->dof = dof;
-            h->pose = w.pose;
-            h->revolute = w.revolute;
+            h->pose = w.pose ? 1 : 0;
+            h->revolute = w.revolute ? 1 : 0;
             h->max_angle = o.max_angle;
             h->length_scale = o.length_scale;
             h->reach = reach;
@@ -4414,7 +4422,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             memcpy(h->tip_rot, w.tip_rot, sizeof h->tip_rot);
             memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
                    (size_t)n * sizeof(ik_joint));
-            h->self = h;
+            memcpy(h->self, &h, sizeof h);
         }
     }
     ik__ccd_load(&w);
@@ -5838,6 +5846,19 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
+       0.7.0 (2026-11-25) ik_ccd_opts.keep_frames (default false): scratch keeps the chain's
+                          constant frames (checked and built once per chain: about 360
+                          instructions per joint and solve) with a header and a copy of the
+                          joints; a call finds them when the header is where it was written, the
+                          joints and tip are the same bytes, and max_angle, length_scale and the
+                          kind of target agree, and otherwise builds them (a call without
+                          keep_frames marks them gone). The same q and info to the bit (a test
+                          mixes reuse with every reason to rebuild). Per solve of the
+                          --ccd-calls chains (n = 3 / 7 / 20 / 100): one sweep with info 5,373 /
+                          10,333 / 26,582 / 124,786 -> 4,091 / 7,649 / 19,350 / 89,620
+                          instructions, 10 sweeps 6,029 / 21,356 / 53,484 / 252,630 -> 4,748 /
+                          18,672 / 46,252 / 217,464. Without it a solve takes 0.3-0.8% more
+                          instructions than in 0.6.1 (the longer scratch layout).
        0.6.1 (2026-11-25) ik_ccd_solve(): its final forward kinematics only gives info its
                           errors (exactly ik_chain_fk()'s) and decides a stop that the carried
                           state cannot (within its rounding of the tolerance), so with info NULL

@@ -1,7 +1,8 @@
 /* Fuzz target: ik_ccd_solve (and ik_ccd_scratch_size) on chains, targets, states, options and
-   scratch from the bytes. On IK_OK: finite q within every joint's limits, a valid info, and the
-   same q to the bit when solved again with info NULL. On error: q and info untouched, and an
-   error code that matches what was made wrong. */
+   scratch from the bytes. On IK_OK: finite q within every joint's limits, a valid info, the
+   same q to the bit when solved again with info NULL, and the same q and info when solved twice
+   with keep_frames on one scratch (the second call reuses the first's frames). On error: q and
+   info untouched, and an error code that matches what was made wrong. */
 #include "fuzz.h"
 
 // Options with some fields from the bytes; *bad is set if one is outside its documented range.
@@ -60,6 +61,24 @@ FUZZ_TARGET(ccd)
         FZ_CHECK(ik_ccd_solve(&c.chain, &c.target, null_opts ? NULL : &o, qb, c.scratch,
                               c.scratch_size, NULL) == IK_OK);
         FZ_CHECK(memcmp(qb, c.q, sizeof qb) == 0);
+    }
+    if (r == IK_OK && !c.null_info) { // keeping the frames: the same q and info, twice
+        static unsigned char kept[1 << 14];
+        ik_ccd_opts ok = null_opts ? ik_default_ccd_opts() : o;
+        int k;
+        ok.keep_frames = true;
+        for (k = 0; k < 2; k++) {
+            ik_real qk[FZ_MAX_DOF];
+            ik_solve_info ik;
+            memcpy(qk, c.q0, sizeof qk);
+            FZ_CHECK(ik_ccd_solve(&c.chain, &c.target, &ok, qk, kept + 3, sizeof kept - 3, &ik) ==
+                     IK_OK);
+            FZ_CHECK(memcmp(qk, c.q, sizeof qk) == 0);
+            FZ_CHECK(ik.status == info.status && ik.iterations == info.iterations);
+            FZ_CHECK(
+                memcmp(&ik.position_error, &info.position_error, sizeof ik.position_error) == 0 &&
+                memcmp(&ik.rotation_error, &info.rotation_error, sizeof ik.rotation_error) == 0);
+        }
     }
     return 0;
 }
