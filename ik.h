@@ -1742,21 +1742,26 @@ IKDEF int ik_chain_state_index(const ik_chain *chain, int joint)
     return index;
 }
 
-// Validates a chain and a joint-state vector for it; *out_dof gets the DOF.
-static ik_result ik__chain_state_validate(const ik_chain *chain, const ik_real *q, int *out_dof)
+// Validates a joint-state vector of dof values (for a chain already validated).
+static ik_result ik__state_validate(const ik_real *q, int dof)
 {
-    int i, dof;
-    ik_result r = ik_chain_validate(chain);
-    if (r != IK_OK)
-        return r;
+    int i;
     if (!q)
         return IK_ERR_NULL_ARG;
-    dof = ik__chain_dof(chain);
     for (i = 0; i < dof; i++)
         if (!ik__bounded(q[i]))
             return IK_ERR_BAD_ARG;
-    *out_dof = dof;
     return IK_OK;
+}
+
+// Validates a chain and a joint-state vector for it; *out_dof gets the DOF.
+static ik_result ik__chain_state_validate(const ik_chain *chain, const ik_real *q, int *out_dof)
+{
+    ik_result r = ik_chain_validate(chain);
+    if (r != IK_OK)
+        return r;
+    *out_dof = ik__chain_dof(chain);
+    return ik__state_validate(q, *out_dof);
 }
 
 // Rotation about coordinate axis 0, 1 or 2 by angle t, as a quaternion.
@@ -4329,13 +4334,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     int dof, i, sweep, n, idle = 0;
     bool within, band, final;
     ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
-    ik_result r = IK_OK;
+    ik_result r;
     if (kept) { // the chain is the one checked when the frames were made: q alone
         dof = kept->dof;
-        for (i = 0; i < dof && q_io; i++)
-            if (!ik__bounded(q_io[i]))
-                r = IK_ERR_BAD_ARG;
-        r = q_io ? r : IK_ERR_NULL_ARG;
+        r = ik__state_validate(q_io, dof);
     } else {
         r = ik__chain_state_validate(chain, q_io, &dof);
     }
@@ -5867,9 +5869,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           joint's travel can make the rounding any size; and the stored angles'
                           rounding, an epsilon of each, 1e-4 rad at 1e12: both found by the
                           fuzzer), stops without it: the same q to the bit (a test compares 400
-                          random solves with and without info, 100 from such starts, the CCD fuzz target every solve
-                          it makes), 25% fewer instructions per one-sweep solve (n = 7: 10,423
-                          -> 7,891).
+                          random solves with and without info, 100 from such starts; the CCD
+                          fuzz target every solve it makes), 25% fewer instructions per
+                          one-sweep solve (n = 7: 10,423 -> 7,891).
                           Above the tolerance but within the rounding (tolerance 0, say) the
                           forward kinematics is asked only once the carried error stops falling
                           16-fold per sweep or is within an epsilon of the lengths involved

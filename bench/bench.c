@@ -438,12 +438,12 @@ int main(int argc, char **argv)
         }
         if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) >= 2 && n > 0 && n <= 100) {
             static ccd_case cc;
-            int no_info = 0;
+            int flags = 0;
             make_ccd_case(&cc, n, false, false);
-            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d,%d", &n, &k, &m, &no_info) >= 3 && m > 0)
+            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d,%d", &n, &k, &m, &flags) >= 3 && m > 0)
                 cc.opts.max_sweeps = m;
-            cc.no_info = (no_info & 1) != 0;
-            cc.opts.keep_frames = (no_info & 2) != 0;
+            cc.no_info = (flags & 1) != 0;
+            cc.opts.keep_frames = (flags & 2) != 0;
             while (k-- > 0)
                 run_ccd(&cc);
             return 0;

@@ -62,8 +62,8 @@ FUZZ_TARGET(ccd)
                               c.scratch_size, NULL) == IK_OK);
         FZ_CHECK(memcmp(qb, c.q, sizeof qb) == 0);
     }
-    if (r == IK_OK && !c.null_info) { // keeping the frames: the same q and info, twice
-        static unsigned char kept[1 << 14];
+    if (r == IK_OK && !c.null_info) {       // keeping the frames: the same q and info, twice
+        static unsigned char kept[1 << 14]; // (kept from input to input, too)
         ik_ccd_opts ok = null_opts ? ik_default_ccd_opts() : o;
         int k;
         ok.keep_frames = true;
