@@ -2022,7 +2022,8 @@ static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
 // (c, s) is (C, S) <- (c C - s S, c S + s C), and a column with w = +-e_z is
 // (w_z (p_y - pe_y), w_z (pe_x - p_x), 0; 0, 0, w_z).
 static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table *table,
-                                    const ik_real *q, int dof, ik_real *jac, ik_real ow)
+                                    const ik_real *q, int dof, ik_real *jac, ik_real ow,
+                                    ik_mat3 *out_rot)
 {
     ik_real cs[2 * 16], cc = 1, ss = 0, x;
     ik_vec3 p = ik_vec3_zero(), o;
@@ -2057,7 +2058,10 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
     if (ow > 0) {
         f.m[0][0] = cc, f.m[0][1] = -ss, f.m[1][0] = ss, f.m[1][1] = cc;
-        effector.rot = ik__effector_rotation(chain, &f);
+        if (out_rot)
+            *out_rot = f;
+        else
+            effector.rot = ik__effector_rotation(chain, &f);
     }
     for (col = 0; col < dof && jac; col++) {
         ik_real px = jac[col], py = jac[dof + col], sign = jac[5 * dof + col];
@@ -2084,7 +2088,7 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
 // or NULL to read the joints as the pass goes.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
-                             ik_xform *out_frames)
+                             ik_xform *out_frames, ik_mat3 *out_rot)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -2094,9 +2098,9 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     int i, k, col = 0, first, last;
     bool deferred = rows == 6;
     if (table && table->planar && (rows == 6 || !jac) && !out_frames)
-        return ik__jacobian_planar(chain, table, q, dof, jac, ow);
+        return ik__jacobian_planar(chain, table, q, dof, jac, ow, out_rot);
     if (jac && !deferred)
-        pe = ik__jacobian(chain, table, q, 3, dof, NULL, euler, 0, NULL).pos;
+        pe = ik__jacobian(chain, table, q, 3, dof, NULL, euler, 0, NULL, NULL).pos;
     for (first = 0; first < chain->joint_count; first += 16) {
         last = first + 16 < chain->joint_count ? first + 16 : chain->joint_count;
         ik__joint_sincos(chain, first, 16, q + col, NULL, cs);
@@ -2160,7 +2164,10 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
     if (ow > 0) {
         ik_mat3 f = r; // (a copy: r itself stays in registers)
-        effector.rot = ik__effector_rotation(chain, &f);
+        if (out_rot)
+            *out_rot = f;
+        else
+            effector.rot = ik__effector_rotation(chain, &f);
     }
     if (jac && deferred) {
         const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
@@ -2178,7 +2185,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
 // Forward kinematics of a validated chain and state (frames: see ik__jacobian).
 static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
 {
-    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, 1, out_frames);
+    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, 1, out_frames, NULL);
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
@@ -2207,7 +2214,7 @@ IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int r
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, 1, NULL);
+    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, 1, NULL, NULL);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
@@ -2739,8 +2746,8 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 // Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
 // norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
 // its forced move to the limit is subtracted from e, and the step is recomputed.
-// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, by LDL^T
-// when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
+// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, with an
+// explicit inverse by 3 x 3 blocks when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
 // without an SVD; SDLS and ill-conditioned cases use the SVD.
 
 #define IK__JACOBIAN_VALID 0x1cab1e
@@ -2794,23 +2801,65 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
 
+// A target as the Jacobian iterations use it: the effector's rotation R T (R the last joint's
+// frame, T the tip's rotation) meets the target's G when G T^T R^T = I, so rot = G T^T.
+typedef struct ik__goal {
+    ik_vec3 pos;
+    ik_mat3 rot; // G T^T (the identity for a position target)
+    bool use_rotation;
+} ik__goal;
+
+static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
+{
+    ik__goal g;
+    g.pos = t->pos;
+    g.use_rotation = t->use_rotation;
+    g.rot = ik_quat_to_mat3(ik_quat_mul(t->rot, ik_quat_conjugate(chain->tip.rot)));
+    return g;
+}
+
+// log(G R^T): the rotation vector of the rotation from R to G, in [0, pi] (the one of
+// ik__quat_log). With v = (E21 - E12, E02 - E20, E10 - E01) / 2 = sin(a) n and
+// c = (trace E - 1) / 2 = cos(a) for E = G R^T, the angle is atan2(|v|, c) and the vector
+// v a / |v|; both carry absolute errors of a few ulps, so the axis is accurate while |v| is not
+// small or c > 0: c >= -1/2 (a <= 120 degrees, |v| >= 0.86); beyond, by the quaternion of E.
+static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
+{
+    ik_mat3 e;
+    ik_vec3 v;
+    ik_real c, s, k;
+    int i, j;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            e.m[i][j] = g->m[i][0] * r->m[j][0] + g->m[i][1] * r->m[j][1] + g->m[i][2] * r->m[j][2];
+    c = (e.m[0][0] + e.m[1][1] + e.m[2][2] - 1) / 2;
+    if (!(c >= IK_R(-0.5)))
+        return ik__quat_log(ik__quat_from_mat3(&e));
+    v = ik_vec3_make((e.m[2][1] - e.m[1][2]) / 2, (e.m[0][2] - e.m[2][0]) / 2,
+                     (e.m[1][0] - e.m[0][1]) / 2);
+    s = ik_vec3_length(v);
+    // (for tiny s, atan2(s, c) / s -> 1 / c, series as in ik__quat_log)
+    k = s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
+    return ik_vec3_scale(v, k);
+}
+
 // The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
 // at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
 // rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
 // next iteration's Jacobian come from the same pass.
 static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
-                              const ik_target *t, const ik_real *q, bool euler, ik_real ow, int dof,
+                              const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
                               ik_real *jac, ik_real *e)
 {
     ik_vec3 dp, dr;
+    ik_mat3 r;
     ik_xform eff =
-        ik__jacobian(chain, table, q, 6, dof, jac, euler, t->use_rotation ? ow : 0, NULL);
+        ik__jacobian(chain, table, q, 6, dof, jac, euler, t->use_rotation ? ow : 0, NULL, &r);
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
-    dr = ik_vec3_scale(
-        ik__quat_log(ik__quat_unitize(ik_quat_mul(t->rot, ik_quat_conjugate(eff.rot)))), ow);
+    dr = ik_vec3_scale(ik__rotation_log(&t->rot, &r), ow);
     e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
@@ -2842,7 +2891,7 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 #endif
 
 // The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
-// their leading 3 x 3 block (factors, solves), its right-hand sides and eigenvector estimate
+// their leading 3 x 3 block (inverses, products), its right-hand sides and eigenvector estimate
 // are padded with zeros (which the solves keep zero, and which add exact zeros to every sum).
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
@@ -2906,86 +2955,121 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// The LDL^T factorization of a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
-// matrix, lower triangle read): l gets L's strict lower part and 1 / D_ii on its diagonal (no
-// square roots, and the solves multiply); false if a pivot is not positive. (Inline with a
-// constant n below, so that each size gets its own unrolled code.)
-IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
+// The inverse of the symmetric p + shift I (3 x 3, lower triangle read) by its cofactors, both
+// triangles written; false unless it is positive definite (Sylvester: p00, p00 p11 - p01^2 and
+// the determinant positive). One division, and products that do not wait on each other.
+IK__SIZED bool ik__sym3_inverse(const ik_mat3 *p, ik_real shift, ik_mat3 *out)
 {
+    ik_real p00 = p->m[0][0] + shift, p11 = p->m[1][1] + shift, p22 = p->m[2][2] + shift;
+    ik_real p01 = p->m[1][0], p02 = p->m[2][0], p12 = p->m[2][1], det, id;
+    ik_real c00 = p11 * p22 - p12 * p12, c01 = p02 * p12 - p01 * p22, c02 = p01 * p12 - p02 * p11;
+    ik_real c11 = p00 * p22 - p02 * p02, c12 = p01 * p02 - p00 * p12, c22 = p00 * p11 - p01 * p01;
+    det = p00 * c00 + p01 * c01 + p02 * c02;
+    if (!(p00 > 0 && c22 > 0 && det > 0))
+        return false;
+    id = 1 / det;
+    out->m[0][0] = c00 * id, out->m[1][1] = c11 * id, out->m[2][2] = c22 * id;
+    out->m[0][1] = out->m[1][0] = c01 * id;
+    out->m[0][2] = out->m[2][0] = c02 * id;
+    out->m[1][2] = out->m[2][1] = c12 * id;
+    return true;
+}
+
+// The inverse of the symmetric a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
+// matrix, lower triangle read) into the same block of inv, both triangles; false unless it is
+// positive definite. By 3 x 3 blocks, A = [P Q^T; Q R]: with X = P^-1 Q^T and the Schur
+// complement S = R - Q X, A^-1 = [P^-1 + X S^-1 X^T, -X S^-1; -S^-1 X^T, S^-1], and A is
+// positive definite iff P and S are. (The block elimination of an LDL^T factorization, with two
+// divisions in place of its chain of six: a solve is then a product with A^-1, and neither
+// waits on one result after another.)
+static bool ik__spd_inverse(const ik_real *a, ik_real shift, int n, ik_real *inv)
+{
+    ik_mat3 p, q, pi, x, s, si, y;
     int i, j, k;
     IK__UNROLL
-    for (i = 0; i < n; i++) {
-        ik_real *li = l + i * 6, t[6], d = a[i * 6 + i] + shift;
+    for (i = 0; i < 3; i++)
         IK__UNROLL
-        for (j = 0; j < i; j++) { // t_j = L_ij D_j
-            const ik_real *lj = l + j * 6;
-            ik_real s = a[i * 6 + j];
-            IK__UNROLL
-            for (k = 0; k < j; k++)
-                s -= t[k] * lj[k];
-            t[j] = s;
-            li[j] = s * lj[j];
-            d -= s * li[j];
+    for (j = 0; j < 3; j++)
+        p.m[i][j] = a[i * 6 + j], q.m[i][j] = a[(i + 3) * 6 + j],
+        s.m[i][j] = a[(i + 3) * 6 + j + 3];
+    if (!ik__sym3_inverse(&p, shift, &pi))
+        return false;
+    IK__UNROLL
+    for (i = 0; i < 3; i++)
+        IK__UNROLL
+    for (j = 0; j < 3; j++)
+        inv[i * 6 + j] = pi.m[i][j];
+    if (n == 3)
+        return true;
+    IK__UNROLL
+    for (i = 0; i < 3; i++) // X = P^-1 Q^T
+        IK__UNROLL
+    for (j = 0; j < 3; j++)
+        x.m[i][j] = pi.m[i][0] * q.m[j][0] + pi.m[i][1] * q.m[j][1] + pi.m[i][2] * q.m[j][2];
+    IK__UNROLL
+    for (i = 0; i < 3; i++) // S = R - Q X (its lower triangle)
+        IK__UNROLL
+    for (j = 0; j <= i; j++)
+        s.m[i][j] -= q.m[i][0] * x.m[0][j] + q.m[i][1] * x.m[1][j] + q.m[i][2] * x.m[2][j];
+    if (!ik__sym3_inverse(&s, shift, &si))
+        return false;
+    IK__UNROLL
+    for (i = 0; i < 3; i++) // Y = X S^-1
+        IK__UNROLL
+    for (j = 0; j < 3; j++)
+        y.m[i][j] = x.m[i][0] * si.m[0][j] + x.m[i][1] * si.m[1][j] + x.m[i][2] * si.m[2][j];
+    IK__UNROLL
+    for (i = 0; i < 3; i++) {
+        IK__UNROLL
+        for (j = 0; j < 3; j++) {
+            inv[(i + 3) * 6 + j + 3] = si.m[i][j];
+            inv[i * 6 + j + 3] = inv[(j + 3) * 6 + i] = -y.m[i][j];
         }
-        if (!(d > 0))
-            return false;
-        li[i] = 1 / d;
+        IK__UNROLL
+        for (j = 0; j <= i; j++) { // P^-1 + Y X^T, symmetric
+            ik_real t = 0;
+            IK__UNROLL
+            for (k = 0; k < 3; k++)
+                t += y.m[i][k] * x.m[j][k];
+            inv[i * 6 + j] = inv[j * 6 + i] = pi.m[i][j] + t;
+        }
     }
     return true;
 }
 
-static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
+// x <- inv x (n = 3 or 6 values) for an inverse from ik__spd_inverse of the same n.
+IK__SIZED void ik__spd_mul_n(const ik_real *inv, ik_real *x, const int n)
 {
-    int i, j;
-    if (n != 3)
-        return ik__ldlt_n(a, shift, l, 6);
-    // (the rest of l as the factor of an identity padding: never read for n = 3, but written,
-    // so that no compiler sees a 6 x 6 solve read it uninitialized)
-    for (i = 3; i < 6; i++) {
-        for (j = 0; j < i; j++)
-            l[i * 6 + j] = 0;
-        l[i * 6 + i] = 1 / (1 + shift);
-    }
-    return ik__ldlt_n(a, shift, l, 3);
-}
-
-// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
-IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
-{
+    ik_real y[6];
     int i, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real s = x[i];
+        ik_real t = 0;
         IK__UNROLL
-        for (k = 0; k < i; k++)
-            s -= l[i * 6 + k] * x[k];
-        x[i] = s;
+        for (k = 0; k < n; k++)
+            t += inv[i * 6 + k] * x[k];
+        y[i] = t;
     }
     IK__UNROLL
-    for (i = n - 1; i >= 0; i--) {
-        ik_real s = x[i] * l[i * 6 + i];
-        IK__UNROLL
-        for (k = i + 1; k < n; k++)
-            s -= l[k * 6 + i] * x[k];
-        x[i] = s;
-    }
+    for (i = 0; i < n; i++)
+        x[i] = y[i];
 }
 
-static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
+static void ik__spd_mul(const ik_real *inv, int n, ik_real *x)
 {
     if (n == 3)
-        ik__ldlt_solve_n(l, x, 3);
+        ik__spd_mul_n(inv, x, 3);
     else
-        ik__ldlt_solve_n(l, x, 6);
+        ik__spd_mul_n(inv, x, 6);
 }
 
-// The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
+// The smallest eigenvalue of A (n <= 6), given inv = A^-1, by inverse iteration from x (updated: the
 // caller keeps it as the next call's start, which is then nearly converged; a zero x starts
 // from the all-ones vector). For y = A^-1 x, rho = x.y / y.y is the Rayleigh quotient of y, an
 // upper bound, and r = x - rho y = (A - rho) y the residual: its error is about
 // |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-5 rho, or is at the rounding of A
 // (trace tr). The next x is rho y, about as long as x: no normalization needed.
-static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
+static ik_real ik__spd_min_eig(const ik_real *inv, int n, ik_real *x, ik_real tr)
 {
     ik_real rho = 0, norm2 = 0, floor2 = (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr);
     int i, it;
@@ -2998,7 +3082,7 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         IK__UNROLL
         for (i = 0; i < 6; i++)
             y[i] = x[i];
-        ik__ldlt_solve(l, n, y);
+        ik__spd_mul(inv, n, y);
         IK__UNROLL
         for (i = 0; i < 6; i++) {
             xy += x[i] * y[i];
@@ -3029,7 +3113,7 @@ static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
 }
 
 // The projection of z (weighted joint coordinates) on the null space of the weighted active
-// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
+// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with l = (Jw Jw^T)^-1 (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
@@ -3039,7 +3123,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
         for (c = 0; c < dof; c++)
             t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
-    ik__ldlt_solve(l, m, t);
+    ik__spd_mul(l, m, t);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
@@ -3050,9 +3134,9 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
 // (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
-// by LDL^T, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
+// by ik__spd_inverse, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
 // iteration. PINV drops no singular value then (s_min > rcond s_max). Returns false (nothing
-// written) otherwise; *l gets the undamped factor for the rest pose's projection.
+// written) otherwise; *l gets the undamped inverse for the rest pose's projection.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
@@ -3069,7 +3153,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     ik__normal_matrix(jac, wa, m, dof, a);
     for (r = 0; r < m; r++)
         tr += a[r * 6 + r];
-    if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
+    if (!(tr > 0) || !ik__spd_inverse(a, 0, m, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
     // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
@@ -3077,7 +3161,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // drop (s_min > rcond s_max).
     cut = IK_EPSILON * IK_R(1e4);
     cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-    rho = ik__ldlt_min_eig(l, m, w->eig, tr);
+    rho = ik__spd_min_eig(l, m, w->eig, tr);
     if (!(rho > cut * tr))
         return false;
     if (o->method == IK_JACOBIAN_DLS) {
@@ -3092,13 +3176,13 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                 lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
         }
     }
-    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
+    // (a damping below the rounding of A's smallest eigenvalue leaves the inverse as it is)
     damped = lambda2 > IK_EPSILON * rho / 8;
-    if (damped && !ik__ldlt(a, lambda2, m, ld))
+    if (damped && !ik__spd_inverse(a, lambda2, m, ld))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(damped ? ld : l, m, y);
+    ik__spd_mul(damped ? ld : l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
@@ -3294,6 +3378,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 {
     ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
     ik_target target;
+    ik__goal goal;
     ik__jac_work w;
     ik_real *base, scale, reach, ow, err, floor2, best_err = 0, e[6], e0[6] = { 0 }, e1[6] = { 0 },
                                                   pos_err = 0, rot_err = 0;
@@ -3309,6 +3394,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         return r;
     if (!ik__jacobian_opts_valid(&o))
         return IK_ERR_BAD_OPTS;
+    goal = ik__goal_make(chain, &target);
     if (o.rest)
         for (i = 0; i < dof; i++)
             if (!ik__bounded(o.rest[i]))
@@ -3369,7 +3455,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
     floor2 = (16 * IK_EPSILON * scale) * (16 * IK_EPSILON * scale);
     // e0: the error at w.q, w.jac the Jacobian there
-    err = ik__task_error(chain, &w.table, &target, w.q, euler, ow, dof, w.jac, e0);
+    err = ik__task_error(chain, &w.table, &goal, w.q, euler, ow, dof, w.jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err, emax, len;
         bool stuck;
@@ -3474,7 +3560,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
             for (c = 0; c < dof; c++)
                 w.q[c] = w.trial[c];
-            err = ik__task_error(chain, &w.table, &target, w.q, euler, ow, dof, w.jac, e0);
+            err = ik__task_error(chain, &w.table, &goal, w.q, euler, ow, dof, w.jac, e0);
             continue;
         }
         // take the step, halving it while it makes the error worse; none at all if 20 halvings
@@ -3506,7 +3592,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 break;
             }
             ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, &w.table, &target, w.trial, euler, ow, dof,
+            new_err = ik__task_error(chain, &w.table, &goal, w.trial, euler, ow, dof,
                                      tries == 0 ? w.jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
@@ -3522,7 +3608,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                     e0[i] = e1[i];
                 err = new_err;
             } else {
-                err = ik__task_error(chain, &w.table, &target, w.q, euler, ow, dof, w.jac, e0);
+                err = ik__task_error(chain, &w.table, &goal, w.q, euler, ow, dof, w.jac, e0);
             }
         }
         if (!ik__finite(err))
@@ -4494,7 +4580,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             if (!info && final)
                 break;
             err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
-                &target, ik__jacobian(chain, NULL, q, 6, dof, NULL, false, w.pose ? 1 : 0, NULL),
+                &target,
+                ik__jacobian(chain, NULL, q, 6, dof, NULL, false, w.pose ? 1 : 0, NULL, NULL),
                 wbase, ps, w.wo, &pos_err, &rot_err);
             if (pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) {
                 status = IK_STATUS_CONVERGED;
@@ -5137,6 +5224,7 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
 typedef struct ik__arm_work {
     const ik_chain *chain;
     const ik_target *target;
+    ik__goal goal; // of target
     const ik_jacobian_opts *o;
     int dof, m;
     ik_real ow, reach, lw, floor2, damping2;
@@ -5175,18 +5263,18 @@ static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
 }
 
 // The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
-// dq = diag(wa) J^T y. false if the factorization fails (non-finite input).
+// dq = diag(wa) J^T y. false if the inverse fails (non-finite input).
 static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda2)
 {
     ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 };
     const ik_real *jac = w->jac, *wa = w->wa;
     int r, c, m = w->m, dof = w->dof;
     ik__normal_matrix(jac, wa, m, dof, a);
-    if (!ik__ldlt(a, lambda2, m, l))
+    if (!ik__spd_inverse(a, lambda2, m, l))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(l, m, y);
+    ik__spd_mul(l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = wa[c] != 0 ? wa[c] * w->dq[c] : w->forced[c];
@@ -5277,7 +5365,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
     ik_real e0[6] = { 0 }, e1[6] = { 0 }, e[6], err, best_err = 0;
     bool rot = w->target->use_rotation;
     info->status = IK_STATUS_MAX_ITERATIONS;
-    err = ik__task_error(w->chain, &w->table, w->target, q, false, w->ow, dof, w->jac, e0);
+    err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err = 0, emax, lambda2;
         int pass, tries;
@@ -5356,7 +5444,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
             for (c = 0; c < dof; c++)
                 if (w->turn[c] != 0)
                     w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
-            new_err = ik__task_error(w->chain, &w->table, w->target, w->trial, false, w->ow, dof,
+            new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, false, w->ow, dof,
                                      tries == 0 && !exact ? w->jac_trial : NULL, e1);
             if (new_err <= err)
                 break;
@@ -5373,8 +5461,8 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                     e0[i] = e1[i];
                 err = new_err;
             } else {
-                err = ik__task_error(w->chain, &w->table, w->target, q, false, w->ow, dof, w->jac,
-                                     e0);
+                err =
+                    ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, e0);
             }
         }
     }
@@ -5760,6 +5848,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     w.chain = chain;
     w.target = &target;
+    w.goal = ik__goal_make(chain, &target);
     w.o = &o.jacobian;
     w.dof = dof;
     w.m = target.use_rotation ? 6 : 3;

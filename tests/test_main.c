@@ -63,8 +63,8 @@ static void test_joint_table_passes(void)
         planar += t.planar;
         CHECK(t.planar == flat);
         for (w = 0; w < 3; w++) {
-            ik_xform e1 = ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL);
-            ik_xform e2 = ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL);
+            ik_xform e1 = ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, NULL);
+            ik_xform e2 = ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, NULL);
             double worst =
                 fmax(fabs((double)ik_vec3_length(ik_vec3_sub(e1.pos, e2.pos))),
                      fabs((double)(e1.rot.x - e2.rot.x)) + fabs((double)(e1.rot.y - e2.rot.y)) +
@@ -73,6 +73,21 @@ static void test_joint_table_passes(void)
                 worst = fmax(worst, fabs((double)jac1[k] - (double)jac2[k]));
             identical += worst == 0;
             CHECK_NEAR(worst, 0, TOL(1e-12, 1e-4));
+            if (ows[w] > 0) { // out_rot: the last frame R, the effector's rotation R T
+                ik_mat3 r1, r2, want = ik_quat_to_mat3(e1.rot), got;
+                ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, &r1);
+                ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, &r2);
+                got = ik_mat3_mul(r1, ik_quat_to_mat3(c.tip.rot));
+                worst = 0;
+                for (i = 0; i < 9; i++)
+                    worst = fmax(worst, fabs((double)(&r1.m[0][0])[i] - (double)(&r2.m[0][0])[i]));
+                CHECK_NEAR(worst, 0, TOL(1e-12, 1e-4));
+                worst = 0;
+                for (i = 0; i < 9; i++)
+                    worst =
+                        fmax(worst, fabs((double)(&got.m[0][0])[i] - (double)(&want.m[0][0])[i]));
+                CHECK_NEAR(worst, 0, TOL(1e-12, 1e-4));
+            }
         }
     }
     CHECK(planar == 200);
@@ -81,12 +96,59 @@ static void test_joint_table_passes(void)
 #endif
 }
 
+// Internal: the Jacobian iterations' rotation error log(G R^T) from the matrices
+// (ik__rotation_log) against the exponential map of the quaternion G R^T (ik__quat_log) on
+// random rotations, at angles near 0 (the series), near 120 degrees (where it hands over to the
+// quaternion), near and at pi, and the identity: to a few ulps of pi, the vector's length the
+// angle in [0, pi].
+static void test_rotation_log(void)
+{
+    static const double angles[] = { 0,
+                                     1e-9,
+                                     1e-7,
+                                     9e-7,
+                                     1.1e-6,
+                                     1e-3,
+                                     0.5,
+                                     2.0943951023931953,
+                                     2.0943951023931957,
+                                     2.1,
+                                     3.0,
+                                     3.14159,
+                                     3.141592653589793 };
+    test_rng r = { 2026 };
+    double worst = 0, worst_len = 0;
+    int trial;
+    for (trial = 0; trial < 2000; trial++) {
+        ik_quat qr = test_rng_quat(&r), qd = test_rng_quat(&r), qg;
+        ik_mat3 g, rm = ik_quat_to_mat3(qr);
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(&r, -1, 1)), got, want;
+        double angle = trial < 1000 ? angles[trial % 13] : 2 * acos(fabs((double)qd.w));
+        if (trial >= 1000)
+            axis = ik_vec3_normalize(ik_vec3_make(qd.x, qd.y, qd.z));
+        qg = ik_quat_mul(ik_quat_from_axis_angle(axis, (ik_real)angle), qr);
+        g = ik_quat_to_mat3(qg);
+        got = ik__rotation_log(&g, &rm);
+        want = ik__quat_log(ik_quat_mul(qg, ik_quat_conjugate(qr)));
+        if (angle > 3.14159) { // (at pi either direction of the axis)
+            if (ik_vec3_dot(got, want) < 0)
+                want = ik_vec3_scale(want, -1);
+        }
+        worst = fmax(worst, (double)ik_vec3_length(ik_vec3_sub(got, want)));
+        worst_len = fmax(worst_len, fabs((double)ik_vec3_length(got) - angle));
+        CHECK(ik_vec3_is_finite(got));
+    }
+    CHECK_NEAR(worst, 0, TOL(1e-14, 2e-6));
+    CHECK_NEAR(worst_len, 0, TOL(1e-14, 2e-6));
+}
+
 int main(void)
 {
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);
     CHECK(ik_real_size() == (int)sizeof(ik_real));
     test_math();
     RUN(test_joint_table_passes);
+    RUN(test_rotation_log);
     test_chain();
     test_svd();
     test_limb();
