@@ -3141,10 +3141,11 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
-    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho, lambda2 = 0, cut;
+    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut, ti;
+    ik_real eps2 = IK_R(0.0025) * scale * scale;
     ik_real *wa = w->jw;
     int r, c;
-    bool damped;
+    bool damped, adaptive = o->method == IK_JACOBIAN_DLS && !(o->damping > 0), known;
     if (dof < m)
         return false;
     // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here)
@@ -3161,23 +3162,29 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // drop (s_min > rcond s_max).
     cut = IK_EPSILON * IK_R(1e4);
     cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-    rho = ik__spd_min_eig(l, m, w->eig, tr);
-    if (!(rho > cut * tr))
-        return false;
-    if (o->method == IK_JACOBIAN_DLS) {
-        if (o->damping > 0) {
-            lambda2 = o->damping * o->damping;
-        } else { // as in ik__jacobian_step, with s_min^2 = rho
-            ik_real eps2 = IK_R(0.0025) * scale * scale, lmax2 = IK_R(0.01) * scale * scale;
-            ik_real e2 = 0;
+    if (o->method == IK_JACOBIAN_DLS && o->damping > 0)
+        lambda2 = o->damping * o->damping;
+    // A^-1's trace ti bounds its largest eigenvalue 1 / rho: rho >= 1 / ti (within a factor m).
+    // Where that bound settles every use of rho (well conditioned, no adaptive damping, a fixed
+    // damping above rho's rounding: rho <= tr), the inverse iteration is not needed.
+    ti = (l[0] + l[7]) + l[14];
+    if (m == 6)
+        ti += (l[21] + l[28]) + l[35];
+    known = cut * tr * ti < 1 &&
+            (adaptive ? eps2 * ti <= 1 : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
+    if (!known) {
+        rho = ik__spd_min_eig(l, m, w->eig, tr);
+        if (!(rho > cut * tr))
+            return false;
+        if (adaptive && rho < eps2) { // as in ik__jacobian_step, with s_min^2 = rho
+            ik_real lmax2 = IK_R(0.01) * scale * scale, e2 = 0;
             for (r = 0; r < m; r++)
                 e2 += e[r] * e[r];
-            if (rho < eps2)
-                lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
+            lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
         }
     }
     // (a damping below the rounding of A's smallest eigenvalue leaves the inverse as it is)
-    damped = lambda2 > IK_EPSILON * rho / 8;
+    damped = known ? lambda2 > 0 : lambda2 > IK_EPSILON * rho / 8;
     if (damped && !ik__spd_inverse(a, lambda2, m, ld))
         return false;
     for (r = 0; r < m; r++)

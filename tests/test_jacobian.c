@@ -1302,11 +1302,13 @@ static void test_jacobian_axis_paths(void)
     }
 }
 
-// One iteration of DLS and PINV (which solve the normal equations J W J^T y = e by LDL^T and
-// find s_min by inverse iteration) against the SVD formulas of docs/jacobian.md:
-// dq = V diag(s / (s^2 + lambda^2)) U^T e, with the adaptive lambda, and dq = V diag(1/s) U^T e.
-// The 7-DOF arm of the benchmark near a pose where s_min < eps (so the damping is active), with
-// joint weights.
+// One iteration of DLS and PINV (which solve the normal equations J W J^T y = e with an explicit
+// inverse, and find s_min by inverse iteration unless a bound from the inverse's trace settles
+// it) against the SVD formulas of docs/jacobian.md: dq = V diag(s / (s^2 + lambda^2)) U^T e, with
+// the adaptive lambda, and dq = V diag(1/s) U^T e. The 7-DOF arm of the benchmark with joint
+// weights, for a pose target near a pose where s_min < eps (the adaptive damping is active),
+// PINV, a fixed damping, and a position target (s_min > eps: no damping, the bound skips the
+// iteration).
 static void test_jacobian_step_formula(void)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
@@ -1314,9 +1316,9 @@ static void test_jacobian_step_formula(void)
     ik_joint j[7];
     ik_real q[7], jac[42], u[36], s[6], v[42], e[6], wsq[7], dq[7];
     ik_xform eff;
-    ik_target t;
+    ik_target pose, t;
     ik_chain c;
-    double L = 0, ow, eps, lmax2, e2 = 0, lambda2 = 0;
+    double L = 0, ow, eps, lmax2;
     int i, r, k, mi;
     for (i = 0; i < 7; i++) {
         j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
@@ -1335,47 +1337,56 @@ static void test_jacobian_step_formula(void)
     for (i = 0; i < 7; i++)
         q[i] = (ik_real)(q0[i] + 0.05 * (i % 2 ? 1 : -1));
     ik_chain_fk(&c, q, NULL, &eff);
-    t = ik_target_pose(eff);
+    pose = ik_target_pose(eff);
     for (i = 0; i < 7; i++)
         q[i] = (ik_real)q0[i];
-    CHECK(ik_chain_jacobian(&c, q, 6, jac, &eff) == IK_OK);
-    {
-        ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
-        ik_vec3 dr = ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)));
-        e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
-        e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
-        e[5] = (ik_real)(ow * (double)dr.z);
-    }
-    for (r = 0; r < 6; r++) {
-        e2 += (double)(e[r] * e[r]);
-        for (i = 0; i < 7; i++)
-            jac[r * 7 + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
-    }
-    CHECK(ik_svd(jac, 6, 7, u, s, v) == IK_OK);
-    CHECK((double)s[5] < eps); // damped
-    lambda2 = (1 - ((double)s[5] / eps) * ((double)s[5] / eps)) * (e2 < lmax2 ? e2 : lmax2);
-    for (mi = 0; mi < 2; mi++) {
+    for (mi = 0; mi < 4; mi++) {
         ik_jacobian_opts o = ik_default_jacobian_opts();
         ik_solve_info info;
         ik_real qs[7];
-        double big = 0;
-        o.method = mi == 0 ? IK_JACOBIAN_DLS : IK_JACOBIAN_PINV;
+        double big = 0, e2 = 0, lambda2 = 0;
+        const int m = mi == 3 ? 3 : 6;
+        t = mi == 3 ? ik_target_position(pose.pos) : pose;
+        o.method = mi == 1 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
+        o.damping = mi == 2 ? IK_R(0.3) : 0;
         o.max_iterations = 1;
         o.max_joint_step = 1;
+        CHECK(ik_chain_jacobian(&c, q, m, jac, &eff) == IK_OK);
+        {
+            ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
+            ik_vec3 dr = ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)));
+            e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
+            e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
+            e[5] = (ik_real)(ow * (double)dr.z);
+        }
+        for (r = 0; r < m; r++) {
+            e2 += (double)(e[r] * e[r]);
+            for (i = 0; i < 7; i++)
+                jac[r * 7 + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
+        }
+        CHECK(ik_svd(jac, m, 7, u, s, v) == IK_OK);
+        if (mi == 0)
+            CHECK((double)s[5] < eps); // damped
+        if (mi == 3)
+            CHECK((double)s[2] > 1.5 * eps); // not damped
+        if (mi == 0 && (double)s[m - 1] < eps)
+            lambda2 = (1 - ((double)s[m - 1] / eps) * ((double)s[m - 1] / eps)) *
+                      (e2 < lmax2 ? e2 : lmax2);
+        if (mi == 2)
+            lambda2 = 0.09;
         for (i = 0; i < 7; i++) {
             double sum = 0;
-            for (k = 0; k < 6; k++) {
+            for (k = 0; k < m; k++) {
                 double ue = 0, f;
-                for (r = 0; r < 6; r++)
-                    ue += (double)(u[r * 6 + k] * e[r]);
-                f = mi == 0 ? ue * (double)s[k] / ((double)(s[k] * s[k]) + lambda2)
-                            : ue / (double)s[k];
-                sum += f * (double)v[i * 6 + k];
+                for (r = 0; r < m; r++)
+                    ue += (double)(u[r * m + k] * e[r]);
+                f = ue * (double)s[k] / ((double)(s[k] * s[k]) + lambda2);
+                sum += f * (double)v[i * m + k];
             }
             dq[i] = (ik_real)(sum * (double)wsq[i]);
             big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
         }
-        CHECK(big > 0.01 && big < 1); // a real step, not clamped
+        CHECK(big > 0.001 && big < 1); // a real step, not clamped
         memcpy(qs, q, sizeof q);
         CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
         CHECK(info.iterations == 1);
