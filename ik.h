@@ -150,10 +150,9 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
-       0.7.1 (2026-11-26) Jacobian DLS and PINV: the normal equations by an explicit inverse,
-                          the smallest eigenvalue only where a bound does not settle it, the
-                          rotation error from matrices (the same steps to rounding; per 7-DOF
-                          pose iteration DLS 7-9% and PINV 13% faster, the Panda's 18-19%).
+       0.7.1 (2026-11-26) Jacobian DLS and PINV: the smallest eigenvalue only where a bound
+                          does not settle it, the rotation error from matrices (the same
+                          decisions; per 7-DOF pose iteration DLS 6-7% and PINV 17% faster).
        0.7.0 (2026-11-25) ik_ccd_opts.keep_frames: the chain's constant frames kept in scratch
                           from call to call (the same results; one-sweep solves about 30% faster,
                           10-sweep solves 8-16%); ik_ccd_scratch_size() is larger (a copy of the
@@ -2750,8 +2749,8 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 // Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
 // norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
 // its forced move to the limit is subtracted from e, and the step is recomputed.
-// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, with an
-// explicit inverse by 3 x 3 blocks when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
+// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, by LDL^T
+// when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
 // without an SVD; SDLS and ill-conditioned cases use the SVD.
 
 #define IK__JACOBIAN_VALID 0x1cab1e
@@ -2895,7 +2894,7 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 #endif
 
 // The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
-// their leading 3 x 3 block (inverses, products), its right-hand sides and eigenvector estimate
+// their leading 3 x 3 block (factors, solves), its right-hand sides and eigenvector estimate
 // are padded with zeros (which the solves keep zero, and which add exact zeros to every sum).
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
@@ -2959,121 +2958,115 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// The inverse of the symmetric p + shift I (3 x 3, lower triangle read) by its cofactors, both
-// triangles written; false unless it is positive definite (Sylvester: p00, p00 p11 - p01^2 and
-// the determinant positive). One division, and products that do not wait on each other.
-IK__SIZED bool ik__sym3_inverse(const ik_mat3 *p, ik_real shift, ik_mat3 *out)
+// The LDL^T factorization of a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
+// matrix, lower triangle read): l gets L's strict lower part and 1 / D_ii on its diagonal (no
+// square roots, and the solves multiply); false if a pivot is not positive. (Inline with a
+// constant n below, so that each size gets its own unrolled code.)
+IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
-    ik_real p00 = p->m[0][0] + shift, p11 = p->m[1][1] + shift, p22 = p->m[2][2] + shift;
-    ik_real p01 = p->m[1][0], p02 = p->m[2][0], p12 = p->m[2][1], det, id;
-    ik_real c00 = p11 * p22 - p12 * p12, c01 = p02 * p12 - p01 * p22, c02 = p01 * p12 - p02 * p11;
-    ik_real c11 = p00 * p22 - p02 * p02, c12 = p01 * p02 - p00 * p12, c22 = p00 * p11 - p01 * p01;
-    det = p00 * c00 + p01 * c01 + p02 * c02;
-    if (!(p00 > 0 && c22 > 0 && det > 0))
-        return false;
-    id = 1 / det;
-    out->m[0][0] = c00 * id, out->m[1][1] = c11 * id, out->m[2][2] = c22 * id;
-    out->m[0][1] = out->m[1][0] = c01 * id;
-    out->m[0][2] = out->m[2][0] = c02 * id;
-    out->m[1][2] = out->m[2][1] = c12 * id;
-    return true;
-}
-
-// The inverse of the symmetric a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
-// matrix, lower triangle read) into the same block of inv, both triangles; false unless it is
-// positive definite. By 3 x 3 blocks, A = [P Q^T; Q R]: with X = P^-1 Q^T and the Schur
-// complement S = R - Q X, A^-1 = [P^-1 + X S^-1 X^T, -X S^-1; -S^-1 X^T, S^-1], and A is
-// positive definite iff P and S are. (The block elimination of an LDL^T factorization, with two
-// divisions in place of its chain of six: a solve is then a product with A^-1, and neither
-// waits on one result after another.)
-static bool ik__spd_inverse(const ik_real *a, ik_real shift, int n, ik_real *inv)
-{
-    ik_mat3 p, q, pi, x, s, si, y;
     int i, j, k;
     IK__UNROLL
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < n; i++) {
+        ik_real *li = l + i * 6, t[6], d = a[i * 6 + i] + shift;
         IK__UNROLL
-    for (j = 0; j < 3; j++)
-        p.m[i][j] = a[i * 6 + j], q.m[i][j] = a[(i + 3) * 6 + j],
-        s.m[i][j] = a[(i + 3) * 6 + j + 3];
-    if (!ik__sym3_inverse(&p, shift, &pi))
-        return false;
-    IK__UNROLL
-    for (i = 0; i < 3; i++)
-        IK__UNROLL
-    for (j = 0; j < 3; j++)
-        inv[i * 6 + j] = pi.m[i][j];
-    if (n == 3)
-        return true;
-    IK__UNROLL
-    for (i = 0; i < 3; i++) // X = P^-1 Q^T
-        IK__UNROLL
-    for (j = 0; j < 3; j++)
-        x.m[i][j] = pi.m[i][0] * q.m[j][0] + pi.m[i][1] * q.m[j][1] + pi.m[i][2] * q.m[j][2];
-    IK__UNROLL
-    for (i = 0; i < 3; i++) // S = R - Q X (its lower triangle)
-        IK__UNROLL
-    for (j = 0; j <= i; j++)
-        s.m[i][j] -= q.m[i][0] * x.m[0][j] + q.m[i][1] * x.m[1][j] + q.m[i][2] * x.m[2][j];
-    if (!ik__sym3_inverse(&s, shift, &si))
-        return false;
-    IK__UNROLL
-    for (i = 0; i < 3; i++) // Y = X S^-1
-        IK__UNROLL
-    for (j = 0; j < 3; j++)
-        y.m[i][j] = x.m[i][0] * si.m[0][j] + x.m[i][1] * si.m[1][j] + x.m[i][2] * si.m[2][j];
-    IK__UNROLL
-    for (i = 0; i < 3; i++) {
-        IK__UNROLL
-        for (j = 0; j < 3; j++) {
-            inv[(i + 3) * 6 + j + 3] = si.m[i][j];
-            inv[i * 6 + j + 3] = inv[(j + 3) * 6 + i] = -y.m[i][j];
-        }
-        IK__UNROLL
-        for (j = 0; j <= i; j++) { // P^-1 + Y X^T, symmetric
-            ik_real t = 0;
+        for (j = 0; j < i; j++) { // t_j = L_ij D_j
+            const ik_real *lj = l + j * 6;
+            ik_real s = a[i * 6 + j];
             IK__UNROLL
-            for (k = 0; k < 3; k++)
-                t += y.m[i][k] * x.m[j][k];
-            inv[i * 6 + j] = inv[j * 6 + i] = pi.m[i][j] + t;
+            for (k = 0; k < j; k++)
+                s -= t[k] * lj[k];
+            t[j] = s;
+            li[j] = s * lj[j];
+            d -= s * li[j];
         }
+        if (!(d > 0))
+            return false;
+        li[i] = 1 / d;
     }
     return true;
 }
 
-// x <- inv x (n = 3 or 6 values) for an inverse from ik__spd_inverse of the same n.
-IK__SIZED void ik__spd_mul_n(const ik_real *inv, ik_real *x, const int n)
+static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
 {
-    ik_real y[6];
+    int i, j;
+    if (n != 3)
+        return ik__ldlt_n(a, shift, l, 6);
+    // (the rest of l as the factor of an identity padding: never read for n = 3, but written,
+    // so that no compiler sees a 6 x 6 solve read it uninitialized)
+    for (i = 3; i < 6; i++) {
+        for (j = 0; j < i; j++)
+            l[i * 6 + j] = 0;
+        l[i * 6 + i] = 1 / (1 + shift);
+    }
+    return ik__ldlt_n(a, shift, l, 3);
+}
+
+// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
+IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
+{
     int i, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real t = 0;
+        ik_real s = x[i];
         IK__UNROLL
-        for (k = 0; k < n; k++)
-            t += inv[i * 6 + k] * x[k];
-        y[i] = t;
+        for (k = 0; k < i; k++)
+            s -= l[i * 6 + k] * x[k];
+        x[i] = s;
     }
     IK__UNROLL
-    for (i = 0; i < n; i++)
-        x[i] = y[i];
+    for (i = n - 1; i >= 0; i--) {
+        ik_real s = x[i] * l[i * 6 + i];
+        IK__UNROLL
+        for (k = i + 1; k < n; k++)
+            s -= l[k * 6 + i] * x[k];
+        x[i] = s;
+    }
 }
 
-static void ik__spd_mul(const ik_real *inv, int n, ik_real *x)
+static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 {
     if (n == 3)
-        ik__spd_mul_n(inv, x, 3);
+        ik__ldlt_solve_n(l, x, 3);
     else
-        ik__spd_mul_n(inv, x, 6);
+        ik__ldlt_solve_n(l, x, 6);
 }
 
-// The smallest eigenvalue of A (n <= 6), given inv = A^-1, by inverse iteration from x (updated: the
+// tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
+// lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
+// positive terms. It bounds A's smallest eigenvalue from below: rho >= 1 / tr(A^-1) >= rho / n.
+IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n)
+{
+    ik_real mi[6][6], tr = 0;
+    int i, j, k;
+    IK__UNROLL
+    for (k = 0; k < n; k++) {
+        ik_real norm2 = 1;
+        IK__UNROLL
+        for (j = 0; j < k; j++) { // M_kj = -(L_kj + sum_{j < i < k} L_ki M_ij)
+            ik_real t = l[k * 6 + j];
+            IK__UNROLL
+            for (i = j + 1; i < k; i++)
+                t += l[k * 6 + i] * mi[i][j];
+            mi[k][j] = -t;
+            norm2 += t * t;
+        }
+        tr += norm2 * l[k * 6 + k];
+    }
+    return tr;
+}
+
+static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n)
+{
+    return n == 3 ? ik__ldlt_inverse_trace_n(l, 3) : ik__ldlt_inverse_trace_n(l, 6);
+}
+
+// The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
 // caller keeps it as the next call's start, which is then nearly converged; a zero x starts
 // from the all-ones vector). For y = A^-1 x, rho = x.y / y.y is the Rayleigh quotient of y, an
 // upper bound, and r = x - rho y = (A - rho) y the residual: its error is about
-// |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-5 rho, or is at the rounding of A
+// |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-3 rho, or is at the rounding of A
 // (trace tr). The next x is rho y, about as long as x: no normalization needed.
-static ik_real ik__spd_min_eig(const ik_real *inv, int n, ik_real *x, ik_real tr)
+static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
 {
     ik_real rho = 0, norm2 = 0, floor2 = (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr);
     int i, it;
@@ -3086,7 +3079,7 @@ static ik_real ik__spd_min_eig(const ik_real *inv, int n, ik_real *x, ik_real tr
         IK__UNROLL
         for (i = 0; i < 6; i++)
             y[i] = x[i];
-        ik__spd_mul(inv, n, y);
+        ik__ldlt_solve(l, n, y);
         IK__UNROLL
         for (i = 0; i < 6; i++) {
             xy += x[i] * y[i];
@@ -3117,7 +3110,7 @@ static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
 }
 
 // The projection of z (weighted joint coordinates) on the null space of the weighted active
-// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with l = (Jw Jw^T)^-1 (m x m).
+// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
@@ -3127,7 +3120,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
         for (c = 0; c < dof; c++)
             t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
-    ik__spd_mul(l, m, t);
+    ik__ldlt_solve(l, m, t);
     for (c = 0; c < dof; c++) {
         ik_real d = 0;
         for (r = 0; r < m; r++)
@@ -3138,9 +3131,10 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
 // (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
-// by ik__spd_inverse, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
-// iteration. PINV drops no singular value then (s_min > rcond s_max). Returns false (nothing
-// written) otherwise; *l gets the undamped inverse for the rest pose's projection.
+// by LDL^T, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
+// iteration where a bound does not settle it. PINV drops no singular value then
+// (s_min > rcond s_max). Returns false (nothing written) otherwise; *l gets the undamped factor
+// for the rest pose's projection.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
@@ -3158,7 +3152,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     ik__normal_matrix(jac, wa, m, dof, a);
     for (r = 0; r < m; r++)
         tr += a[r * 6 + r];
-    if (!(tr > 0) || !ik__spd_inverse(a, 0, m, l))
+    if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
         return false;
     // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
     // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
@@ -3168,16 +3162,15 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
     if (o->method == IK_JACOBIAN_DLS && o->damping > 0)
         lambda2 = o->damping * o->damping;
-    // A^-1's trace ti bounds its largest eigenvalue 1 / rho: rho >= 1 / ti (within a factor m).
-    // Where that bound settles every use of rho (well conditioned, no adaptive damping, a fixed
-    // damping above rho's rounding: rho <= tr), the inverse iteration is not needed.
-    ti = (l[0] + l[7]) + l[14];
-    if (m == 6)
-        ti += (l[21] + l[28]) + l[35];
-    known = cut * tr * ti < 1 &&
-            (adaptive ? eps2 * ti <= 1 : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
+    // rho >= 1 / tr(A^-1) (within a factor m; the trace from the factor, a sum of positive
+    // terms). Where that bound settles every use of rho with a margin of 2 for the factor's
+    // rounding (well conditioned, no adaptive damping, a fixed damping above rho's rounding:
+    // rho <= tr), the inverse iteration is not needed.
+    ti = ik__ldlt_inverse_trace(l, m);
+    known = 2 * cut * tr * ti < 1 &&
+            (adaptive ? 2 * eps2 * ti <= 1 : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
     if (!known) {
-        rho = ik__spd_min_eig(l, m, w->eig, tr);
+        rho = ik__ldlt_min_eig(l, m, w->eig, tr);
         if (!(rho > cut * tr))
             return false;
         if (adaptive && rho < eps2) { // as in ik__jacobian_step, with s_min^2 = rho
@@ -3187,13 +3180,13 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
             lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
         }
     }
-    // (a damping below the rounding of A's smallest eigenvalue leaves the inverse as it is)
+    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
     damped = known ? lambda2 > 0 : lambda2 > IK_EPSILON * rho / 8;
-    if (damped && !ik__spd_inverse(a, lambda2, m, ld))
+    if (damped && !ik__ldlt(a, lambda2, m, ld))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__spd_mul(damped ? ld : l, m, y);
+    ik__ldlt_solve(damped ? ld : l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
@@ -5274,18 +5267,18 @@ static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
 }
 
 // The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
-// dq = diag(wa) J^T y. false if the inverse fails (non-finite input).
+// dq = diag(wa) J^T y. false if the factorization fails (non-finite input).
 static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda2)
 {
     ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 };
     const ik_real *jac = w->jac, *wa = w->wa;
     int r, c, m = w->m, dof = w->dof;
     ik__normal_matrix(jac, wa, m, dof, a);
-    if (!ik__spd_inverse(a, lambda2, m, l))
+    if (!ik__ldlt(a, lambda2, m, l))
         return false;
     for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__spd_mul(l, m, y);
+    ik__ldlt_solve(l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = wa[c] != 0 ? wa[c] * w->dq[c] : w->forced[c];
@@ -5948,21 +5941,23 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
-       0.7.1 (2026-11-26) ik_jacobian_solve(), ik_arm_solve(): (J W J^T + lambda^2 I) y = e by
-                          an explicit inverse in 3 x 3 blocks (Schur complement, cofactor
-                          inverses, Sylvester's test for positive definiteness: two divisions
-                          instead of LDL^T's chain of six, a solve is a product); the inverse
-                          iteration for s_min^2 only where s_min^2 >= 1 / tr(A^-1) does not
-                          settle its uses (PINV, a fixed damping, undamped DLS skip it); the
-                          rotation error log(G R^T) read off the matrices (the target's G and
-                          the tip's rotation multiplied once per solve; through the quaternion
-                          beyond 120 degrees). Per iteration (bench, median ns, 5 alternating
-                          runs): 7-DOF pose DLS 529-555 -> 495-506, PINV 494-515 -> 433-442,
-                          transpose 386-402 -> 351-369; Panda DLS 590-614 -> 476-502, PINV
-                          585-598 -> 468-487. Instructions per iteration 7-DOF DLS 6,658 ->
-                          7,193 (more, but fewer waits), PINV 7,087 -> 6,853, Panda DLS 7,884 ->
-                          7,402. ik_arm_solve() within the noise (2,000 problems, 100% solved
-                          both ways; Panda near 2.22-2.24 us against 2.29-2.45).
+       0.7.1 (2026-11-26) ik_jacobian_solve(), ik_arm_solve(): the rotation error log(G R^T)
+                          read off the matrices (the antisymmetric part and the trace, one
+                          atan2; through the quaternion beyond 120 degrees; the target's G and
+                          the tip's rotation multiplied once per solve) instead of the
+                          effector's quaternion, a product and a logarithm. DLS and PINV: the
+                          inverse iteration for s_min^2 only where s_min^2 >= 1 / tr(A^-1)
+                          (the trace from the LDL^T factor) does not settle its uses with a
+                          margin of 2: PINV, a fixed damping and DLS away from singularities
+                          skip it, with the same decisions (checked on 20,000 random problems
+                          per method in double and float). Per iteration (bench, ns, medians
+                          of quiet alternating runs): 7-DOF pose DLS 530-550 -> 499-504, PINV
+                          494-515 -> 413-416, transpose 384-392 -> 347-373; Panda DLS 591-594
+                          -> 560-562, PINV 583-593 -> 441-444. ik_arm_solve() mean per problem
+                          Panda random -8%, UR5 random -10%, iiwa near unchanged. An explicit
+                          inverse for the normal equations was tried and dropped (its error
+                          grows like cond^2 epsilon); a test now holds the LDL^T solve to
+                          8 cond epsilon.
        0.7.0 (2026-11-25) ik_ccd_opts.keep_frames (default false): scratch keeps the chain's
                           constant frames (checked and built once per chain: about 360
                           instructions per joint and solve) with a header and a copy of the

@@ -1302,10 +1302,10 @@ static void test_jacobian_axis_paths(void)
     }
 }
 
-// One iteration of DLS and PINV (which solve the normal equations J W J^T y = e with an explicit
-// inverse, and find s_min by inverse iteration unless a bound from the inverse's trace settles
-// it) against the SVD formulas of docs/jacobian.md: dq = V diag(s / (s^2 + lambda^2)) U^T e, with
-// the adaptive lambda, and dq = V diag(1/s) U^T e. The 7-DOF arm of the benchmark with joint
+// One iteration of DLS and PINV (which solve the normal equations J W J^T y = e by LDL^T, and
+// find s_min by inverse iteration unless the bound 1 / tr(A^-1) settles it) against the SVD
+// formulas of docs/jacobian.md: dq = V diag(s / (s^2 + lambda^2)) U^T e, with the adaptive
+// lambda, and dq = V diag(1/s) U^T e. The 7-DOF arm of the benchmark with joint
 // weights, for a pose target near a pose where s_min < eps (the adaptive damping is active),
 // PINV, a fixed damping, and a position target (s_min > eps: no damping, the bound skips the
 // iteration).

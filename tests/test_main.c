@@ -142,6 +142,103 @@ static void test_rotation_log(void)
     CHECK_NEAR(worst_len, 0, TOL(1e-14, 2e-6));
 }
 
+// Internal: the normal equations A y = e (A = J J^T = U diag(s^2) U^T) by ik__ldlt /
+// ik__ldlt_solve, and ik__ldlt_inverse_trace, against long double references, with a random
+// orthonormal U and two small singular values s (cond(A) up to 1e9 in double, 1e3 in
+// float, about what the solver's conditioning cut lets through): the errors stay within
+// 8 cond(A) epsilon (a backward-stable solve; an explicit inverse by cofactors, tried in 0.7.1,
+// lost cond(A)^2 epsilon here), and 1 / tr(A^-1) bounds the smallest eigenvalue s_min^2 from below,
+// within a factor m.
+static void test_normal_equations(void)
+{
+    test_rng r = { 4242 };
+    double worst_y = 0, worst_t = 0;
+    int trial, i, j, k, bound_ok = 0, total = 0;
+    for (trial = 0; trial < 600; trial++) {
+        const int m = trial % 2 ? 6 : 3;
+        const double top = TOL(9.0, 3.0) / 2, lk = top * (double)(trial % 10) / 9; // cond(J)
+        double u[6][6], s[6], cond, smin2;
+        long double yref[6], tref = 0;
+        ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, e[6] = { 0, 0, 0, 0, 0, 0 }, ti;
+        for (j = 0; j < m; j++) { // Gram-Schmidt on random columns
+            double nu = 0;
+            for (i = 0; i < m; i++)
+                u[i][j] = test_rng_uniform(&r, -1, 1);
+            for (k = 0; k < j; k++) {
+                double du = 0;
+                for (i = 0; i < m; i++)
+                    du += u[i][j] * u[i][k];
+                for (i = 0; i < m; i++)
+                    u[i][j] -= du * u[i][k];
+            }
+            for (i = 0; i < m; i++)
+                nu += u[i][j] * u[i][j];
+            for (i = 0; i < m; i++)
+                u[i][j] /= sqrt(nu);
+            s[j] = j == m - 1   ? 0.1 * pow(10, -lk)
+                   : j == m - 2 ? 0.3 * pow(10, -lk)
+                                : 0.4 + 0.6 * (double)j / m;
+        }
+        smin2 = s[m - 1] * s[m - 1];
+        cond = (m == 3 ? 0.16 : s[m - 3] * s[m - 3]) / smin2; // (the largest s, or s[0] = 0.4)
+        for (i = 0; i < m; i++) {
+            e[i] = (ik_real)test_rng_uniform(&r, -1, 1);
+            for (j = 0; j < m; j++) { // A = U diag(s^2) U^T, rounded to ik_real
+                double t = 0;
+                for (k = 0; k < m; k++)
+                    t += u[i][k] * s[k] * s[k] * u[j][k];
+                a[i * 6 + j] = (ik_real)t;
+            }
+        }
+        CHECK(ik__ldlt(a, 0, m, l));
+        for (i = 0; i < m; i++)
+            y[i] = e[i];
+        ik__ldlt_solve(l, m, y);
+        ti = ik__ldlt_inverse_trace(l, m);
+        // references: Gauss-Jordan in long double on the same (rounded) A, for e and for the
+        // unit vectors (the inverse's diagonal)
+        for (k = 0; k <= m; k++) {
+            long double aa[6][7], x;
+            int c, rr;
+            for (i = 0; i < m; i++) {
+                for (j = 0; j < m; j++)
+                    aa[i][j] = (long double)a[i * 6 + j];
+                aa[i][m] = k == m ? (long double)e[i] : (long double)(i == k);
+            }
+            for (c = 0; c < m; c++)
+                for (rr = 0; rr < m; rr++)
+                    if (rr != c) {
+                        x = aa[rr][c] / aa[c][c];
+                        for (j = c; j <= m; j++)
+                            aa[rr][j] -= x * aa[c][j];
+                    }
+            if (k == m)
+                for (i = 0; i < m; i++)
+                    yref[i] = aa[i][m] / aa[i][i];
+            else
+                tref += aa[k][m] / aa[k][k];
+        }
+        {
+            long double dn = 0, nn = 0;
+            double ey, et;
+            for (i = 0; i < m; i++) {
+                dn += ((long double)y[i] - yref[i]) * ((long double)y[i] - yref[i]);
+                nn += yref[i] * yref[i];
+            }
+            ey = (double)sqrtl(dn / nn) / (cond * (double)IK_EPSILON);
+            et = fabs((double)(((long double)ti - tref) / tref)) / (cond * (double)IK_EPSILON);
+            worst_y = fmax(worst_y, ey);
+            worst_t = fmax(worst_t, et);
+        }
+        total++;
+        bound_ok += 1 / (double)ti <= smin2 * (1 + 64 * cond * (double)IK_EPSILON) &&
+                    1 / (double)ti >= smin2 / m * (1 - 64 * cond * (double)IK_EPSILON);
+    }
+    CHECK(worst_y <= 8); // in units of cond(A) epsilon (0.4 seen in double and float)
+    CHECK(worst_t <= 8);
+    CHECK(bound_ok == total);
+}
+
 int main(void)
 {
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);
@@ -149,6 +246,7 @@ int main(void)
     test_math();
     RUN(test_joint_table_passes);
     RUN(test_rotation_log);
+    RUN(test_normal_equations);
     test_chain();
     test_svd();
     test_limb();
