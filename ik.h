@@ -2808,7 +2808,7 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
 // frame, T the tip's rotation) meets the target's G when G T^T R^T = I, so rot = G T^T.
 typedef struct ik__goal {
     ik_vec3 pos;
-    ik_mat3 rot; // G T^T (the identity for a position target)
+    ik_mat3 rot; // G T^T (not read for a position target)
     bool use_rotation;
 } ik__goal;
 

@@ -1305,10 +1305,10 @@ static void test_jacobian_axis_paths(void)
 // One iteration of DLS and PINV (which solve the normal equations J W J^T y = e by LDL^T, and
 // find s_min by inverse iteration unless the bound 1 / tr(A^-1) settles it) against the SVD
 // formulas of docs/jacobian.md: dq = V diag(s / (s^2 + lambda^2)) U^T e, with the adaptive
-// lambda, and dq = V diag(1/s) U^T e. The 7-DOF arm of the benchmark with joint
-// weights, for a pose target near a pose where s_min < eps (the adaptive damping is active),
-// PINV, a fixed damping, and a position target (s_min > eps: no damping, the bound skips the
-// iteration).
+// lambda, and dq = V diag(1/s) U^T e. The 7-DOF arm of the benchmark with joint weights, for a
+// pose target near a pose where s_min < eps (the adaptive damping is active), PINV, a fixed
+// damping, and a position target (s_min > eps: no damping, the bound skips the iteration; in
+// double PINV and the fixed damping skip it too, in float they take the SVD).
 static void test_jacobian_step_formula(void)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
