@@ -153,6 +153,7 @@
        0.7.1 (2026-11-26) Jacobian DLS and PINV: the smallest eigenvalue only where a bound
                           does not settle it, the rotation error from matrices (the same
                           decisions; per 7-DOF pose iteration DLS 6-7% and PINV 17% faster).
+                          keep_frames finds a copy of the same joints (padding not compared).
        0.7.0 (2026-11-25) ik_ccd_opts.keep_frames: the chain's constant frames kept in scratch
                           from call to call (the same results; one-sweep solves about 30% faster,
                           10-sweep solves 8-16%); ik_ccd_scratch_size() is larger (a copy of the
@@ -3065,10 +3066,13 @@ static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n)
 // from the all-ones vector). For y = A^-1 x, rho = x.y / y.y is the Rayleigh quotient of y, an
 // upper bound, and r = x - rho y = (A - rho) y the residual: its error is about
 // |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-3 rho, or is at the rounding of A
-// (trace tr). The next x is rho y, about as long as x: no normalization needed.
+// (trace tr). The next x is rho y, about as long as x: no normalization needed. All of it in
+// units of tr (y times tr, rho over tr), so that no product goes as A^-2: in float a chain of
+// 1e-9 or 1e9 units would otherwise over- or underflow.
 static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
 {
-    ik_real rho = 0, norm2 = 0, floor2 = (16 * IK_EPSILON * tr) * (16 * IK_EPSILON * tr);
+    const ik_real floor2 = (16 * IK_EPSILON) * (16 * IK_EPSILON);
+    ik_real rho = 0, norm2 = 0;
     int i, it;
     for (i = 0; i < n; i++)
         norm2 += x[i] * x[i];
@@ -3082,6 +3086,7 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         ik__ldlt_solve(l, n, y);
         IK__UNROLL
         for (i = 0; i < 6; i++) {
+            y[i] *= tr;
             xy += x[i] * y[i];
             yy += y[i] * y[i];
         }
@@ -3095,7 +3100,7 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         if (rr <= (IK_R(1e-6) * rho * rho + floor2) * yy)
             break;
     }
-    return rho;
+    return rho * tr;
 }
 
 // jw = J diag(sqrt w), the pinned columns zero.
@@ -3784,6 +3789,20 @@ static size_t ik__ccd_reals(int joint_count, int dof)
 
 // The kept header of a scratch holding the frames that an earlier call with keep_frames made
 // for this chain, these options and this kind of target; else NULL.
+// The joints a and b, n of them, are the same: their types, and the bytes of their values
+// (origin to weight, which hold only ik_reals: no padding), not the padding after the type,
+// which C leaves unspecified (two copies of the same joints may differ there).
+static bool ik__joints_same(const ik_joint *a, const ik_joint *b, int n)
+{
+    const size_t from = offsetof(ik_joint, origin), len = sizeof(ik_joint) - from;
+    int i;
+    for (i = 0; i < n; i++)
+        if (a[i].type != b[i].type ||
+            memcmp((const char *)&a[i] + from, (const char *)&b[i] + from, len) != 0)
+            return false;
+    return true;
+}
+
 static ik__ccd_kept *ik__ccd_kept_for(const ik_chain *chain, const ik_target *target,
                                       const ik_ccd_opts *o, void *scratch, size_t scratch_size)
 {
@@ -3798,8 +3817,9 @@ static ik__ccd_kept *ik__ccd_kept_for(const ik_chain *chain, const ik_target *ta
         h->pose != (target->use_rotation ? 1 : 0) || h->max_angle != o->max_angle ||
         h->length_scale != o->length_scale ||
         memcmp(&h->chain_tip, &chain->tip, sizeof h->chain_tip) != 0 ||
-        memcmp((ik_real *)(void *)h + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
-               (size_t)h->n * sizeof(ik_joint)) != 0)
+        !ik__joints_same((const ik_joint *)(const void *)((ik_real *)(void *)h +
+                                                          IK__REALS_OF(sizeof(ik__ccd_kept))),
+                         chain->joints, h->n))
         return NULL;
     return h;
 }
@@ -5957,7 +5977,14 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           Panda random -8%, UR5 random -10%, iiwa near unchanged. An explicit
                           inverse for the normal equations was tried and dropped (its error
                           grows like cond^2 epsilon); a test now holds the LDL^T solve to
-                          8 cond epsilon.
+                          8 cond epsilon. The inverse iteration works in units of tr(A): in
+                          float, chains of 1e-9 or 1e9 units and beyond no longer over- or
+                          underflow it (which sent their steps to the SVD). ik_ccd_solve() with
+                          keep_frames: joints compared by type and values, not their padding
+                          bytes (a copy of the same joints reused nothing in double; MSan
+                          flagged the read), about 27 instructions per joint more (one-sweep
+                          solves n = 3 / 7 / 20 / 100: 4,095 / 7,656 / 19,366 / 89,711 ->
+                          4,161 / 7,838 / 19,911 / 92,494).
        0.7.0 (2026-11-25) ik_ccd_opts.keep_frames (default false): scratch keeps the chain's
                           constant frames (checked and built once per chain: about 360
                           instructions per joint and solve) with a header and a copy of the

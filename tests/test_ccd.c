@@ -1304,8 +1304,8 @@ static void test_ccd_without_info(void)
 // frames again (another chain, a changed joint, the other kind of target, another max_angle or
 // length_scale, the scratch copied elsewhere, a call without keep_frames in between) give q and
 // info to the bit of a solve that makes them afresh; the reuse is real (a scratch whose frames
-// are overwritten, its header left, answers otherwise); bad input is still refused with q
-// untouched.
+// are overwritten, its header left, answers otherwise), also for a copy of the joints whose
+// padding bytes differ; bad input is still refused with q untouched.
 static unsigned char kept_buf[1 << 16], kept_copy[1 << 16];
 
 static void solve_both(const ik_chain *c, const ik_target *t, const ik_ccd_opts *o, ik_real *q0,
@@ -1330,7 +1330,7 @@ static void test_ccd_keep_frames(void)
 {
     test_rng r = { 13013 };
     const int kinds[6] = { K_REVOLUTE, K_MIXED, K_PLANAR, K_REV_PRI, K_BALL, K_PRISMATIC };
-    int trial, calls = 0, same = 0, differ = 0;
+    int trial, calls = 0, same = 0, differ = 0, differ_copy = 0;
     for (trial = 0; trial < 120; trial++) {
         ik_joint ja[MAXJ], jb[MAXJ];
         ik_real q[MAXDOF], qb[MAXDOF], qk[MAXDOF];
@@ -1389,6 +1389,25 @@ static void test_ccd_keep_frames(void)
             CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) == IK_OK);
             CHECK(solve(&a, &t, NULL, qa, NULL) == IK_OK);
             differ += memcmp(qa, qk, (size_t)dof * sizeof qa[0]) != 0;
+            // the same joints in another array, whose padding bytes (after the type, in double)
+            // differ: the same chain, so the frames are reused (and answer otherwise again)
+            {
+                ik_joint jc[MAXJ];
+                ik_chain c = a;
+                int i;
+                memset(jc, 0x5a, sizeof jc);
+                for (i = 0; i < n; i++) {
+                    jc[i].type = ja[i].type, jc[i].origin = ja[i].origin, jc[i].axis = ja[i].axis;
+                    jc[i].lo = ja[i].lo, jc[i].hi = ja[i].hi, jc[i].weight = ja[i].weight;
+                }
+                c.joints = jc;
+                memcpy(qk, q, sizeof q);
+                CHECK(ik_ccd_solve(&a, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) == IK_OK);
+                memcpy(qk, q, sizeof q);
+                memset(kept_buf + need / 2, 0, need - need / 2);
+                CHECK(ik_ccd_solve(&c, &t, &o, qk, kept_buf, sizeof kept_buf - 8, NULL) == IK_OK);
+                differ_copy += memcmp(qa, qk, (size_t)dof * sizeof qa[0]) != 0;
+            }
         }
         // bad input with a scratch that keeps this chain's frames: refused, q untouched
         {
@@ -1424,6 +1443,7 @@ static void test_ccd_keep_frames(void)
     }
     CHECK(same == calls);
     CHECK(differ == 120);
+    CHECK(differ_copy == 120); // (before 0.7.1 the padding was compared: 0 in double)
 }
 
 void test_ccd(void);

@@ -148,12 +148,13 @@ static void test_rotation_log(void)
 // float; the solver's conditioning cut lets through 4.5e11 and 840): the errors stay within
 // 8 cond(A) epsilon (a backward-stable solve; an explicit inverse by cofactors, tried in 0.7.1,
 // lost cond(A)^2 epsilon here: 1.4e8 in these units), and 1 / tr(A^-1) bounds the smallest
-// eigenvalue s_min^2 from below, within a factor m.
+// eigenvalue s_min^2 from below, within a factor m. The inverse iteration for s_min^2 is
+// scale-free to the bit.
 static void test_normal_equations(void)
 {
     test_rng r = { 4242 };
     double worst_y = 0, worst_t = 0;
-    int trial, i, j, k, bound_ok = 0, total = 0;
+    int trial, i, j, k, bound_ok = 0, total = 0, scale_free = 0;
     for (trial = 0; trial < 600; trial++) {
         const int m = trial % 2 ? 6 : 3;
         const double top = TOL(9.0, 3.0) / 2, lk = top * (double)(trial % 10) / 9; // cond(J)
@@ -230,6 +231,22 @@ static void test_normal_equations(void)
             worst_y = fmax(worst_y, ey);
             worst_t = fmax(worst_t, et);
         }
+        // the inverse iteration is scale-free: A times 2^-60 or 2^60 (chains of about 1e-9 and
+        // 1e9 units; exact scalings) gives the smallest eigenvalue times the same, to the bit, in
+        // float too (0.7.0's products went as A^-2 and over- or underflowed there)
+        {
+            ik_real x0[6] = { 0, 0, 0, 0, 0, 0 }, x1[6] = { 0, 0, 0, 0, 0, 0 }, as[36], ls[36],
+                    tr = 0, rho, rho_s;
+            const ik_real sc = k % 2 ? (ik_real)ldexp(1, 60) : (ik_real)ldexp(1, -60);
+            for (i = 0; i < m; i++)
+                tr += a[i * 6 + i];
+            for (i = 0; i < 36; i++)
+                as[i] = a[i] * sc;
+            rho = ik__ldlt_min_eig(l, m, x0, tr);
+            CHECK(ik__ldlt(as, 0, m, ls));
+            rho_s = ik__ldlt_min_eig(ls, m, x1, tr * sc);
+            scale_free += rho_s == rho * sc && rho > 0;
+        }
         total++;
         bound_ok += 1 / (double)ti <= smin2 * (1 + 64 * cond * (double)IK_EPSILON) &&
                     1 / (double)ti >= smin2 / m * (1 - 64 * cond * (double)IK_EPSILON);
@@ -237,6 +254,7 @@ static void test_normal_equations(void)
     CHECK(worst_y <= 8); // in units of cond(A) epsilon (0.4 seen in double and float)
     CHECK(worst_t <= 8);
     CHECK(bound_ok == total);
+    CHECK(scale_free == total);
 }
 
 int main(void)
