@@ -1201,17 +1201,21 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 }
 
 // log of a unit quaternion as an exponential map, |v| <= pi.
+// atan2(s, c) / s for s >= 0 (c > 0 wherever s is tiny): what a rotation's logarithm scales
+// its axis part by (ik__quat_log, ik__rotation_log); for tiny s it tends to 1 / c (series:
+// (1 - s^2 / (3 c^2)) / c).
+static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
+{
+    return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
+}
+
 static ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
     q = ik__quat_canonical(q);
     s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
-    // angle = 2 atan2(s, w): accurate at both ends, unlike 2 acos(w). v = angle / s * (x, y, z);
-    // for tiny s, atan2(s, w) / s -> 1 / w (series: (1 - s^2 / (3 w^2)) / w, w ~ 1 there).
-    if (s < IK_R(1e-6))
-        k = 2 / q.w * (1 - s * s / (3 * q.w * q.w));
-    else
-        k = 2 * IK_ATAN2(s, q.w) / s;
+    // angle = 2 atan2(s, w): accurate at both ends, unlike 2 acos(w). v = angle / s * (x, y, z)
+    k = 2 * ik__atan2_per_sin(s, q.w);
     return ik_vec3_make(q.x * k, q.y * k, q.z * k);
 }
 
@@ -2831,7 +2835,7 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
     ik_mat3 e;
     ik_vec3 v;
-    ik_real c, s, k;
+    ik_real c;
     int i, j;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
@@ -2841,10 +2845,7 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
         return ik__quat_log(ik__quat_from_mat3(&e));
     v = ik_vec3_make((e.m[2][1] - e.m[1][2]) / 2, (e.m[0][2] - e.m[2][0]) / 2,
                      (e.m[1][0] - e.m[0][1]) / 2);
-    s = ik_vec3_length(v);
-    // (for tiny s, atan2(s, c) / s -> 1 / c, series as in ik__quat_log)
-    k = s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
-    return ik_vec3_scale(v, k);
+    return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
 // The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
@@ -5969,8 +5970,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           inverse iteration for s_min^2 only where s_min^2 >= 1 / tr(A^-1)
                           (the trace from the LDL^T factor) does not settle its uses with a
                           margin of 2: PINV, a fixed damping and DLS away from singularities
-                          skip it, with the same decisions (checked on 20,000 random problems
-                          per method in double and float). Per iteration (bench, ns, medians
+                          skip it, with the same decisions (checked once by an instrumented
+                          build on 20,000 random problems per method, double and float). Per iteration (bench, ns, medians
                           of quiet alternating runs): 7-DOF pose DLS 530-550 -> 499-504, PINV
                           494-515 -> 413-416, transpose 384-392 -> 347-373; Panda DLS 591-594
                           -> 560-562, PINV 583-593 -> 441-444. ik_arm_solve() mean per problem
