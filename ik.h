@@ -2794,6 +2794,8 @@ typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi,
         *eig;
     ik__joint_table table; // ik__joint_table_make()
+    bool unit_weights;     // every sw is 1
+    int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof, size_t table)
@@ -3145,17 +3147,19 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
+    const bool plain = w->unit_weights && w->pins == 0; // W = I
     ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut, ti;
-    ik_real eps2 = IK_R(0.0025) * scale * scale;
+    ik_real eps2 = IK_R(0.0025) * scale * scale, lmax2 = IK_R(0.01) * scale * scale, e2 = 0;
     ik_real *wa = w->jw;
     int r, c;
     bool damped, adaptive = o->method == IK_JACOBIAN_DLS && !(o->damping > 0), known;
     if (dof < m)
         return false;
-    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here)
-    for (c = 0; c < dof; c++)
+    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain,
+    // sw itself: all ones)
+    for (c = 0; c < dof && !plain; c++)
         wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
-    ik__normal_matrix(jac, wa, m, dof, a);
+    ik__normal_matrix(jac, plain ? sw : wa, m, dof, a);
     for (r = 0; r < m; r++)
         tr += a[r * 6 + r];
     if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
@@ -3172,19 +3176,21 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // terms). Where that bound settles every use of rho with a margin of 2 for the factor's
     // rounding (well conditioned, no adaptive damping, a fixed damping above rho's rounding:
     // rho <= tr), the inverse iteration is not needed.
+    // Adaptive damping needs rho unless rho >= eps2 (no damping) or the most it could damp,
+    // min(|e|^2, lmax2), is below the rounding of rho (no damping either: near convergence).
     ti = ik__ldlt_inverse_trace(l, m);
+    if (adaptive)
+        for (r = 0; r < m; r++)
+            e2 += e[r] * e[r];
     known = 2 * cut * tr * ti < 1 &&
-            (adaptive ? 2 * eps2 * ti <= 1 : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
+            (adaptive ? 2 * eps2 * ti <= 1 || 16 * (e2 < lmax2 ? e2 : lmax2) * ti <= IK_EPSILON
+                      : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
     if (!known) {
         rho = ik__ldlt_min_eig(l, m, w->eig, tr);
         if (!(rho > cut * tr))
             return false;
-        if (adaptive && rho < eps2) { // as in ik__jacobian_step, with s_min^2 = rho
-            ik_real lmax2 = IK_R(0.01) * scale * scale, e2 = 0;
-            for (r = 0; r < m; r++)
-                e2 += e[r] * e[r];
+        if (adaptive && rho < eps2) // as in ik__jacobian_step, with s_min^2 = rho
             lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
-        }
     }
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
     damped = known ? lambda2 > 0 : lambda2 > IK_EPSILON * rho / 8;
@@ -3194,7 +3200,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         y[r] = e[r];
     ik__ldlt_solve(damped ? ld : l, m, y);
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
-    for (c = 0; c < dof; c++)
+    for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
     return true;
 }
@@ -3333,7 +3339,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         }
     }
     // back to joint units (the weights), then the forced moves of pinned joints
-    for (c = 0; c < dof; c++)
+    for (c = 0; c < dof && !(w->unit_weights && w->pins == 0); c++)
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 
@@ -3442,11 +3448,13 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                                   : scale / (ik_real)ik__movable_joints(chain);
     // the state in the solver's parameterization, clamped into the limits; per column its
     // joint's weight and limits
+    w.unit_weights = true;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type), t;
         for (t = 0; t < nd; t++) {
             w.sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
+            w.unit_weights = w.unit_weights && w.sw[c + t] == 1;
             w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
@@ -3502,6 +3510,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         }
         for (c = 0; c < dof; c++)
             w.pinned[c] = 0;
+        w.pins = 0;
         // active set: pin joints whose step would cross a limit, take their forced move out of
         // the error, and step again with the others (at most one pass per joint)
         for (pass = 0; pass <= dof; pass++) {
@@ -3520,6 +3529,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                         lim = to > w.hi[c] ? w.hi[c] : (to < w.lo[c] ? w.lo[c] : to);
                 if (w.pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
                     w.pinned[c] = 1;
+                    w.pins++;
                     w.forced[c] = lim - w.q[c];
                     for (i = 0; i < m; i++)
                         e[i] -= w.jac[i * dof + c] * w.forced[c];
@@ -3534,7 +3544,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
         // symmetry with a small fixed nudge of the free joints (at most 3 times per solve), taken
         // as it is. (A target out of reach on the line is already answered by the straight arm.)
         // the test: the step is nothing ...
-        stuck = kicks < 3 && within_reach;
+        stuck = kicks < 3 && within_reach && err > floor2; // (at the rounding: nothing to break)
         for (c = 0; c < dof && stuck; c++)
             if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
                 stuck = false;

@@ -1316,41 +1316,49 @@ static void test_jacobian_step_formula(void)
     ik_joint j[7];
     ik_real q[7], jac[42], u[36], s[6], v[42], e[6], wsq[7], dq[7];
     ik_xform eff;
-    ik_target pose, t;
+    ik_target t;
     ik_chain c;
     double L = 0, ow, eps, lmax2;
     int i, r, k, mi;
-    for (i = 0; i < 7; i++) {
-        j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
-                                 i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
-        j[i].weight = (ik_real)(0.5 + 0.25 * i);
-        wsq[i] = IK_SQRT(j[i].weight);
+    for (i = 0; i < 7; i++)
         L += i > 0 ? off[i] : 0;
-        q[i] = (ik_real)q0[i];
-    }
-    c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
     L += 0.126;
     ow = L / 7;
     eps = 0.05 * L;
     lmax2 = 0.01 * L * L;
-    // the target: FK 0.05 rad away
-    for (i = 0; i < 7; i++)
-        q[i] = (ik_real)(q0[i] + 0.05 * (i % 2 ? 1 : -1));
-    ik_chain_fk(&c, q, NULL, &eff);
-    pose = ik_target_pose(eff);
-    for (i = 0; i < 7; i++)
-        q[i] = (ik_real)q0[i];
-    for (mi = 0; mi < 4; mi++) {
+    // Cases: 0 adaptive DLS, damped; 1 PINV; 2 fixed damping 0.3; 3 a position target; with
+    // joint weights 0.5 + 0.25 i. 4, 5: 0 and 1 with unit weights (the solver skips weighing);
+    // 6: 4 with the target so near that the largest damping the formula allows is below the
+    // rounding of the smallest eigenvalue (the solver skips estimating it).
+    for (mi = 0; mi < 7; mi++) {
         ik_jacobian_opts o = ik_default_jacobian_opts();
         ik_solve_info info;
         ik_real qs[7];
-        double big = 0, e2 = 0, lambda2 = 0;
+        double big = 0, e2 = 0, lambda2 = 0, ti = 0, slack = 0;
         const int m = mi == 3 ? 3 : 6;
-        t = mi == 3 ? ik_target_position(pose.pos) : pose;
-        o.method = mi == 1 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
+        int i2;
+        const bool unit = mi >= 4, near = mi == 6;
+        if (near && sizeof(ik_real) < 8)
+            continue; // (a step at rounding level in float: no formula to hold it to)
+        for (i = 0; i < 7; i++) {
+            j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
+                                     i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
+            j[i].weight = unit ? 1 : (ik_real)(0.5 + 0.25 * i);
+            wsq[i] = IK_SQRT(j[i].weight);
+        }
+        c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
+        // the target: FK 0.05 rad away (near: 1e-12 rad)
+        for (i = 0; i < 7; i++)
+            q[i] = (ik_real)(q0[i] + (near ? 1e-12 : 0.05) * (i % 2 ? 1 : -1));
+        ik_chain_fk(&c, q, NULL, &eff);
+        t = mi == 3 ? ik_target_position(eff.pos) : ik_target_pose(eff);
+        for (i = 0; i < 7; i++)
+            q[i] = (ik_real)q0[i];
+        o.method = mi == 1 || mi == 5 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
         o.damping = mi == 2 ? IK_R(0.3) : 0;
         o.max_iterations = 1;
         o.max_joint_step = 1;
+        o.tolerance = o.rotation_tolerance = 0; // (near: not converged before the step)
         CHECK(ik_chain_jacobian(&c, q, m, jac, &eff) == IK_OK);
         {
             ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
@@ -1365,33 +1373,47 @@ static void test_jacobian_step_formula(void)
                 jac[r * 7 + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
         }
         CHECK(ik_svd(jac, m, 7, u, s, v) == IK_OK);
-        if (mi == 0)
-            CHECK((double)s[5] < eps); // damped
+        for (k = 0; k < m; k++)
+            ti += 1 / ((double)s[k] * (double)s[k]); // tr((J W J^T)^-1)
+        if (mi == 0 || mi == 4 || mi == 6)
+            CHECK((double)s[5] < eps); // damped (near: by a damping below the rounding)
         if (mi == 3)
             CHECK((double)s[2] > 1.5 * eps); // not damped
-        if (mi == 0 && (double)s[m - 1] < eps)
-            lambda2 = (1 - ((double)s[m - 1] / eps) * ((double)s[m - 1] / eps)) *
-                      (e2 < lmax2 ? e2 : lmax2);
-        if (mi == 2)
-            lambda2 = 0.09;
-        for (i = 0; i < 7; i++) {
-            double sum = 0;
-            for (k = 0; k < m; k++) {
-                double ue = 0, f;
-                for (r = 0; r < m; r++)
-                    ue += (double)(u[r * m + k] * e[r]);
-                f = ue * (double)s[k] / ((double)(s[k] * s[k]) + lambda2);
-                sum += f * (double)v[i * m + k];
+        if (near)
+            CHECK(16 * e2 * ti < 0.5 * (double)IK_EPSILON && e2 > 0);
+        // the formula's step, and (slack) how far it moves when s_min^2 is off by 1e-6 of
+        // itself: the adaptive damping takes s_min^2 from an inverse iteration accurate to
+        // about that (docs/jacobian.md), and where lambda^2 ~ s_min^2 the step follows it
+        // (case 4 is 4e-9 of the step from the formula, within its slack of 5e-8)
+        for (k = 0; k < 2; k++) {
+            double sk2 = (double)s[m - 1] * (double)s[m - 1] * (k ? 1 + 1e-6 : 1);
+            lambda2 = mi == 2 ? 0.09 : 0;
+            if ((mi == 0 || mi == 4 || mi == 6) && sk2 < eps * eps)
+                lambda2 = (1 - sk2 / (eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+            for (i = 0; i < 7; i++) {
+                double sum = 0;
+                for (r = 0; r < m; r++) {
+                    double ue = 0, f;
+                    for (i2 = 0; i2 < m; i2++)
+                        ue += (double)(u[i2 * m + r] * e[i2]);
+                    f = ue * (double)s[r] / ((double)(s[r] * s[r]) + lambda2);
+                    sum += f * (double)v[i * m + r];
+                }
+                if (k == 0)
+                    dq[i] = (ik_real)(sum * (double)wsq[i]);
+                else
+                    slack = fmax(slack, fabs(sum * (double)wsq[i] - (double)dq[i]));
             }
-            dq[i] = (ik_real)(sum * (double)wsq[i]);
-            big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
         }
-        CHECK(big > 0.01 && big < 1); // a real step, not clamped
+        for (i = 0; i < 7; i++)
+            big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
+        // a real step, not clamped (near: about the 1e-12 the target is away)
+        CHECK(near ? big > 1e-13 && big < 1e-10 : big > 0.01 && big < 1);
         memcpy(qs, q, sizeof q);
         CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
         CHECK(info.iterations == 1);
         for (i = 0; i < 7; i++)
-            CHECK_NEAR(qs[i] - q[i], dq[i], TOL(1e-9, 1e-3) * big);
+            CHECK_NEAR(qs[i] - q[i], dq[i], TOL(near ? 1e-3 : 1e-9, 1e-3) * big + slack);
     }
 }
 
