@@ -3214,10 +3214,10 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     bool normal = false;
     if (k == 0) // no joint moves: no step
         return;
-    for (c = 0; c < dof; c++)
-        w->dq[c] = 0;
     if (o->method == IK_JACOBIAN_DLS || o->method == IK_JACOBIAN_PINV)
-        normal = ik__jacobian_step_normal(o, w, m, dof, e, scale, l);
+        normal = ik__jacobian_step_normal(o, w, m, dof, e, scale, l); // (all of dq, or none)
+    for (c = 0; c < dof && !normal; c++) // (the other steps add into it)
+        w->dq[c] = 0;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik_real jjte[6], num = 0, den = 0, alpha;
         for (c = 0; c < dof; c++) {

@@ -259,6 +259,7 @@ typedef struct ccd_case {
     ik_target target;
     ik_ccd_opts opts;
     unsigned char scratch[65536];
+    int dof;      // of the chain: the values each run copies back to the start
     int sweeps;   // sweeps done by the last solve
     bool no_info; // call with info NULL (then sweeps is not known)
 } ccd_case;
@@ -267,7 +268,7 @@ static void run_ccd(void *arg)
 {
     ccd_case *c = (ccd_case *)arg;
     ik_solve_info info;
-    memcpy(c->q, c->q0, sizeof c->q);
+    memcpy(c->q, c->q0, (size_t)c->dof * sizeof c->q[0]);
     info.iterations = -1;
     ik_ccd_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch,
                  c->no_info ? NULL : &info);
@@ -288,7 +289,7 @@ static void make_ccd_case(ccd_case *c, int n, bool ball, bool full_pose)
                  : ik_joint_revolute(origin, i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
     }
     c->chain = ik_chain_make(c->joints, n, ik_xform_translation(ik_vec3_make(0, 0, 1)));
-    dof = ik_chain_dof(&c->chain);
+    c->dof = dof = ik_chain_dof(&c->chain);
     for (i = 0; i < dof; i++)
         c->q[i] = (ik_real)rnd(-1, 1);
     ik_chain_fk(&c->chain, c->q, NULL, &goal);
