@@ -514,6 +514,35 @@ int main(int argc, char **argv)
             }
             printf("| %-49s | %15.0f | %23.0f | %16.0f |\n", mn[meth], t[0], t[1], t[2]);
         }
+        // the same kind of solves capped at 1 and 6 iterations: the difference is iterations 2-6
+        // alone (the per-solve work out; before the rounding floor, which the 7-DOF arm and the
+        // Panda reach later; n/a: the solve stopped before 6), on the cases of the next table (the
+        // random state is put back)
+        unsigned long long rng_saved = rng_state;
+        printf("\n| Jacobian IK, ns per iteration, iterations 2-6 alone: (6 - 1) / 5 | 7-DOF arm, "
+               "pose | 5 ball joints, position | Panda (DH), pose |\n");
+        printf("|-----------------------------------------------------------------|------------"
+               "-----|-------------------------|------------------|\n");
+        for (meth = 0; meth < 2; meth++) {
+            double t[3];
+            for (kind = 0; kind < 3; kind++) {
+                double t1, t6;
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                jc.opts.max_iterations = 1;
+                t1 = median_ns(run_jac, &jc, 20, runs);
+                jc.opts.max_iterations = 6;
+                t6 = median_ns(run_jac, &jc, 20, runs);
+                t[kind] = jc.iterations == 6 ? (t6 - t1) / 5 : -1;
+            }
+            printf("| %-63s |", mn[meth]);
+            for (kind = 0; kind < 3; kind++)
+                if (t[kind] < 0)
+                    printf(" %*s |", kind == 0 ? 15 : (kind == 1 ? 23 : 16), "n/a");
+                else
+                    printf(" %*.0f |", kind == 0 ? 15 : (kind == 1 ? 23 : 16), t[kind]);
+            printf("\n");
+        }
+        rng_state = rng_saved;
         // whole solves at the default tolerances and iteration budget from the same starts
         printf("\n| Jacobian IK, ns per solve (iterations), default options | 7-DOF arm, pose | "
                "5 ball joints, position | Panda (DH), pose |\n");
