@@ -152,8 +152,8 @@
    RECENT CHANGES
        0.7.2 (2026-11-26) Jacobian DLS and PINV: no weighing with unit weights, no smallest
                           eigenvalue where the damping cannot matter, no singular-start test at
-                          the rounding floor (the same steps; 7-DOF pose DLS 449-464 ns per
-                          iteration, under issue 3's 0.5 us).
+                          the rounding floor (per 7-DOF pose iteration 3-6% faster, more at the
+                          floor; a straight arm at the floor is no longer nudged off it).
        0.7.1 (2026-11-26) Jacobian DLS and PINV: the smallest eigenvalue only where a bound
                           does not settle it, the rotation error from matrices (the same
                           decisions; per 7-DOF pose iteration DLS 6-7% and PINV 17% faster).
@@ -5983,16 +5983,18 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           the largest damping its formula allows is below the rounding of
                           s_min^2 (16 min(|e|^2, lambda_max^2) tr(A^-1) <= epsilon: the step is
                           undamped either way); the symmetric-singular-start test is not made
-                          at the rounding floor; dq is cleared only for the steps that add into
-                          it. The same steps (examples print the same iteration counts). Per
-                          iteration (bench, ns, alternating runs with 0.7.1): 7-DOF pose DLS
-                          499-509 -> 449-464, PINV 408-419 -> 375-382, transpose 373-384 ->
-                          343-350; Panda DLS 562-575 -> 509-550; instructions DLS 6,755 ->
-                          6,232. New bench table: iterations 2-6 alone ((6 - 1 iterations) / 5,
-                          without the per-solve work, before the rounding floor): DLS 455-466,
-                          PINV 327-339. The gain is about 3% in every iteration (weights), the
-                          rest at the rounding floor; default-options solves 1-5%. bench: CCD
-                          runs copy the chain's DOF start values, not 300.
+                          at the rounding floor (where a nudge could only undo a converged
+                          state: a straight arm with the target on its line within 4e-15 of
+                          full stretch, tolerance 0, used to end stalled at 8e-6); dq is
+                          cleared only for the steps that add into it. Otherwise the same steps
+                          (800,000 random solves bit for bit). Per iteration (bench, ns,
+                          alternating runs with 0.7.1): a further iteration of a default solve,
+                          7-DOF pose DLS 590-597 -> 557-575, PINV 385-393 -> 367-390 (a new
+                          table: (t(n) - t(1)) / (n - 1)); the 10-iteration table at tolerance
+                          0 (half its iterations at the rounding floor) DLS 499-509 -> 449-464,
+                          PINV 408-419 -> 375-382, transpose 373-384 -> 343-350; instructions
+                          DLS 6,755 -> 6,232. bench: CCD runs copy the chain's DOF start
+                          values, not 300.
        0.7.1 (2026-11-26) ik_jacobian_solve(), ik_arm_solve(): the rotation error log(G R^T)
                           read off the matrices (the antisymmetric part and the trace, one
                           atan2; through the quaternion beyond 120 degrees; the target's G and

@@ -514,33 +514,33 @@ int main(int argc, char **argv)
             }
             printf("| %-49s | %15.0f | %23.0f | %16.0f |\n", mn[meth], t[0], t[1], t[2]);
         }
-        // the same kind of solves capped at 1 and 6 iterations: the difference is iterations 2-6
-        // alone (the per-solve work out; before the rounding floor, which the 7-DOF arm and the
-        // Panda reach later; n/a: the solve stopped before 6), on the cases of the next table (the
-        // random state is put back)
+        // the next table's default-options solves (n iterations) against the same solves
+        // capped at 1 iteration: (t(n) - t(1)) / (n - 1) is what each further iteration of such a
+        // solve costs, without the per-solve work (the random state is put back, so that the next
+        // table draws the same cases)
         unsigned long long rng_saved = rng_state;
-        printf("\n| Jacobian IK, ns per iteration, iterations 2-6 alone: (6 - 1) / 5 | 7-DOF arm, "
-               "pose | 5 ball joints, position | Panda (DH), pose |\n");
-        printf("|-----------------------------------------------------------------|------------"
-               "-----|-------------------------|------------------|\n");
+        printf("\n|%s| 7-DOF arm, pose | 5 ball joints, position | Panda (DH), pose |\n",
+               " Jacobian IK, ns per further iteration of a default solve: (t(n) - t(1)) / (n - 1) "
+               "(n) ");
+        printf("|%s|-----------------|-------------------------|------------------|\n",
+               "-----------------------------------------------------------------------------------"
+               "----");
         for (meth = 0; meth < 2; meth++) {
             double t[3];
+            int it[3];
             for (kind = 0; kind < 3; kind++) {
-                double t1, t6;
+                double t1, tn;
                 make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                jc.opts = ik_default_jacobian_opts();
+                jc.opts.method = (ik_jacobian_method)meth;
+                tn = median_ns(run_jac, &jc, 20, runs);
+                it[kind] = jc.iterations;
                 jc.opts.max_iterations = 1;
                 t1 = median_ns(run_jac, &jc, 20, runs);
-                jc.opts.max_iterations = 6;
-                t6 = median_ns(run_jac, &jc, 20, runs);
-                t[kind] = jc.iterations == 6 ? (t6 - t1) / 5 : -1;
+                t[kind] = it[kind] > 1 ? (tn - t1) / (it[kind] - 1) : -1;
             }
-            printf("| %-63s |", mn[meth]);
-            for (kind = 0; kind < 3; kind++)
-                if (t[kind] < 0)
-                    printf(" %*s |", kind == 0 ? 15 : (kind == 1 ? 23 : 16), "n/a");
-                else
-                    printf(" %*.0f |", kind == 0 ? 15 : (kind == 1 ? 23 : 16), t[kind]);
-            printf("\n");
+            printf("| %-85s | %9.0f (%3d) | %17.0f (%3d) | %10.0f (%3d) |\n", mn[meth], t[0], it[0],
+                   t[1], it[1], t[2], it[2]);
         }
         rng_state = rng_saved;
         // whole solves at the default tolerances and iteration budget from the same starts
