@@ -3142,6 +3142,33 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
+// Adaptive DLS damping (docs/jacobian.md): only below s_min = eps = 0.05 L (L: scale), at most
+// lambda_max = 0.1 L and never more than the error: lambda^2 = (1 - s_min^2 / eps^2)
+// min(|e|^2, lambda_max^2), for s2 = s_min^2 and e2 = |e|^2. ik__damping_eps2() is eps^2,
+// ik__damping_most() the most it damps (at s_min = 0).
+static ik_real ik__damping_eps2(ik_real scale)
+{
+    return IK_R(0.0025) * scale * scale;
+}
+
+static ik_real ik__damping_most(ik_real e2, ik_real scale)
+{
+    ik_real lmax2 = IK_R(0.01) * scale * scale;
+    return e2 < lmax2 ? e2 : lmax2;
+}
+
+static ik_real ik__adaptive_damping(ik_real s2, ik_real e2, ik_real scale)
+{
+    ik_real eps2 = ik__damping_eps2(scale);
+    return s2 < eps2 ? (1 - s2 / eps2) * ik__damping_most(e2, scale) : 0;
+}
+
+// With every weight 1 and no column pinned, W = I: no weights to make or apply.
+static bool ik__unweighted(const ik__jac_work *w)
+{
+    return w->unit_weights && w->pins == 0;
+}
+
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
 // (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
 // by LDL^T, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
@@ -3152,9 +3179,9 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
-    const bool plain = w->unit_weights && w->pins == 0; // W = I
+    const bool plain = ik__unweighted(w);
     ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut, ti;
-    ik_real eps2 = IK_R(0.0025) * scale * scale, lmax2 = IK_R(0.01) * scale * scale, e2 = 0;
+    ik_real eps2 = ik__damping_eps2(scale), e2 = 0;
     ik_real *wa = w->jw;
     int r, c;
     bool damped, adaptive = o->method == IK_JACOBIAN_DLS && !(o->damping > 0), known;
@@ -3181,21 +3208,21 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // terms). Where that bound settles every use of rho with a margin of 2 for the factor's
     // rounding (well conditioned, no adaptive damping, a fixed damping above rho's rounding:
     // rho <= tr), the inverse iteration is not needed.
-    // Adaptive damping needs rho unless rho >= eps2 (no damping) or the most it could damp,
-    // min(|e|^2, lmax2), is below the rounding of rho (no damping either: near convergence).
+    // Adaptive damping needs rho unless rho >= eps2 (no damping) or the most it could damp is
+    // below the rounding of rho (no damping either: near convergence).
     ti = ik__ldlt_inverse_trace(l, m);
     if (adaptive)
         for (r = 0; r < m; r++)
             e2 += e[r] * e[r];
     known = 2 * cut * tr * ti < 1 &&
-            (adaptive ? 2 * eps2 * ti <= 1 || 16 * (e2 < lmax2 ? e2 : lmax2) * ti <= IK_EPSILON
+            (adaptive ? 2 * eps2 * ti <= 1 || 16 * ik__damping_most(e2, scale) * ti <= IK_EPSILON
                       : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
     if (!known) {
         rho = ik__ldlt_min_eig(l, m, w->eig, tr);
         if (!(rho > cut * tr))
             return false;
-        if (adaptive && rho < eps2) // as in ik__jacobian_step, with s_min^2 = rho
-            lambda2 = (1 - rho / eps2) * (e2 < lmax2 ? e2 : lmax2);
+        if (adaptive)
+            lambda2 = ik__adaptive_damping(rho, e2, scale);
     }
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
     damped = known ? lambda2 > 0 : lambda2 > IK_EPSILON * rho / 8;
@@ -3253,12 +3280,10 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                 // near a singularity (s_min < eps) damp, up to lambda_max, but never more
                 // than the error itself: the damping vanishes as the target is reached, and
                 // the last iterations converge as fast as Gauss-Newton's
-                ik_real eps = IK_R(0.05) * scale, lmax2 = IK_R(0.01) * scale * scale;
-                ik_real smin = w->s[k - 1], e2 = 0;
+                ik_real e2 = 0;
                 for (r = 0; r < m; r++)
                     e2 += e[r] * e[r];
-                if (smin < eps)
-                    lambda2 = (1 - (smin / eps) * (smin / eps)) * (e2 < lmax2 ? e2 : lmax2);
+                lambda2 = ik__adaptive_damping(w->s[k - 1] * w->s[k - 1], e2, scale);
             }
         }
         for (i = 0; i < k && !normal; i++) {
@@ -3344,7 +3369,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         }
     }
     // back to joint units (the weights), then the forced moves of pinned joints
-    for (c = 0; c < dof && !(w->unit_weights && w->pins == 0); c++)
+    for (c = 0; c < dof && !ik__unweighted(w); c++)
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 

@@ -430,8 +430,8 @@ int main(int argc, char **argv)
         // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
         // --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S;
         // flags F: 1 info NULL, 2 keep_frames, 3 both);
-        // --jac-calls=m,k,N: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
-        // 2 Panda), 10 iterations
+        // --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
+        // 2 Panda), 10 iterations (or I: an iteration's count is I minus I - 1)
         int n, k, m;
         if (strcmp(argv[i], "--ccd-split") == 0) {
             ccd_split();
@@ -452,7 +452,10 @@ int main(int argc, char **argv)
         if (sscanf(argv[i], "--jac-calls=%d,%d,%d", &m, &k, &n) == 3 && m >= 0 && m < 4 && k >= 0 &&
             k < 3) {
             static jac_case jc;
+            int cap;
             make_jac_case(&jc, k, (ik_jacobian_method)m);
+            if (sscanf(argv[i], "--jac-calls=%d,%d,%d,%d", &m, &k, &n, &cap) == 4 && cap > 0)
+                jc.opts.max_iterations = cap;
             while (n-- > 0)
                 run_jac(&jc);
             return 0;
