@@ -6014,7 +6014,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           state: a straight arm with the target on its line within 4e-15 of
                           full stretch, tolerance 0, used to end stalled at 8e-6); dq is
                           cleared only for the steps that add into it. Otherwise the same steps
-                          (800,000 random solves bit for bit). Per iteration (bench, ns,
+                          (800,000 random solves bit for bit, a review's one-off harness). Per iteration (bench, ns,
                           alternating runs with 0.7.1): a further iteration of a default solve,
                           7-DOF pose DLS 590-597 -> 557-575, PINV 385-393 -> 367-390 (a new
                           table: (t(n) - t(1)) / (n - 1)); the 10-iteration table at tolerance
