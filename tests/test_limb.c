@@ -505,6 +505,59 @@ static void test_limb_non_unit_inputs(void)
     }
 }
 
+// The checks accept any finite rotation of non-zero length, also one whose squared length
+// overflows (they read the squared length first, and only where that is not finite each
+// component), and any vector whose components are within IK_MAX_MAGNITUDE (they read its length
+// first): such rotations give the normalized rotation's answer, a NaN among huge components is
+// still an error, and a target of components at the bound is taken.
+static void test_limb_huge_rotations(void)
+{
+    test_rng r = { 26 };
+    ik_real huge = TOL(1e200, 1e30), q1[7], q2[7], bad[7];
+    int i, k;
+    for (i = 0; i < 100; i++) {
+        ik_limb l = random_limb(&r);
+        ik_real qtrue[7];
+        ik_xform goal;
+        ik_limb_target t, th;
+        ik_limb_pose p1, p2;
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, test_rng_vec3(&r, -3, 3));
+        th = t;
+        th.rot = ik_quat_make(t.rot.x * huge, t.rot.y * huge, t.rot.z * huge, t.rot.w * huge);
+        CHECK(!(ik_quat_dot(th.rot, th.rot) <= IK__REAL_MAX)); // (the squares overflow)
+        memset(q1, 0, sizeof q1);
+        memset(q2, 0, sizeof q2);
+        CHECK(ik_limb_solve(&l, &t, NULL, q1, NULL, NULL) == IK_OK);
+        CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_OK);
+        for (k = 0; k < 7; k++)
+            CHECK_NEAR(q1[k], q2[k], TOL(1e-12, 1e-3));
+        // pose only: the current pose's rotations huge
+        p1.shoulder = p1.wrist = ik_quat_identity();
+        p1.elbow = 1;
+        p2 = p1;
+        p2.shoulder = p2.wrist = ik_quat_make(0, 0, 0, huge);
+        CHECK(ik_limb_solve(&l, &t, NULL, NULL, &p1, NULL) == IK_OK);
+        CHECK(ik_limb_solve(&l, &t, NULL, NULL, &p2, NULL) == IK_OK);
+        CHECK(test_quat_angle(p1.shoulder, p2.shoulder) <= TOL(1e-12, 1e-4) &&
+              test_quat_angle(p1.wrist, p2.wrist) <= TOL(1e-12, 1e-4));
+        // a NaN among huge components: an error, q untouched
+        th.rot.y = (ik_real)nan("");
+        memcpy(bad, q1, sizeof bad);
+        CHECK(ik_limb_solve(&l, &th, NULL, bad, NULL, NULL) == IK_ERR_BAD_ARG);
+        CHECK(memcmp(bad, q1, sizeof bad) == 0);
+        p2.wrist.x = IK_INFINITY;
+        CHECK(ik_limb_solve(&l, &t, NULL, NULL, &p2, NULL) == IK_ERR_BAD_ARG);
+        // |pos| beyond the bound, each component within it: taken (unreachable)
+        th = t;
+        th.pos = ik_vec3_make(IK_MAX_MAGNITUDE, -IK_MAX_MAGNITUDE, IK_MAX_MAGNITUDE);
+        CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_OK);
+        th.pos.y = -IK_MAX_MAGNITUDE * IK_R(1.000001);
+        CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_ERR_BAD_ARG);
+    }
+}
+
 // FK from rotations (ik_limb_pose), as a caller driving its own skeleton would do it.
 static ik_xform pose_fk(const ik_limb *l, const ik_limb_pose *p)
 {
@@ -782,6 +835,7 @@ void test_limb(void)
     RUN(test_limb_tiny_moves);
     RUN(test_limb_position_only);
     RUN(test_limb_non_unit_inputs);
+    RUN(test_limb_huge_rotations);
     RUN(test_limb_prepared_and_pose_only);
     RUN(test_limb_pose_only_path);
     RUN(test_limb_extreme_sizes);
