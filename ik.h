@@ -4790,10 +4790,10 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     ik_real dh1, dh2, s2, k, b, c;
     if (!in || !out)
         return IK_ERR_NULL_ARG;
-    if (!(ik__vec3_bounded(in->base.pos) & ik__vec3_bounded(in->upper_dir) &
-          ik__vec3_bounded(in->lower_dir) & ik__vec3_bounded(in->hinge_axis) &
-          ik__vec3_bounded(in->swivel_ref) & ik__bounded(in->upper_length) &
-          ik__bounded(in->lower_length) & ik__quat_usable(in->base.rot)) ||
+    if (!(ik__vec3_bounded(in->base.pos) && ik__vec3_bounded(in->upper_dir) &&
+          ik__vec3_bounded(in->lower_dir) && ik__vec3_bounded(in->hinge_axis) &&
+          ik__vec3_bounded(in->swivel_ref) && ik__bounded(in->upper_length) &&
+          ik__bounded(in->lower_length) && ik__quat_usable(in->base.rot)) ||
         in->upper_length < 0 || in->lower_length < 0)
         return IK_ERR_BAD_ARG;
     g.upper_dir = ik__limb_unit(in->upper_dir);
@@ -5006,9 +5006,9 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 static bool ik__limb_state_valid(const ik_real *q, const ik_limb_pose *p)
 {
     if (q)
-        return ik__vec3_bounded(ik_vec3_make(q[0], q[1], q[2])) & ik__bounded(q[3]) &
+        return ik__vec3_bounded(ik_vec3_make(q[0], q[1], q[2])) && ik__bounded(q[3]) &&
                ik__vec3_bounded(ik_vec3_make(q[4], q[5], q[6]));
-    return ik__bounded(p->elbow) & ik__quat_usable(p->shoulder) & ik__quat_usable(p->wrist);
+    return ik__bounded(p->elbow) && ik__quat_usable(p->shoulder) && ik__quat_usable(p->wrist);
 }
 
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
@@ -5033,7 +5033,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (!g || !target || (!q && !out_pose))
         return IK_ERR_NULL_ARG;
     if (g->_valid != IK__LIMB_VALID ||
-        !(ik__vec3_bounded(target->pos) & ik__vec3_bounded(target->pole) &
+        !(ik__vec3_bounded(target->pos) && ik__vec3_bounded(target->pole) &&
           ik__bounded(target->swivel)) ||
         (rot && !ik__quat_usable(target->rot)) || !ik__limb_state_valid(q, out_pose))
         return IK_ERR_BAD_ARG;
