@@ -1026,7 +1026,7 @@ static IK__UNUSED bool ik__quat_finite(ik_quat q)
 
 // A rotation to normalize: finite and of non-zero squared length. (A finite squared length
 // means finite components: one comparison for most quaternions.)
-static IK__UNUSED bool ik__quat_usable(ik_quat q)
+static inline IK__UNUSED bool ik__quat_usable(ik_quat q)
 {
     ik_real d = ik_quat_dot(q, q);
     return d <= IK__REAL_MAX ? d > 0 : ik__quat_finite(q) && d > 0;
@@ -4756,12 +4756,12 @@ static ik_vec3 ik__limb_div(ik_vec3 v, ik_real d)
 }
 
 // v / |v|, or v itself when it is unit to rounding already (most inputs).
-static ik_vec3 ik__limb_unit(ik_vec3 v)
+static inline ik_vec3 ik__limb_unit(ik_vec3 v)
 {
     return IK_FABS(ik_vec3_length2(v) - 1) <= 4 * IK_EPSILON ? v : ik__vec3_unit(v);
 }
 
-static ik_quat ik__limb_quat_unit(ik_quat q)
+static inline ik_quat ik__limb_quat_unit(ik_quat q)
 {
     return IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON ? q : ik_quat_normalize(q);
 }
@@ -4844,7 +4844,7 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 }
 
 // theta + 2 pi k nearest to ref (so that joint values do not jump by 2 pi along a path).
-static ik_real ik__angle_near(ik_real theta, ik_real ref)
+static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
 {
     ik_real k = (ref - theta) / (2 * IK_PI), r;
     if (IK_FABS(ref - theta) < IK_PI) // (k rounds to 0: most calls)
@@ -4860,7 +4860,7 @@ static ik_real ik__angle_near(ik_real theta, ik_real ref)
 // a in [0, pi] the angle and n the unit axis, the one nearest ref (continuous along a path
 // through angle pi, |result| < 3 pi). |(a + 2 pi k) n - ref|^2 - |a n - ref|^2 =
 // 4 pi k (a + pi k - n.ref), so k = 1 wins when n.ref > a + pi, k = -1 when n.ref < a - pi.
-static ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
+static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
 {
     ik_vec3 n;
     ik_real s, a, p;
@@ -4894,7 +4894,7 @@ static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 // along a of about eps |v|: large next to a short result (v near the line), and the frames made
 // from it must be orthonormal to the last digit, so a result shorter than |v| / 2 is projected
 // again.
-static ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
+static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 {
     ik_vec3 p = ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a));
     return 4 * ik_vec3_length2(p) >= ik_vec3_length2(v)
@@ -4949,8 +4949,8 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_r
 // as the caller knows it (the reach t was made for), or 0: the shoulder -> wrist direction is
 // w inv_len where that is unit to rounding (a multiplication, not a square root and a division
 // on the solve's longest chain of dependent operations), else w / |w|.
-static void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_real sh, ik_real inv_len,
-                              ik__limb_local *out)
+static inline void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
+                                     ik_real inv_len, ik__limb_local *out)
 {
     ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
     ik_real ct = ch * ch - sh * sh, st = 2 * ch * sh;
@@ -5003,7 +5003,7 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 }
 
 // Shared checks of a limb state: q [7], or (q NULL) a pose.
-static bool ik__limb_state_valid(const ik_real *q, const ik_limb_pose *p)
+static inline bool ik__limb_state_valid(const ik_real *q, const ik_limb_pose *p)
 {
     if (q)
         return ik__vec3_bounded(ik_vec3_make(q[0], q[1], q[2])) && ik__bounded(q[3]) &&
