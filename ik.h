@@ -892,7 +892,7 @@ typedef struct ik_limb_prepared {
     ik_vec3 lower_sin;   //
     ik_real reach2_min, reach2_max;  // squared reach range
     ik_real a, rg;                   // d1 . R_h(t) d2 = a + rg cos(t - t0)
-    ik_real cos_t0, sin_t0;          // t0, the straight elbow angle
+    ik_real t0, cos_t0, sin_t0;      // t0, the straight elbow angle, in (-pi, pi]
     ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
     ik_real unit2_inv;               // 1 / length_unit^2 (0 if that over- or underflows)
@@ -4830,6 +4830,7 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     g.reach2_min = g.reach2_min > 0 ? g.reach2_min : 0;
     g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
     g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
+    g.t0 = IK_ATAN2(g.sin_t0, g.cos_t0);
     {
         ik_quat h = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g.cos_t0, g.sin_t0);
         g.cos_h0 = h.w, g.sin_h0 = h.z; // (h.w >= 0 by its construction)
@@ -4841,6 +4842,44 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
+}
+
+// atan(z) for z in [0, 1], within 2 ulps (a third of the instructions of libm's atan2, which
+// the limb's elbow angle took before): z reduced by the nearest t = k / 16 below it,
+// atan z = atan t + atan u with u = (z - t) / (1 + z t) in [0, 1/16], whose series
+// u - u^3 / 3 + ... is below rounding after the u^15 term. (The table: atan(k / 16), by atanl,
+// rounded.)
+static inline ik_real ik__atan01(ik_real z)
+{
+    static const ik_real atan_t[16] = {
+        IK_R(0),
+        IK_R(0.062418809995957348475),
+        IK_R(0.12435499454676143503),
+        IK_R(0.18534794999569476488),
+        IK_R(0.24497866312686415417),
+        IK_R(0.30288486837497140557),
+        IK_R(0.35877067027057222041),
+        IK_R(0.41241044159738730689),
+        IK_R(0.4636476090008061162),
+        IK_R(0.51238946031073770665),
+        IK_R(0.55859931534356243595),
+        IK_R(0.60228734613496418167),
+        IK_R(0.6435011087932843868),
+        IK_R(0.68231655487474807825),
+        IK_R(0.71882999962162450543),
+        IK_R(0.75315128096219438955),
+    };
+    int k = z < 1 ? (int)(z * 16) : 15;
+    ik_real t = (ik_real)k / 16, u = (z - t) / (1 + z * t), u2 = u * u;
+    ik_real p =
+        ((((((IK_R(1.0) / 15 * u2 - IK_R(1.0) / 13) * u2 + IK_R(1.0) / 11) * u2 - IK_R(1.0) / 9) *
+               u2 +
+           IK_R(1.0) / 7) *
+              u2 -
+          IK_R(1.0) / 5) *
+             u2 +
+         IK_R(1.0) / 3);
+    return atan_t[k] + (u - u * u2 * p);
 }
 
 // theta + 2 pi k nearest to ref (so that joint values do not jump by 2 pi along a path).
@@ -5091,8 +5130,8 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
 
     // elbow angle theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) /
     // reach2_half, by its half: (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2)
-    // and sqrt((1 - c) / 2), turned by t0 / 2 (angle sums); the angle itself by one atan2
-    // (accurate near c = +-1)
+    // and sqrt((1 - c) / 2), turned by t0 / 2 (angle sums); the angle itself, accurate near
+    // c = +-1 too, is 4 atan(tan(acos(c) / 4)) with tan(x / 2) = sin x / (1 + cos x)
     k = 2 * l1 * l2;
     if (k * g->rg > 0) {
         // (at the bounds exactly straight or folded, whatever the rounding of the formula)
@@ -5103,7 +5142,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                 ca = IK_SQRT((1 + c) / 2), sa = IK_SQRT((1 - c) / 2);
         ch = g->cos_h0 * ca - g->sin_h0 * sa;
         sh = g->sin_h0 * ca + g->cos_h0 * sa;
-        theta = ik__angle_near(2 * IK_ATAN2(sh, ch), q ? q[3] : out_pose->elbow);
+        theta = ik__angle_near(g->t0 + 4 * ik__atan01(sa / (1 + ca)), q ? q[3] : out_pose->elbow);
     } else {
         theta = q ? q[3] : out_pose->elbow; // a zero bone: the angle does not change the reach
         ch = IK_COS(theta / 2);
