@@ -4947,27 +4947,32 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 // a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
 // its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
 // not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
-static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
+// ik__quat_from_frames() beyond 162 degrees: M built in full, Shepperd's method (rare: out of
+// line, so that it does not weigh on the common case's registers).
+IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
+    ik_mat3 m;
+    m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
+    m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
+    m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
+    m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
+    m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
+    m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
+    m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
+    m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
+    m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
+    return ik__quat_from_mat3(&m);
+}
+
+static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
+{
+    ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
     ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
-    if (tr >= IK_R(-0.9)) {
-        ik_vec3 v =
-            ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
-        return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
-    } else {
-        ik_mat3 m;
-        m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
-        m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
-        m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
-        m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
-        m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
-        m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
-        m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
-        m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
-        m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
-        return ik__quat_from_mat3(&m);
-    }
+    if (!(tr >= IK_R(-0.9)))
+        return ik__quat_from_frames_far(a, b, c, d);
+    v = ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
+    return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
 }
 
 // The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
