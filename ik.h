@@ -895,6 +895,7 @@ typedef struct ik_limb_prepared {
     ik_real t0, cos_t0, sin_t0;      // t0, the straight elbow angle, in (-pi, pi]
     ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
+    ik_real reach2_half_inv;         // 1 / reach2_half (0 if that is not finite)
     ik_real unit2_inv;               // 1 / length_unit^2 (0 if that over- or underflows)
     int _valid;                      // set by ik_limb_prepare(); do not touch
 } ik_limb_prepared;
@@ -4837,6 +4838,8 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     }
     g.reach2_mid = s2 + k * g.a;
     g.reach2_half = k * g.rg;
+    g.reach2_half_inv =
+        g.reach2_half > 0 && 1 / g.reach2_half <= IK__REAL_MAX ? 1 / g.reach2_half : 0;
     k = 1 / (g.length_unit * g.length_unit);
     g.unit2_inv = k >= IK__REAL_MIN && k <= IK__REAL_MAX ? k : 0;
     g._valid = IK__LIMB_VALID;
@@ -5143,7 +5146,10 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         ik_real c = reach2 >= g->reach2_max ? 1
                     : reach2 <= g->reach2_min
                         ? -1
-                        : ik__clamp((reach2 - g->reach2_mid) / g->reach2_half, -1, 1),
+                        : ik__clamp(g->reach2_half_inv > 0
+                                        ? (reach2 - g->reach2_mid) * g->reach2_half_inv
+                                        : (reach2 - g->reach2_mid) / g->reach2_half,
+                                    -1, 1),
                 ca = IK_SQRT((1 + c) / 2), sa = IK_SQRT((1 - c) / 2);
         ch = g->cos_h0 * ca - g->sin_h0 * sa;
         sh = g->sin_h0 * ca + g->cos_h0 * sa;
