@@ -150,10 +150,10 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
-       0.7.3 (2026-11-26) Checks of vectors and rotations by their squared length first (each
-                          component only where that is out of range; the same answers); the
-                          limb's elbow angle without a 2 pi rounding where it is within pi of
-                          the current one (prepared pose-only limb solve about 5% faster).
+       0.7.3 (2026-11-26) Analytic limb: small helpers inline (their vectors went through the
+                          stack), the elbow angle without libm's atan2, the rare rotation branch
+                          out of line: prepared pose-only solve 0.62-0.65 of 0.7.2's time (about
+                          100 ns); cheaper checks of vectors and rotations (same answers).
        0.7.2 (2026-11-26) Jacobian DLS and PINV: no weighing with unit weights, no smallest
                           eigenvalue where the damping cannot matter, no singular-start test at
                           the rounding floor (per 7-DOF pose iteration 3-6% faster, more at the
@@ -6047,18 +6047,26 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
-       0.7.3 (2026-11-26) ik__vec3_bounded() takes a vector whose squared length is within
-                          IK_MAX_MAGNITUDE^2 at once (each component only otherwise), and
-                          ik__quat_usable(), the one test of a rotation to normalize (finite,
-                          non-zero), reads its squared length first (each component only where
-                          that is not finite): accepted and refused inputs are the same as before
-                          (test_limb_huge_rotations); the limb's ik__ok()/ik__fin() copies of
-                          ik__bounded()/ik__finite() are gone. ik__angle_near() returns theta at
-                          once when ref is within pi of it. Prepared pose-only limb solve 1,319 ->
-                          1,269 instructions (pose targets), 2-3.5% faster each, about 5% in all
-                          in interleaved runs; a libm-free atan for the elbow angle (1,208
-                          instructions) and a frame made off the longest chain of dependent
-                          operations were tried, measured slower, and dropped (docs/limb.md).
+       0.7.3 (2026-11-26) ik_limb_solve(), ik_limb_solve_prepared(): the helpers on the solve's
+                          path are inline (ik__limb_perp2, ik__quat_usable, ik__limb_state_valid,
+                          ik__angle_near, ik__limb_log_near, ik__limb_unit, ik__limb_quat_unit,
+                          ik__limb_local_at): a vector or quaternion passed by value to an
+                          out-of-line function goes through the stack, which cost 22-33% of the
+                          pose-only solve; the elbow angle is t0 + 4 ik__atan01(sa / (1 + ca))
+                          (t0 prepared; atan on [0, 1] by a k / 16 table and a 7-term series,
+                          within 1.0 epsilon relative, test_atan01) instead of libm's atan2;
+                          ik__quat_from_frames() beyond 162 degrees is the out-of-line
+                          ik__quat_from_frames_far(); cos(t - t0) by the prepared
+                          reach2_half_inv. ik__vec3_bounded() takes a vector whose squared length
+                          is within IK_MAX_MAGNITUDE^2 at once (each component only otherwise),
+                          and ik__quat_usable(), the one test of a rotation to normalize (finite,
+                          non-zero), reads its squared length first: accepted and refused inputs
+                          are the same as before (test_limb_huge_rotations); the limb's
+                          ik__ok()/ik__fin() copies of ik__bounded()/ik__finite() are gone.
+                          ik__angle_near() returns theta at once when ref is within pi of it.
+                          Prepared pose-only solve 1,319 -> 1,033 instructions (pose targets),
+                          0.62-0.65 of 0.7.2's time interleaved; make bench 99-103 ns on random
+                          pose targets, 92-97 ns along a path (docs/limb.md, "0.7.3").
        0.7.2 (2026-11-26) ik_jacobian_solve(), DLS and PINV: with every joint weight 1 and no
                           column pinned at a limit the normal equations' path makes no weights
                           and does not scale the step by them (about 170 instructions per
