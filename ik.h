@@ -4950,6 +4950,8 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 // a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
 // its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
 // not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
+// The result is that rotation times a positive factor (|q| = 4 cos(t/2), or 1 from Shepperd's
+// method): callers normalize where it is off their longest chain of dependent operations.
 // ik__quat_from_frames() beyond 162 degrees: M built in full, Shepperd's method (rare: out of
 // line, so that it does not weigh on the common case's registers).
 IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
@@ -4975,7 +4977,7 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
     if (!(tr >= IK_R(-0.9)))
         return ik__quat_from_frames_far(a, b, c, d);
     v = ik_vec3_add(ik_vec3_add(ik_vec3_cross(a, c), ik_vec3_cross(b, d)), ik_vec3_cross(e, f));
-    return ik__quat_unitize(ik_quat_make(v.x, v.y, v.z, 1 + tr));
+    return ik_quat_make(v.x, v.y, v.z, 1 + tr);
 }
 
 // The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
@@ -5073,7 +5075,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
 {
     ik__limb_local loc, cur;
     ik_real l1, l2, k, d2, dist2, dist, du, reach2, theta, ch, sh, inv_len, scale, tiny, plen, rlen,
-        band, soft, p2, r2;
+        band, soft, p2, r2, nq;
     ik_vec3 t, am, bm, ref;
     ik_quat qml, qs, qw, target_rot;
     bool met = true, rot = target && target->use_rotation, none;
@@ -5221,15 +5223,19 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (ik_vec3_length2(bm) == 0)
         bm = ik_vec3_any_perpendicular(am);
 
-    // shoulder: base * qs (= qml) maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m)
+    // shoulder: base * qs (= qml) maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m). qml
+    // comes unnormalized, and its normalization nq is applied to the products below: the square
+    // root and division run beside them, not before them
     qml = ik__quat_from_frames(loc.a, loc.b, am, bm);
-    qs = ik_quat_mul(ik_quat_conjugate(g->base.rot), qml);
+    nq = 1 / IK_SQRT(ik_quat_dot(qml, qml));
+    qs = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(g->base.rot), qml), nq);
 
     // wrist: what is left of the target orientation after base * shoulder * elbow; position
     // only, the current wrist (made only if it is asked for)
     target_rot = rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
     if (rot)
-        qw = ik_quat_mul(ik_quat_conjugate(ik_quat_mul(qml, loc.rh)), target_rot);
+        qw = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(ik_quat_mul(qml, loc.rh)), target_rot),
+                            nq);
     else if (q && (out_pose || info))
         qw = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
     else
@@ -5254,7 +5260,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         out_pose->wrist = qw;
     }
     if (info) {
-        ik_quat reached = ik_quat_mul(qml, ik_quat_mul(loc.rh, qw));
+        ik_quat reached = ik_quat_mul(ik__quat_scale(qml, nq), ik_quat_mul(loc.rh, qw));
         info->status = met ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE;
         info->iterations = 1;
         info->position_error =
