@@ -895,7 +895,7 @@ typedef struct ik_limb_prepared {
     ik_real t0, cos_t0, sin_t0;      // t0, the straight elbow angle, in (-pi, pi]
     ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
-    ik_real reach2_half_inv;         // 1 / reach2_half (0 if that is not finite)
+    ik_real reach2_half_inv;         // 1 / reach2_half (0 if that overflows)
     ik_real unit2_inv;               // 1 / length_unit^2 (0 if that over- or underflows)
     int _valid;                      // set by ik_limb_prepare(); do not touch
 } ik_limb_prepared;
@@ -4832,6 +4832,7 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
     g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
     g.t0 = IK_ATAN2(g.sin_t0, g.cos_t0);
+    g.t0 = g.t0 <= -IK_PI ? IK_PI : g.t0; // (sin_t0 = -0: the same angle)
     {
         ik_quat h = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g.cos_t0, g.sin_t0);
         g.cos_h0 = h.w, g.sin_h0 = h.z; // (h.w >= 0 by its construction)
@@ -4850,8 +4851,8 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 // atan(z) for z in [0, 1], within 2 ulps (a third of the instructions of libm's atan2, which
 // the limb's elbow angle took before): z reduced by the nearest t = k / 16 below it,
 // atan z = atan t + atan u with u = (z - t) / (1 + z t) in [0, 1/16], whose series
-// u - u^3 / 3 + ... is below rounding after the u^15 term. (The table: atan(k / 16), by atanl,
-// rounded.)
+// u - u^3 / 3 + ... + u^13 / 13 (7 terms) leaves out less than u^15 / 15, 1e-18 of atan u. (The
+// table: atan(k / 16), by atanl, rounded.)
 static inline ik_real ik__atan01(ik_real z)
 {
     static const ik_real atan_t[16] = {
@@ -4875,9 +4876,7 @@ static inline ik_real ik__atan01(ik_real z)
     int k = z < 1 ? (int)(z * 16) : 15;
     ik_real t = (ik_real)k / 16, u = (z - t) / (1 + z * t), u2 = u * u;
     ik_real p =
-        ((((((IK_R(1.0) / 15 * u2 - IK_R(1.0) / 13) * u2 + IK_R(1.0) / 11) * u2 - IK_R(1.0) / 9) *
-               u2 +
-           IK_R(1.0) / 7) *
+        (((((IK_R(-1.0) / 13 * u2 + IK_R(1.0) / 11) * u2 - IK_R(1.0) / 9) * u2 + IK_R(1.0) / 7) *
               u2 -
           IK_R(1.0) / 5) *
              u2 +
@@ -4889,7 +4888,9 @@ static inline ik_real ik__atan01(ik_real z)
 static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
 {
     ik_real k = (ref - theta) / (2 * IK_PI), r;
-    if (IK_FABS(ref - theta) < IK_PI) // (k rounds to 0: most calls)
+    // within half a turn: nearest as it is (most calls; rounding k below could pick the other
+    // turn a few ulps below pi)
+    if (IK_FABS(ref - theta) < IK_PI)
         return theta;
     if (!(IK_FABS(k) <= IK_MAX_MAGNITUDE)) // (the answer would be beyond it anyway)
         return theta;
@@ -5144,14 +5145,13 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // c = +-1 too, is 4 atan(tan(acos(c) / 4)) with tan(x / 2) = sin x / (1 + cos x)
     k = 2 * l1 * l2;
     if (k * g->rg > 0) {
-        // (at the bounds exactly straight or folded, whatever the rounding of the formula)
+        // (at the bounds exactly straight or folded, whatever the rounding of the formula; the
+        // prepared 1 / reach2_half overflows only for a bone below 1e-300 of the limb, whose
+        // range of reach then rounds to a point, so that this third case never sees it)
         ik_real c = reach2 >= g->reach2_max ? 1
                     : reach2 <= g->reach2_min
                         ? -1
-                        : ik__clamp(g->reach2_half_inv > 0
-                                        ? (reach2 - g->reach2_mid) * g->reach2_half_inv
-                                        : (reach2 - g->reach2_mid) / g->reach2_half,
-                                    -1, 1),
+                        : ik__clamp((reach2 - g->reach2_mid) * g->reach2_half_inv, -1, 1),
                 ca = IK_SQRT((1 + c) / 2), sa = IK_SQRT((1 - c) / 2);
         ch = g->cos_h0 * ca - g->sin_h0 * sa;
         sh = g->sin_h0 * ca + g->cos_h0 * sa;

@@ -555,6 +555,12 @@ static void test_limb_huge_rotations(void)
         CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_OK);
         th.pos.y = -IK_MAX_MAGNITUDE * IK_R(1.000001);
         CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_ERR_BAD_ARG);
+        // one component just beyond the bound, the others 0 (|pos|^2 just beyond the bound's
+        // square: a looser squared-length test would take it)
+        th.pos = ik_vec3_make(IK_MAX_MAGNITUDE * (1 + IK_EPSILON), 0, 0);
+        CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_ERR_BAD_ARG);
+        th.pos = ik_vec3_make(0, IK_MAX_MAGNITUDE * IK_R(1.2), 0);
+        CHECK(ik_limb_solve(&l, &th, NULL, q2, NULL, NULL) == IK_ERR_BAD_ARG);
     }
 }
 

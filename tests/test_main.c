@@ -61,6 +61,30 @@ static void test_atan01(void)
     printf("  atan01: worst relative error %.2f epsilon\n", worst);
 }
 
+// Internal: ik__angle_near(theta, ref) is theta + 2 pi k, k whole, within half a turn of ref
+// (to rounding), for gaps a few ulps either side of pi, 1.2 pi, 2.9 pi and random ones; and
+// theta itself within half a turn.
+static void test_angle_near(void)
+{
+    static const double gaps[] = { 0, 1, -1, 3.14159, -3.14159, 3.7699, -3.7699, 9.1106, -9.1106 };
+    test_rng r = { 33 };
+    int i, j, bad = 0;
+    for (i = 0; i < 2000; i++) {
+        ik_real theta = (ik_real)test_rng_uniform(&r, -10, 10);
+        for (j = 0; j < 9 + 8; j++) {
+            ik_real gap = j < 9 ? (ik_real)gaps[j]
+                                : IK_PI * (j & 1 ? 1 : -1) * (1 + (ik_real)(j - 12) * IK_EPSILON);
+            ik_real ref = theta + gap, got = ik__angle_near(theta, ref);
+            double turns = ((double)got - (double)theta) / (2 * 3.14159265358979323846);
+            double tol = 64 * (double)IK_EPSILON * (fabs((double)theta) + fabs((double)ref) + 7);
+            bad += !(fabs(turns - floor(turns + 0.5)) <= tol) ||
+                   !(fabs((double)got - (double)ref) <= 3.14159265358979323846 + tol) ||
+                   (IK_FABS(ref - theta) < IK_PI && got != theta);
+        }
+    }
+    CHECK(bad == 0);
+}
+
 // Internal: the solvers' kinematics pass reads the chain from a joint table (rotated origins
 // as matrices; chains of z hinges by the planar pass); ik_chain_fk() and ik_chain_jacobian()
 // read the joints as they go. On random chains of both kinds and every orientation weight the
@@ -299,6 +323,7 @@ int main(void)
     CHECK(ik_real_size() == (int)sizeof(ik_real));
     test_math();
     RUN(test_atan01);
+    RUN(test_angle_near);
     RUN(test_joint_table_passes);
     RUN(test_rotation_log);
     RUN(test_normal_equations);
