@@ -150,10 +150,11 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
-       0.7.3 (2026-11-26) Analytic limb: small helpers inline (their vectors went through the
-                          stack), the elbow angle without libm's atan2, the rare rotation branch
-                          out of line: prepared pose-only solve 0.62-0.65 of 0.7.2's time (about
-                          100 ns); cheaper checks of vectors and rotations (same answers).
+       0.8.0 (2026-11-26) Analytic limb: small helpers inline (their vectors went through the
+                          stack), the shoulder rotation normalized after its products, the elbow
+                          angle without libm's atan2: prepared pose-only solve 0.54-0.63 of
+                          0.7.2's time (85 ns); ik_limb_prepared has two new fields (t0,
+                          reach2_half_inv); cheaper checks of vectors and rotations (same answers).
        0.7.2 (2026-11-26) Jacobian DLS and PINV: no weighing with unit weights, no smallest
                           eigenvalue where the damping cannot matter, no singular-start test at
                           the rounding floor (per 7-DOF pose iteration 3-6% faster, more at the
@@ -199,9 +200,9 @@
 #define IK_H_INCLUDED
 
 #define IK_VERSION_MAJOR  0
-#define IK_VERSION_MINOR  7
-#define IK_VERSION_PATCH  3
-#define IK_VERSION_STRING "0.7.3"
+#define IK_VERSION_MINOR  8
+#define IK_VERSION_PATCH  0
+#define IK_VERSION_STRING "0.8.0"
 
 // ---- config ------------------------------------------------------------------------------------
 #include <math.h>
@@ -6053,26 +6054,30 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
-       0.7.3 (2026-11-26) ik_limb_solve(), ik_limb_solve_prepared(): the helpers on the solve's
+       0.8.0 (2026-11-26) ik_limb_solve(), ik_limb_solve_prepared(): the helpers on the solve's
                           path are inline (ik__limb_perp2, ik__quat_usable, ik__limb_state_valid,
                           ik__angle_near, ik__limb_log_near, ik__limb_unit, ik__limb_quat_unit,
                           ik__limb_local_at): a vector or quaternion passed by value to an
                           out-of-line function goes through the stack, which cost 22-33% of the
-                          pose-only solve; the elbow angle is t0 + 4 ik__atan01(sa / (1 + ca))
-                          (t0 prepared; atan on [0, 1] by a k / 16 table and a 7-term series,
-                          within 1.0 epsilon relative, test_atan01) instead of libm's atan2;
+                          pose-only solve; ik__quat_from_frames() returns the rotation times
+                          4 cos(t/2), and the solve normalizes qs and qw after the products
+                          (12-15%); the elbow angle is t0 + 4 ik__atan01(sa / (1 + ca)) (t0
+                          prepared; atan on [0, 1] by a k / 16 table and a 7-term series, within
+                          1.0 epsilon relative, test_atan01) instead of libm's atan2;
                           ik__quat_from_frames() beyond 162 degrees is the out-of-line
                           ik__quat_from_frames_far(); cos(t - t0) by the prepared
-                          reach2_half_inv. ik__vec3_bounded() takes a vector whose squared length
-                          is within IK_MAX_MAGNITUDE^2 at once (each component only otherwise),
-                          and ik__quat_usable(), the one test of a rotation to normalize (finite,
+                          reach2_half_inv (ik_limb_prepared gains t0 and reach2_half_inv: a minor
+                          version). ik__vec3_bounded() takes a vector whose squared length is
+                          within IK_MAX_MAGNITUDE^2 at once (each component only otherwise), and
+                          ik__quat_usable(), the one test of a rotation to normalize (finite,
                           non-zero), reads its squared length first: accepted and refused inputs
                           are the same as before (test_limb_huge_rotations); the limb's
                           ik__ok()/ik__fin() copies of ik__bounded()/ik__finite() are gone.
-                          ik__angle_near() returns theta at once when ref is within pi of it.
-                          Prepared pose-only solve 1,319 -> 1,033 instructions (pose targets),
-                          0.62-0.65 of 0.7.2's time interleaved; make bench 99-103 ns on random
-                          pose targets, 92-97 ns along a path (docs/limb.md, "0.7.3").
+                          ik__angle_near() returns theta at once when ref is within pi of it
+                          (test_angle_near). Prepared pose-only solve 1,319 -> 1,036
+                          instructions (pose targets), 0.54-0.63 of 0.7.2's time interleaved;
+                          make bench, quiet runs, 85-86 ns on random pose targets, 77 ns along a
+                          path (docs/limb.md, "0.8.0"): issue 5's target met.
        0.7.2 (2026-11-26) ik_jacobian_solve(), DLS and PINV: with every joint weight 1 and no
                           column pinned at a limit the normal equations' path makes no weights
                           and does not scale the step by them (about 170 instructions per
