@@ -96,7 +96,8 @@
                          the previous answer in q. Ignores joint limits. A limb solved many
                          times is prepared once (ik_limb_prepare(), ik_limb_solve_prepared());
                          a caller driving its own skeleton passes q = NULL and gets rotations
-                         (ik_limb_pose, in/out), the fastest way (no exponential maps).
+                         (ik_limb_pose, in/out), the fastest way (no exponential maps): about
+                         85 ns per 7-DOF pose solve on a 3 GHz core (docs/limb.md).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
