@@ -3062,8 +3062,8 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 // tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
 // lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
 // positive terms. It bounds A's smallest eigenvalue from below: rho >= 1 / tr(A^-1) >= rho / n.
-// M's entries below the diagonal go to mi (6 x 6, row-major) for ik__ldlt_min_eig().
-IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], const int n)
+// M's entries below the diagonal go to mi (6 x 6, row-major, as l) for ik__ldlt_min_eig().
+IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real *mi, const int n)
 {
     ik_real tr = 0;
     int i, j, k;
@@ -3075,8 +3075,8 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], c
             ik_real t = l[k * 6 + j];
             IK__UNROLL
             for (i = j + 1; i < k; i++)
-                t += l[k * 6 + i] * mi[i][j];
-            mi[k][j] = -t;
+                t += l[k * 6 + i] * mi[i * 6 + j];
+            mi[k * 6 + j] = -t;
             norm2 += t * t;
         }
         tr += norm2 * l[k * 6 + k];
@@ -3084,7 +3084,7 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], c
     return tr;
 }
 
-static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real (*mi)[6])
+static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real *mi)
 {
     return n == 3 ? ik__ldlt_inverse_trace_n(l, mi, 3) : ik__ldlt_inverse_trace_n(l, mi, 6);
 }
@@ -3092,7 +3092,7 @@ static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real (*mi)[6])
 // y = tr A^-1 x for A = L D L^T, with M = L^-1 from ik__ldlt_inverse_trace(): tr M^T (D^-1 (M x)),
 // two triangular products whose rows are independent of each other (a substitution's rows each
 // wait for the one before: a longer chain of dependent operations). y = x beyond n.
-IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real (*mi)[6], const ik_real *x,
+IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real *mi, const ik_real *x,
                                         ik_real tr, ik_real *y, const int n)
 {
     ik_real z[6];
@@ -3102,7 +3102,7 @@ IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real (*mi)[6]
         ik_real s = x[i];
         IK__UNROLL
         for (j = 0; j < i; j++)
-            s += mi[i][j] * x[j];
+            s += mi[i * 6 + j] * x[j];
         z[i] = s * (l[i * 6 + i] * tr);
     }
     IK__UNROLL
@@ -3110,7 +3110,7 @@ IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real (*mi)[6]
         ik_real s = z[j];
         IK__UNROLL
         for (i = j + 1; i < n; i++)
-            s += mi[i][j] * z[i];
+            s += mi[i * 6 + j] * z[i];
         y[j] = s;
     }
     IK__UNROLL
@@ -3128,8 +3128,7 @@ IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real (*mi)[6]
 // 1e-9 or 1e9 units would otherwise over- or underflow. y = A^-1 x by M = L^-1 (mi, from
 // ik__ldlt_inverse_trace()), two triangular products instead of the substitutions: each step's
 // chain of dependent operations is about half as long (the DLS iteration 15% faster).
-static ik_real ik__ldlt_min_eig(const ik_real *l, const ik_real (*mi)[6], int n, ik_real *x,
-                                ik_real tr)
+static ik_real ik__ldlt_min_eig(const ik_real *l, const ik_real *mi, int n, ik_real *x, ik_real tr)
 {
     const ik_real floor2 = (16 * IK_EPSILON) * (16 * IK_EPSILON);
     ik_real rho = 0, norm2 = 0;
@@ -3231,8 +3230,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], mi[6][6], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut,
-                                     ti;
+    ik_real a[36], ld[36], mi[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut,
+                                   ti;
     ik_real eps2 = ik__damping_eps2(scale), e2 = 0;
     ik_real *wa = w->jw;
     int r, c;
@@ -3270,7 +3269,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
             (adaptive ? 2 * eps2 * ti <= 1 || 16 * ik__damping_most(e2, scale) * ti <= IK_EPSILON
                       : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
     if (!known) {
-        rho = ik__ldlt_min_eig(l, (const ik_real(*)[6])mi, m, w->eig, tr);
+        rho = ik__ldlt_min_eig(l, mi, m, w->eig, tr);
         if (!(rho > cut * tr))
             return false;
         if (adaptive)
@@ -4982,16 +4981,8 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
                : ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a));
 }
 
-// The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
-// M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
-// M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
-// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
-// its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
-// not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
-// The result is that rotation times a positive factor (|q| = 4 cos(t/2), or 1 from Shepperd's
-// method): callers normalize where it is off their longest chain of dependent operations.
-// ik__quat_from_frames() beyond 162 degrees: M built in full, Shepperd's method (rare: out of
-// line, so that it does not weigh on the common case's registers).
+// ik__quat_from_frames() (below) beyond 162 degrees: its matrix M built in full, Shepperd's
+// method (rare: out of line, so that it does not weigh on the common case's registers).
 IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
@@ -5008,6 +4999,14 @@ IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_ve
     return ik__quat_from_mat3(&m);
 }
 
+// The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
+// M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
+// M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
+// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
+// its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
+// not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
+// The result is that rotation times a positive factor (|q| = 4 cos(t/2), or 1 from Shepperd's
+// method): callers normalize where it is off their longest chain of dependent operations.
 static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
