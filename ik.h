@@ -3062,8 +3062,8 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 // tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
 // lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
 // positive terms. It bounds A's smallest eigenvalue from below: rho >= 1 / tr(A^-1) >= rho / n.
-// M's entries below the diagonal go to mi (6 x 6, row-major, as l) for ik__ldlt_min_eig().
-IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real *mi, const int n)
+// M's entries below the diagonal go to mi for ik__ldlt_min_eig().
+IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], const int n)
 {
     ik_real tr = 0;
     int i, j, k;
@@ -3075,8 +3075,8 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real *mi, const 
             ik_real t = l[k * 6 + j];
             IK__UNROLL
             for (i = j + 1; i < k; i++)
-                t += l[k * 6 + i] * mi[i * 6 + j];
-            mi[k * 6 + j] = -t;
+                t += l[k * 6 + i] * mi[i][j];
+            mi[k][j] = -t;
             norm2 += t * t;
         }
         tr += norm2 * l[k * 6 + k];
@@ -3084,7 +3084,7 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real *mi, const 
     return tr;
 }
 
-static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real *mi)
+static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real (*mi)[6])
 {
     return n == 3 ? ik__ldlt_inverse_trace_n(l, mi, 3) : ik__ldlt_inverse_trace_n(l, mi, 6);
 }
@@ -3092,7 +3092,7 @@ static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real *mi)
 // y = tr A^-1 x for A = L D L^T, with M = L^-1 from ik__ldlt_inverse_trace(): tr M^T (D^-1 (M x)),
 // two triangular products whose rows are independent of each other (a substitution's rows each
 // wait for the one before: a longer chain of dependent operations). y = x beyond n.
-IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real *mi, const ik_real *x,
+IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, ik_real (*mi)[6], const ik_real *x,
                                         ik_real tr, ik_real *y, const int n)
 {
     ik_real z[6];
@@ -3102,7 +3102,7 @@ IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real *mi, con
         ik_real s = x[i];
         IK__UNROLL
         for (j = 0; j < i; j++)
-            s += mi[i * 6 + j] * x[j];
+            s += mi[i][j] * x[j];
         z[i] = s * (l[i * 6 + i] * tr);
     }
     IK__UNROLL
@@ -3110,7 +3110,7 @@ IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real *mi, con
         ik_real s = z[j];
         IK__UNROLL
         for (i = j + 1; i < n; i++)
-            s += mi[i * 6 + j] * z[i];
+            s += mi[i][j] * z[i];
         y[j] = s;
     }
     IK__UNROLL
@@ -3128,7 +3128,7 @@ IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, const ik_real *mi, con
 // 1e-9 or 1e9 units would otherwise over- or underflow. y = A^-1 x by M = L^-1 (mi, from
 // ik__ldlt_inverse_trace()), two triangular products instead of the substitutions: each step's
 // chain of dependent operations is about half as long (the DLS iteration 15% faster).
-static ik_real ik__ldlt_min_eig(const ik_real *l, const ik_real *mi, int n, ik_real *x, ik_real tr)
+static ik_real ik__ldlt_min_eig(const ik_real *l, ik_real (*mi)[6], int n, ik_real *x, ik_real tr)
 {
     const ik_real floor2 = (16 * IK_EPSILON) * (16 * IK_EPSILON);
     ik_real rho = 0, norm2 = 0;
@@ -3230,8 +3230,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], mi[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut,
-                                   ti;
+    ik_real a[36], ld[36], mi[6][6], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut,
+                                     ti;
     ik_real eps2 = ik__damping_eps2(scale), e2 = 0;
     ik_real *wa = w->jw;
     int r, c;

@@ -220,7 +220,8 @@ static void test_normal_equations(void)
         const double top = TOL(9.0, 3.0) / 2, lk = top * (double)(trial % 10) / 9; // cond(J)
         double u[6][6], s[6], cond, smin2;
         long double yref[6], tref = 0;
-        ik_real a[36], l[36], mi[36], y[6] = { 0, 0, 0, 0, 0, 0 }, e[6] = { 0, 0, 0, 0, 0, 0 }, ti;
+        ik_real a[36], l[36], mi[6][6], y[6] = { 0, 0, 0, 0, 0, 0 }, e[6] = { 0, 0, 0, 0, 0, 0 },
+                                        ti;
         for (j = 0; j < m; j++) { // Gram-Schmidt on random columns
             double nu = 0;
             for (i = 0; i < m; i++)
@@ -296,7 +297,7 @@ static void test_normal_equations(void)
         // float too (0.7.0's products went as A^-2 and over- or underflowed there)
         {
             ik_real x0[6] = { 0, 0, 0, 0, 0, 0 }, x1[6] = { 0, 0, 0, 0, 0, 0 }, as[36], ls[36],
-                    mis[36], tr = 0, rho, rho_s;
+                    mis[6][6], tr = 0, rho, rho_s;
             const ik_real sc = k % 2 ? (ik_real)ldexp(1, 60) : (ik_real)ldexp(1, -60);
             for (i = 0; i < m; i++)
                 tr += a[i * 6 + i];
