@@ -3267,10 +3267,10 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     if (adaptive)
         for (r = 0; r < m; r++)
             e2 += e[r] * e[r];
-    known = 2 * cut * tr * ti < 1 &&
-            (adaptive ? eps2 * ti * (1 + 64 * IK_EPSILON * tr * ti) <= 1 ||
-                            16 * ik__damping_most(e2, scale) * ti <= IK_EPSILON
-                      : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
+    known =
+        2 * cut * tr * ti < 1 && (adaptive ? eps2 * ti * (1 + 64 * IK_EPSILON * tr * ti) <= 1 ||
+                                                 16 * ik__damping_most(e2, scale) * ti <= IK_EPSILON
+                                           : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
     if (!known) {
         rho = ik__ldlt_min_eig(l, mi, m, w->eig, tr);
         if (!(rho > cut * tr))
