@@ -2813,10 +2813,9 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
 // (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
 // SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
 // the pinned flags and forced moves, per column its joint's sqrt(weight) and limits (infinite
-// for ball joints), and the estimate of the smallest eigenvector of J W J^T (6).
+// for ball joints).
 typedef struct ik__jac_work {
-    ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi,
-        *eig;
+    ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
     ik__joint_table table; // ik__joint_table_make()
     bool unit_weights;     // every sw is 1
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
@@ -2824,7 +2823,7 @@ typedef struct ik__jac_work {
 
 static size_t ik__jacobian_reals(int dof, size_t table)
 {
-    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + 6 + table;
+    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + table;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -3005,7 +3004,7 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
                 s -= t[k] * lj[k];
             t[j] = s;
             li[j] = s * lj[j];
-            d -= s * li[j];
+            d -= (s * s) * lj[j]; // (not s li[j]: the pivot's chain one product shorter)
         }
         if (!(d > 0))
             return false;
@@ -3061,11 +3060,10 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 
 // tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
 // lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
-// positive terms. It bounds A's smallest eigenvalue from below: rho >= 1 / tr(A^-1) >= rho / n.
-// M's entries below the diagonal go to mi for ik__ldlt_min_eig().
-IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], const int n)
+// positive terms (accurate to a few epsilon cond(A) relative, as the factor).
+IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n)
 {
-    ik_real tr = 0;
+    ik_real tr = 0, mi[6][6];
     int i, j, k;
     IK__UNROLL
     for (k = 0; k < n; k++) {
@@ -3084,81 +3082,9 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, ik_real (*mi)[6], c
     return tr;
 }
 
-static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, ik_real (*mi)[6])
+static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n)
 {
-    return n == 3 ? ik__ldlt_inverse_trace_n(l, mi, 3) : ik__ldlt_inverse_trace_n(l, mi, 6);
-}
-
-// y = tr A^-1 x for A = L D L^T, with M = L^-1 from ik__ldlt_inverse_trace(): tr M^T (D^-1 (M x)),
-// two triangular products whose rows are independent of each other (a substitution's rows each
-// wait for the one before: a longer chain of dependent operations). y = x beyond n.
-IK__SIZED void ik__ldlt_inverse_apply_n(const ik_real *l, ik_real (*mi)[6], const ik_real *x,
-                                        ik_real tr, ik_real *y, const int n)
-{
-    ik_real z[6];
-    int i, j;
-    IK__UNROLL
-    for (i = 0; i < n; i++) {
-        ik_real s = x[i];
-        IK__UNROLL
-        for (j = 0; j < i; j++)
-            s += mi[i][j] * x[j];
-        z[i] = s * (l[i * 6 + i] * tr);
-    }
-    IK__UNROLL
-    for (j = 0; j < n; j++) {
-        ik_real s = z[j];
-        IK__UNROLL
-        for (i = j + 1; i < n; i++)
-            s += mi[i][j] * z[i];
-        y[j] = s;
-    }
-    IK__UNROLL
-    for (i = n; i < 6; i++)
-        y[i] = x[i] * tr;
-}
-
-// The smallest eigenvalue of A = L D L^T (n <= 6) by inverse iteration from x (updated: the
-// caller keeps it as the next call's start, which is then nearly converged; a zero x starts
-// from the all-ones vector). For y = A^-1 x, rho = x.y / y.y is the Rayleigh quotient of y, an
-// upper bound, and r = x - rho y = (A - rho) y the residual: its error is about
-// |r|^2 / (|y|^2 gap), so it is taken once |r| / |y| <= 1e-3 rho, or is at the rounding of A
-// (trace tr). The next x is rho y, about as long as x: no normalization needed. All of it in
-// units of tr (y times tr, rho over tr), so that no product goes as A^-2: in float a chain of
-// 1e-9 or 1e9 units would otherwise over- or underflow. y = A^-1 x by M = L^-1 (mi, from
-// ik__ldlt_inverse_trace()), two triangular products instead of the substitutions: each step's
-// chain of dependent operations is about half as long (the DLS iteration 15% faster).
-static ik_real ik__ldlt_min_eig(const ik_real *l, ik_real (*mi)[6], int n, ik_real *x, ik_real tr)
-{
-    const ik_real floor2 = (16 * IK_EPSILON) * (16 * IK_EPSILON);
-    ik_real rho = 0, norm2 = 0;
-    int i, it;
-    for (i = 0; i < n; i++)
-        norm2 += x[i] * x[i];
-    for (i = 0; i < n && !(norm2 > 0); i++)
-        x[i] = 1;
-    for (it = 0; it < 40; it++) {
-        ik_real xy = 0, yy = 0, rr = 0, y[6];
-        if (n == 3)
-            ik__ldlt_inverse_apply_n(l, mi, x, tr, y, 3);
-        else
-            ik__ldlt_inverse_apply_n(l, mi, x, tr, y, 6);
-        IK__UNROLL
-        for (i = 0; i < 6; i++) {
-            xy += x[i] * y[i];
-            yy += y[i] * y[i];
-        }
-        rho = xy / yy;
-        IK__UNROLL
-        for (i = 0; i < 6; i++) {
-            ik_real r = x[i] - rho * y[i];
-            rr += r * r;
-            x[i] = rho * y[i];
-        }
-        if (rr <= (IK_R(1e-6) * rho * rho + floor2) * yy)
-            break;
-    }
-    return rho * tr;
+    return n == 3 ? ik__ldlt_inverse_trace_n(l, 3) : ik__ldlt_inverse_trace_n(l, 6);
 }
 
 // jw = J diag(sqrt w), the pinned columns zero.
@@ -3192,10 +3118,14 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
-// Adaptive DLS damping (docs/jacobian.md): only below s_min = eps = 0.05 L (L: scale), at most
-// lambda_max = 0.1 L and never more than the error: lambda^2 = (1 - s_min^2 / eps^2)
-// min(|e|^2, lambda_max^2), for s2 = s_min^2 and e2 = |e|^2. ik__damping_eps2() is eps^2,
-// ik__damping_most() the most it damps (at s_min = 0).
+// Adaptive DLS damping (docs/jacobian.md): only below s_h = eps = 0.05 L (L: scale), at most
+// lambda_max = 0.1 L and never more than the error: lambda^2 = (1 - s_h^2 / eps^2)
+// min(|e|^2, lambda_max^2), for s2 = s_h^2 and e2 = |e|^2. s_h^2 = 1 / sum_i 1 / s_i^2 =
+// 1 / tr((Jw Jw^T)^-1) measures how near the chain is to a singularity: within
+// s_min^2 / m <= s_h^2 <= s_min^2 (m singular values s_i), s_min^2 itself up to the others' share
+// where one singular value is small, smooth in the state (s_min turns a corner where two
+// singular values cross), and exact from an LDL^T factor or the SVD alike.
+// ik__damping_eps2() is eps^2, ik__damping_most() the most it damps (at s_h = 0).
 static ik_real ik__damping_eps2(ik_real scale)
 {
     return IK_R(0.0025) * scale * scale;
@@ -3221,8 +3151,7 @@ static bool ik__unweighted(const ik__jac_work *w)
 
 // The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
 // (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
-// by LDL^T, dq = Jw^T y (weighted coordinates), s_min^2 for the adaptive damping by inverse
-// iteration where a bound does not settle it. PINV drops no singular value then
+// by LDL^T, dq = Jw^T y (weighted coordinates). PINV drops no singular value then
 // (s_min > rcond s_max). Returns false (nothing written) otherwise; *l gets the undamped factor
 // for the rest pose's projection.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
@@ -3230,12 +3159,10 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], mi[6][6], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, rho = 0, lambda2 = 0, cut,
-                                     ti;
-    ik_real eps2 = ik__damping_eps2(scale), e2 = 0;
+    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2 = 0, cut, sh2, e2 = 0;
     ik_real *wa = w->jw;
     int r, c;
-    bool damped, adaptive = o->method == IK_JACOBIAN_DLS && !(o->damping > 0), known;
+    bool damped;
     if (dof < m)
         return false;
     // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain,
@@ -3247,39 +3174,26 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         tr += a[r * 6 + r];
     if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
         return false;
-    // Well enough conditioned: cond(A) <= 1e-4 / epsilon, so that the normal equations' error
-    // (cond(A) epsilon, relative) stays below 1e-4 of the step, which the next iteration
-    // corrects (Newton's convergence stays superlinear); and no singular value that PINV would
-    // drop (s_min > rcond s_max).
+    // Well enough conditioned: s_h^2 = 1 / tr(A^-1) > 1e4 epsilon tr(A) (cond(A) <= m 1e-4 /
+    // epsilon, as s_h^2 >= s_min^2 / m), so that the normal equations' error (cond(A) epsilon,
+    // relative) stays below about 1e-4 of the step, which the next iteration corrects (Newton's
+    // convergence stays superlinear); and no singular value that PINV would drop
+    // (s_min^2 >= s_h^2 > rcond^2 tr(A) >= rcond^2 s_max^2).
     cut = IK_EPSILON * IK_R(1e4);
     cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-    if (o->method == IK_JACOBIAN_DLS && o->damping > 0)
+    sh2 = 1 / ik__ldlt_inverse_trace(l, m);
+    if (!(sh2 > cut * tr))
+        return false;
+    if (o->method == IK_JACOBIAN_DLS && o->damping > 0) {
         lambda2 = o->damping * o->damping;
-    // rho >= 1 / tr(A^-1) (within a factor m; the trace from the factor, a sum of positive
-    // terms). Where that bound settles every use of rho (well conditioned, with a margin of 2;
-    // no adaptive damping; a fixed damping above rho's rounding: rho <= tr), the inverse
-    // iteration is not needed. Adaptive damping needs rho unless rho >= eps2 (no damping; the
-    // bound within the factor's rounding, 64 cond(A) epsilon relative, cond(A) <= tr tr(A^-1):
-    // a margin of at most 1.0032 given the conditioning cut, which 0.8.0 took as 2 and so ran
-    // the iteration on the benchmark's Panda, where 1 / tr(A^-1) = 1.6 eps^2) or the most it
-    // could damp is below the rounding of rho (no damping either: near convergence).
-    ti = ik__ldlt_inverse_trace(l, m, mi);
-    if (adaptive)
+    } else if (o->method == IK_JACOBIAN_DLS) {
         for (r = 0; r < m; r++)
             e2 += e[r] * e[r];
-    known =
-        2 * cut * tr * ti < 1 && (adaptive ? eps2 * ti * (1 + 64 * IK_EPSILON * tr * ti) <= 1 ||
-                                                 16 * ik__damping_most(e2, scale) * ti <= IK_EPSILON
-                                           : lambda2 == 0 || lambda2 > IK_EPSILON * tr / 8);
-    if (!known) {
-        rho = ik__ldlt_min_eig(l, mi, m, w->eig, tr);
-        if (!(rho > cut * tr))
-            return false;
-        if (adaptive)
-            lambda2 = ik__adaptive_damping(rho, e2, scale);
+        lambda2 = ik__adaptive_damping(sh2, e2, scale);
     }
-    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is)
-    damped = known ? lambda2 > 0 : lambda2 > IK_EPSILON * rho / 8;
+    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is:
+    // s_h^2 <= s_min^2)
+    damped = lambda2 > IK_EPSILON * sh2 / 8;
     if (damped && !ik__ldlt(a, lambda2, m, ld))
         return false;
     for (r = 0; r < m; r++)
@@ -3331,13 +3245,15 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             if (o->damping > 0) {
                 lambda2 = o->damping * o->damping;
             } else {
-                // near a singularity (s_min < eps) damp, up to lambda_max, but never more
+                // near a singularity (s_h < eps) damp, up to lambda_max, but never more
                 // than the error itself: the damping vanishes as the target is reached, and
                 // the last iterations converge as fast as Gauss-Newton's
-                ik_real e2 = 0;
+                ik_real e2 = 0, inv = 0;
                 for (r = 0; r < m; r++)
                     e2 += e[r] * e[r];
-                lambda2 = ik__adaptive_damping(w->s[k - 1] * w->s[k - 1], e2, scale);
+                for (i = 0; i < k; i++) // (1 / s_h^2; a zero singular value: s_h = 0)
+                    inv += w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
+                lambda2 = ik__adaptive_damping(1 / inv, e2, scale);
             }
         }
         for (i = 0; i < k && !normal; i++) {
@@ -3519,10 +3435,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     w.hi = w.lo + dof;
     w.u = w.hi + dof;
     w.s = w.u + 36;
-    w.eig = w.s + 6;
-    for (i = 0; i < 6; i++)
-        w.eig[i] = 0;
-    w.table = ik__joint_table_make(chain, w.eig + 6);
+    w.table = ik__joint_table_make(chain, w.s + 6);
 
     euler = o.ball_param == IK_BALL_EULER;
     m = target.use_rotation ? 6 : 3;
