@@ -1870,11 +1870,12 @@ static inline bool ik__quat_turns(ik_quat o)
 
 // What the kinematics pass needs to know of a joint: the joint type, for revolute and
 // prismatic joints the coordinate axis they lie along (3: none) and whether along its negative
-// direction, and whether the origin is rotated.
+// direction, whether the origin is rotated and (in a joint table) about which coordinate axis.
 #define IK__CODE_AXIS    3  // bits 0-1: 0, 1, 2 = +-e_k, 3 = a general axis
 #define IK__CODE_NEG     4  // along -e_k
 #define IK__CODE_ROTATED 8  // origin.rot is not the identity
-#define IK__CODE_TYPE    16 // bits 4 and up: the ik_joint_type
+#define IK__CODE_TYPE    16 // bits 4-5: the ik_joint_type
+#define IK__CODE_ORIGIN  64 // bits 6-7 (table only): a rotated origin about e_k, k = 0, 1, 2; 3: not
 static inline int ik__joint_code(const ik_joint *j)
 {
     int code = (int)j->type * IK__CODE_TYPE, axis = 3;
@@ -1937,9 +1938,17 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
         t.planar = t.planar && ik__code_planar(code[i]);
         if (code[i] & IK__CODE_ROTATED) {
             ik_mat3 m = ik_quat_to_mat3(chain->joints[i].origin.rot);
+            int k, about = 3; // (about e_k: row and column k of the matrix are e_k exactly)
             for (r = 0; r < 3; r++)
                 for (c = 0; c < 3; c++)
                     o[3 * r + c] = m.m[r][c];
+            for (k = 0; k < 3; k++) {
+                int a = (k + 1) % 3, b = (k + 2) % 3;
+                if (m.m[k][k] == 1 && m.m[k][a] == 0 && m.m[k][b] == 0 && m.m[a][k] == 0 &&
+                    m.m[b][k] == 0)
+                    about = k;
+            }
+            code[i] = (unsigned char)(code[i] + about * IK__CODE_ORIGIN);
             o += 9;
         }
     }
@@ -2142,7 +2151,14 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if ((code & IK__CODE_ROTATED) && table) {
-                r = ik__mat3_mul_rows(&r, origin);
+                // (about a coordinate axis, as DH origins are: a turn of two columns, the
+                // product's own operations on the entries that are not 0 or 1)
+                switch (code / IK__CODE_ORIGIN) {
+                case 0: ik__mat3_turn(&r, 0, origin[4], origin[7]); break;
+                case 1: ik__mat3_turn(&r, 1, origin[8], origin[2]); break;
+                case 2: ik__mat3_turn(&r, 2, origin[0], origin[3]); break;
+                default: r = ik__mat3_mul_rows(&r, origin); break;
+                }
                 origin += 9;
             } else if (code & IK__CODE_ROTATED) {
                 ik_mat3 o = ik_quat_to_mat3(j->origin.rot);
