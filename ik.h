@@ -694,9 +694,12 @@ typedef struct ik_jacobian_opts {
                                 // in the task; >= 0; 0 (default): the chain's length divided by
                                 // its joint count (the mean distance between joints)
     ik_real damping;            // DLS damping lambda (model units); >= 0; default 0, meaning
-                                // adaptive: lambda^2 = (1 - (s_min / eps)^2) min(lambda_max^2,
-                                // |e|^2) when s_min < eps, else 0, with eps = 0.05 and
-                                // lambda_max = 0.1 times the chain's length: damped only near
+                                // adaptive: lambda^2 = (1 - (s_h / eps)^2) min(lambda_max^2,
+                                // |e|^2) when s_h < eps, else 0, with eps = 0.05 and
+                                // lambda_max = 0.1 times the chain's length and
+                                // s_h^2 = 1 / sum_i 1 / s_i^2 over the weighted Jacobian's k
+                                // singular values (k = 3 or 6 task rows, fewer with fewer DOF;
+                                // s_min^2 / k <= s_h^2 <= s_min^2): damped only near
                                 // singularities, and less as the error shrinks
     ik_real rcond;              // IK_JACOBIAN_PINV: relative cutoff, [0, 1); default 1e-9
     ik_real max_step;           // the error is clamped to this length per iteration (model
@@ -2941,17 +2944,19 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 // are padded with zeros (which the solves keep zero, and which add exact zeros to every sum).
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
-// only); each sum runs over the columns in order. In blocks of rows (0-2 with 0-2, 3-5 with
-// 0-2, 3-5 with 3-5), so that each loop's sums stay in registers.
-static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
-                             bool diagonal, ik_real *a, int at)
+// only; wa NULL: every weight 1); each sum runs over the columns in order. In blocks of rows
+// (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that each loop's sums stay in registers. (Inline
+// with a constant weighted, so that the unweighted copy has no products by 1: 84 instructions
+// fewer for 6 x 7, about 1.5% of a 7-DOF iteration.)
+IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
+                                  bool diagonal, ik_real *a, int at, const bool weighted)
 {
     const ik_real *r1 = r0 + dof, *r2 = r1 + dof, *s1 = s0 + dof, *s2 = s1 + dof;
     ik_real a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0, a20 = 0, a21 = 0, a22 = 0;
     int c;
     if (diagonal) {
         for (c = 0; c < dof; c++) {
-            ik_real v0 = r0[c], v1 = r1[c], v2 = r2[c], wc = wa[c];
+            ik_real v0 = r0[c], v1 = r1[c], v2 = r2[c], wc = weighted ? wa[c] : 1;
             ik_real w0 = v0 * wc, w1 = v1 * wc, w2 = v2 * wc;
             a00 += w0 * v0, a10 += w1 * v0, a11 += w1 * v1;
             a20 += w2 * v0, a21 += w2 * v1, a22 += w2 * v2;
@@ -2959,7 +2964,7 @@ static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real
         a01 = a10, a02 = a20, a12 = a21;
     } else {
         for (c = 0; c < dof; c++) {
-            ik_real u0 = s0[c], u1 = s1[c], u2 = s2[c], wc = wa[c];
+            ik_real u0 = s0[c], u1 = s1[c], u2 = s2[c], wc = weighted ? wa[c] : 1;
             ik_real w0 = r0[c] * wc, w1 = r1[c] * wc, w2 = r2[c] * wc;
             a00 += w0 * u0, a01 += w0 * u1, a02 += w0 * u2;
             a10 += w1 * u0, a11 += w1 * u1, a12 += w1 * u2;
@@ -2969,6 +2974,15 @@ static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real
     a[at] = a00, a[at + 1] = a01, a[at + 2] = a02;
     a[at + 6] = a10, a[at + 7] = a11, a[at + 8] = a12;
     a[at + 12] = a20, a[at + 13] = a21, a[at + 14] = a22;
+}
+
+static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
+                             bool diagonal, ik_real *a, int at)
+{
+    if (wa)
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, true);
+    else
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, false);
 }
 
 static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
@@ -3181,11 +3195,11 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     bool damped;
     if (dof < m)
         return false;
-    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain,
-    // sw itself: all ones)
+    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain:
+    // none, all ones)
     for (c = 0; c < dof && !plain; c++)
         wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
-    ik__normal_matrix(jac, plain ? sw : wa, m, dof, a);
+    ik__normal_matrix(jac, plain ? NULL : wa, m, dof, a);
     for (r = 0; r < m; r++)
         tr += a[r * 6 + r];
     if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
