@@ -86,10 +86,12 @@ static void test_angle_near(void)
 }
 
 // Internal: the solvers' kinematics pass reads the chain from a joint table (rotated origins
-// as matrices; chains of z hinges by the planar pass); ik_chain_fk() and ik_chain_jacobian()
-// read the joints as they go. On random chains of both kinds and every orientation weight the
-// two give the same effector and Jacobian: the same operations, so on x86-64 to the last bit
-// (up to the signs of zeros); where a compiler contracts products into FMAs, to rounding.
+// as matrices, those about a coordinate axis as a turn of two columns; chains of z hinges by the
+// planar pass); ik_chain_fk() and ik_chain_jacobian() read the joints as they go. On random
+// chains of both kinds (origins rotated at random or, a third of them, about x, y or z, a
+// quarter turn among them, as DH origins are) and every orientation weight the two give the
+// same effector and Jacobian: the same operations, so on x86-64 to the last bit (up to the signs
+// of zeros); where a compiler contracts products into FMAs, to rounding.
 static void test_joint_table_passes(void)
 {
     static ik_real base[16 * 12], jac1[6 * 40], jac2[6 * 40];
@@ -97,15 +99,23 @@ static void test_joint_table_passes(void)
     test_rng r = { 97 };
     ik_joint joints[12];
     ik_real q[40];
-    int trial, i, k, w, dof, planar = 0, identical = 0;
+    int trial, i, k, w, dof, planar = 0, identical = 0, about[12], marked = 0, about_axis = 0,
+                             joints_rotated = 0;
     for (trial = 0; trial < 400; trial++) {
         const bool flat = trial % 2 == 0; // z hinges (some -z), fixed joints, unrotated origins
         int n = 1 + (int)(test_rng_next(&r) % 12);
         ik_chain c;
         ik__joint_table t;
         for (i = 0; i < n; i++) {
-            int kind = (int)(test_rng_next(&r) % 4);
+            int kind = (int)(test_rng_next(&r) % 4), ax = (int)(test_rng_next(&r) % 9);
             ik_quat rot = test_rng_quat(&r);
+            about[i] = 3;
+            if (ax < 3) { // about e_ax, by a random angle or a quarter turn
+                double h = test_rng_next(&r) % 2 ? 0.7853981633974483 : test_rng_uniform(&r, -2, 2);
+                rot = ik_quat_make(ax == 0 ? (ik_real)sin(h) : 0, ax == 1 ? (ik_real)sin(h) : 0,
+                                   ax == 2 ? (ik_real)sin(h) : 0, (ik_real)cos(h));
+                about[i] = ax;
+            }
             ik_xform o = ik_xform_make(flat ? ik_quat_identity() : rot, test_rng_vec3(&r, -1, 1));
             ik_vec3 axis = kind == 1 ? ik_vec3_make(0, 0, -1) : ik_vec3_make(0, 0, 1);
             if (!flat && kind == 1)
@@ -122,6 +132,11 @@ static void test_joint_table_passes(void)
         t = ik__joint_table_make(&c, base);
         planar += t.planar;
         CHECK(t.planar == flat);
+        for (i = 0; i < n && !flat; i++) { // (an origin about e_k: marked so)
+            marked += t.code[i] / IK__CODE_ORIGIN == about[i];
+            about_axis += about[i] < 3;
+            joints_rotated++;
+        }
         for (w = 0; w < 3; w++) {
             ik_xform e1 = ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, NULL);
             ik_xform e2 = ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, NULL);
@@ -151,6 +166,8 @@ static void test_joint_table_passes(void)
         }
     }
     CHECK(planar == 200);
+    CHECK(about_axis > 300);
+    CHECK(marked == joints_rotated); // (the others marked 3: a general rotation)
 #if !defined(__FP_FAST_FMA) && (defined(__x86_64__) || defined(_M_X64))
     CHECK(identical == 1200); // (the same operations: without contraction into FMAs, bitwise)
 #endif
