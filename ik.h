@@ -151,6 +151,14 @@
    ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
 
    RECENT CHANGES
+       0.9.0 (2026-11-26) Jacobian DLS: the adaptive damping measures nearness to a singularity
+                          by s_h^2 = 1 / sum 1/s_i^2 (= 1 / tr((J W J^T)^-1), between s_min^2 / k
+                          and s_min^2; smooth, and exact from the LDL^T factor) instead of
+                          s_min^2, which needed an inverse iteration: a further DLS iteration of
+                          a 7-DOF pose solve 403-422 ns (arm) and 437-468 ns (Panda), from
+                          484-505 (issue 3's target, < 0.5 us, met); DH origins turned as two
+                          columns; J J^T without weights of 1. Results change within the damping
+                          (the examples' iteration counts are the same).
        0.8.0 (2026-11-26) Analytic limb: small helpers inline (their vectors went through the
                           stack), the shoulder rotation normalized after its products, the elbow
                           angle without libm's atan2: prepared pose-only solve 0.54-0.63 of
@@ -203,9 +211,9 @@
 #define IK_H_INCLUDED
 
 #define IK_VERSION_MAJOR  0
-#define IK_VERSION_MINOR  8
+#define IK_VERSION_MINOR  9
 #define IK_VERSION_PATCH  0
-#define IK_VERSION_STRING "0.8.0"
+#define IK_VERSION_STRING "0.9.0"
 
 // ---- config ------------------------------------------------------------------------------------
 #include <math.h>
@@ -6035,6 +6043,33 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 /*
    VERSION HISTORY
+       0.9.0 (2026-11-26) ik_jacobian_solve(), IK_JACOBIAN_DLS with damping 0: the adaptive
+                          damping's measure of nearness to a singularity is s_h^2 = 1 / sum_i
+                          1/s_i^2 over the weighted Jacobian's k singular values (1 /
+                          tr((Jw Jw^T)^-1) from the LDL^T factor of the normal equations' path;
+                          s_min^2 / k <= s_h^2 <= s_min^2, s_min^2 up to the other singular
+                          values' share near a singularity; smooth where s_min has a corner)
+                          instead of s_min^2: lambda^2 = (1 - s_h^2 / eps^2) min(|e|^2,
+                          lambda_max^2) below s_h = eps. The normal equations' path takes it
+                          exactly from the factor, so the inverse iteration for s_min^2
+                          (ik__ldlt_min_eig, ik__ldlt_inverse_apply_n, the eigenvector in the
+                          scratch: ik_jacobian_scratch_size() is 6 reals smaller) is gone; the
+                          conditioning cut is s_h^2 > max(1e4 epsilon, rcond^2) tr(A) (cond(A)
+                          up to m 1e-4 / epsilon; PINV still drops nothing). LDL^T subtracts
+                          (s s) / D_j from each pivot (one product off its chain). A joint table
+                          marks origins rotated about a coordinate axis (modified-DH origins),
+                          which the kinematics pass turns as two columns instead of a 3 x 3
+                          product: the same numbers up to the signs of zeros
+                          (test_joint_table_passes). J J^T without products by weights of 1.
+                          Per iteration (--jac-calls, first table's cases): DLS 6,247 -> 5,822
+                          (arm), 7,251 -> 6,253 (Panda); PINV 6,392 -> 6,224, 6,655 -> 6,203.
+                          make bench, quiet runs in turns with 0.8.0: a further DLS iteration
+                          of a default solve 484-501 -> 403-422 ns (arm), 487-505 -> 437-468 ns
+                          (Panda); the first table's DLS 429-458 -> 395-415, 475-506 -> 422-454;
+                          PINV 348-368 / 366-388 ns. test_jacobian_step_formula holds the step
+                          to the formula with s_h^2 to 1e-9 with no slack (the estimate's
+                          1e-6 allowance is gone); the examples' tables and iteration counts
+                          are unchanged (two figures move by 0.1-0.3 px).
        0.8.0 (2026-11-26) ik_limb_solve(), ik_limb_solve_prepared(): the helpers on the solve's
                           path are inline (ik__limb_perp2, ik__quat_usable, ik__limb_state_valid,
                           ik__angle_near, ik__limb_log_near, ik__limb_unit, ik__limb_quat_unit,
