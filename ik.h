@@ -707,8 +707,9 @@ typedef struct ik_jacobian_opts {
                                 // lambda_max = 0.1 times the chain's length and
                                 // s_h^2 = 1 / sum_i 1 / s_i^2 over the weighted Jacobian's k
                                 // singular values (k = 3 or 6 task rows, fewer with fewer DOF;
-                                // s_min^2 / k <= s_h^2 <= s_min^2): damped only near
-                                // singularities, and less as the error shrinks
+                                // s_min^2 / k <= s_h^2 <= s_min^2: it can start with s_min up
+                                // to sqrt(k) eps): damped only near singularities, and less as
+                                // the error shrinks
     ik_real rcond;              // IK_JACOBIAN_PINV: relative cutoff, [0, 1); default 1e-9
     ik_real max_step;           // the error is clamped to this length per iteration (model
                                 // units; the rotation part too, in weighted units) before the
@@ -1886,7 +1887,7 @@ static inline bool ik__quat_turns(ik_quat o)
 #define IK__CODE_NEG     4  // along -e_k
 #define IK__CODE_ROTATED 8  // origin.rot is not the identity
 #define IK__CODE_TYPE    16 // bits 4-5: the ik_joint_type
-#define IK__CODE_ORIGIN  64 // bits 6-7 (table only): a rotated origin about e_k, k = 0, 1, 2; 3: not
+#define IK__CODE_ORIGIN  64 // bits 6-7 (table only, with ROTATED): about e_k, k = 0, 1, 2; 3: not
 static inline int ik__joint_code(const ik_joint *j)
 {
     int code = (int)j->type * IK__CODE_TYPE, axis = 3;
@@ -1953,10 +1954,10 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
             for (r = 0; r < 3; r++)
                 for (c = 0; c < 3; c++)
                     o[3 * r + c] = m.m[r][c];
-            for (k = 0; k < 3; k++) {
+            for (k = 0; k < 3; k++) { // (and the turn's cosine and sine where the pass reads them)
                 int a = (k + 1) % 3, b = (k + 2) % 3;
                 if (m.m[k][k] == 1 && m.m[k][a] == 0 && m.m[k][b] == 0 && m.m[a][k] == 0 &&
-                    m.m[b][k] == 0)
+                    m.m[b][k] == 0 && m.m[a][a] == m.m[b][b] && m.m[a][b] == -m.m[b][a])
                     about = k;
             }
             code[i] = (unsigned char)(code[i] + about * IK__CODE_ORIGIN);
@@ -2163,7 +2164,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if ((code & IK__CODE_ROTATED) && table) {
                 // (about a coordinate axis, as DH origins are: a turn of two columns, the
-                // product's own operations on the entries that are not 0 or 1)
+                // product's own operations on the entries that are not 0 or 1: the same numbers
+                // up to the signs of zeros, unless a compiler contracts them into FMAs)
                 switch (code / IK__CODE_ORIGIN) {
                 case 0: ik__mat3_turn(&r, 0, origin[4], origin[7]); break;
                 case 1: ik__mat3_turn(&r, 1, origin[8], origin[2]); break;
@@ -2948,8 +2950,8 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 #endif
 
 // The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
-// their leading 3 x 3 block (factors, solves), its right-hand sides and eigenvector estimate
-// are padded with zeros (which the solves keep zero, and which add exact zeros to every sum).
+// their leading 3 x 3 block (factors, solves), its right-hand sides are padded with zeros (which
+// the solves keep zero, and which add exact zeros to every sum).
 
 // A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
 // only; wa NULL: every weight 1); each sum runs over the columns in order. In blocks of rows
@@ -3212,9 +3214,10 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         tr += a[r * 6 + r];
     if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
         return false;
-    // Well enough conditioned: s_h^2 = 1 / tr(A^-1) > 1e4 epsilon tr(A) (cond(A) <= m 1e-4 /
-    // epsilon, as s_h^2 >= s_min^2 / m), so that the normal equations' error (cond(A) epsilon,
-    // relative) stays below about 1e-4 of the step, which the next iteration corrects (Newton's
+    // Well enough conditioned: s_h^2 = 1 / tr(A^-1) > 1e4 epsilon tr(A), so that
+    // s_min^2 >= s_h^2 > 1e4 epsilon s_max^2 (cond(A) < 1e-4 / epsilon; stricter than a cut on
+    // s_min^2 itself, by up to a factor m) and the normal equations' error (cond(A) epsilon,
+    // relative) stays below 1e-4 of the step, which the next iteration corrects (Newton's
     // convergence stays superlinear); and no singular value that PINV would drop
     // (s_min^2 >= s_h^2 > rcond^2 tr(A) >= rcond^2 s_max^2).
     cut = IK_EPSILON * IK_R(1e4);
@@ -3290,7 +3293,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
                 for (r = 0; r < m; r++)
                     e2 += e[r] * e[r];
                 for (i = 0; i < k; i++) // (1 / s_h^2; a zero singular value: s_h = 0)
-                    inv += w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
+                    inv += w->s[i] * w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
                 lambda2 = ik__adaptive_damping(1 / inv, e2, scale);
             }
         }
@@ -6050,17 +6053,24 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           s_min^2 / k <= s_h^2 <= s_min^2, s_min^2 up to the other singular
                           values' share near a singularity; smooth where s_min has a corner)
                           instead of s_min^2: lambda^2 = (1 - s_h^2 / eps^2) min(|e|^2,
-                          lambda_max^2) below s_h = eps. The normal equations' path takes it
-                          exactly from the factor, so the inverse iteration for s_min^2
-                          (ik__ldlt_min_eig, ik__ldlt_inverse_apply_n, the eigenvector in the
-                          scratch: ik_jacobian_scratch_size() is 6 reals smaller) is gone; the
-                          conditioning cut is s_h^2 > max(1e4 epsilon, rcond^2) tr(A) (cond(A)
-                          up to m 1e-4 / epsilon; PINV still drops nothing). LDL^T subtracts
-                          (s s) / D_j from each pivot (one product off its chain). A joint table
-                          marks origins rotated about a coordinate axis (modified-DH origins),
-                          which the kinematics pass turns as two columns instead of a 3 x 3
-                          product: the same numbers up to the signs of zeros
-                          (test_joint_table_passes). J J^T without products by weights of 1.
+                          lambda_max^2) below s_h = eps. Damping starts where s_h < eps, which
+                          can be with s_min up to sqrt(k) eps: a review's one-off count on
+                          random poses within the limits found 57% of them damped on the iiwa
+                          (45% before), 66% on the Panda (52%), 41% on the human arm (30%); the
+                          damping never exceeds |e|^2, so convergence is unchanged. The normal
+                          equations' path takes it exactly from the factor, so the inverse
+                          iteration for s_min^2 (ik__ldlt_min_eig, ik__ldlt_inverse_apply_n, the
+                          eigenvector in the scratch: ik_jacobian_scratch_size() and
+                          ik_arm_scratch_size() are 6 reals smaller) is gone; the conditioning
+                          cut is s_h^2 > max(1e4 epsilon, rcond^2) tr(A): still cond(A) <
+                          1e-4 / epsilon, and stricter than before by up to a factor m (in
+                          float a few percent more iterations take the SVD); PINV still drops
+                          nothing. LDL^T subtracts (s s) / D_j from each pivot (one product off
+                          its chain). A joint table marks origins rotated about a coordinate
+                          axis (modified-DH origins), which the kinematics pass turns as two
+                          columns instead of a 3 x 3 product: without contraction into FMAs the
+                          same numbers up to the signs of zeros (test_joint_table_passes), with
+                          it the same to rounding. J J^T without products by weights of 1.
                           Per iteration (--jac-calls, first table's cases): DLS 6,247 -> 5,822
                           (arm), 7,251 -> 6,253 (Panda); PINV 6,392 -> 6,224, 6,655 -> 6,203.
                           make bench, quiet runs in turns with 0.8.0: a further DLS iteration
@@ -6068,8 +6078,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           (Panda); the first table's DLS 429-458 -> 395-415, 475-506 -> 422-454;
                           PINV 348-368 / 366-388 ns. test_jacobian_step_formula holds the step
                           to the formula with s_h^2 to 1e-9 with no slack (the estimate's
-                          1e-6 allowance is gone); the examples' tables and iteration counts
-                          are unchanged (two figures move by 0.1-0.3 px).
+                          1e-6 allowance is gone), also on a 5-DOF chain (the SVD path, in
+                          double too); the examples' tables and iteration counts are unchanged
+                          (two figures move by 0.1-0.3 px).
        0.8.0 (2026-11-26) ik_limb_solve(), ik_limb_solve_prepared(): the helpers on the solve's
                           path are inline (ik__limb_perp2, ik__quat_usable, ik__limb_state_valid,
                           ik__angle_near, ik__limb_log_near, ik__limb_unit, ik__limb_quat_unit,

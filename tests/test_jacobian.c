@@ -1342,8 +1342,9 @@ static void test_jacobian_axis_paths(void)
 // docs/jacobian.md: dq = V diag(s / (s^2 + lambda^2)) U^T e, with the adaptive lambda from
 // s_h^2 = 1 / sum 1 / s_i^2, and dq = V diag(1/s) U^T e. The 7-DOF arm of the benchmark with
 // joint weights, for a pose target near a pose where s_h < eps (the adaptive damping is active),
-// PINV, a fixed damping, and a position target (s_h > eps: no damping; in float PINV and the
-// fixed damping take the SVD).
+// PINV, a fixed damping, and a position target (s_h > eps: no damping; in float the pose cases
+// take the SVD, A's conditioning being beyond float's cut), and its first 5 joints for a pose
+// target (fewer DOF than rows: the SVD in double too, s_h^2 over its 5 singular values).
 static void test_jacobian_step_formula(void)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
@@ -1353,44 +1354,46 @@ static void test_jacobian_step_formula(void)
     ik_xform eff;
     ik_target t;
     ik_chain c;
-    double L = 0, ow, eps, lmax2;
     int i, r, k, mi;
-    for (i = 0; i < 7; i++)
-        L += i > 0 ? off[i] : 0;
-    L += 0.126;
-    ow = L / 7;
-    eps = 0.05 * L;
-    lmax2 = 0.01 * L * L;
     // Cases: 0 adaptive DLS, damped; 1 PINV; 2 fixed damping 0.3; 3 a position target; with
     // joint weights 0.5 + 0.25 i. 4, 5: 0 and 1 with unit weights (the solver skips weighing);
     // 6: 4 with the target so near that the largest damping the formula allows is below the
     // rounding of the smallest eigenvalue (the solver keeps the undamped factor); 7: 4 with the
-    // target near, but the damping (1e-7 of s_min^2) still far above that rounding (a looser
-    // skip would drop it).
-    for (mi = 0; mi < 8; mi++) {
+    // target near, but the damping (1e-7 of s_h^2) still far above that rounding (a looser
+    // skip would drop it); 8: 4 on the first 5 joints (U 6 x 5, V 5 x 5).
+    for (mi = 0; mi < 9; mi++) {
         ik_jacobian_opts o = ik_default_jacobian_opts();
         ik_solve_info info;
         ik_real qs[7];
-        double big = 0, e2 = 0, lambda2 = 0, ti = 0;
-        const int m = mi == 3 ? 3 : 6;
+        double big = 0, e2 = 0, lambda2 = 0, ti = 0, L = 0.126, ow, eps, lmax2;
+        const int m = mi == 3 ? 3 : 6, n = mi == 8 ? 5 : 7, kk = m < n ? m : n;
         int i2;
         const bool unit = mi >= 4, near = mi == 6, mid = mi == 7;
         if ((near || mid) && sizeof(ik_real) < 8)
-            continue; // (a step near rounding level in float: no formula to hold it to)
-        for (i = 0; i < 7; i++) {
+            continue;           // (a step near rounding level in float: no formula to hold it to)
+        for (i = 1; i < n; i++) // (the chain's length from its first joint, as the solver's)
+            L += off[i];
+        ow = L / n;
+        eps = 0.05 * L;
+        lmax2 = 0.01 * L * L;
+        for (i = 0; i < n; i++) {
             j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
                                      i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
             j[i].weight = unit ? 1 : (ik_real)(0.5 + 0.25 * i);
             wsq[i] = IK_SQRT(j[i].weight);
         }
-        c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
+        c = ik_chain_make(j, n, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
         // the target: FK 0.05 rad away (near: 1e-12 rad)
-        for (i = 0; i < 7; i++)
-            q[i] = (ik_real)(q0[i] + (near ? 1e-12 : mid ? 5e-6 : 0.05) * (i % 2 ? 1 : -1));
+        // (8: its fourth joint near 0, where the third and fifth axes line up: s_h < eps)
+        for (i = 0; i < n; i++)
+            q[i] = (ik_real)((mi == 8 && i == 3 ? 0.08 : q0[i]) + (near  ? 1e-12
+                                                                   : mid ? 5e-6
+                                                                         : 0.05) *
+                                                                      (i % 2 ? 1 : -1));
         ik_chain_fk(&c, q, NULL, &eff);
         t = mi == 3 ? ik_target_position(eff.pos) : ik_target_pose(eff);
-        for (i = 0; i < 7; i++)
-            q[i] = (ik_real)q0[i];
+        for (i = 0; i < n; i++)
+            q[i] = (ik_real)(mi == 8 && i == 3 ? 0.08 : q0[i]);
         o.method = mi == 1 || mi == 5 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
         o.damping = mi == 2 ? IK_R(0.3) : 0;
         o.max_iterations = 1;
@@ -1406,12 +1409,12 @@ static void test_jacobian_step_formula(void)
         }
         for (r = 0; r < m; r++) {
             e2 += (double)(e[r] * e[r]);
-            for (i = 0; i < 7; i++)
-                jac[r * 7 + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
+            for (i = 0; i < n; i++)
+                jac[r * n + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
         }
-        CHECK(ik_svd(jac, m, 7, u, s, v) == IK_OK);
-        for (k = 0; k < m; k++)
-            ti += 1 / ((double)s[k] * (double)s[k]); // tr((J W J^T)^-1)
+        CHECK(ik_svd(jac, m, n, u, s, v) == IK_OK);
+        for (k = 0; k < kk; k++) // 1 / s_h^2 (n >= m: tr((J W J^T)^-1))
+            ti += 1 / ((double)s[k] * (double)s[k]);
         if (mi == 0 || mi >= 4)
             CHECK(1 / ti < eps * eps); // s_h < eps: damped (near: by a damping below the rounding)
         if (mi == 3)
@@ -1425,18 +1428,18 @@ static void test_jacobian_step_formula(void)
         lambda2 = mi == 2 ? 0.09 : 0;
         if ((mi == 0 || mi >= 4) && mi != 5 && 1 / ti < eps * eps)
             lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
-        for (i = 0; i < 7; i++) {
+        for (i = 0; i < n; i++) {
             double sum = 0;
-            for (r = 0; r < m; r++) {
+            for (r = 0; r < kk; r++) {
                 double ue = 0, f;
                 for (i2 = 0; i2 < m; i2++)
-                    ue += (double)(u[i2 * m + r] * e[i2]);
+                    ue += (double)(u[i2 * kk + r] * e[i2]);
                 f = ue * (double)s[r] / ((double)(s[r] * s[r]) + lambda2);
-                sum += f * (double)v[i * m + r];
+                sum += f * (double)v[i * kk + r];
             }
             dq[i] = (ik_real)(sum * (double)wsq[i]);
         }
-        for (i = 0; i < 7; i++)
+        for (i = 0; i < n; i++)
             big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
         // a real step, not clamped (near, mid: about the 1e-12, 5e-6 the target is away)
         CHECK(near ? big > 1e-13 && big < 1e-10
@@ -1444,7 +1447,7 @@ static void test_jacobian_step_formula(void)
         memcpy(qs, q, sizeof q);
         CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
         CHECK(info.iterations == 1);
-        for (i = 0; i < 7; i++)
+        for (i = 0; i < n; i++)
             CHECK_NEAR(qs[i] - q[i], dq[i], TOL(near ? 1e-3 : 1e-9, 1e-3) * big);
     }
 }

@@ -222,7 +222,7 @@ static void test_rotation_log(void)
 // Internal: the normal equations A y = e (A = J J^T = U diag(s^2) U^T) by ik__ldlt /
 // ik__ldlt_solve, and ik__ldlt_inverse_trace, against long double references, with a random
 // orthonormal U and two small singular values s (cond(A) up to 4.9e10 in double, 4.9e4 in
-// float; the solver's conditioning cut, 1 / tr(A^-1) > 1e4 epsilon tr(A), lets through at least
+// float; the solver's conditioning cut, 1 / tr(A^-1) > 1e4 epsilon tr(A), lets through at most
 // 4.5e11 and 840): the errors stay within
 // 8 cond(A) epsilon (a backward-stable solve; an explicit inverse by cofactors, tried in 0.7.1,
 // lost cond(A)^2 epsilon here: 1.4e8 in these units), and 1 / tr(A^-1) bounds the smallest
