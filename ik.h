@@ -3162,7 +3162,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
 // lambda_max = 0.1 L and never more than the error: lambda^2 = (1 - s_h^2 / eps^2)
 // min(|e|^2, lambda_max^2), for s2 = s_h^2 and e2 = |e|^2. s_h^2 = 1 / sum_i 1 / s_i^2 =
 // 1 / tr((Jw Jw^T)^-1) measures how near the chain is to a singularity: within
-// s_min^2 / m <= s_h^2 <= s_min^2 (m singular values s_i), s_min^2 itself up to the others' share
+// s_min^2 / k <= s_h^2 <= s_min^2 (k singular values s_i), s_min^2 itself up to the others' share
 // where one singular value is small, smooth in the state (s_min turns a corner where two
 // singular values cross), and exact from an LDL^T factor or the SVD alike.
 // ik__damping_eps2() is eps^2, ik__damping_most() the most it damps (at s_h = 0).

@@ -1370,8 +1370,9 @@ static void test_jacobian_step_formula(void)
         int i2;
         const bool unit = mi >= 4, near = mi == 6, mid = mi == 7;
         if ((near || mid) && sizeof(ik_real) < 8)
-            continue;           // (a step near rounding level in float: no formula to hold it to)
-        for (i = 1; i < n; i++) // (the chain's length from its first joint, as the solver's)
+            continue; // (a step near rounding level in float: no formula to hold it to)
+        // the chain's length from its first joint, as the solver's
+        for (i = 1; i < n; i++)
             L += off[i];
         ow = L / n;
         eps = 0.05 * L;
@@ -1385,11 +1386,11 @@ static void test_jacobian_step_formula(void)
         c = ik_chain_make(j, n, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
         // the target: FK 0.05 rad away (near: 1e-12 rad)
         // (8: its fourth joint near 0, where the third and fifth axes line up: s_h < eps)
-        for (i = 0; i < n; i++)
-            q[i] = (ik_real)((mi == 8 && i == 3 ? 0.08 : q0[i]) + (near  ? 1e-12
-                                                                   : mid ? 5e-6
-                                                                         : 0.05) *
-                                                                      (i % 2 ? 1 : -1));
+        for (i = 0; i < n; i++) {
+            const double at = mi == 8 && i == 3 ? 0.08 : q0[i];
+            const double away = near ? 1e-12 : mid ? 5e-6 : 0.05;
+            q[i] = (ik_real)(at + away * (i % 2 ? 1 : -1));
+        }
         ik_chain_fk(&c, q, NULL, &eff);
         t = mi == 3 ? ik_target_position(eff.pos) : ik_target_pose(eff);
         for (i = 0; i < n; i++)
