@@ -3158,29 +3158,27 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
-// Adaptive DLS damping (docs/jacobian.md): only below s_h = eps = 0.05 L (L: scale), at most
-// lambda_max = 0.1 L and never more than the error: lambda^2 = (1 - s_h^2 / eps^2)
-// min(|e|^2, lambda_max^2), for s2 = s_h^2 and e2 = |e|^2. s_h^2 = 1 / sum_i 1 / s_i^2 =
-// 1 / tr((Jw Jw^T)^-1) measures how near the chain is to a singularity: within
-// s_min^2 / k <= s_h^2 <= s_min^2 (k singular values s_i), s_min^2 itself up to the others' share
-// where one singular value is small, smooth in the state (s_min turns a corner where two
-// singular values cross), and exact from an LDL^T factor or the SVD alike.
-// ik__damping_eps2() is eps^2, ik__damping_most() the most it damps (at s_h = 0).
-static ik_real ik__damping_eps2(ik_real scale)
+// lambda^2 of a step for the task error e (m rows), given s2 = s_h^2 of the weighted Jacobian:
+// 0 but for DLS; a fixed damping squared; or adaptive (docs/jacobian.md): only below
+// s_h = eps = 0.05 L (L: scale), at most lambda_max = 0.1 L and never more than the error,
+// lambda^2 = (1 - s_h^2 / eps^2) min(|e|^2, lambda_max^2), so that the damping vanishes as the
+// target is reached and the last iterations converge as fast as Gauss-Newton's.
+// s_h^2 = 1 / sum_i 1 / s_i^2 = 1 / tr((Jw Jw^T)^-1) measures how near the chain is to a
+// singularity: within s_min^2 / k <= s_h^2 <= s_min^2 (k singular values s_i), s_min^2 itself up
+// to the others' share where one singular value is small, smooth in the state (s_min turns a
+// corner where two singular values cross), and exact from an LDL^T factor or the SVD alike.
+static ik_real ik__dls_damping(const ik_jacobian_opts *o, ik_real s2, const ik_real *e, int m,
+                               ik_real scale)
 {
-    return IK_R(0.0025) * scale * scale;
-}
-
-static ik_real ik__damping_most(ik_real e2, ik_real scale)
-{
-    ik_real lmax2 = IK_R(0.01) * scale * scale;
-    return e2 < lmax2 ? e2 : lmax2;
-}
-
-static ik_real ik__adaptive_damping(ik_real s2, ik_real e2, ik_real scale)
-{
-    ik_real eps2 = ik__damping_eps2(scale);
-    return s2 < eps2 ? (1 - s2 / eps2) * ik__damping_most(e2, scale) : 0;
+    ik_real eps2 = IK_R(0.0025) * scale * scale, lmax2 = IK_R(0.01) * scale * scale, e2 = 0;
+    int r;
+    if (o->method != IK_JACOBIAN_DLS)
+        return 0;
+    if (o->damping > 0)
+        return o->damping * o->damping;
+    for (r = 0; r < m; r++)
+        e2 += e[r] * e[r];
+    return s2 < eps2 ? (1 - s2 / eps2) * (e2 < lmax2 ? e2 : lmax2) : 0;
 }
 
 // With every weight 1 and no column pinned, W = I: no weights to make or apply.
@@ -3199,7 +3197,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2 = 0, cut, sh2, e2 = 0;
+    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2, cut, sh2;
     ik_real *wa = w->jw;
     int r, c;
     bool damped;
@@ -3225,13 +3223,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     sh2 = 1 / ik__ldlt_inverse_trace(l, m);
     if (!(sh2 > cut * tr))
         return false;
-    if (o->method == IK_JACOBIAN_DLS && o->damping > 0) {
-        lambda2 = o->damping * o->damping;
-    } else if (o->method == IK_JACOBIAN_DLS) {
-        for (r = 0; r < m; r++)
-            e2 += e[r] * e[r];
-        lambda2 = ik__adaptive_damping(sh2, e2, scale);
-    }
+    lambda2 = ik__dls_damping(o, sh2, e, m, scale);
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is:
     // s_h^2 <= s_min^2)
     damped = lambda2 > IK_EPSILON * sh2 / 8;
@@ -3283,19 +3275,10 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
             ik__svd(w->jw, m, dof, w->u, w->s, w->v);
         }
         if (!normal && o->method == IK_JACOBIAN_DLS) {
-            if (o->damping > 0) {
-                lambda2 = o->damping * o->damping;
-            } else {
-                // near a singularity (s_h < eps) damp, up to lambda_max, but never more
-                // than the error itself: the damping vanishes as the target is reached, and
-                // the last iterations converge as fast as Gauss-Newton's
-                ik_real e2 = 0, inv = 0;
-                for (r = 0; r < m; r++)
-                    e2 += e[r] * e[r];
-                for (i = 0; i < k; i++) // (1 / s_h^2; a zero singular value: s_h = 0)
-                    inv += w->s[i] * w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
-                lambda2 = ik__adaptive_damping(1 / inv, e2, scale);
-            }
+            ik_real inv = 0; // 1 / s_h^2 (a zero singular value: s_h = 0)
+            for (i = 0; i < k; i++)
+                inv += w->s[i] * w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
+            lambda2 = ik__dls_damping(o, 1 / inv, e, m, scale);
         }
         for (i = 0; i < k && !normal; i++) {
             ik_real si = w->s[i], ue = 0, f;
