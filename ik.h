@@ -6038,17 +6038,17 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                           instead of s_min^2: lambda^2 = (1 - s_h^2 / eps^2) min(|e|^2,
                           lambda_max^2) below s_h = eps. Damping starts where s_h < eps, which
                           can be with s_min up to sqrt(k) eps: of 20,000 random states within
-                          the limits (a one-off count), 54% are in the damping's range on the
-                          iiwa (43% with s_min), 58% on the Panda (47%), 41% on the human arm
-                          (29%); the damping never exceeds |e|^2, so convergence near the answer
-                          is unchanged. The normal
-                          equations' path takes it exactly from the factor, so the inverse
+                          the limits (bench --damping-range), 54% are in the damping's range on
+                          the iiwa (43% with s_min), 59% on the Panda (48%), 42% on the human
+                          arm (30%), 67% on the UR5 (58%); the damping never exceeds |e|^2, so
+                          convergence near the answer is unchanged. The normal equations' path
+                          takes it exactly from the factor, so the inverse
                           iteration for s_min^2 (ik__ldlt_min_eig, ik__ldlt_inverse_apply_n, the
                           eigenvector in the scratch: ik_jacobian_scratch_size() and
                           ik_arm_scratch_size() are 6 reals smaller) is gone; the conditioning
                           cut is s_h^2 > max(1e4 epsilon, rcond^2) tr(A): still cond(A) <
                           1e-4 / epsilon, and stricter than before by up to a factor m (in
-                          float a few percent more iterations take the SVD); PINV still drops
+                          float 2-6 points more of those states take the SVD); PINV still drops
                           nothing. LDL^T subtracts (s s) / D_j from each pivot (one product off
                           its chain). A joint table marks origins rotated about a coordinate
                           axis (modified-DH origins), which the kinematics pass turns as two

@@ -1,6 +1,7 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] | bench --ccd-weights | bench --ccd-split | bench --limb-calls=W,K,N
+   Usage: bench [--runs=N] | bench --ccd-weights | bench --ccd-split | bench --damping-range |
+   bench --limb-calls=W,K,N
    (make bench; make callgrind counts instructions instead). --limb-calls makes N calls of the
    limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q,
    1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
@@ -349,6 +350,60 @@ static void make_case(chain_case *c, const char *kind, int n)
     ik_chain_jacobian(&c->chain, c->q, 6, c->jac, NULL);
 }
 
+// --damping-range: where DLS's adaptive damping acts (not a timing; docs/jacobian.md): 20,000
+// random states within the limits of each arm of bench/arms.h, the Jacobian with its rotation
+// rows times the solver's default orientation weight (the chain's length over its moving
+// joints), and the share of states where the damping's measure is below eps^2 = (0.05 L)^2, by
+// s_h^2 = 1 / sum 1/s_i^2 (ik.h since 0.9.0) and by s_min^2 (before); and the share that the
+// normal equations' conditioning cut would send to the SVD in float (measure <= 1e4 FLT_EPSILON
+// tr(A)), by each.
+static void damping_range(void)
+{
+    static const arm_id ids[4] = { ARM_IIWA14, ARM_PANDA, ARM_HUMAN, ARM_UR5 };
+    int a, t, i;
+    printf(
+        "| arm    | states | damped, s_h | damped, s_min | float SVD, s_h | float SVD, s_min |\n");
+    printf(
+        "|--------|--------|-------------|---------------|----------------|------------------|\n");
+    for (a = 0; a < 4; a++) {
+        static arm_def arm;
+        const int n = 20000;
+        int dof, moving = 0, damped_h = 0, damped_min = 0, cut_h = 0, cut_min = 0;
+        double reach;
+        arm_build(ids[a], &arm);
+        dof = ik_chain_dof(&arm.chain);
+        reach = (double)ik_vec3_length(arm.chain.tip.pos); // (as the solver's scale)
+        for (i = 0; i < arm.chain.joint_count; i++) {
+            reach += i > 0 ? (double)ik_vec3_length(arm.chain.joints[i].origin.pos) : 0;
+            moving += arm.chain.joints[i].type != IK_JOINT_FIXED;
+        }
+        for (t = 0; t < n; t++) {
+            ik_real q[ARM_MAX_JOINTS], jac[6 * ARM_MAX_JOINTS], u[36], s[6], v[6 * ARM_MAX_JOINTS];
+            double inv = 0, tr = 0, smin2, sh2, eps2 = 0.0025 * reach * reach;
+            int k, kk = dof < 6 ? dof : 6;
+            for (i = 0; i < dof; i++)
+                q[i] = (ik_real)rnd((double)arm.joints[i].lo, (double)arm.joints[i].hi);
+            ik_chain_jacobian(&arm.chain, q, 6, jac, NULL);
+            for (i = 3 * dof; i < 6 * dof; i++)
+                jac[i] *= (ik_real)(reach / moving);
+            ik_svd(jac, 6, dof, u, s, v);
+            for (k = 0; k < kk; k++) {
+                double s2 = (double)s[k] * (double)s[k];
+                inv += s2 > 0 ? 1 / s2 : 1e300;
+                tr += s2;
+            }
+            smin2 = (double)s[kk - 1] * (double)s[kk - 1];
+            sh2 = 1 / inv;
+            damped_h += sh2 < eps2, damped_min += smin2 < eps2;
+            cut_h += !(sh2 > 1e4 * (double)FLT_EPSILON * tr),
+                cut_min += !(smin2 > 1e4 * (double)FLT_EPSILON * tr);
+        }
+        printf("| %-6s | %6d | %10.1f%% | %12.1f%% | %13.1f%% | %15.1f%% |\n", arm.name, n,
+               100.0 * damped_h / n, 100.0 * damped_min / n, 100.0 * cut_h / n,
+               100.0 * cut_min / n);
+    }
+}
+
 // --ccd-weights: how CCD's position weight affects convergence (not a timing): 100 random
 // 7-revolute arms (random joint offsets and axes in [-1, 1]), full-pose targets made by FK of a
 // random state, random starts, 2000 sweeps to 1e-9, for the default (Welman's alpha (1 + rho)
@@ -410,10 +465,14 @@ int main(int argc, char **argv)
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
     for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--ccd-weights") == 0) {
-            ccd_weights();
+        if (strcmp(argv[i], "--damping-range") == 0) {
+            damping_range();
             return 0;
         }
+    if (strcmp(argv[i], "--ccd-weights") == 0) {
+        ccd_weights();
+        return 0;
+    }
     for (i = 1; i < argc; i++) {
         int w, k, n;
         if (sscanf(argv[i], "--limb-calls=%d,%d,%d", &w, &k, &n) == 3 && w >= 0 && w < 3 &&
