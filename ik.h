@@ -2359,144 +2359,200 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 
 // One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992). Take the k = min(m, n) vectors
 // of the short side (the rows of a wide matrix, the columns of a tall one) as the columns of W
-// (len x k, len = max(m, n)), and rotate pairs of them, W <- W G, until all are orthogonal:
-// for columns i, j with alpha = |w_i|^2, beta = |w_j|^2, gamma = w_i . w_j the rotation
-//   zeta = (beta - alpha) / (2 gamma),  t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2)),
-//   c = 1 / sqrt(1 + t^2), s = c t,  w_i <- c w_i - s w_j,  w_j <- s w_i + c w_j
-// zeroes gamma. Then W = Q diag(sigma) with orthonormal Q and W = B G, B the short-side vectors;
-// for wide a, a^T G = Q S, so a = G S Q^T (U = G, V = Q); for tall a, a G = Q S (U = Q, V = G).
-// W lives in the long-side output and G in the short-side one, so no scratch is needed. The
-// matrix is scaled to max |a_ij| = 1 first so that nothing overflows or underflows.
-static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_real *v)
+// (len x k, len = max(m, n)), and rotate pairs of them, W <- W G, until all are orthogonal.
+// Then W = Q diag(sigma) with orthonormal Q and W = B G, B the short-side vectors; for wide a,
+// a^T G = Q S, so a = G S Q^T (U = G, V = Q); for tall a, a G = Q S (U = Q, V = G). W lives in
+// the long-side output and G in the short-side one, so no scratch is needed. docs/jacobian.md
+// ("The SVD") derives the rotation and the stopping rules.
+
+// W (len x k) from a (m x n) scaled to max |a_ij| = 1, so that nothing overflows; an entry whose
+// square would underflow is 0 (it is below the rounding of every sum it enters). G = I.
+static ik_real ik__svd_load(const ik_real *a, int m, int n, ik_real *w, ik_real *g)
+{
+    const bool wide = m <= n;
+    const int k = wide ? m : n, len = wide ? n : m;
+    const ik_real tiny = 2 * IK_SQRT(IK__REAL_MIN);
+    ik_real scale = 0;
+    int i, t;
+    for (i = 0; i < m * n; i++)
+        scale = IK_FABS(a[i]) > scale ? IK_FABS(a[i]) : scale;
+    for (t = 0; t < len; t++)
+        for (i = 0; i < k; i++) {
+            ik_real x = scale > 0 ? (wide ? a[i * n + t] : a[t * n + i]) / scale : 0;
+            w[t * k + i] = IK_FABS(x) < tiny ? 0 : x;
+        }
+    for (i = 0; i < k; i++)
+        for (t = 0; t < k; t++)
+            g[i * k + t] = i == t ? 1 : 0;
+    return scale;
+}
+
+// Column i's squared norm.
+static inline ik_real ik__svd_norm2(const ik_real *w, int len, int k, int i)
+{
+    ik_real sum = 0;
+    int t;
+    for (t = 0; t < len; t++)
+        sum += w[t * k + i] * w[t * k + i];
+    return sum;
+}
+
+// x_i <- c x_i - s x_j, x_j <- s x_i + c x_j on the columns i and j of x (rows x k).
+static inline void ik__svd_rotate(ik_real *x, int rows, int k, int i, int j, ik_real c, ik_real s)
+{
+    int t;
+    for (t = 0; t < rows; t++) {
+        ik_real xi = x[t * k + i], xj = x[t * k + j];
+        x[t * k + i] = c * xi - s * xj;
+        x[t * k + j] = s * xi + c * xj;
+    }
+}
+
+// nrm2[] = the squared norms of W's columns, a column at the rounding level of the largest set
+// to 0 (rank deficiency leaves one: its entries are rounding errors without a direction, which
+// no rotation can make orthogonal to the others); returns that level, noise2.
+static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
+{
+    ik_real big = 0, noise2;
+    int i, t;
+    for (i = 0; i < k; i++) {
+        nrm2[i] = ik__svd_norm2(w, len, k, i);
+        big = nrm2[i] > big ? nrm2[i] : big;
+    }
+    noise2 = IK_EPSILON * IK_EPSILON * (ik_real)len * big;
+    for (i = 0; i < k; i++)
+        if (nrm2[i] <= noise2 && nrm2[i] > 0) {
+            for (t = 0; t < len; t++)
+                w[t * k + i] = 0;
+            nrm2[i] = 0;
+        }
+    return noise2;
+}
+
+// One sweep over the pairs of W's columns: rotates each pair that is not yet orthogonal, but
+// none with a column at the rounding level noise2 (the next ik__svd_norms() sets it to 0).
+// nrm2[] holds the squared norms, updated after each rotation (alpha' = alpha - t gamma,
+// beta' = beta + t gamma), so that a pair costs one dot product. Returns whether any pair was
+// rotated.
+static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2, int len, int k)
+{
+    const ik_real tol = IK_EPSILON;
+    bool rotated = false;
+    int i, j, t;
+    for (i = 0; i < k - 1; i++) {
+        for (j = i + 1; j < k; j++) {
+            ik_real alpha = nrm2[i], beta = nrm2[j], gamma = 0, zeta, tn, c;
+            if (alpha <= noise2 || beta <= noise2)
+                continue;
+            for (t = 0; t < len; t++)
+                gamma += w[t * k + i] * w[t * k + j];
+            // orthogonal to rounding (sqrt(alpha) sqrt(beta): graded columns' norms can be
+            // 1e-60 and 1e-120, whose product underflows)
+            if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
+                continue;
+            rotated = true;
+            // the rotation zeroing gamma; for |zeta| > 1 / epsilon, t = 1 / (2 zeta) to rounding
+            zeta = (beta - alpha) / (2 * gamma);
+            tn = IK_FABS(zeta) > 1 / IK_EPSILON
+                     ? 1 / (2 * zeta)
+                     : (zeta >= 0 ? 1 : -1) / (IK_FABS(zeta) + IK_SQRT(1 + zeta * zeta));
+            c = 1 / IK_SQRT(1 + tn * tn);
+            ik__svd_rotate(w, len, k, i, j, c, c * tn);
+            ik__svd_rotate(g, k, k, i, j, c, c * tn);
+            nrm2[i] = alpha - tn * gamma;
+            nrm2[j] = beta + tn * gamma;
+        }
+    }
+    return rotated;
+}
+
+// Column i of W scaled to unit length (0 for a zero column); returns its norm.
+static ik_real ik__svd_unit_column(ik_real *w, int len, int k, int i)
+{
+    ik_real len2 = ik__svd_norm2(w, len, k, i), norm = IK_SQRT(len2);
+    int t;
+    for (t = 0; t < len; t++)
+        w[t * k + i] = len2 > IK__TINY2 ? w[t * k + i] / norm : 0;
+    return len2 > IK__TINY2 ? norm : 0;
+}
+
+// Swaps columns i and j of x (rows x k).
+static void ik__svd_swap(ik_real *x, int rows, int k, int i, int j)
+{
+    int t;
+    for (t = 0; t < rows; t++) {
+        ik_real tmp = x[t * k + i];
+        x[t * k + i] = x[t * k + j];
+        x[t * k + j] = tmp;
+    }
+}
+
+// Orthonormalizes column i of Q (len x k) against the columns before it, by Gram-Schmidt
+// (twice: "twice is enough"). A column of a tiny singular value was divided by that value, so
+// its rounding error is large next to it; this restores its orthogonality without changing
+// U diag(s) V^T beyond rounding of the product. A zero column (a zero singular value) becomes
+// the unit vector e_r farthest from the span of the columns before (residual^2 >= 1 / len).
+static void ik__svd_orthonormalize(ik_real *q, int len, int k, int i)
+{
+    int r, j, t, pass, best = 0;
+    ik_real best_res2 = -1, len2;
+    if (ik__svd_norm2(q, len, k, i) == 0) {
+        for (r = 0; r < len; r++) {
+            ik_real res2 = 1;
+            for (j = 0; j < i; j++)
+                res2 -= q[r * k + j] * q[r * k + j];
+            if (res2 > best_res2) {
+                best_res2 = res2;
+                best = r;
+            }
+        }
+        for (t = 0; t < len; t++)
+            q[t * k + i] = t == best ? 1 : 0;
+    }
+    for (pass = 0; pass < 2; pass++)
+        for (j = 0; j < i; j++) {
+            ik_real d = 0;
+            for (t = 0; t < len; t++)
+                d += q[t * k + j] * q[t * k + i];
+            for (t = 0; t < len; t++)
+                q[t * k + i] -= d * q[t * k + j];
+        }
+    len2 = ik__svd_norm2(q, len, k, i);
+    IK_ASSERT(len2 > 0); // some e_r has residual^2 >= 1 / len
+    for (t = 0; t < len; t++)
+        q[t * k + i] /= IK_SQRT(len2);
+}
+
+// Returns the number of sweeps it took (for the tests).
+static int ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_real *v)
 {
     const bool wide = m <= n;
     const int k = wide ? m : n, len = wide ? n : m;
     ik_real *w = wide ? v : u, *g = wide ? u : v;
-    ik_real scale = 0, tol = IK_EPSILON;
-    int i, j, t, sweep;
-    for (i = 0; i < m * n; i++)
-        if (IK_FABS(a[i]) > scale)
-            scale = IK_FABS(a[i]);
-    for (t = 0; t < len; t++)
-        for (i = 0; i < k; i++)
-            w[t * k + i] = scale > 0 ? (wide ? a[i * n + t] : a[t * n + i]) / scale : 0;
+    ik_real scale = ik__svd_load(a, m, n, w, g);
+    int i, j, sweep = 0;
+    // converges quadratically: a handful of sweeps; the bound only guards
+    while (sweep < 60 && ik__svd_sweep(w, g, s, ik__svd_norms(w, s, len, k), len, k))
+        sweep++;
+    ik__svd_norms(w, s, len, k);
     for (i = 0; i < k; i++)
-        for (j = 0; j < k; j++)
-            g[i * k + j] = i == j ? 1 : 0;
-    // Converges quadratically: a handful of sweeps for IK's matrices; the bound only guards.
-    // s[] holds the squared column norms meanwhile, recomputed at each sweep and updated after
-    // each rotation (alpha' = alpha - t gamma, beta' = beta + t gamma), so a pair costs one dot
-    // product. The pair is orthogonal enough once |gamma| <= tol sqrt(alpha) sqrt(beta).
-    for (sweep = 0; sweep < 60; sweep++) {
-        bool rotated = false;
-        for (i = 0; i < k; i++) {
-            ik_real len2 = 0;
-            for (t = 0; t < len; t++)
-                len2 += w[t * k + i] * w[t * k + i];
-            s[i] = len2;
-        }
-        for (i = 0; i < k - 1; i++) {
-            for (j = i + 1; j < k; j++) {
-                ik_real alpha = s[i], beta = s[j], gamma = 0, zeta, tn, c, sn;
-                for (t = 0; t < len; t++)
-                    gamma += w[t * k + i] * w[t * k + j];
-                // (sqrt(alpha) sqrt(beta), not sqrt(alpha beta): graded columns' norms can be
-                // 1e-60 and 1e-120, whose product underflows)
-                if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
-                    continue;
-                rotated = true;
-                zeta = (beta - alpha) / (2 * gamma);
-                tn = (zeta >= 0 ? 1 : -1) / (IK_FABS(zeta) + IK_SQRT(1 + zeta * zeta));
-                c = 1 / IK_SQRT(1 + tn * tn);
-                sn = c * tn;
-                for (t = 0; t < len; t++) {
-                    ik_real wi = w[t * k + i], wj = w[t * k + j];
-                    w[t * k + i] = c * wi - sn * wj;
-                    w[t * k + j] = sn * wi + c * wj;
-                }
-                for (t = 0; t < k; t++) {
-                    ik_real gi = g[t * k + i], gj = g[t * k + j];
-                    g[t * k + i] = c * gi - sn * gj;
-                    g[t * k + j] = sn * gi + c * gj;
-                }
-                s[i] = alpha - tn * gamma;
-                s[j] = beta + tn * gamma;
-            }
-        }
-        if (!rotated)
-            break;
-    }
-    // singular values, and the columns of Q
-    for (i = 0; i < k; i++) {
-        ik_real len2 = 0, norm;
-        for (t = 0; t < len; t++)
-            len2 += w[t * k + i] * w[t * k + i];
-        norm = IK_SQRT(len2);
-        s[i] = norm * scale;
-        for (t = 0; t < len; t++)
-            w[t * k + i] = len2 > IK__TINY2 ? w[t * k + i] / norm : 0;
-        if (!(len2 > IK__TINY2))
-            s[i] = 0;
-    }
-    // sort descending (selection sort: k <= a few)
+        s[i] = ik__svd_unit_column(w, len, k, i) * scale;
+    // sorted descending (selection sort: k is small), then Q orthonormal in that order
     for (i = 0; i < k - 1; i++) {
         int best = i;
         for (j = i + 1; j < k; j++)
-            if (s[j] > s[best])
-                best = j;
+            best = s[j] > s[best] ? j : best;
         if (best != i) {
             ik_real tmp = s[i];
             s[i] = s[best];
             s[best] = tmp;
-            for (t = 0; t < len; t++) {
-                tmp = w[t * k + i];
-                w[t * k + i] = w[t * k + best];
-                w[t * k + best] = tmp;
-            }
-            for (t = 0; t < k; t++) {
-                tmp = g[t * k + i];
-                g[t * k + i] = g[t * k + best];
-                g[t * k + best] = tmp;
-            }
+            ik__svd_swap(w, len, k, i, best);
+            ik__svd_swap(g, k, k, i, best);
         }
     }
-    // Orthonormalize Q in order of decreasing singular value, by Gram-Schmidt against the
-    // columns before (twice: "twice is enough"). A column of a tiny singular value was divided
-    // by that value, so its rounding error is large next to it; this pass restores its
-    // orthogonality without changing U diag(s) V^T beyond rounding of the product. A zero
-    // singular value leaves a zero column: it becomes the unit vector e_r farthest from the
-    // span of the columns before (residual^2 >= 1 / len), orthogonalized the same way.
-    for (i = 0; i < k; i++) {
-        int r, pass, best = 0;
-        ik_real best_len2 = -1, len2 = 0;
-        if (!(s[i] > 0)) {
-            for (r = 0; r < len; r++) {
-                ik_real res2 = 1;
-                for (j = 0; j < i; j++)
-                    res2 -= w[r * k + j] * w[r * k + j];
-                if (res2 > best_len2) {
-                    best_len2 = res2;
-                    best = r;
-                }
-            }
-            for (t = 0; t < len; t++)
-                w[t * k + i] = t == best ? 1 : 0;
-        }
-        for (pass = 0; pass < 2; pass++) {
-            for (j = 0; j < i; j++) {
-                ik_real d = 0;
-                for (t = 0; t < len; t++)
-                    d += w[t * k + j] * w[t * k + i];
-                for (t = 0; t < len; t++)
-                    w[t * k + i] -= d * w[t * k + j];
-            }
-        }
-        for (t = 0; t < len; t++)
-            len2 += w[t * k + i] * w[t * k + i];
-        IK_ASSERT(len2 > 0); // some e_r has residual^2 >= 1 / len
-        for (t = 0; t < len; t++)
-            w[t * k + i] /= IK_SQRT(len2);
-    }
+    for (i = 0; i < k; i++)
+        ik__svd_orthonormalize(w, len, k, i);
+    return sweep;
 }
 
 // Checks an m x n matrix argument.
@@ -2848,6 +2904,7 @@ typedef struct ik__jac_work {
     ik__joint_table table; // ik__joint_table_make()
     bool unit_weights;     // every sw is 1
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
+    int frozen;            // columns of weight 0 (never pinned: they do not move)
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof, size_t table)
@@ -3100,8 +3157,9 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 
 // tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
 // lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
-// positive terms (accurate to a few epsilon cond(A) relative, as the factor).
-IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n)
+// positive terms (accurate to a few epsilon cond(A) relative, as the factor). Only the leading
+// `rows` rows are summed: the trace of the leading block of a matrix padded with the identity.
+IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int rows)
 {
     ik_real tr = 0, mi[6][6];
     int i, j, k;
@@ -3117,25 +3175,46 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n)
             mi[k][j] = -t;
             norm2 += t * t;
         }
-        tr += norm2 * l[k * 6 + k];
+        tr += k < rows ? norm2 * l[k * 6 + k] : 0;
     }
     return tr;
 }
 
-static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n)
+static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, int rows)
 {
-    return n == 3 ? ik__ldlt_inverse_trace_n(l, 3) : ik__ldlt_inverse_trace_n(l, 6);
+    return n == 3 ? ik__ldlt_inverse_trace_n(l, 3, rows) : ik__ldlt_inverse_trace_n(l, 6, rows);
 }
 
-// jw = J diag(sqrt w), the pinned columns zero.
-static void ik__jacobian_weigh(ik__jac_work *w, int m, int dof)
+// Whether column c takes part in the step: not pinned, and its joint not frozen (weight 0).
+static bool ik__column_active(const ik__jac_work *w, int c)
 {
-    const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
-    ik_real *jw = w->jw;
-    int r, c;
+    return w->pinned[c] == 0 && w->sw[c] > 0;
+}
+
+// The reduced problem: jw = the active columns of J diag(sqrt w), in order (m x na); returns na.
+static int ik__jacobian_compact(ik__jac_work *w, int m, int dof)
+{
+    int r, c, a, na = 0;
+    for (c = 0; c < dof; c++)
+        na += ik__column_active(w, c);
+    IK_ASSERT(na == dof - w->pins - w->frozen);
     for (r = 0; r < m; r++)
-        for (c = 0; c < dof; c++)
-            jw[r * dof + c] = pinned[c] != 0 ? 0 : jac[r * dof + c] * sw[c];
+        for (c = 0, a = 0; c < dof; c++)
+            if (ik__column_active(w, c))
+                w->jw[r * na + a++] = w->jac[r * dof + c] * w->sw[c];
+    return na;
+}
+
+// dq (weighted, compact: na values) to joint units in place: sqrt(w) times the active columns'
+// values, the forced moves of pinned joints, 0 for frozen ones. (From the back: the compact
+// index never passes the full one.)
+static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
+{
+    int c, a = na - 1;
+    for (c = dof - 1; c >= 0; c--)
+        w->dq[c] = w->pinned[c] != 0         ? w->forced[c]
+                   : ik__column_active(w, c) ? w->sw[c] * w->dq[a--]
+                                             : 0;
 }
 
 // The projection of z (weighted joint coordinates) on the null space of the weighted active
@@ -3187,22 +3266,31 @@ static bool ik__unweighted(const ik__jac_work *w)
     return w->unit_weights && w->pins == 0;
 }
 
-// The DLS and PINV steps without an SVD, when the chain has at least m DOF and Jw Jw^T
+// The conditioning the normal equations need (below: the SVD): s_h^2 = 1 / tr(A^-1) > cut tr(A),
+// so that s_min^2 >= s_h^2 > 1e4 epsilon s_max^2 (cond(A) < 1e-4 / epsilon; stricter than a cut
+// on s_min^2 itself, by up to a factor m) and the normal equations' error (cond(A) epsilon,
+// relative) stays below 1e-4 of the step, which the next iteration corrects (Newton's
+// convergence stays superlinear); and no singular value that PINV would drop
+// (s_min^2 >= s_h^2 > rcond^2 tr(A) >= rcond^2 s_max^2).
+static ik_real ik__normal_cut(const ik_jacobian_opts *o)
+{
+    ik_real cut = IK_EPSILON * IK_R(1e4);
+    return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
+}
+
+// The DLS and PINV steps without an SVD, when at least m columns are active and Jw Jw^T
 // (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
-// by LDL^T, dq = Jw^T y (weighted coordinates). PINV drops no singular value then
-// (s_min > rcond s_max). Returns false (nothing written) otherwise; *l gets the undamped factor
-// for the rest pose's projection.
+// by LDL^T, dq = Jw^T y (weighted coordinates). Returns false (nothing written) otherwise; *l
+// gets the undamped factor for the rest pose's projection.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2, cut, sh2;
+    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2, sh2;
     ik_real *wa = w->jw;
     int r, c;
     bool damped;
-    if (dof < m)
-        return false;
     // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain:
     // none, all ones)
     for (c = 0; c < dof && !plain; c++)
@@ -3212,16 +3300,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         tr += a[r * 6 + r];
     if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
         return false;
-    // Well enough conditioned: s_h^2 = 1 / tr(A^-1) > 1e4 epsilon tr(A), so that
-    // s_min^2 >= s_h^2 > 1e4 epsilon s_max^2 (cond(A) < 1e-4 / epsilon; stricter than a cut on
-    // s_min^2 itself, by up to a factor m) and the normal equations' error (cond(A) epsilon,
-    // relative) stays below 1e-4 of the step, which the next iteration corrects (Newton's
-    // convergence stays superlinear); and no singular value that PINV would drop
-    // (s_min^2 >= s_h^2 > rcond^2 tr(A) >= rcond^2 s_max^2).
-    cut = IK_EPSILON * IK_R(1e4);
-    cut = o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-    sh2 = 1 / ik__ldlt_inverse_trace(l, m);
-    if (!(sh2 > cut * tr))
+    sh2 = 1 / ik__ldlt_inverse_trace(l, m, m);
+    if (!(sh2 > ik__normal_cut(o) * tr))
         return false;
     lambda2 = ik__dls_damping(o, sh2, e, m, scale);
     // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is:
@@ -3238,129 +3318,217 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     return true;
 }
 
-// One step dq (unweighted joint units) for the m x dof task J dq = e, on the active columns.
+// The DLS and PINV steps when fewer columns are active than the task has rows (joints pinned at
+// their limits): the normal equations of the compact columns Jw (w->jw, m x na),
+// (Jw^T Jw + lambda^2 I) x = Jw^T e, the same step as Jw^T (Jw Jw^T + lambda^2 I)^-1 e and as
+// the SVD formulas; x (na values) into w->dq. B = Jw^T Jw is the leading na x na block of a
+// matrix padded with the identity, which the factor and the solves keep apart. Returns false
+// (nothing written) if B is not well conditioned (ik__normal_cut).
+static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
+                                   const ik_real *e, ik_real scale)
+{
+    const int n = na <= 3 ? 3 : 6;
+    ik_real b[36], l[36], ld[36], x[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2, sh2;
+    int r, i, j;
+    bool damped;
+    for (i = 0; i < n; i++) // B's lower triangle, the padding's rows of the identity
+        for (j = 0; j <= i; j++) {
+            ik_real sum = 0;
+            for (r = 0; r < m && i < na; r++)
+                sum += w->jw[r * na + i] * w->jw[r * na + j];
+            b[i * 6 + j] = i < na ? sum : (ik_real)(i == j);
+        }
+    for (i = 0; i < na; i++)
+        tr += b[i * 6 + i];
+    if (!(tr > 0) || !ik__ldlt(b, 0, n, l))
+        return false;
+    sh2 = 1 / ik__ldlt_inverse_trace(l, n, na);
+    if (!(sh2 > ik__normal_cut(o) * tr))
+        return false;
+    lambda2 = ik__dls_damping(o, sh2, e, m, scale);
+    damped = lambda2 > IK_EPSILON * sh2 / 8;
+    if (damped && !ik__ldlt(b, lambda2, n, ld))
+        return false;
+    for (i = 0; i < na; i++)
+        for (r = 0; r < m; r++)
+            x[i] += w->jw[r * na + i] * e[r];
+    ik__ldlt_solve(damped ? ld : l, n, x);
+    for (i = 0; i < na; i++)
+        w->dq[i] = x[i];
+    return true;
+}
+
+// SDLS's factor for singular triple i of the compact Jw (m x na; k triples): (u_i . e) / s_i,
+// scaled down so that no joint moves more than gamma_i = gamma_max min(1, N_i / M_i), N_i the
+// sum of u_i's 3-row blocks' norms, M_i = s_i^-1 sum_j |v_ji| rho_j, rho_j the column's block
+// norms (Buss and Kim 2005).
+static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int i, ik_real ue,
+                               ik_real gamma_max)
+{
+    const ik_real *u = w->u, *v = w->v, *jw = w->jw, si = w->s[i];
+    ik_real ni, mi = 0, gi, big = 0, b0 = 0, b1 = 0, f = ue / si;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        b0 += u[r * k + i] * u[r * k + i];
+    for (r = 3; r < m; r++)
+        b1 += u[r * k + i] * u[r * k + i];
+    ni = IK_SQRT(b0) + IK_SQRT(b1);
+    for (c = 0; c < na; c++) {
+        ik_real c0 = 0, c1 = 0;
+        for (r = 0; r < 3; r++)
+            c0 += jw[r * na + c] * jw[r * na + c];
+        for (r = 3; r < m; r++)
+            c1 += jw[r * na + c] * jw[r * na + c];
+        mi += IK_FABS(v[c * k + i]) * (IK_SQRT(c0) + IK_SQRT(c1));
+    }
+    mi /= si;
+    gi = gamma_max * (mi > ni ? ni / mi : 1);
+    for (c = 0; c < na; c++)
+        big = IK_FABS(f * v[c * k + i]) > big ? IK_FABS(f * v[c * k + i]) : big;
+    return big > gi ? f * (gi / big) : f;
+}
+
+// The PINV, DLS and SDLS steps by the SVD of the compact active columns Jw (w->jw, m x na):
+// dq = sum_i f_i (u_i . e) v_i with the factors f_i of the formulas above; dq compact (na).
+static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
+                                  const ik_real *e, ik_real scale)
+{
+    const int k = m < na ? m : na;
+    ik_real lambda2 = 0, inv = 0;
+    int i, r, c;
+    ik__svd(w->jw, m, na, w->u, w->s, w->v);
+    if (o->method == IK_JACOBIAN_DLS) {
+        for (i = 0; i < k; i++) // 1 / s_h^2 (a zero singular value: s_h = 0)
+            inv += w->s[i] * w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
+        lambda2 = ik__dls_damping(o, 1 / inv, e, m, scale);
+    }
+    for (c = 0; c < na; c++)
+        w->dq[c] = 0;
+    for (i = 0; i < k; i++) {
+        ik_real si = w->s[i], ue = 0, f;
+        if (!(si > 0) || (o->method == IK_JACOBIAN_PINV && si <= o->rcond * w->s[0]))
+            continue;
+        for (r = 0; r < m; r++)
+            ue += w->u[r * k + i] * e[r];
+        if (o->method == IK_JACOBIAN_PINV)
+            f = ue / si;
+        else if (o->method == IK_JACOBIAN_DLS)
+            f = ue * si / (si * si + lambda2);
+        else
+            f = ik__sdls_factor(w, m, na, k, i, ue, o->max_joint_step);
+        for (c = 0; c < na; c++)
+            w->dq[c] += f * w->v[c * k + i];
+    }
+}
+
+// The Jacobian transpose step alpha Jw^T e (weighted, pinned columns 0), alpha =
+// (e . J J^T e) / |J J^T e|^2, the minimizer of the linearized error along it.
+static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const ik_real *e)
+{
+    ik_real jjte[6], num = 0, den = 0, alpha;
+    int r, c;
+    for (c = 0; c < dof; c++) {
+        w->dq[c] = 0;
+        for (r = 0; r < m; r++)
+            w->dq[c] += w->jac[r * dof + c] * e[r];
+        w->dq[c] *= w->pinned[c] != 0 ? 0 : w->sw[c];
+    }
+    for (r = 0; r < m; r++) {
+        jjte[r] = 0;
+        for (c = 0; c < dof; c++)
+            jjte[r] += w->jac[r * dof + c] * w->sw[c] * w->dq[c];
+        num += e[r] * jjte[r];
+        den += jjte[r] * jjte[r];
+    }
+    alpha = den > 0 ? num / den : 0;
+    for (c = 0; c < dof; c++)
+        w->dq[c] *= alpha;
+}
+
+// The pull toward the rest pose into w->trial (all dof): rest_gain (rest - q) in the weighted
+// coordinates the projection works in (divided by sqrt w, multiplied back with the step), for
+// Euler balls in Euler angles too; 0 on pinned and frozen columns.
+static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
+                          bool euler)
+{
+    int c, jt, t;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        int nd = ik_joint_type_dof(j->type);
+        ik_real sw = w->sw[c], rest[3];
+        for (t = 0; t < nd; t++)
+            rest[t] = o->rest[c + t];
+        if (euler && j->type == IK_JOINT_BALL) {
+            ik_vec3 ypr = ik_mat3_to_euler(
+                ik_quat_to_mat3(ik_quat_from_expmap(ik_vec3_make(rest[0], rest[1], rest[2]))),
+                IK_EULER_YXZ);
+            rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
+        }
+        for (t = 0; t < nd; t++, c++)
+            w->trial[c] =
+                w->pinned[c] != 0 || sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c]) / sw;
+    }
+}
+
+// Adds to the step dq (n values: all dof with the normal equations' factor l, else the compact
+// na) the pull toward the rest pose projected on the null space of the step's columns: by l, or
+// I - V V^T over the singular vectors the SVD step used (a zero singular value's vector is in
+// the null space). No longer than the task's own step: a pull that is large next to it would
+// move the effector by its second-order drift and keep the task from converging.
+static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
+                              int m, int dof, int na, const ik_real *l, bool euler)
+{
+    const int n = l ? dof : na, k = m < na ? m : na;
+    ik_real task2 = 0, null2 = 0;
+    int c, a, i;
+    ik__rest_pull(chain, o, w, euler);
+    if (l)
+        ik__null_project(w, l, m, dof, w->trial);
+    for (c = 0, a = 0; c < dof && !l; c++) // compact
+        if (ik__column_active(w, c))
+            w->trial[a++] = w->trial[c];
+    for (i = 0; i < k && !l; i++) {
+        ik_real d = 0;
+        if (!(w->s[i] > o->rcond * w->s[0]))
+            continue;
+        for (c = 0; c < na; c++)
+            d += w->v[c * k + i] * w->trial[c];
+        for (c = 0; c < na; c++)
+            w->trial[c] -= d * w->v[c * k + i];
+    }
+    for (c = 0; c < n; c++) {
+        task2 += w->dq[c] * w->dq[c];
+        null2 += w->trial[c] * w->trial[c];
+    }
+    for (c = 0; c < n; c++)
+        w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
+}
+
+// One step dq (joint units) for the m x dof task J dq = e on the active columns: with DLS and
+// PINV by the normal equations where they are well conditioned (J Jw^T with at least m active
+// columns, else Jw^T Jw of the fewer ones), else by the SVD of the active columns alone (pinned
+// and frozen joints' columns never enter it); the forced moves of pinned joints added.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
-    int i, r, c, k = m < dof ? m : dof, jt;
+    const bool rest = o->rest && o->rest_gain > 0, normal_eqs = o->method != IK_JACOBIAN_SDLS;
+    const int na = dof - w->pins - w->frozen; // active columns
     ik_real l[36];
-    bool normal = false;
-    if (k == 0) // no joint moves: no step
-        return;
-    if (o->method == IK_JACOBIAN_DLS || o->method == IK_JACOBIAN_PINV)
-        normal = ik__jacobian_step_normal(o, w, m, dof, e, scale, l); // (all of dq, or none)
-    for (c = 0; c < dof && !normal; c++) // (the other steps add into it)
-        w->dq[c] = 0;
+    int c;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
-        ik_real jjte[6], num = 0, den = 0, alpha;
-        for (c = 0; c < dof; c++) {
-            for (r = 0; r < m; r++)
-                w->dq[c] += w->jac[r * dof + c] * e[r];
-            w->dq[c] *= w->pinned[c] != 0 ? 0 : w->sw[c];
-        }
-        for (r = 0; r < m; r++) {
-            jjte[r] = 0;
-            for (c = 0; c < dof; c++)
-                jjte[r] += w->jac[r * dof + c] * w->sw[c] * w->dq[c];
-            num += e[r] * jjte[r];
-            den += jjte[r] * jjte[r];
-        }
-        alpha = den > 0 ? num / den : 0;
-        for (c = 0; c < dof; c++)
-            w->dq[c] *= alpha;
+        ik__jacobian_step_transpose(w, m, dof, e);
+    } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, l)) {
+        if (rest)
+            ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
-        ik_real lambda2 = 0, gamma_max = o->max_joint_step;
-        if (!normal) {
-            ik__jacobian_weigh(w, m, dof);
-            ik__svd(w->jw, m, dof, w->u, w->s, w->v);
+        ik__jacobian_compact(w, m, dof);
+        if (na > 0 && !(normal_eqs && na < m && ik__jacobian_step_tall(o, w, m, na, e, scale))) {
+            ik__jacobian_step_svd(o, w, m, na, e, scale);
+            if (rest)
+                ik__jacobian_rest(chain, o, w, m, dof, na, NULL, euler);
         }
-        if (!normal && o->method == IK_JACOBIAN_DLS) {
-            ik_real inv = 0; // 1 / s_h^2 (a zero singular value: s_h = 0)
-            for (i = 0; i < k; i++)
-                inv += w->s[i] * w->s[i] > 0 ? 1 / (w->s[i] * w->s[i]) : IK_INFINITY;
-            lambda2 = ik__dls_damping(o, 1 / inv, e, m, scale);
-        }
-        for (i = 0; i < k && !normal; i++) {
-            ik_real si = w->s[i], ue = 0, f;
-            if (!(si > 0))
-                continue;
-            for (r = 0; r < m; r++)
-                ue += w->u[r * k + i] * e[r];
-            if (o->method == IK_JACOBIAN_PINV) {
-                if (si <= o->rcond * w->s[0])
-                    continue;
-                f = ue / si;
-            } else if (o->method == IK_JACOBIAN_DLS) {
-                f = ue * si / (si * si + lambda2);
-            } else { // SDLS
-                ik_real ni = 0, mi = 0, gi, big = 0, b0 = 0, b1 = 0;
-                for (r = 0; r < 3; r++)
-                    b0 += w->u[r * k + i] * w->u[r * k + i];
-                for (r = 3; r < m; r++)
-                    b1 += w->u[r * k + i] * w->u[r * k + i];
-                ni = IK_SQRT(b0) + IK_SQRT(b1);
-                for (c = 0; c < dof; c++) {
-                    ik_real c0 = 0, c1 = 0;
-                    for (r = 0; r < 3; r++)
-                        c0 += w->jw[r * dof + c] * w->jw[r * dof + c];
-                    for (r = 3; r < m; r++)
-                        c1 += w->jw[r * dof + c] * w->jw[r * dof + c];
-                    mi += IK_FABS(w->v[c * k + i]) * (IK_SQRT(c0) + IK_SQRT(c1));
-                }
-                mi /= si;
-                gi = gamma_max * (mi > ni ? ni / mi : 1);
-                f = ue / si;
-                for (c = 0; c < dof; c++)
-                    if (IK_FABS(f * w->v[c * k + i]) > big)
-                        big = IK_FABS(f * w->v[c * k + i]);
-                if (big > gi)
-                    f *= gi / big;
-            }
-            for (c = 0; c < dof; c++)
-                w->dq[c] += f * w->v[c * k + i];
-        }
-        // the pull toward the rest pose, projected on the null space (I - V V^T over the
-        // singular vectors used; a zero singular value's vector is in the null space)
-        if (o->rest && o->rest_gain > 0) {
-            // (no longer than the task's own step: a pull that is large next to it would move
-            // the effector by its second-order drift and keep the task from converging)
-            ik_real task2 = 0, null2 = 0;
-            for (c = 0; c < dof; c++)
-                task2 += w->dq[c] * w->dq[c];
-            // the pull, in the weighted coordinates the projection works in (divided by sqrt w,
-            // multiplied back below), and for Euler balls in Euler angles too
-            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-                const ik_joint *j = &chain->joints[jt];
-                int nd = ik_joint_type_dof(j->type), t;
-                ik_real sw = w->sw[c], rest[3];
-                for (t = 0; t < nd; t++)
-                    rest[t] = o->rest[c + t];
-                if (euler && j->type == IK_JOINT_BALL) {
-                    ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
-                                                       ik_vec3_make(rest[0], rest[1], rest[2]))),
-                                                   IK_EULER_YXZ);
-                    rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
-                }
-                for (t = 0; t < nd; t++, c++)
-                    w->trial[c] =
-                        w->pinned[c] != 0 || sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c]) / sw;
-            }
-            if (normal)
-                ik__null_project(w, l, m, dof, w->trial);
-            for (i = 0; i < k && !normal; i++) {
-                ik_real d = 0;
-                if (!(w->s[i] > o->rcond * w->s[0]))
-                    continue;
-                for (c = 0; c < dof; c++)
-                    d += w->v[c * k + i] * w->trial[c];
-                for (c = 0; c < dof; c++)
-                    w->trial[c] -= d * w->v[c * k + i];
-            }
-            for (c = 0; c < dof; c++)
-                null2 += w->trial[c] * w->trial[c];
-            for (c = 0; c < dof; c++)
-                w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
-        }
+        ik__jacobian_expand(w, dof, na);
+        return;
     }
     // back to joint units (the weights), then the forced moves of pinned joints
     for (c = 0; c < dof && !ik__unweighted(w); c++)
@@ -3470,12 +3638,14 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     // the state in the solver's parameterization, clamped into the limits; per column its
     // joint's weight and limits
     w.unit_weights = true;
+    w.frozen = 0;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type), t;
         for (t = 0; t < nd; t++) {
             w.sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
             w.unit_weights = w.unit_weights && w.sw[c + t] == 1;
+            w.frozen += w.sw[c + t] == 0;
             w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }

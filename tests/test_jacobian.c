@@ -1546,6 +1546,139 @@ static void test_jacobian_review_regressions(void)
     }
 }
 
+// The step with joints pinned at their limits is the formula's step on the reduced problem, the
+// active columns alone: random 7-joint chains (random hinge axes and weights, sometimes a frozen
+// joint), 1 to 7 joints on their lower limits with a target beyond them, position and pose
+// targets, DLS (adaptive and fixed damping) and PINV. Those the solver's active set pins are the
+// ones it leaves on their limits (the others move into their range). The reduced problem has
+// fewer columns than rows when 2 or more of the 7 (pose) or 5 or more (position) are pinned or
+// frozen; its singular values alone set the adaptive damping (the pinned columns' zeros do
+// not). Where the step makes the error worse the solver halves it: the same proportions.
+static void test_jacobian_pinned_step(void)
+{
+    test_rng rng;
+    int trial, compared = 0, tall = 0, considered = 0;
+    rng.s = 4242;
+    for (trial = 0; trial < 600; trial++) {
+        ik_joint j[7];
+        ik_real q[7], qt[7], qs[7], jac[42], ja[42], u[36], s[6], v[42], e[6], dq[7], sw[7];
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        ik_xform eff;
+        ik_target t;
+        ik_chain c = random_chain(&rng, j, 7, K_REVOLUTE, 0);
+        const int m = trial % 4 == 3 ? 3 : 6, method = trial % 3;
+        const int on_limit = 1 + (int)(test_rng_next(&rng) % 7);
+        int i, r, k, na = 0, col[7], frozen = -1, pinned[7] = { 0 }, halved;
+        double scale, ow, eps, lmax2, e2 = 0, ti = 0, lambda2 = 0, big = 0;
+        bool ok = true;
+        for (i = 0; i < on_limit;) { // distinct joints to put on a limit
+            int p = (int)(test_rng_next(&rng) % 7);
+            if (!pinned[p])
+                pinned[p] = 1, i++;
+        }
+        if (trial % 5 == 0) // a frozen joint among the others
+            for (i = 0; i < 7 && frozen < 0; i++)
+                if (!pinned[i])
+                    frozen = i;
+        for (i = 0; i < 7; i++) {
+            q[i] = (ik_real)test_rng_uniform(&rng, -1.5, 1.5);
+            qt[i] = q[i] + (ik_real)(pinned[i] ? -0.3 : test_rng_uniform(&rng, -0.05, 0.05));
+            j[i].weight = i == frozen ? 0 : (ik_real)test_rng_uniform(&rng, 0.5, 2);
+            sw[i] = IK_SQRT(j[i].weight);
+            if (pinned[i])
+                j[i].lo = q[i]; // on the limit; the target lies beyond it
+        }
+        ik_chain_fk(&c, qt, NULL, &eff);
+        t = m == 3 ? ik_target_position(eff.pos) : ik_target_pose(eff);
+        o.method = method == 2 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
+        o.max_iterations = 1;
+        o.max_joint_step = 10;
+        o.tolerance = o.rotation_tolerance = 0;
+        for (i = 0; i < 7; i++)
+            qs[i] = q[i];
+        scale = (double)ik_vec3_length(c.tip.pos); // the solver's: the chain's reach
+        for (i = 1; i < 7; i++)
+            scale += (double)ik_vec3_length(j[i].origin.pos);
+        o.damping = method == 1 ? (ik_real)(0.1 * scale) : 0;
+        CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
+        for (i = 0; i < 7; i++) {
+            pinned[i] = pinned[i] && qs[i] == q[i]; // (the others moved into their range)
+            if (!pinned[i] && i != frozen)
+                col[na++] = i;
+        }
+        CHECK(frozen < 0 || qs[frozen] == q[frozen]);
+        if (na == 0) { // nothing moves
+            for (i = 0; i < 7; i++)
+                CHECK(qs[i] == q[i]);
+            continue;
+        }
+        ow = scale / 7;
+        eps = 0.05 * scale;
+        lmax2 = 0.01 * scale * scale;
+        // the task error and the weighted reduced Jacobian (the active columns, in order)
+        CHECK(ik_chain_jacobian(&c, q, m, jac, &eff) == IK_OK);
+        {
+            ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
+            ik_vec3 dr = ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)));
+            e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
+            e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
+            e[5] = (ik_real)(ow * (double)dr.z);
+        }
+        for (r = 0; r < m; r++) {
+            e2 += (double)(e[r] * e[r]);
+            for (i = 0; i < na; i++)
+                ja[r * na + i] = jac[r * 7 + col[i]] * (ik_real)(r >= 3 ? ow : 1) * sw[col[i]];
+        }
+        k = m < na ? m : na;
+        CHECK(ik_svd(ja, m, na, u, s, v) == IK_OK);
+        if (!((double)s[k - 1] > 1e-3 * (double)s[0]))
+            continue; // (ill-conditioned: the normal equations' and the SVD's rounding differ)
+        considered++;
+        for (i = 0; i < k; i++)
+            ti += 1 / ((double)s[i] * (double)s[i]);
+        if (method == 0 && 1 / ti < eps * eps)
+            lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+        if (method == 1)
+            lambda2 = 0.01 * scale * scale;
+        for (i = 0; i < 7; i++)
+            dq[i] = 0;
+        for (i = 0; i < na; i++) {
+            double sum = 0;
+            int a, b;
+            for (a = 0; a < k; a++) {
+                double ue = 0;
+                for (b = 0; b < m; b++)
+                    ue += (double)(u[b * k + a] * e[b]);
+                sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
+            }
+            dq[col[i]] = (ik_real)(sum * (double)sw[col[i]]);
+            big = fabs((double)dq[col[i]]) > big ? fabs((double)dq[col[i]]) : big;
+        }
+        if (!(big > 0))
+            continue;
+        // the step, or (where it made the error worse) the step halved h times
+        for (i = 0, r = 0; i < 7; i++)
+            r = fabs((double)dq[i]) == big ? i : r;
+        halved = (int)floor(log2((double)dq[r] / (double)(qs[r] - q[r])) + 0.5);
+        for (i = 0; i < 7; i++)
+            ok = ok && fabs(ldexp((double)(qs[i] - q[i]), halved) - (double)dq[i]) <=
+                           TOL(1e-8, 2e-3) * big;
+        if (!ok)
+            for (i = 0; i < 7; i++)
+                CHECK_NEAR(ldexp((double)(qs[i] - q[i]), halved), dq[i], TOL(1e-8, 2e-3) * big);
+        CHECK(halved >= 0 && halved < 20);
+        compared++;
+        tall += na < m;
+    }
+    // nearly every case is compared, many with fewer active columns than rows
+    CHECK(compared >= considered * 99 / 100 && considered >= 400);
+    CHECK(tall >= 100);
+    if (compared < considered * 99 / 100 || considered < 400 || tall < 100)
+        printf("  pinned steps: %d of %d compared, %d with fewer columns than rows\n", compared,
+               considered, tall);
+}
+
 void test_jacobian(void);
 void test_jacobian(void)
 {
@@ -1566,4 +1699,5 @@ void test_jacobian(void)
     RUN(test_jacobian_axis_paths);
     RUN(test_jacobian_step_formula);
     RUN(test_jacobian_unit_weights_pinned);
+    RUN(test_jacobian_pinned_step);
 }
