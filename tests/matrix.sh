@@ -200,13 +200,16 @@ fi
 # every C snippet in README.md, docs/*.md (```c blocks) and ik.h's top comment (blocks indented
 # by 11 spaces) compiles as C99 and as C++11: a snippet with `int main` is a program (built and
 # run), one with an #include a translation unit (compiled), any other a function body (compiled
-# inside `void f(void) { ... }` after #include "ik.h" and <stdio.h>)
+# inside `void f(void) { ... }` after #include "ik.h" and <stdio.h>). A program whose block is
+# followed by a line "It prints `...`" must print exactly that.
 SNIP="$OUT/snippets"
 rm -rf "$SNIP"
 mkdir -p "$SNIP"
 before=$failed
 for md in README.md docs/*.md; do
-    awk -v out="$SNIP/$(basename "$md" .md)" '/^```c[ \t]*$/{k++; f=1; next} /^```/{f=0} f{print > (out "-" k ".c")}' "$md"
+    awk -v out="$SNIP/$(basename "$md" .md)" '/^```c[ \t]*$/{k++; f=1; next} /^```/{a=f; f=0; next}
+        f{print > (out "-" k ".c"); next} a && /^[ \t]*$/{next}
+        a && match($0, /^It prints `[^`]*`/){print substr($0, 12, RLENGTH - 12) > (out "-" k ".expect")} {a=0}' "$md"
 done
 awk -v out="$SNIP/ik.h" 'NR > 1 && /^\*\//{exit} /^           [^ ]/ && !f{k++; f=1} f && !/^           /{f=0} f{sub(/^           /, ""); print > (out "-" k ".c")}' ik.h
 for src in "$SNIP"/*.c; do
@@ -225,7 +228,17 @@ for src in "$SNIP"/*.c; do
         have $cc || continue
         if [ $kind = program ]; then
             $cc $std $WARN -I. -o "$SNIP/$n-$lang" "$src" -lm >"$SNIP/$n-$lang.log" 2>&1 &&
-                "$SNIP/$n-$lang" >>"$SNIP/$n-$lang.log" 2>&1 || ok=0
+                "$SNIP/$n-$lang" >"$SNIP/$n-$lang.out" 2>>"$SNIP/$n-$lang.log" || ok=0
+            cat "$SNIP/$n-$lang.out" >>"$SNIP/$n-$lang.log" 2>/dev/null
+            if [ $ok = 1 ] && [ -f "$SNIP/$n.expect" ] &&
+                [ "$(cat "$SNIP/$n-$lang.out")" != "$(cat "$SNIP/$n.expect")" ]; then
+                ok=0
+                echo "prints: $(cat "$SNIP/$n-$lang.out")" >>"$SNIP/$n-$lang.log"
+                echo "the docs: $(cat "$SNIP/$n.expect")" >>"$SNIP/$n-$lang.log"
+            fi
+        elif [ -f "$SNIP/$n.expect" ]; then
+            ok=0
+            echo "an \"It prints\" line follows a snippet that is not a program" >"$SNIP/$n-$lang.log"
         else
             $cc $std $WARN -Wno-unused -I. -c -o "$SNIP/$n-$lang.o" "$src" >"$SNIP/$n-$lang.log" 2>&1 || ok=0
         fi
@@ -248,6 +261,25 @@ if [ -z "$missing" ]; then
     echo "ok   docs/api.md lists every public function, type and macro"; passed=$((passed + 1))
 else
     echo "FAIL docs/api.md misses:$missing"; failed=$((failed + 1))
+fi
+
+# one version everywhere: ik.h's first line, IK_VERSION_STRING, IK_VERSION_MAJOR/MINOR/PATCH,
+# docs/api.md (its first paragraph and its table of macros), README.md's status line
+ver=$(sed -n 's/^#define IK_VERSION_STRING "\(.*\)"$/\1/p' ik.h)
+nums=$(sed -nE 's/^#define IK_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+)$/\2/p' ik.h | paste -s -d . -)
+wrong=""
+[ -n "$ver" ] || wrong="$wrong IK_VERSION_STRING(none)"
+[ "$nums" = "$ver" ] || wrong="$wrong IK_VERSION_MAJOR.MINOR.PATCH($nums)"
+head -n 1 ik.h | grep -qF "ik.h v$ver " || wrong="$wrong ik.h-line-1($(head -n 1 ik.h | cut -c1-16))"
+grep -qF "\`ik.h\` $ver," docs/api.md || wrong="$wrong docs/api.md-intro"
+grep -qF "| $(echo "$nums" | sed 's/\./, /g'), \"$ver\" |" docs/api.md || wrong="$wrong docs/api.md-macros"
+if grep -q '^\*\*Status (' README.md; then
+    grep -qF "**Status ($ver):**" README.md || wrong="$wrong README.md-status"
+fi
+if [ -z "$wrong" ]; then
+    echo "ok   version $ver in ik.h, docs/api.md and README.md"; passed=$((passed + 1))
+else
+    echo "FAIL version: IK_VERSION_STRING is \"$ver\"; these disagree:$wrong"; failed=$((failed + 1))
 fi
 
 [ -n "$skipped" ] && echo "skipped (tool missing):$skipped"
