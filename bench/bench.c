@@ -1,11 +1,13 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
    Usage: bench [--runs=N] | bench --ccd-weights | bench --ccd-split | bench --damping-range |
-   bench --limb-calls=W,K,N
-   (make bench; make callgrind counts instructions instead). --limb-calls makes N calls of the
-   limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q,
-   1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
-   path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind. */
+   bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I]
+   (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
+   argument prints the usage and exits 2. --limb-calls makes N calls of the limb solver and
+   nothing else, for instruction counts per solve: W 0 ik_limb_solve with q, 1 prepared with q,
+   2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a path. Per solve:
+   (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind. --ccd-calls and
+   --jac-calls likewise (see calls() below). */
 #define _POSIX_C_SOURCE 199309L
 #define IK_IMPLEMENTATION
 #include "../ik.h"
@@ -456,73 +458,125 @@ static void ccd_weights(void)
     }
 }
 
+// What the command line asks for: the tables (default), one of the other modes, and the number
+// of runs behind each median.
+typedef enum bench_mode {
+    MODE_TABLES,
+    MODE_CCD_WEIGHTS,
+    MODE_CCD_SPLIT,
+    MODE_DAMPING_RANGE,
+    MODE_LIMB_CALLS,
+    MODE_CCD_CALLS,
+    MODE_JAC_CALLS
+} bench_mode;
+
+typedef struct bench_args {
+    bench_mode mode;
+    int runs;  // --runs=N (default 101)
+    int v[4];  // the numbers of --limb-calls, --ccd-calls or --jac-calls
+    int given; // how many of them were given
+} bench_args;
+
+// Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    static const char *const flags[4] = { "", "--ccd-weights", "--ccd-split", "--damping-range" };
+    int i, f, *v = a->v;
+    a->mode = MODE_TABLES;
+    a->runs = 101;
+    a->given = 0;
+    for (i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bench_mode mode = MODE_TABLES;
+        char end;
+        for (f = 1; f < 4; f++)
+            if (strcmp(s, flags[f]) == 0)
+                mode = (bench_mode)f;
+        if (sscanf(s, "--runs=%d%c", &v[0], &end) == 1 && v[0] > 0) {
+            a->runs = v[0];
+            continue;
+        }
+        if (mode == MODE_TABLES &&
+            sscanf(s, "--limb-calls=%d,%d,%d%c", v, v + 1, v + 2, &end) == 3 && v[0] >= 0 &&
+            v[0] < 3 && v[1] >= 0 && v[1] < 3)
+            mode = MODE_LIMB_CALLS, a->given = 3;
+        else if (mode == MODE_TABLES &&
+                 (a->given = sscanf(s, "--ccd-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3)) >= 2 &&
+                 v[0] > 0 && v[0] <= 100)
+            mode = MODE_CCD_CALLS;
+        else if (mode == MODE_TABLES &&
+                 (a->given = sscanf(s, "--jac-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3)) >= 3 &&
+                 v[0] >= 0 && v[0] < 4 && v[1] >= 0 && v[1] < 3)
+            mode = MODE_JAC_CALLS;
+        if (mode == MODE_TABLES || a->mode != MODE_TABLES) {
+            fprintf(stderr, "bench: %s: %s\n", s,
+                    mode == MODE_TABLES ? "unknown or malformed argument" : "one mode at a time");
+            return 0;
+        }
+        a->mode = mode;
+    }
+    return 1;
+}
+
+// --limb-calls, --ccd-calls, --jac-calls: N calls of one case, no timing (for instruction counts
+// with valgrind --tool=callgrind).
+// --limb-calls=W,K,N: W 0 ik_limb_solve with q, 1 prepared with q, 2 prepared pose only; K 0
+// random pose targets, 1 random positions, 2 a path.
+// --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S; flags
+// F: 1 info NULL, 2 keep_frames, 3 both).
+// --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls, 2
+// Panda), 10 iterations (or I: an iteration's count is I minus I - 1).
+static void calls(const bench_args *a)
+{
+    const int *v = a->v;
+    int n = a->mode == MODE_CCD_CALLS ? v[1] : v[2];
+    if (a->mode == MODE_LIMB_CALLS) {
+        static limb_case lc;
+        bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+        make_limb_case(&lc, v[1]);
+        while (n-- > 0)
+            fn[v[0]](&lc);
+    } else if (a->mode == MODE_CCD_CALLS) {
+        static ccd_case cc;
+        make_ccd_case(&cc, v[0], false, false);
+        if (a->given >= 3 && v[2] > 0)
+            cc.opts.max_sweeps = v[2];
+        cc.no_info = a->given == 4 && (v[3] & 1) != 0;
+        cc.opts.keep_frames = a->given == 4 && (v[3] & 2) != 0;
+        while (n-- > 0)
+            run_ccd(&cc);
+    } else {
+        static jac_case jc;
+        make_jac_case(&jc, v[1], (ik_jacobian_method)v[0]);
+        if (a->given == 4 && v[3] > 0)
+            jc.opts.max_iterations = v[3];
+        while (n-- > 0)
+            run_jac(&jc);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static chain_case c;
-    int runs = 101, i;
+    int runs, i;
+    bench_args args;
     struct {
         const char *kind;
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--damping-range") == 0) {
-            damping_range();
-            return 0;
-        }
-    if (strcmp(argv[i], "--ccd-weights") == 0) {
-        ccd_weights();
-        return 0;
+    if (!parse_args(argc, argv, &args)) {
+        fprintf(stderr, "usage: bench [--runs=N] | --ccd-weights | --ccd-split | --damping-range | "
+                        "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I]\n");
+        return 2;
     }
-    for (i = 1; i < argc; i++) {
-        int w, k, n;
-        if (sscanf(argv[i], "--limb-calls=%d,%d,%d", &w, &k, &n) == 3 && w >= 0 && w < 3 &&
-            k >= 0 && k < 3) {
-            static limb_case lc;
-            bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
-            make_limb_case(&lc, k);
-            while (n-- > 0)
-                fn[w](&lc);
-            return 0;
-        }
+    switch (args.mode) {
+    case MODE_TABLES: break;
+    case MODE_CCD_WEIGHTS: ccd_weights(); return 0;
+    case MODE_CCD_SPLIT: ccd_split(); return 0;
+    case MODE_DAMPING_RANGE: damping_range(); return 0;
+    default: calls(&args); return 0;
     }
-    for (i = 1; i < argc; i++) {
-        // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
-        // --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S;
-        // flags F: 1 info NULL, 2 keep_frames, 3 both);
-        // --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
-        // 2 Panda), 10 iterations (or I: an iteration's count is I minus I - 1)
-        int n, k, m;
-        if (strcmp(argv[i], "--ccd-split") == 0) {
-            ccd_split();
-            return 0;
-        }
-        if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) >= 2 && n > 0 && n <= 100) {
-            static ccd_case cc;
-            int flags = 0;
-            make_ccd_case(&cc, n, false, false);
-            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d,%d", &n, &k, &m, &flags) >= 3 && m > 0)
-                cc.opts.max_sweeps = m;
-            cc.no_info = (flags & 1) != 0;
-            cc.opts.keep_frames = (flags & 2) != 0;
-            while (k-- > 0)
-                run_ccd(&cc);
-            return 0;
-        }
-        if (sscanf(argv[i], "--jac-calls=%d,%d,%d", &m, &k, &n) == 3 && m >= 0 && m < 4 && k >= 0 &&
-            k < 3) {
-            static jac_case jc;
-            int cap;
-            make_jac_case(&jc, k, (ik_jacobian_method)m);
-            if (sscanf(argv[i], "--jac-calls=%d,%d,%d,%d", &m, &k, &n, &cap) == 4 && cap > 0)
-                jc.opts.max_iterations = cap;
-            while (n-- > 0)
-                run_jac(&jc);
-            return 0;
-        }
-    }
-    for (i = 1; i < argc; i++)
-        if (strncmp(argv[i], "--runs=", 7) == 0)
-            runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
+    runs = args.runs;
     printf("ik.h %s, ik_real = %s, median of %d runs\n\n", IK_VERSION_STRING, IK_REAL_FMT, runs);
     printf("| chain          | dof | FK ns | Jacobian 6xdof ns | pinv (SVD) 6xdof ns |\n");
     printf("|----------------|-----|-------|-------------------|---------------------|\n");
