@@ -499,13 +499,15 @@ static bool make_pin_case(jac_case *c, int leg, int row)
 
 // Per row: solves of PIN_ITERATIONS and of 1 iteration from the same start, timed in turns:
 // (t(n) - t(1)) / (n - 1) is a further iteration, t(1) minus that the work done once per solve.
-static void pin_table(int runs)
+// False if a row found no case where its joints stay pinned.
+static bool pin_table(int runs)
 {
     static jac_case jc[2];
     const bench_fn fn[2] = { run_jac, run_jac };
     const char *names[2][3] = { { "none", "elbow", "the y hinges (2, 4, 6)" },
                                 { "none", "knee", "hip flexion, knee, ankle inversion" } };
     int leg, row;
+    bool all = true;
     printf("\n| DLS, pose, %d iterations of <= 0.02 rad | pinned joints                         "
            "| ns per iteration | / none | ns once per solve |\n",
            PIN_ITERATIONS);
@@ -519,6 +521,7 @@ static void pin_table(int runs)
             if (!make_pin_case(&jc[0], leg, row)) {
                 printf("| %-39s | %-37s | no case found where they stay pinned |\n",
                        leg ? "leg (6 hinges)" : "7-DOF arm", names[leg][row]);
+                all = false;
                 continue;
             }
             jc[1] = jc[0];
@@ -538,6 +541,7 @@ static void pin_table(int runs)
     printf("(once per solve: t(1) - a further iteration; where the first iteration costs more or "
            "less than the\nothers, e.g. SVDs of a varying number of sweeps, that difference is "
            "in it too)\n");
+    return all;
 }
 
 // --damping-range: where DLS's adaptive damping acts (not a timing; docs/jacobian.md): 20,000
@@ -778,8 +782,7 @@ int main(int argc, char **argv)
         printf("ik.h %s, ik_real = %s, median of %d runs\n", IK_VERSION_STRING, IK_REAL_FMT,
                args.runs);
         svd_table(args.runs);
-        pin_table(args.runs);
-        return 0;
+        return pin_table(args.runs) ? 0 : 1;
     default: calls(&args); return 0;
     }
     runs = args.runs;
@@ -968,6 +971,5 @@ int main(int argc, char **argv)
         }
     }
     svd_table(runs);
-    pin_table(runs);
-    return 0;
+    return pin_table(runs) ? 0 : 1;
 }

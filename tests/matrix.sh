@@ -2,8 +2,10 @@
 # Builds and runs the test program in every variant: {gcc, clang} x {C99, C++11} x {double,
 # float}, -Wall -Wextra -Wpedantic -Werror, then AddressSanitizer + UndefinedBehaviorSanitizer,
 # two IK_STATIC copies in one program, the examples (and their pictures, rendered by rsvg-convert),
-# every C snippet of the documentation, and docs/api.md's coverage. A variant whose compiler,
-# sanitizer runtime or tool is missing is skipped with a notice. The last line sums the counts.
+# every C snippet of the documentation (and the output a program's text claims), docs/api.md's
+# coverage, one version everywhere, and every command that README.md and docs/ name in a short
+# run. A variant whose compiler, sanitizer runtime or tool is missing is skipped with a notice.
+# The last line sums the counts.
 # Usage: tests/matrix.sh [quick]   (quick: gcc C99 double only)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -280,6 +282,88 @@ if [ -z "$wrong" ]; then
     echo "ok   version $ver in ik.h, docs/api.md and README.md"; passed=$((passed + 1))
 else
     echo "FAIL version: IK_VERSION_STRING is \"$ver\"; these disagree:$wrong"; failed=$((failed + 1))
+fi
+
+# every command that README.md and docs/ name, once in a short form: it exits 0 and prints its
+# tables (a header line of each). make's commands build into $SMOKE, not build/, the examples at
+# -O0 (quick to compile). Not run: make bench-kdl (it installs Orocos KDL), and the long ones
+# or those that write to the repository (coverage, valgrind, fuzz, stability, figures, format).
+SMOKE="$OUT/smoke"
+MK="make -s CC=$CC0 BUILD=$SMOKE"
+# smoke NAME WANT CMD...: runs CMD; passes if it exits 0 and its output holds every line of WANT
+# (fixed strings; WANT empty: any output)
+smoke() {
+    name=$1
+    want=$2
+    shift 2
+    log="$OUT/smoke-$name.log"
+    "$@" >"$log" 2>&1
+    rc=$?
+    missing=$(printf '%s\n' "$want" | while IFS= read -r p; do
+        [ -z "$p" ] || grep -qF -- "$p" "$log" || echo "    $p"; done)
+    if [ "$rc" -eq 0 ] && [ -z "$missing" ]; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name (exit $rc): $*"
+        [ -n "$missing" ] && printf 'missing lines:\n%s\n' "$missing"
+        tail -n 20 "$log"
+        failed=$((failed + 1))
+    fi
+}
+# the arm tools in a short pipeline: problems (and the chain files, which must equal the
+# committed ones), a solve, the report
+arm_pipeline() {
+    d="$SMOKE/arm"
+    rm -rf "$d" && mkdir -p "$d" && $MK arm-tools &&
+        "$SMOKE/arm/ik_problems" --problems 20 --chains "$d" --out "$d" || return 1
+    for c in bench/chains/*.csv; do
+        cmp "$c" "$d/$(basename "$c")" ||
+            { echo "$c: not what bench/ik_problems writes from bench/arms.h"; return 1; }
+    done
+    "$SMOKE/arm/ik_solve" "$d/iiwa14.csv" "$d/iiwa14_random.csv" --budget-ms 1 >"$d/res.csv" &&
+        "$SMOKE/arm/arm_report" --header ik.h &&
+        "$SMOKE/arm/arm_report" "iiwa14 | random" "$d/iiwa14.csv" "$d/iiwa14_random.csv" \
+            ik.h="$d/res.csv"
+}
+if have make; then
+    before=$failed
+    t0=$(date +%s)
+    rm -rf "$SMOKE"
+    smoke make-bench "| chain          | dof | FK ns
+| analytic limb, ns/solve
+| Jacobian IK (ik_jacobian_solve), ns per iteration
+| Jacobian IK, ns per further iteration
+| Jacobian IK, ns per solve (iterations)
+| CCD (ik_ccd_solve), ns per joint per sweep
+| CCD, sweeps alone
+| CCD, one sweep per call
+| SVD (ik_svd)
+| DLS, pose, " $MK bench BENCH_ARGS=--runs=1
+    smoke bench-limits "| SVD (ik_svd)
+| DLS, pose, " "$SMOKE/bench/bench" --limits --runs=1
+    smoke bench-ccd-weights "| CCD position weight" "$SMOKE/bench/bench" --ccd-weights
+    smoke bench-ccd-split "| CCD, revolute position, ns per joint per solve" \
+        "$SMOKE/bench/bench" --ccd-split
+    smoke bench-damping-range "| arm    | states |" "$SMOKE/bench/bench" --damping-range
+    smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
+    smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
+    smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3
+    if have valgrind; then
+        smoke make-callgrind "Collected" $MK callgrind CALLGRIND_ARGS=--limb-calls=0,0,100
+    else
+        echo "skip make callgrind: valgrind not found"
+        skipped="$skipped valgrind"
+    fi
+    smoke make-demo "== examples/07_robot_arm_poses.c
+pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
+    smoke arm-tools "| chain | start | ik.h solved |
+| iiwa14 | random | " arm_pipeline
+    [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
+        "make bench, each bench mode, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
+    echo "note: make bench-kdl not run (it installs Orocos KDL; run it by hand)"
+else
+    echo "skip the commands of README.md and docs/: make not found"
+    skipped="$skipped make"
 fi
 
 [ -n "$skipped" ] && echo "skipped (tool missing):$skipped"
