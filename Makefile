@@ -60,8 +60,9 @@ $(BUILD)/bench/bench: bench/bench.c ik.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) -O2 -o $@ bench/bench.c -lm
 
+# BENCH_ARGS: e.g. --runs=1 (make test's short run) or --limits
 bench: $(BUILD)/bench/bench
-	./$(BUILD)/bench/bench
+	./$(BUILD)/bench/bench $(BENCH_ARGS)
 
 # the CLI tools of the arm benchmark: problem generator, solver, checker (bench/arm_csv.h)
 ARM_TOOLS = $(BUILD)/arm/ik_problems $(BUILD)/arm/ik_solve $(BUILD)/arm/arm_report
@@ -76,10 +77,12 @@ PROBLEMS ?= 1000
 bench-kdl:
 	sh bench/arm_kdl.sh --problems $(PROBLEMS)
 
-# instruction counts, repeatable on a noisy machine (needs valgrind)
+# instruction counts, repeatable on a noisy machine (needs valgrind); fails if the bench does
+CALLGRIND_ARGS ?= --runs=3
 callgrind: $(BUILD)/bench/bench
-	valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.out \
-	    ./$(BUILD)/bench/bench --runs=3 2>&1 | grep -E 'refs|Collected'
+	@valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.out \
+	    ./$(BUILD)/bench/bench $(CALLGRIND_ARGS) >$(BUILD)/callgrind.log 2>&1; rc=$$?; \
+	    grep -E 'refs|Collected' $(BUILD)/callgrind.log; exit $$rc
 
 # libFuzzer (clang) runs each target for FUZZ_SECONDS from the committed seed corpus; new inputs
 # go to build/fuzz/corpus-<target>, findings to build/fuzz/<target>-crash-*. The last line of

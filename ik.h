@@ -1,4 +1,4 @@
-/* ik.h v0.6.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
+/* ik.h v0.9.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
 
    Do this in *one* C or C++ file (elsewhere just #include "ik.h"):
        #define IK_IMPLEMENTATION
@@ -19,7 +19,7 @@
                ik_chain chain = ik_chain_make(arm, 2, ik_xform_translation(ik_vec3_make(1, 0, 0)));
                ik_target goal = ik_target_position(ik_vec3_make(1, 1, 0));
                ik_jacobian_opts opts = ik_default_jacobian_opts();
-               ik_real q[2] = { 0.3, 0.3 };       // the start; the answer on return
+               ik_real q[2] = { 0.3, -0.3 };      // the start; the answer on return
                unsigned char scratch[1024];       // >= ik_jacobian_scratch_size(&chain)
                ik_solve_info info;
                if (ik_jacobian_solve(&chain, &goal, &opts, q, scratch, sizeof scratch, &info))
@@ -547,6 +547,7 @@ typedef struct ik_joint {
     ik_xform origin; // parent frame -> joint frame at q = 0 (URDF <origin>); rot must be unit
     ik_vec3 axis;    // unit axis in the joint frame (revolute, prismatic); ignored otherwise
     ik_real lo, hi;  // limits of q (revolute, prismatic), lo <= hi; +-IK_INFINITY for none
+                     // (ball: none, lo = -IK_INFINITY, hi = IK_INFINITY; fixed: ignored)
     ik_real weight;  // >= 0; how freely solvers move this joint (1 = normal, 0 = frozen)
 } ik_joint;
 
@@ -566,14 +567,16 @@ IKDEF ik_joint ik_joint_fixed(ik_xform origin);
 IKDEF ik_joint ik_joint_revolute(ik_xform origin, ik_vec3 axis);
 // A prismatic joint at origin along axis (normalized here), unlimited, weight 1.
 IKDEF ik_joint ik_joint_prismatic(ik_xform origin, ik_vec3 axis);
-// A ball joint at origin, weight 1.
+// A ball joint at origin, without limits (ball joints have none), weight 1.
 IKDEF ik_joint ik_joint_ball(ik_xform origin);
 // The chain {joints, joint_count, tip}. Checks nothing: see ik_chain_validate().
 IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform tip);
 
 // Checks a chain: IK_ERR_NULL_ARG (chain or joints NULL), IK_ERR_BAD_ARG (count outside
 // 1..IK_MAX_JOINTS, unknown type, NaN/Inf or |x| > IK_MAX_MAGNITUDE in an origin or the tip,
-// origin rotation or axis not unit to 1e-4, NaN limit, lo > hi, weight < 0 or not finite).
+// origin rotation or axis not unit to 1e-4, NaN limit, lo > hi, a ball joint's lo or hi other
+// than -IK_INFINITY, IK_INFINITY (ball limits are refused, not ignored), weight < 0 or not
+// finite).
 IKDEF ik_result ik_chain_validate(const ik_chain *chain);
 // Length of the chain's joint-state vector, or -1 if ik_chain_validate() fails.
 IKDEF int ik_chain_dof(const ik_chain *chain);
@@ -1744,6 +1747,9 @@ static ik_result ik__joint_validate(const ik_joint *j)
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
     }
+    // a ball joint has no limits yet: lo, hi must say "none" (ik_joint_ball() sets them so)
+    if (j->type == IK_JOINT_BALL && !(j->lo <= -IK_INFINITY && j->hi >= IK_INFINITY))
+        return IK_ERR_BAD_ARG;
     return IK_OK;
 }
 

@@ -21,7 +21,12 @@
        with intersecting axes, hand 0.08 to the palm. Ranges of motion after the AAOS tables
        (flexion -60..180 deg, abduction -30..180, rotation -90..90, elbow 0..150, pronation
        -90..90, wrist flexion -70..80, deviation -20..30).
-   Planar 3, 7, 20: unit links, revolute joints about z with limits +-pi, position targets only. */
+   Planar 3, 7, 20: unit links, revolute joints about z with limits +-pi, position targets only.
+   Leg (arm_build_leg(), not one of the arm_ids: no chain file, not in the arm benchmark): a right
+       leg hanging down (-z) from the pelvis: hip flexion (x, -30..120 deg), abduction (y,
+       -45..30) and rotation (z, -90..90) with intersecting axes at (0.1, 0, -0.05), knee (about
+       -x, 0..150) 0.43 below, ankle flexion (x, -45..30) 0.44 below the knee and ankle
+       inversion (y, -30..30) at the same point; the effector is the ankle. */
 #ifndef IK_BENCH_ARMS_H
 #define IK_BENCH_ARMS_H
 
@@ -172,6 +177,23 @@ static inline ik_result arm_build(arm_id id, arm_def *a)
     a->chain.joints = a->joints;
     a->dof = ik_chain_dof(&a->chain);
     return a->dof > 0 ? IK_OK : IK_ERR_BAD_ARG;
+}
+
+// Fills *a with the leg (see the top of this file). IK_OK (always).
+static inline ik_result arm_build_leg(arm_def *a)
+{
+    memset(a, 0, sizeof *a);
+    a->name = "leg";
+    a->joints[0] = arm__revolute(0.1, 0, -0.05, 0, ARM_DEG(-30), ARM_DEG(120)); // hip flexion
+    a->joints[1] = arm__revolute(0, 0, 0, 1, ARM_DEG(-45), ARM_DEG(30));        // abduction
+    a->joints[2] = arm__revolute(0, 0, 0, 2, ARM_DEG(-90), ARM_DEG(90));        // rotation
+    a->joints[3] = arm__revolute(0, 0, -0.43, 0, ARM_DEG(0), ARM_DEG(150));     // knee
+    a->joints[3].axis = ik_vec3_make(-1, 0, 0);
+    a->joints[4] = arm__revolute(0, 0, -0.44, 0, ARM_DEG(-45), ARM_DEG(30)); // ankle flexion
+    a->joints[5] = arm__revolute(0, 0, 0, 1, ARM_DEG(-30), ARM_DEG(30));     // inversion
+    a->chain = ik_chain_make(a->joints, 6, ik_xform_identity());
+    a->dof = 6;
+    return IK_OK;
 }
 
 #endif // IK_BENCH_ARMS_H

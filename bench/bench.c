@@ -1,11 +1,15 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] | bench --ccd-weights | bench --ccd-split | bench --damping-range |
-   bench --limb-calls=W,K,N
-   (make bench; make callgrind counts instructions instead). --limb-calls makes N calls of the
-   limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q,
-   1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
-   path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind. */
+   Usage: bench [--runs=N] [--limits] | bench --ccd-weights | bench --ccd-split |
+   bench --damping-range | bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] |
+   bench --jac-calls=m,k,N[,I]
+   (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
+   argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
+   rank-deficient matrices, DLS iterations with pinned joints). --limb-calls makes N calls of
+   the limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with
+   q, 1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
+   path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
+   --ccd-calls and --jac-calls likewise (see calls() below). */
 #define _POSIX_C_SOURCE 199309L
 #define IK_IMPLEMENTATION
 #include "../ik.h"
@@ -350,6 +354,196 @@ static void make_case(chain_case *c, const char *kind, int n)
     ik_chain_jacobian(&c->chain, c->q, 6, c->jac, NULL);
 }
 
+// --limits (and the default run's last tables): what rank deficiency costs the SVD, and what
+// joints pinned at their limits cost a DLS iteration.
+typedef struct svd_case {
+    ik_real a[6 * 7], u[6 * 6], s[6], v[7 * 6];
+    int n; // columns (6 rows)
+} svd_case;
+
+static void run_svd(void *arg)
+{
+    svd_case *c = (svd_case *)arg;
+    ik_svd(c->a, 6, c->n, c->u, c->s, c->v);
+    sink = (double)c->s[5];
+}
+
+// Dense 6 x 7 and 6 x 6 matrices (entries uniform in [-1, 1]) and the same with columns set to
+// zero or scaled to 1e-300 (1e-30 in float), timed in turns. A wide matrix keeps its rank
+// (6) with one such column and loses one with two; a square one loses one with one.
+static void svd_table(int runs)
+{
+    static svd_case sc[8];
+    static const int cols[8] = { 7, 7, 7, 7, 7, 6, 6, 6 }, changed[8] = { 0, 1, 1, 2, 2, 0, 1, 1 };
+    static const bool zero[8] = { false, true, false, true, false, false, true, false };
+    const ik_real tiny = (ik_real)(sizeof(ik_real) < sizeof(double) ? 1e-30 : 1e-300);
+    const char *rows[8] = { "6 x 7, dense",
+                            "6 x 7, column 3 zero",
+                            "6 x 7, column 3 times tiny",
+                            "6 x 7, columns 2, 3 zero (rank 5)",
+                            "6 x 7, columns 2, 3 times tiny",
+                            "6 x 6, dense",
+                            "6 x 6, column 3 zero (rank 5)",
+                            "6 x 6, column 3 times tiny" };
+    bench_fn fn[8];
+    double t[8];
+    char title[64];
+    int k, i, c;
+    rng_state = 5;
+    for (k = 0; k < 8; k++) {
+        int dense = k < 5 ? 0 : 5; // (the same draws, then columns changed)
+        sc[k].n = cols[k];
+        fn[k] = run_svd;
+        for (i = 0; i < 6 * cols[k]; i++)
+            sc[k].a[i] = k == dense ? (ik_real)rnd(-1, 1) : sc[dense].a[i];
+        for (c = 3; c > 3 - changed[k]; c--)
+            for (i = 0; i < 6; i++)
+                sc[k].a[i * cols[k] + c] *= zero[k] ? 0 : tiny;
+    }
+    median_ns_interleaved(fn, sc, sizeof sc[0], 8, 200, runs, t);
+    snprintf(title, sizeof title, "SVD (ik_svd), tiny = %g", (double)tiny);
+    printf("\n| %-33s |     ns | / dense of its shape |\n", title);
+    printf("|-----------------------------------|--------|----------------------|\n");
+    for (k = 0; k < 8; k++)
+        printf("| %-33s | %6.0f | %20.2f |\n", rows[k], t[k], t[k] / t[k < 5 ? 0 : 5]);
+}
+
+// The pinned joints of each row: none, one, three. The 7-DOF arm: the elbow; the three y
+// hinges. The leg: the knee; hip flexion, knee, ankle inversion.
+static const int pin_sets[2][3][3] = { { { 0 }, { 3 }, { 1, 3, 5 } },
+                                       { { 0 }, { 3 }, { 0, 3, 5 } } };
+static const int pin_counts[3] = { 0, 1, 3 };
+#define PIN_ITERATIONS 10
+
+// Whether solves of 1 .. PIN_ITERATIONS iterations from c's start each run all their
+// iterations, make progress in every one (the position or the rotation error falls) and end
+// with exactly the pinned joints on a limit: the active set holds them in every iteration.
+static bool pins_hold(jac_case *c, const int *pinned, int pins)
+{
+    double pos = HUGE_VAL, rot = HUGE_VAL;
+    int k, i, p;
+    for (k = 1; k <= PIN_ITERATIONS; k++) {
+        ik_solve_info info;
+        c->opts.max_iterations = k;
+        memcpy(c->q, c->q0, sizeof c->q);
+        if (ik_jacobian_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch,
+                              &info) != IK_OK ||
+            info.iterations != k || info.status != IK_STATUS_MAX_ITERATIONS)
+            return false;
+        if (!((double)info.position_error < pos || (double)info.rotation_error < rot))
+            return false;
+        pos = (double)info.position_error, rot = (double)info.rotation_error;
+        for (i = 0; i < c->chain.joint_count; i++) {
+            bool on = c->q[i] == c->joints[i].lo || c->q[i] == c->joints[i].hi, want = false;
+            for (p = 0; p < pins; p++)
+                want = want || pinned[p] == i;
+            if (on != want)
+                return false;
+        }
+    }
+    return true;
+}
+
+// The 7-DOF arm of the Jacobian tables (with the iiwa's limits: +-170 deg for the z hinges,
+// +-120 for the y hinges, +-175 for the last) or the leg of bench/arms.h, row 0, 1 or 2 of
+// pin_sets. The target: the pose of a state in the middle half of every free joint's range and
+// 0.5 rad beyond a limit (a random side) for each pinned joint; the start: the pinned joints on
+// that limit, the free ones up to 0.5 rad from the target's state (inside their limits). DLS
+// with default damping, tolerances 0, steps of at most 0.02 rad: every iteration works toward
+// the target and presses the pinned joints against their limits. The first draw that
+// pins_hold() accepts; false if none of 100 does.
+static bool make_pin_case(jac_case *c, int leg, int row)
+{
+    static const double iiwa_deg[7] = { 170, 120, 170, 120, 170, 120, 175 };
+    const int *pinned = pin_sets[leg][row], pins = pin_counts[row];
+    int attempt, i, p, n;
+    if (leg) {
+        static arm_def a;
+        arm_build_leg(&a);
+        memcpy(c->joints, a.joints, sizeof a.joints);
+        c->chain = ik_chain_make(c->joints, a.chain.joint_count, a.chain.tip);
+    } else {
+        make_jac_case(c, 0, IK_JACOBIAN_DLS);
+        for (i = 0; i < 7; i++)
+            c->joints[i].hi =
+                -(c->joints[i].lo = (ik_real)(-iiwa_deg[i] * 3.141592653589793 / 180));
+    }
+    n = c->chain.joint_count;
+    c->opts = ik_default_jacobian_opts();
+    c->opts.tolerance = c->opts.rotation_tolerance = c->opts.min_improvement = 0;
+    c->opts.max_joint_step = IK_R(0.02);
+    rng_state = 11;
+    for (attempt = 0; attempt < 100; attempt++) {
+        ik_real goal[ARM_MAX_JOINTS];
+        ik_xform pose;
+        for (i = 0; i < n; i++) {
+            double lo = (double)c->joints[i].lo, hi = (double)c->joints[i].hi, span = hi - lo;
+            double q0 =
+                (double)(goal[i] = (ik_real)rnd(lo + span / 4, hi - span / 4)) + rnd(-0.5, 0.5);
+            c->q0[i] = (ik_real)(q0 < lo + span / 8 ? lo + span / 8
+                                                    : (q0 > hi - span / 8 ? hi - span / 8 : q0));
+        }
+        for (p = 0; p < pins; p++) {
+            const ik_joint *j = &c->joints[pinned[p]];
+            bool up = rnd(0, 1) < 0.5;
+            c->q0[pinned[p]] = up ? j->hi : j->lo;
+            goal[pinned[p]] = up ? j->hi + IK_R(0.5) : j->lo - IK_R(0.5);
+        }
+        ik_chain_fk(&c->chain, goal, NULL, &pose);
+        c->target = ik_target_pose(pose);
+        if (pins_hold(c, pinned, pins))
+            return true;
+    }
+    return false;
+}
+
+// Per row: solves of PIN_ITERATIONS and of 1 iteration from the same start, timed in turns:
+// (t(n) - t(1)) / (n - 1) is a further iteration, t(1) minus that the work done once per solve.
+// False if a row found no case where its joints stay pinned.
+static bool pin_table(int runs)
+{
+    static jac_case jc[2];
+    const bench_fn fn[2] = { run_jac, run_jac };
+    const char *names[2][3] = { { "none", "elbow", "the y hinges (2, 4, 6)" },
+                                { "none", "knee", "hip flexion, knee, ankle inversion" } };
+    int leg, row;
+    bool all = true;
+    printf("\n| DLS, pose, %d iterations of <= 0.02 rad | pinned joints                         "
+           "| ns per iteration | / none | ns once per solve |\n",
+           PIN_ITERATIONS);
+    printf("|-----------------------------------------|---------------------------------------|"
+           "------------------|--------|-------------------|\n");
+    for (leg = 0; leg < 2; leg++) {
+        double none = 0;
+        for (row = 0; row < 3; row++) {
+            double t[2], iter, t0;
+            int inner;
+            if (!make_pin_case(&jc[0], leg, row)) {
+                printf("| %-39s | %-37s | no case found where they stay pinned |\n",
+                       leg ? "leg (6 hinges)" : "7-DOF arm", names[leg][row]);
+                all = false;
+                continue;
+            }
+            jc[1] = jc[0];
+            jc[0].opts.max_iterations = 1;
+            jc[1].opts.max_iterations = PIN_ITERATIONS;
+            t0 = now_ns();
+            run_jac(&jc[1]);
+            inner = (int)(100e3 / (now_ns() - t0 + 1)) + 1; // about 0.1 ms per timing
+            median_ns_interleaved(fn, jc, sizeof jc[0], 2, inner < 50 ? inner : 50, runs, t);
+            iter = (t[1] - t[0]) / (PIN_ITERATIONS - 1);
+            none = row == 0 ? iter : none;
+            printf("| %-39s | %d: %-34s | %16.0f | %6.1f | %17.0f |\n",
+                   leg ? "leg (6 hinges)" : "7-DOF arm", pin_counts[row], names[leg][row], iter,
+                   iter / none, t[0] - iter);
+        }
+    }
+    printf("(once per solve: t(1) - a further iteration; where the first iteration costs more or "
+           "less than the\nothers, e.g. SVDs of a varying number of sweeps, that difference is "
+           "in it too)\n");
+    return all;
+}
+
 // --damping-range: where DLS's adaptive damping acts (not a timing; docs/jacobian.md): 20,000
 // random states within the limits of each arm of bench/arms.h, the Jacobian with its rotation
 // rows times the solver's default orientation weight (the chain's length over its moving
@@ -456,73 +650,142 @@ static void ccd_weights(void)
     }
 }
 
+// What the command line asks for: the tables (default), one of the other modes, and the number
+// of runs behind each median.
+typedef enum bench_mode {
+    MODE_TABLES,
+    MODE_CCD_WEIGHTS,
+    MODE_CCD_SPLIT,
+    MODE_DAMPING_RANGE,
+    MODE_LIMITS,
+    MODE_LIMB_CALLS,
+    MODE_CCD_CALLS,
+    MODE_JAC_CALLS
+} bench_mode;
+
+typedef struct bench_args {
+    bench_mode mode;
+    int runs;  // --runs=N (default 101)
+    int v[4];  // the numbers of --limb-calls, --ccd-calls or --jac-calls
+    int given; // how many of them were given
+} bench_args;
+
+// The mode of a --limb-calls, --ccd-calls or --jac-calls argument with its numbers in a->v
+// (a->given of them), or MODE_TABLES if s is none of these or malformed.
+static bench_mode parse_calls(const char *s, bench_args *a)
+{
+    int *v = a->v;
+    char end;
+    a->given = sscanf(s, "--limb-calls=%d,%d,%d%c", v, v + 1, v + 2, &end);
+    if (a->given == 3 && v[0] >= 0 && v[0] < 3 && v[1] >= 0 && v[1] < 3)
+        return MODE_LIMB_CALLS;
+    a->given = sscanf(s, "--ccd-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3);
+    if (a->given >= 2 && v[0] > 0 && v[0] <= 100)
+        return MODE_CCD_CALLS;
+    a->given = sscanf(s, "--jac-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3);
+    if (a->given >= 3 && v[0] >= 0 && v[0] < 4 && v[1] >= 0 && v[1] < 3)
+        return MODE_JAC_CALLS;
+    return MODE_TABLES;
+}
+
+// Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    static const char *const flags[5] = { "", "--ccd-weights", "--ccd-split", "--damping-range",
+                                          "--limits" };
+    int i, f, runs;
+    a->mode = MODE_TABLES;
+    a->runs = 101;
+    a->given = 0;
+    for (i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bench_mode mode = MODE_TABLES;
+        char end;
+        if (sscanf(s, "--runs=%d%c", &runs, &end) == 1 && runs > 0) {
+            a->runs = runs;
+            continue;
+        }
+        for (f = 1; f < 5; f++)
+            if (strcmp(s, flags[f]) == 0)
+                mode = (bench_mode)f;
+        if (mode == MODE_TABLES)
+            mode = parse_calls(s, a);
+        if (mode == MODE_TABLES || a->mode != MODE_TABLES) {
+            fprintf(stderr, "bench: %s: %s\n", s,
+                    mode == MODE_TABLES ? "unknown or malformed argument" : "one mode at a time");
+            return 0;
+        }
+        a->mode = mode;
+    }
+    return 1;
+}
+
+// --limb-calls, --ccd-calls, --jac-calls: N calls of one case, no timing (for instruction counts
+// with valgrind --tool=callgrind).
+// --limb-calls=W,K,N: W 0 ik_limb_solve with q, 1 prepared with q, 2 prepared pose only; K 0
+// random pose targets, 1 random positions, 2 a path.
+// --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S; flags
+// F: 1 info NULL, 2 keep_frames, 3 both).
+// --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls, 2
+// Panda), 10 iterations (or I: an iteration's count is I minus I - 1).
+static void calls(const bench_args *a)
+{
+    const int *v = a->v;
+    int n = a->mode == MODE_CCD_CALLS ? v[1] : v[2];
+    if (a->mode == MODE_LIMB_CALLS) {
+        static limb_case lc;
+        bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+        make_limb_case(&lc, v[1]);
+        while (n-- > 0)
+            fn[v[0]](&lc);
+    } else if (a->mode == MODE_CCD_CALLS) {
+        static ccd_case cc;
+        make_ccd_case(&cc, v[0], false, false);
+        if (a->given >= 3 && v[2] > 0)
+            cc.opts.max_sweeps = v[2];
+        cc.no_info = a->given == 4 && (v[3] & 1) != 0;
+        cc.opts.keep_frames = a->given == 4 && (v[3] & 2) != 0;
+        while (n-- > 0)
+            run_ccd(&cc);
+    } else {
+        static jac_case jc;
+        make_jac_case(&jc, v[1], (ik_jacobian_method)v[0]);
+        if (a->given == 4 && v[3] > 0)
+            jc.opts.max_iterations = v[3];
+        while (n-- > 0)
+            run_jac(&jc);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static chain_case c;
-    int runs = 101, i;
+    int runs, i;
+    bench_args args;
     struct {
         const char *kind;
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--damping-range") == 0) {
-            damping_range();
-            return 0;
-        }
-    if (strcmp(argv[i], "--ccd-weights") == 0) {
-        ccd_weights();
-        return 0;
+    if (!parse_args(argc, argv, &args)) {
+        fprintf(
+            stderr,
+            "usage: bench [--runs=N] [--limits] | --ccd-weights | --ccd-split | --damping-range | "
+            "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I]\n");
+        return 2;
     }
-    for (i = 1; i < argc; i++) {
-        int w, k, n;
-        if (sscanf(argv[i], "--limb-calls=%d,%d,%d", &w, &k, &n) == 3 && w >= 0 && w < 3 &&
-            k >= 0 && k < 3) {
-            static limb_case lc;
-            bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
-            make_limb_case(&lc, k);
-            while (n-- > 0)
-                fn[w](&lc);
-            return 0;
-        }
+    switch (args.mode) {
+    case MODE_TABLES: break;
+    case MODE_CCD_WEIGHTS: ccd_weights(); return 0;
+    case MODE_CCD_SPLIT: ccd_split(); return 0;
+    case MODE_DAMPING_RANGE: damping_range(); return 0;
+    case MODE_LIMITS:
+        printf("ik.h %s, ik_real = %s, median of %d runs\n", IK_VERSION_STRING, IK_REAL_FMT,
+               args.runs);
+        svd_table(args.runs);
+        return pin_table(args.runs) ? 0 : 1;
+    default: calls(&args); return 0;
     }
-    for (i = 1; i < argc; i++) {
-        // for instruction counts (valgrind --tool=callgrind): N solves of one case, no timing.
-        // --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S;
-        // flags F: 1 info NULL, 2 keep_frames, 3 both);
-        // --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls,
-        // 2 Panda), 10 iterations (or I: an iteration's count is I minus I - 1)
-        int n, k, m;
-        if (strcmp(argv[i], "--ccd-split") == 0) {
-            ccd_split();
-            return 0;
-        }
-        if (sscanf(argv[i], "--ccd-calls=%d,%d,%d", &n, &k, &m) >= 2 && n > 0 && n <= 100) {
-            static ccd_case cc;
-            int flags = 0;
-            make_ccd_case(&cc, n, false, false);
-            if (sscanf(argv[i], "--ccd-calls=%d,%d,%d,%d", &n, &k, &m, &flags) >= 3 && m > 0)
-                cc.opts.max_sweeps = m;
-            cc.no_info = (flags & 1) != 0;
-            cc.opts.keep_frames = (flags & 2) != 0;
-            while (k-- > 0)
-                run_ccd(&cc);
-            return 0;
-        }
-        if (sscanf(argv[i], "--jac-calls=%d,%d,%d", &m, &k, &n) == 3 && m >= 0 && m < 4 && k >= 0 &&
-            k < 3) {
-            static jac_case jc;
-            int cap;
-            make_jac_case(&jc, k, (ik_jacobian_method)m);
-            if (sscanf(argv[i], "--jac-calls=%d,%d,%d,%d", &m, &k, &n, &cap) == 4 && cap > 0)
-                jc.opts.max_iterations = cap;
-            while (n-- > 0)
-                run_jac(&jc);
-            return 0;
-        }
-    }
-    for (i = 1; i < argc; i++)
-        if (strncmp(argv[i], "--runs=", 7) == 0)
-            runs = atoi(argv[i] + 7) > 0 ? atoi(argv[i] + 7) : runs;
+    runs = args.runs;
     printf("ik.h %s, ik_real = %s, median of %d runs\n\n", IK_VERSION_STRING, IK_REAL_FMT, runs);
     printf("| chain          | dof | FK ns | Jacobian 6xdof ns | pinv (SVD) 6xdof ns |\n");
     printf("|----------------|-----|-------|-------------------|---------------------|\n");
@@ -707,5 +970,6 @@ int main(int argc, char **argv)
             printf("\n");
         }
     }
-    return 0;
+    svd_table(runs);
+    return pin_table(runs) ? 0 : 1;
 }

@@ -2,8 +2,10 @@
 # Builds and runs the test program in every variant: {gcc, clang} x {C99, C++11} x {double,
 # float}, -Wall -Wextra -Wpedantic -Werror, then AddressSanitizer + UndefinedBehaviorSanitizer,
 # two IK_STATIC copies in one program, the examples (and their pictures, rendered by rsvg-convert),
-# every C snippet of the documentation, and docs/api.md's coverage. A variant whose compiler,
-# sanitizer runtime or tool is missing is skipped with a notice. The last line sums the counts.
+# every C snippet of the documentation (and the output a program's text claims), docs/api.md's
+# coverage, one version everywhere, and every command that README.md and docs/ name in a short
+# run. A variant whose compiler, sanitizer runtime or tool is missing is skipped with a notice.
+# The last line sums the counts.
 # Usage: tests/matrix.sh [quick]   (quick: gcc C99 double only)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -200,13 +202,16 @@ fi
 # every C snippet in README.md, docs/*.md (```c blocks) and ik.h's top comment (blocks indented
 # by 11 spaces) compiles as C99 and as C++11: a snippet with `int main` is a program (built and
 # run), one with an #include a translation unit (compiled), any other a function body (compiled
-# inside `void f(void) { ... }` after #include "ik.h" and <stdio.h>)
+# inside `void f(void) { ... }` after #include "ik.h" and <stdio.h>). A program whose block is
+# followed by a line "It prints `...`" must print exactly that.
 SNIP="$OUT/snippets"
 rm -rf "$SNIP"
 mkdir -p "$SNIP"
 before=$failed
 for md in README.md docs/*.md; do
-    awk -v out="$SNIP/$(basename "$md" .md)" '/^```c[ \t]*$/{k++; f=1; next} /^```/{f=0} f{print > (out "-" k ".c")}' "$md"
+    awk -v out="$SNIP/$(basename "$md" .md)" '/^```c[ \t]*$/{k++; f=1; next} /^```/{a=f; f=0; next}
+        f{print > (out "-" k ".c"); next} a && /^[ \t]*$/{next}
+        a && match($0, /^It prints `[^`]*`/){print substr($0, 12, RLENGTH - 12) > (out "-" k ".expect")} {a=0}' "$md"
 done
 awk -v out="$SNIP/ik.h" 'NR > 1 && /^\*\//{exit} /^           [^ ]/ && !f{k++; f=1} f && !/^           /{f=0} f{sub(/^           /, ""); print > (out "-" k ".c")}' ik.h
 for src in "$SNIP"/*.c; do
@@ -225,7 +230,17 @@ for src in "$SNIP"/*.c; do
         have $cc || continue
         if [ $kind = program ]; then
             $cc $std $WARN -I. -o "$SNIP/$n-$lang" "$src" -lm >"$SNIP/$n-$lang.log" 2>&1 &&
-                "$SNIP/$n-$lang" >>"$SNIP/$n-$lang.log" 2>&1 || ok=0
+                "$SNIP/$n-$lang" >"$SNIP/$n-$lang.out" 2>>"$SNIP/$n-$lang.log" || ok=0
+            cat "$SNIP/$n-$lang.out" >>"$SNIP/$n-$lang.log" 2>/dev/null
+            if [ $ok = 1 ] && [ -f "$SNIP/$n.expect" ] &&
+                [ "$(cat "$SNIP/$n-$lang.out")" != "$(cat "$SNIP/$n.expect")" ]; then
+                ok=0
+                echo "prints: $(cat "$SNIP/$n-$lang.out")" >>"$SNIP/$n-$lang.log"
+                echo "the docs: $(cat "$SNIP/$n.expect")" >>"$SNIP/$n-$lang.log"
+            fi
+        elif [ -f "$SNIP/$n.expect" ]; then
+            ok=0
+            echo "an \"It prints\" line follows a snippet that is not a program" >"$SNIP/$n-$lang.log"
         else
             $cc $std $WARN -Wno-unused -I. -c -o "$SNIP/$n-$lang.o" "$src" >"$SNIP/$n-$lang.log" 2>&1 || ok=0
         fi
@@ -248,6 +263,107 @@ if [ -z "$missing" ]; then
     echo "ok   docs/api.md lists every public function, type and macro"; passed=$((passed + 1))
 else
     echo "FAIL docs/api.md misses:$missing"; failed=$((failed + 1))
+fi
+
+# one version everywhere: ik.h's first line, IK_VERSION_STRING, IK_VERSION_MAJOR/MINOR/PATCH,
+# docs/api.md (its first paragraph and its table of macros), README.md's status line
+ver=$(sed -n 's/^#define IK_VERSION_STRING "\(.*\)"$/\1/p' ik.h)
+nums=$(sed -nE 's/^#define IK_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+)$/\2/p' ik.h | paste -s -d . -)
+wrong=""
+[ -n "$ver" ] || wrong="$wrong IK_VERSION_STRING(none)"
+[ "$nums" = "$ver" ] || wrong="$wrong IK_VERSION_MAJOR.MINOR.PATCH($nums)"
+head -n 1 ik.h | grep -qF "ik.h v$ver " || wrong="$wrong ik.h-line-1($(head -n 1 ik.h | cut -c1-16))"
+grep -qF "\`ik.h\` $ver," docs/api.md || wrong="$wrong docs/api.md-intro"
+grep -qF "| $(echo "$nums" | sed 's/\./, /g'), \"$ver\" |" docs/api.md || wrong="$wrong docs/api.md-macros"
+if grep -q '^\*\*Status (' README.md; then
+    grep -qF "**Status ($ver):**" README.md || wrong="$wrong README.md-status"
+fi
+if [ -z "$wrong" ]; then
+    echo "ok   version $ver in ik.h, docs/api.md and README.md"; passed=$((passed + 1))
+else
+    echo "FAIL version: IK_VERSION_STRING is \"$ver\"; these disagree:$wrong"; failed=$((failed + 1))
+fi
+
+# every command that README.md and docs/ name, once in a short form: it exits 0 and prints its
+# tables (a header line of each). make's commands build into $SMOKE, not build/, the examples at
+# -O0 (quick to compile). Not run: make bench-kdl (it installs Orocos KDL), and the long ones
+# or those that write to the repository (coverage, valgrind, fuzz, stability, figures, format).
+SMOKE="$OUT/smoke"
+MK="make -s CC=$CC0 BUILD=$SMOKE"
+# smoke NAME WANT CMD...: runs CMD; passes if it exits 0 and its output holds every line of WANT
+# (fixed strings; WANT empty: any output)
+smoke() {
+    name=$1
+    want=$2
+    shift 2
+    log="$OUT/smoke-$name.log"
+    "$@" >"$log" 2>&1
+    rc=$?
+    missing=$(printf '%s\n' "$want" | while IFS= read -r p; do
+        [ -z "$p" ] || grep -qF -- "$p" "$log" || echo "    $p"; done)
+    if [ "$rc" -eq 0 ] && [ -z "$missing" ]; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL $name (exit $rc): $*"
+        [ -n "$missing" ] && printf 'missing lines:\n%s\n' "$missing"
+        tail -n 20 "$log"
+        failed=$((failed + 1))
+    fi
+}
+# the arm tools in a short pipeline: problems (and the chain files, which must equal the
+# committed ones), a solve, the report
+arm_pipeline() {
+    d="$SMOKE/arm"
+    rm -rf "$d" && mkdir -p "$d" && $MK arm-tools &&
+        "$SMOKE/arm/ik_problems" --problems 20 --chains "$d" --out "$d" || return 1
+    for c in bench/chains/*.csv; do
+        cmp "$c" "$d/$(basename "$c")" ||
+            { echo "$c: not what bench/ik_problems writes from bench/arms.h"; return 1; }
+    done
+    "$SMOKE/arm/ik_solve" "$d/iiwa14.csv" "$d/iiwa14_random.csv" --budget-ms 1 >"$d/res.csv" &&
+        "$SMOKE/arm/arm_report" --header ik.h &&
+        "$SMOKE/arm/arm_report" "iiwa14 | random" "$d/iiwa14.csv" "$d/iiwa14_random.csv" \
+            ik.h="$d/res.csv"
+}
+if have make; then
+    before=$failed
+    t0=$(date +%s)
+    rm -rf "$SMOKE"
+    smoke make-bench "| chain          | dof | FK ns
+| analytic limb, ns/solve
+| Jacobian IK (ik_jacobian_solve), ns per iteration
+| Jacobian IK, ns per further iteration
+| Jacobian IK, ns per solve (iterations)
+| CCD (ik_ccd_solve), ns per joint per sweep
+| CCD, sweeps alone
+| CCD, one sweep per call
+| SVD (ik_svd)
+| DLS, pose, " $MK bench BENCH_ARGS=--runs=1
+    smoke bench-limits "| SVD (ik_svd)
+| DLS, pose, " "$SMOKE/bench/bench" --limits --runs=1
+    smoke bench-ccd-weights "| CCD position weight" "$SMOKE/bench/bench" --ccd-weights
+    smoke bench-ccd-split "| CCD, revolute position, ns per joint per solve" \
+        "$SMOKE/bench/bench" --ccd-split
+    smoke bench-damping-range "| arm    | states |" "$SMOKE/bench/bench" --damping-range
+    smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
+    smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
+    smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3
+    if have valgrind; then
+        smoke make-callgrind "Collected" $MK callgrind CALLGRIND_ARGS=--limb-calls=0,0,100
+    else
+        echo "skip make callgrind: valgrind not found"
+        skipped="$skipped valgrind"
+    fi
+    smoke make-demo "== examples/07_robot_arm_poses.c
+pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
+    smoke arm-tools "| chain | start | ik.h solved |
+| iiwa14 | random | " arm_pipeline
+    [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
+        "make bench, each bench mode, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
+    echo "note: make bench-kdl not run (it installs Orocos KDL; run it by hand)"
+else
+    echo "skip the commands of README.md and docs/: make not found"
+    skipped="$skipped make"
 fi
 
 [ -n "$skipped" ] && echo "skipped (tool missing):$skipped"

@@ -134,7 +134,7 @@ static void test_bad_input(void)
     CHECK(memcmp(&eff, &eff0, sizeof eff) == 0);
     CHECK(memcmp(jac, jac0, sizeof jac) == 0);
 
-    // limits: infinite allowed, lo == hi allowed; ball joints ignore limits
+    // limits: infinite allowed, lo == hi allowed
     memcpy(bad, good, sizeof good);
     bad[1].lo = -inf;
     bad[1].hi = inf;

@@ -348,7 +348,7 @@ static void test_robust_chain_validate(void)
     CHECK(ik_chain_state_index(&c, -1) == -1 && ik_chain_state_index(&c, 3) == -1);
     CHECK(ik_chain_state_index(&c, 2) == 4);
     // one bad field at a time, in each joint
-    for (f = 0; f < 17; f++)
+    for (f = 0; f < 19; f++)
         for (k = 0; k < 3; k++) {
             ik_joint *x = &b[k];
             int expect_ok = 0;
@@ -364,14 +364,19 @@ static void test_robust_chain_validate(void)
             case 6: x->origin.rot.x = bad_real(0); break;                // NaN
             case 7: x->axis = ik_vec3_zero(), expect_ok = k == 1; break; // ball: ignored
             case 8: x->axis = ik_vec3_make(0, 0, 2), expect_ok = k == 1; break;
-            case 9: x->lo = bad_real(0), expect_ok = k == 1; break;
-            case 10: x->lo = 1, x->hi = -1, expect_ok = k == 1; break; // min > max
-            case 11: x->lo = IK_INFINITY, expect_ok = k == 1; break;
-            case 12: x->hi = -IK_INFINITY, expect_ok = k == 1; break;
+            case 9: x->lo = bad_real(0); break;
+            case 10: x->lo = 1, x->hi = -1; break; // min > max
+            case 11: x->lo = IK_INFINITY; break;
+            case 12: x->hi = -IK_INFINITY; break;
             case 13: x->weight = -1; break;
             case 14: x->weight = bad_real(1); break;
-            case 15: x->weight = 0, expect_ok = 1; break;              // frozen: fine
-            default: x->lo = x->hi = IK_R(0.25), expect_ok = 1; break; // lo = hi: fine
+            case 15:
+                x->weight = 0, expect_ok = 1;
+                break; // frozen: fine
+            // a limit: fine, except on the ball joint (no ball limits: refused, not ignored)
+            case 16: x->lo = -1, expect_ok = k != 1; break;
+            case 17: x->hi = IK_R(1e30), expect_ok = k != 1; break;
+            default: x->lo = x->hi = IK_R(0.25), expect_ok = k != 1; break; // lo = hi
             }
             CHECK(ik_chain_validate(&bc) == (expect_ok ? IK_OK : IK_ERR_BAD_ARG));
         }
@@ -693,6 +698,9 @@ static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), i
     CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
     memcpy(b, j, sizeof b);
     b[0].axis = ik_vec3_zero();
+    CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
+    memcpy(b, j, sizeof b);
+    b[1].lo = -1, b[1].hi = 1; // limits on the ball joint: refused, not ignored
     CHECK(solve(&bc, &t, 0, q, scratch, need, &info) == IK_ERR_BAD_ARG);
     // bad state values, bad targets
     for (k = 0; k < BAD_REALS; k++) {

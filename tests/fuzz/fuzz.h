@@ -270,7 +270,8 @@ static inline ik_joint fz_joint(fz *f, double scale)
         f->tainted = before || !(j.weight >= 0) || !fz_finite(j.weight); // any size is fine
     }
     if (j.type == IK_JOINT_FIXED || j.type == IK_JOINT_BALL) {
-        // axis and limits are ignored: a bad one there must not count
+        // the axis is ignored, the limits too (fixed) or must say "none" (ball): a bad one
+        // there must not count
         f->tainted = saved || (f->tainted && !(j.weight >= 0 && fz_finite(j.weight)));
         j.axis = ik_vec3_make(0, 0, 1);
         j.lo = -IK_INFINITY;
