@@ -2911,6 +2911,7 @@ typedef struct ik__jac_work {
     bool unit_weights;     // every sw is 1
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
     int frozen;            // columns of weight 0 (never pinned: they do not move)
+    int released;          // pins freed in this iteration (ik__pins_release())
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof, size_t table)
@@ -3284,40 +3285,62 @@ static ik_real ik__normal_cut(const ik_jacobian_opts *o)
     return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
 }
 
-// The DLS and PINV steps without an SVD, when at least m columns are active and Jw Jw^T
-// (Jw = J diag(sqrt w), pinned columns zero) is well conditioned: (Jw Jw^T + lambda^2 I) y = e
-// by LDL^T, dq = Jw^T y (weighted coordinates). Returns false (nothing written) otherwise; *l
-// gets the undamped factor for the rest pose's projection.
+// Solves (B + lambda^2 I) y = y for a normal equations' matrix B (the leading `rows` block of
+// n = 3 or 6, padded with the identity; lower triangle read; tr its trace) by LDL^T, lambda^2 the
+// DLS damping (ik__dls_damping; 0 for PINV). Where B is well conditioned (ik__normal_cut) *l gets
+// its undamped factor. Where it is not (near or at a singularity, or rank deficient: two joints
+// moving the effector alike), a damping that keeps B + lambda^2 I well conditioned still does:
+// s_h^2 is then below the cut, as good as 0 to the damping's formula. Returns false (y as it
+// was) if neither holds, or if need_l and B is not well conditioned (the rest pose's null space
+// needs the undamped factor): the SVD's case.
+static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
+                             ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
+                             ik_real *l, ik_real *y)
+{
+    const ik_real cut = ik__normal_cut(o);
+    ik_real ld[36], sh2 = 0, lambda2;
+    bool factored = tr > 0 && ik__ldlt(b, 0, n, l), conditioned, damped;
+    if (factored)
+        sh2 = 1 / ik__ldlt_inverse_trace(l, n, rows);
+    conditioned = factored && sh2 > cut * tr;
+    if (!conditioned && (need_l || !(tr > 0)))
+        return false;
+    lambda2 = ik__dls_damping(o, sh2, e, m, scale);
+    // (a damping below the rounding of B's smallest eigenvalue leaves the factor as it is:
+    // s_h^2 <= s_min^2)
+    damped = lambda2 > IK_EPSILON * sh2 / 8;
+    if (damped && !ik__ldlt(b, lambda2, n, ld))
+        return false;
+    if (!conditioned &&
+        !(damped && 1 / ik__ldlt_inverse_trace(ld, n, rows) > cut * (tr + (ik_real)rows * lambda2)))
+        return false;
+    ik__ldlt_solve(damped ? ld : l, n, y);
+    return true;
+}
+
+// The DLS and PINV steps without an SVD, with at least m active columns: (Jw Jw^T +
+// lambda^2 I) y = e (ik__normal_solve), dq = Jw^T y (weighted coordinates; Jw = J diag(sqrt w),
+// pinned columns zero). Returns false (nothing written) where that does not hold; *l gets the
+// undamped factor for the rest pose's projection (with_rest).
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
-                                     const ik_real *e, ik_real scale, ik_real *l)
+                                     const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], ld[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2, sh2;
+    ik_real a[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
     ik_real *wa = w->jw;
     int r, c;
-    bool damped;
     // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain:
     // none, all ones)
     for (c = 0; c < dof && !plain; c++)
         wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
     ik__normal_matrix(jac, plain ? NULL : wa, m, dof, a);
-    for (r = 0; r < m; r++)
+    for (r = 0; r < m; r++) {
         tr += a[r * 6 + r];
-    if (!(tr > 0) || !ik__ldlt(a, 0, m, l))
-        return false;
-    sh2 = 1 / ik__ldlt_inverse_trace(l, m, m);
-    if (!(sh2 > ik__normal_cut(o) * tr))
-        return false;
-    lambda2 = ik__dls_damping(o, sh2, e, m, scale);
-    // (a damping below the rounding of A's smallest eigenvalue leaves the factor as it is:
-    // s_h^2 <= s_min^2)
-    damped = lambda2 > IK_EPSILON * sh2 / 8;
-    if (damped && !ik__ldlt(a, lambda2, m, ld))
-        return false;
-    for (r = 0; r < m; r++)
         y[r] = e[r];
-    ik__ldlt_solve(damped ? ld : l, m, y);
+    }
+    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, y))
+        return false;
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
@@ -3328,15 +3351,15 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 // their limits): the normal equations of the compact columns Jw (w->jw, m x na),
 // (Jw^T Jw + lambda^2 I) x = Jw^T e, the same step as Jw^T (Jw Jw^T + lambda^2 I)^-1 e and as
 // the SVD formulas; x (na values) into w->dq. B = Jw^T Jw is the leading na x na block of a
-// matrix padded with the identity, which the factor and the solves keep apart. Returns false
-// (nothing written) if B is not well conditioned (ik__normal_cut).
+// matrix padded with the identity, which the factor and the solves keep apart. A well
+// conditioned B leaves no null space for the rest pose (with_rest: false where B is not).
+// Returns false (nothing written) where ik__normal_solve does.
 static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
-                                   const ik_real *e, ik_real scale)
+                                   const ik_real *e, ik_real scale, bool with_rest)
 {
     const int n = na <= 3 ? 3 : 6;
-    ik_real b[36], l[36], ld[36], x[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0, lambda2, sh2;
+    ik_real b[36], l[36], x[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
     int r, i, j;
-    bool damped;
     for (i = 0; i < n; i++) // B's lower triangle, the padding's rows of the identity
         for (j = 0; j <= i; j++) {
             ik_real sum = 0;
@@ -3344,21 +3367,13 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
                 sum += w->jw[r * na + i] * w->jw[r * na + j];
             b[i * 6 + j] = i < na ? sum : (ik_real)(i == j);
         }
-    for (i = 0; i < na; i++)
+    for (i = 0; i < na; i++) {
         tr += b[i * 6 + i];
-    if (!(tr > 0) || !ik__ldlt(b, 0, n, l))
-        return false;
-    sh2 = 1 / ik__ldlt_inverse_trace(l, n, na);
-    if (!(sh2 > ik__normal_cut(o) * tr))
-        return false;
-    lambda2 = ik__dls_damping(o, sh2, e, m, scale);
-    damped = lambda2 > IK_EPSILON * sh2 / 8;
-    if (damped && !ik__ldlt(b, lambda2, n, ld))
-        return false;
-    for (i = 0; i < na; i++)
         for (r = 0; r < m; r++)
             x[i] += w->jw[r * na + i] * e[r];
-    ik__ldlt_solve(damped ? ld : l, n, x);
+    }
+    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, l, x))
+        return false;
     for (i = 0; i < na; i++)
         w->dq[i] = x[i];
     return true;
@@ -3523,12 +3538,13 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     int c;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__jacobian_step_transpose(w, m, dof, e);
-    } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, l)) {
+    } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
         if (rest)
             ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
         ik__jacobian_compact(w, m, dof);
-        if (na > 0 && !(normal_eqs && na < m && ik__jacobian_step_tall(o, w, m, na, e, scale))) {
+        if (na > 0 &&
+            !(normal_eqs && na < m && ik__jacobian_step_tall(o, w, m, na, e, scale, rest))) {
             ik__jacobian_step_svd(o, w, m, na, e, scale);
             if (rest)
                 ik__jacobian_rest(chain, o, w, m, dof, na, NULL, euler);
@@ -3539,6 +3555,80 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     // back to joint units (the weights), then the forced moves of pinned joints
     for (c = 0; c < dof && !ik__unweighted(w); c++)
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
+}
+
+// pinned[c]: 0 free; 1 pinned in this iteration; 2 carried from the last one (releasable);
+// above 2, carried but not to be released for pinned[c] - 2 more iterations: a pin that was
+// released and pinned again in one iteration (the released problem's own damping moved it out
+// again) waits IK__PIN_WAIT iterations before the next try, so that it costs no extra passes
+// in every iteration.
+#define IK__PIN_WAIT 8
+
+// -1 if column c's value is on its lower limit, 1 on its upper one, 0 if on neither: within a
+// few roundings (q + (limit - q), the move that pinned it, need not be the limit to the bit).
+static int ik__limit_side(const ik__jac_work *w, int c)
+{
+    const ik_real q = w->q[c], lo = w->lo[c], hi = w->hi[c];
+    if (IK_FABS(q - lo) <= 4 * IK_EPSILON * (1 + IK_FABS(lo)))
+        return -1;
+    return IK_FABS(q - hi) <= 4 * IK_EPSILON * (1 + IK_FABS(hi)) ? 1 : 0;
+}
+
+// The active set at an iteration's start: a joint pinned in the last iteration and still on its
+// limit stays pinned, with no forced move; the others are free. A pin that holds from one
+// iteration to the next costs no extra pass.
+static void ik__pins_carry(ik__jac_work *w, int dof)
+{
+    int c;
+    if (w->pins == 0 && w->released == 0)
+        return; // (nothing pinned or marked: nothing to carry or clear)
+    w->pins = w->released = 0;
+    for (c = 0; c < dof; c++) {
+        int side = w->pinned[c] != 0 ? ik__limit_side(w, c) : 0;
+        w->pinned[c] = side == 0 ? 0 : (w->pinned[c] > 2 ? w->pinned[c] - 1 : 2);
+        w->forced[c] = side < 0 ? w->lo[c] - w->q[c] : (side > 0 ? w->hi[c] - w->q[c] : 0);
+        w->pins += side != 0;
+    }
+}
+
+// Frees the carried pins that the step's residual r = e - J dq (e with the forced moves taken
+// out) pulls off their limits: J_c^T r points into the range, so the error falls if joint c
+// moves inward (the sign test of an active-set method's multipliers), by more than rounding
+// (sqrt(epsilon) |J_c| |e|: a step that solves the reduced task exactly leaves r at rounding
+// level, whose sign means nothing). Returns whether it freed any: the step is then taken again.
+static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e)
+{
+    ik_real r[6], e2 = 0;
+    int i, c;
+    bool carried = false, freed = false;
+    for (c = 0; c < dof && w->pins > 0 && !carried; c++)
+        carried = w->pinned[c] == 2;
+    for (i = 0; i < m && carried; i++) {
+        r[i] = e[i];
+        e2 += e[i] * e[i];
+        for (c = 0; c < dof; c++)
+            r[i] -= w->pinned[c] != 0 ? 0 : w->jac[i * dof + c] * w->dq[c];
+    }
+    for (c = 0; c < dof && carried; c++) {
+        ik_real g = 0, j2 = 0, noise;
+        int side;
+        if (w->pinned[c] != 2)
+            continue;
+        for (i = 0; i < m; i++) {
+            g += w->jac[i * dof + c] * r[i];
+            j2 += w->jac[i * dof + c] * w->jac[i * dof + c];
+        }
+        noise = IK_SQRT(IK_EPSILON * j2 * e2);
+        side = ik__limit_side(w, c);
+        if (w->lo[c] < w->hi[c] && ((side < 0 && g > noise) || (side > 0 && g < -noise))) {
+            w->pinned[c] = 0;
+            w->forced[c] = 1; // (a free joint's forced move is not read: marks it released)
+            w->pins--;
+            w->released++;
+            freed = true;
+        }
+    }
+    return freed;
 }
 
 // q + dq in the solver's parameterization: additive for 1-DOF joints and Euler balls; for
@@ -3644,7 +3734,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     // the state in the solver's parameterization, clamped into the limits; per column its
     // joint's weight and limits
     w.unit_weights = true;
-    w.frozen = 0;
+    w.frozen = w.pins = w.released = 0;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type), t;
@@ -3652,6 +3742,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
             w.sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
             w.unit_weights = w.unit_weights && w.sw[c + t] == 1;
             w.frozen += w.sw[c + t] == 0;
+            w.pinned[c + t] = w.forced[c + t] = 0;
             w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
@@ -3705,14 +3796,15 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 for (i = 3; i < 6; i++)
                     e[i] *= o.max_step / len;
         }
-        for (c = 0; c < dof; c++)
-            w.pinned[c] = 0;
-        w.pins = 0;
-        // active set: pin joints whose step would cross a limit, take their forced move out of
-        // the error, and step again with the others (at most one pass per joint)
-        for (pass = 0; pass <= dof; pass++) {
+        // active set: the last iteration's pins that still hold, then pin joints whose step
+        // would cross a limit, take their forced move out of the error, and step again with the
+        // others (at most one pass per joint and one per freed pin)
+        ik__pins_carry(&w, dof);
+        for (pass = 0; pass <= 2 * dof; pass++) {
             bool pinned_one = false;
             ik__jacobian_step(chain, &o, &w, m, dof, e, scale, euler);
+            if (ik__pins_release(&w, m, dof, e))
+                continue;
             emax = 0;
             for (c = 0; c < dof; c++)
                 if (IK_FABS(w.dq[c]) > emax && w.pinned[c] == 0)
@@ -3725,7 +3817,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 ik_real to = w.q[c] + w.dq[c],
                         lim = to > w.hi[c] ? w.hi[c] : (to < w.lo[c] ? w.lo[c] : to);
                 if (w.pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
-                    w.pinned[c] = 1;
+                    w.pinned[c] = w.forced[c] != 0 ? 2 + IK__PIN_WAIT : 1;
                     w.pins++;
                     w.forced[c] = lim - w.q[c];
                     for (i = 0; i < m; i++)
