@@ -929,8 +929,9 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *limb, const ik_li
 
 // Swivel angle of pose q [7]: the elbow's angle about the shoulder -> wrist line, measured from
 // swivel_ref's side (right-handed about the line), in (-pi, pi]. ik_limb_solve() with
-// use_swivel and this angle reproduces the pose's elbow position. A straight limb, or swivel_ref
-// along the line, gives 0. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
+// use_swivel and this angle reproduces the pose's elbow position (swivel_ref within pole_band
+// of the line: solved from that pose). A straight limb, or swivel_ref along the line, gives 0.
+// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
 IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel);
 
 // ---- solvers: robot arm ------------------------------------------------------------------------
@@ -5146,12 +5147,13 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     else // target at the shoulder: keep the limb's current direction
         am = ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.a);
 
-    // The elbow side in the model frame: toward the pole (or swivel_ref). Near the line its side
-    // is ill-defined, and no function of the pole alone can be continuous there, so the current
-    // side takes part: within the band the side may stay up to alpha from the pole's, alpha
-    // growing from 0 at the band's edge to pi on the line (a smoothstep). The current side is
-    // kept if it is within alpha, else pulled to the cone's edge. This is continuous in the pole
-    // and the target, and solving again gives the same answer (it is a projection).
+    // The elbow side in the model frame: toward the pole (or swivel_ref's side turned by the
+    // swivel). Near the line its side is ill-defined, and no function of the pole alone can be
+    // continuous there, so the current side takes part: within the band the side may stay up to
+    // alpha from the pole's, alpha growing from 0 at the band's edge to pi on the line (a
+    // smoothstep). The current side is kept if it is within alpha, else pulled to the cone's
+    // edge. This is continuous in the pole and the target, and solving again gives the same
+    // answer (it is a projection).
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     bm = ik__limb_perp2(ref, am);
     // (a part of ref across the line at its rounding level is no side: its direction is noise,
@@ -5173,6 +5175,13 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // tiny move of the pole is a tiny change, however near the shoulder it is), or swivel_ref's
     // sine
     rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
+    // the swivel turns swivel_ref's side before the band's cone is put about it (turned after,
+    // the current side it kept would be turned again by every solve)
+    if (target->use_swivel) {
+        ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
+        bm =
+            ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
+    }
     if (!(plen >= band * rlen && rlen > 0)) {
         ik_real w = rlen > 0 ? plen / rlen / band : 0, alpha, beta;
         ik_vec3 fb =
@@ -5189,11 +5198,6 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                      : ik_quat_rotate(ik__quat_unit_axis(am, beta < 0 ? -alpha : alpha), bm);
         }
         bm = ik__perp_unit(bm, am);
-    }
-    if (target->use_swivel) {
-        ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
-        bm =
-            ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
     }
     // with a band below rounding level, bm may be rounding noise along am: then any side
     if (ik_vec3_length2(bm) == 0)
