@@ -4959,15 +4959,18 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 }
 
 // The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
-// bone): the side it comes from as the angle moves into this end of its range. dw/dt = h x f
-// tilts the line away from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt
-// folded (t0 + pi).
+// bone): the side it comes from as the angle moves into this end of its range (t0 upward when
+// straight, t0 + pi downward when folded). dw/dt = h x f turns the line about the shoulder, and
+// the elbow, fixed, falls behind it: to the side of -dw (dw the wrist's move) where the elbow is
+// on the wrist's side of the shoulder, of +dw on the other side (folded, the wrist beyond the
+// shoulder: a lower bone longer than the upper one).
 static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_real st, ik_vec3 f,
                                      ik_vec3 a)
 {
     ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
     ik_vec3 dw = ik_vec3_cross(g->hinge_axis, f);
-    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), a);
+    bool behind = (toward_straight >= 0) == (ik_vec3_dot(g->elbow, a) >= 0);
+    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, behind ? -1 : 1), a);
     return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
 }
 
@@ -4993,10 +4996,16 @@ static inline void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_r
     if (!(IK_FABS(ik_vec3_length2(out->a) - 1) <= 4 * IK_EPSILON))
         out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
                             : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    // the elbow's side: its offset from the line, unless that is rounding noise. Measured as
+    // |offset| |w| = |e x f| (twice the area of the triangle shoulder-elbow-wrist), whose
+    // rounding error is a few eps of the limb's length squared however short w is (the offset
+    // alone carries the error of a's direction, eps / |w|): below 64 eps the elbow counts as on
+    // the line, so that a state within rounding of straight or folded (an answer, or that answer
+    // read back from q) gets the same side
     out->b = ik__limb_perp2(g->elbow, out->a);
     s2 = ik_vec3_length2(out->b);
-    out->b = s2 > tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
-                        : ik__limb_side_on_line(g, ct, st, out->f, out->a);
+    out->b = s2 * w2 > 16 * tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
+                                  : ik__limb_side_on_line(g, ct, st, out->f, out->a);
 }
 
 // The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
