@@ -5008,17 +5008,40 @@ static inline void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_r
                                   : ik__limb_side_on_line(g, ct, st, out->f, out->a);
 }
 
+// The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose when q is
+// NULL.
+static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q,
+                                     const ik_limb_pose *pose)
+{
+    ik_quat s =
+        q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
+    return ik_quat_mul(g->base.rot, s);
+}
+
 // The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
-// (base.rot * shoulder) and the limb's shape at the current elbow angle. Only the degenerate
-// cases need it.
+// (base.rot * shoulder) and the limb's shape at the current elbow angle.
 static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
                                 const ik_limb_pose *pose, ik__limb_local *loc)
 {
     ik_real t = q ? q[3] : pose->elbow;
-    ik_quat s =
-        q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
     ik__limb_local_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, loc);
-    return ik_quat_mul(g->base.rot, s);
+    return ik__limb_shoulder_now(g, q, pose);
+}
+
+// The current pose as ik__limb_current() reads it, except that an elbow angle equal to the new
+// one, theta, to rounding (solving again from an answer) takes the new shape now as its own:
+// made again from the angle, the shape would carry the angle's rounding, amplified near the
+// ends of the reach (where the elbow's side is ill-conditioned), and the degenerate cases would
+// turn the limb a little on every solve instead of giving the answer again.
+static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
+                                   const ik_limb_pose *pose, ik_real theta,
+                                   const ik__limb_local *now, ik__limb_local *cur)
+{
+    ik_real t = q ? q[3] : pose->elbow;
+    if (!(IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta)))
+        return ik__limb_current(g, q, pose, cur);
+    *cur = *now;
+    return ik__limb_shoulder_now(g, q, pose);
 }
 
 IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
@@ -5154,7 +5177,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (dist > tiny)
         am = ik__limb_div(t, dist);
     else // target at the shoulder: keep the limb's current direction
-        am = ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.a);
+        am = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &loc, &cur), cur.a);
 
     // The elbow side in the model frame: toward the pole (or swivel_ref's side turned by the
     // swivel). Near the line its side is ill-defined, and no function of the pole alone can be
@@ -5162,7 +5185,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // alpha from the pole's, alpha growing from 0 at the band's edge to pi on the line (a
     // smoothstep). The current side is kept if it is within alpha, else pulled to the cone's
     // edge. This is continuous in the pole and the target, and solving again gives the same
-    // answer (it is a projection).
+    // answer (it is a projection, and the answer's current side is its own elbow side).
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     bm = ik__limb_perp2(ref, am);
     // (a part of ref across the line at its rounding level is no side: its direction is noise,
@@ -5193,8 +5216,8 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     }
     if (!(plen >= band * rlen && rlen > 0)) {
         ik_real w = rlen > 0 ? plen / rlen / band : 0, alpha, beta;
-        ik_vec3 fb =
-            ik__perp_unit(ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.b), am);
+        ik_vec3 fb = ik__perp_unit(
+            ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &loc, &cur), cur.b), am);
         if (ik_vec3_length2(fb) == 0)
             fb = ik_vec3_any_perpendicular(am);
         alpha = IK_PI * (1 - w * w * (3 - 2 * w));
