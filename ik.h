@@ -932,8 +932,9 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *limb, const ik_li
 
 // Swivel angle of pose q [7]: the elbow's angle about the shoulder -> wrist line, measured from
 // swivel_ref's side (right-handed about the line), in (-pi, pi]. ik_limb_solve() with
-// use_swivel and this angle reproduces the pose's elbow position. A straight limb, or swivel_ref
-// along the line, gives 0. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
+// use_swivel and this angle reproduces the pose's elbow position (swivel_ref within pole_band
+// of the line: solved from that pose). A straight limb, or swivel_ref along the line, gives 0.
+// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
 IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel);
 
 // ---- solvers: robot arm ------------------------------------------------------------------------
@@ -5226,15 +5227,18 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 }
 
 // The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
-// bone): the side it comes from as the angle moves into this end of its range. dw/dt = h x f
-// tilts the line away from the elbow, so the side is -dw/dt straight (t = t0) and +dw/dt
-// folded (t0 + pi).
+// bone): the side it comes from as the angle moves into this end of its range (t0 upward when
+// straight, t0 + pi downward when folded). dw/dt = h x f turns the line about the shoulder, and
+// the elbow, fixed, falls behind it: to the side of -dw (dw the wrist's move) where the elbow is
+// on the wrist's side of the shoulder, of +dw on the other side (folded, the wrist beyond the
+// shoulder: a lower bone longer than the upper one).
 static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_real st, ik_vec3 f,
                                      ik_vec3 a)
 {
     ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
     ik_vec3 dw = ik_vec3_cross(g->hinge_axis, f);
-    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, toward_straight >= 0 ? -1 : 1), a);
+    bool behind = (toward_straight >= 0) == (ik_vec3_dot(g->elbow, a) >= 0);
+    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, behind ? -1 : 1), a);
     return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
 }
 
@@ -5260,23 +5264,52 @@ static inline void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_r
     if (!(IK_FABS(ik_vec3_length2(out->a) - 1) <= 4 * IK_EPSILON))
         out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
                             : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    // the elbow's side: its offset from the line, unless that is rounding noise. Measured as
+    // |offset| |w| = |e x f| (twice the area of the triangle shoulder-elbow-wrist), whose
+    // rounding error is a few eps of the limb's length squared however short w is (the offset
+    // alone carries the error of a's direction, eps / |w|): below 64 eps the elbow counts as on
+    // the line, so that a state within rounding of straight or folded (an answer, or that answer
+    // read back from q) gets the same side
     out->b = ik__limb_perp2(g->elbow, out->a);
     s2 = ik_vec3_length2(out->b);
-    out->b = s2 > tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
-                        : ik__limb_side_on_line(g, ct, st, out->f, out->a);
+    out->b = s2 * w2 > 16 * tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
+                                  : ik__limb_side_on_line(g, ct, st, out->f, out->a);
+}
+
+// The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose when q is
+// NULL.
+static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q,
+                                     const ik_limb_pose *pose)
+{
+    ik_quat s =
+        q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
+    return ik_quat_mul(g->base.rot, s);
 }
 
 // The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
-// (base.rot * shoulder) and the limb's shape at the current elbow angle. Only the degenerate
-// cases need it.
+// (base.rot * shoulder) and the limb's shape at the current elbow angle.
 static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
                                 const ik_limb_pose *pose, ik__limb_local *loc)
 {
     ik_real t = q ? q[3] : pose->elbow;
-    ik_quat s =
-        q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
     ik__limb_local_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, loc);
-    return ik_quat_mul(g->base.rot, s);
+    return ik__limb_shoulder_now(g, q, pose);
+}
+
+// The current pose as ik__limb_current() reads it, except that an elbow angle equal to the new
+// one, theta, to rounding (solving again from an answer) takes the new shape now as its own:
+// made again from the angle, the shape would carry the angle's rounding, amplified near the
+// ends of the reach (where the elbow's side is ill-conditioned), and the degenerate cases would
+// turn the limb a little on every solve instead of giving the answer again.
+static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
+                                   const ik_limb_pose *pose, ik_real theta,
+                                   const ik__limb_local *now, ik__limb_local *cur)
+{
+    ik_real t = q ? q[3] : pose->elbow;
+    if (!(IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta)))
+        return ik__limb_current(g, q, pose, cur);
+    *cur = *now;
+    return ik__limb_shoulder_now(g, q, pose);
 }
 
 IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
@@ -5412,14 +5445,15 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (dist > tiny)
         am = ik__limb_div(t, dist);
     else // target at the shoulder: keep the limb's current direction
-        am = ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.a);
+        am = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &loc, &cur), cur.a);
 
-    // The elbow side in the model frame: toward the pole (or swivel_ref). Near the line its side
-    // is ill-defined, and no function of the pole alone can be continuous there, so the current
-    // side takes part: within the band the side may stay up to alpha from the pole's, alpha
-    // growing from 0 at the band's edge to pi on the line (a smoothstep). The current side is
-    // kept if it is within alpha, else pulled to the cone's edge. This is continuous in the pole
-    // and the target, and solving again gives the same answer (it is a projection).
+    // The elbow side in the model frame: toward the pole (or swivel_ref's side turned by the
+    // swivel). Near the line its side is ill-defined, and no function of the pole alone can be
+    // continuous there, so the current side takes part: within the band the side may stay up to
+    // alpha from the pole's, alpha growing from 0 at the band's edge to pi on the line (a
+    // smoothstep). The current side is kept if it is within alpha, else pulled to the cone's
+    // edge. This is continuous in the pole and the target, and solving again gives the same
+    // answer (it is a projection, and the answer's current side is its own elbow side).
     ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     bm = ik__limb_perp2(ref, am);
     // (a part of ref across the line at its rounding level is no side: its direction is noise,
@@ -5441,10 +5475,17 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     // tiny move of the pole is a tiny change, however near the shoulder it is), or swivel_ref's
     // sine
     rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
+    // the swivel turns swivel_ref's side before the band's cone is put about it (turned after,
+    // the current side it kept would be turned again by every solve)
+    if (target->use_swivel) {
+        ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
+        bm =
+            ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
+    }
     if (!(plen >= band * rlen && rlen > 0)) {
         ik_real w = rlen > 0 ? plen / rlen / band : 0, alpha, beta;
-        ik_vec3 fb =
-            ik__perp_unit(ik_quat_rotate(ik__limb_current(g, q, out_pose, &cur), cur.b), am);
+        ik_vec3 fb = ik__perp_unit(
+            ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &loc, &cur), cur.b), am);
         if (ik_vec3_length2(fb) == 0)
             fb = ik_vec3_any_perpendicular(am);
         alpha = IK_PI * (1 - w * w * (3 - 2 * w));
@@ -5457,11 +5498,6 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                      : ik_quat_rotate(ik__quat_unit_axis(am, beta < 0 ? -alpha : alpha), bm);
         }
         bm = ik__perp_unit(bm, am);
-    }
-    if (target->use_swivel) {
-        ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
-        bm =
-            ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
     }
     // with a band below rounding level, bm may be rounding noise along am: then any side
     if (ik_vec3_length2(bm) == 0)

@@ -161,6 +161,45 @@ static void test_limb_swivel_round_trip(void)
     }
 }
 
+// With swivel_ref inside the pole band of a pose's shoulder-wrist line (or on it), solving from
+// that pose with the pose's own swivel keeps the pose: the swivel turns swivel_ref's side, and
+// the band's cone is put about that (before, the side kept in the band was turned again).
+static void test_limb_swivel_in_band(void)
+{
+    test_rng r = { 28 };
+    int i, k, same_bend = 0;
+    for (i = 0; i < 2000; i++) {
+        ik_limb l = random_limb(&r);
+        ik_real qtrue[7], q[7], sw;
+        ik_xform goal, ft[3], fq[3];
+        ik_limb_target t;
+        ik_vec3 line;
+        double sine = i % 4 == 0 ? 0 : test_rng_uniform(&r, 1e-4, 0.0099);
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, ft, &goal);
+        line = ik_vec3_normalize(ik_vec3_sub(goal.pos, l.base.pos));
+        l.swivel_ref = ik_vec3_add_scaled(ik_vec3_scale(line, i % 2 ? -1 : 1),
+                                          ik_vec3_any_perpendicular(line), (ik_real)sine);
+        CHECK(ik_limb_swivel(&l, qtrue, &sw) == IK_OK);
+        t = target_of(goal, ik_vec3_zero());
+        t.use_swivel = true;
+        t.swivel = sw;
+        memcpy(q, qtrue, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        limb_fk(&l, q, fq, NULL);
+        // (float: near the ends of the reach the elbow angle moves by up to ~1e-3 for a one-ulp
+        // change of the reach, acos being steep near +-1, and the elbow with it)
+        CHECK_NEAR(test_vec3_dist(fq[1].pos, ft[1].pos), 0, TOL(1e-11, 2e-3));
+        // a pose bent the solver's way (positive bend) is kept as it is
+        if (fabs((double)q[3] - (double)qtrue[3]) <= 1e-3) {
+            same_bend++;
+            for (k = 0; k < 7; k++)
+                CHECK_NEAR(q[k], qtrue[k], TOL(1e-11, 2e-3));
+        }
+    }
+    CHECK(same_bend > 500);
+}
+
 // Beyond reach: straight toward the target. Too close: folded as far as it goes.
 static void test_limb_reach_limits(void)
 {
@@ -432,6 +471,220 @@ static void test_limb_tiny_moves(void)
 #else
     (void)flips;
 #endif
+}
+
+// A limb whose bones are perpendicular to its hinge, as a human arm's: straight or folded, its
+// elbow is on the shoulder-wrist line, where its side is a convention. Equal or nearly equal
+// bones (folded, the wrist at or near the shoulder) a third of the time each.
+static ik_limb planar_limb(test_rng *r)
+{
+    ik_limb l = random_limb(r);
+    ik_vec3 other = ik_vec3_normalize(test_rng_vec3(r, -1, 1));
+    double u = test_rng_uniform(r, 0, 1), v = test_rng_uniform(r, 0, 1);
+    ik_real ratio = (ik_real)test_rng_uniform(r, 0.98, 1.02);
+    l.hinge_axis = ik_vec3_normalize(ik_vec3_cross(l.upper_dir, other));
+    l.lower_dir = u < 0.4 ? l.upper_dir : (u < 0.6 ? ik_vec3_scale(l.upper_dir, -1) : other);
+    if (v < 1.0 / 3)
+        l.lower_length = l.upper_length;
+    else if (v < 2.0 / 3)
+        l.lower_length = l.upper_length * ratio;
+    return l;
+}
+
+// The largest change between two answers: joint values (q path), or rotations and elbow angle
+// (pose path).
+static double limb_answer_change(const ik_real *qa, const ik_real *qb, const ik_limb_pose *pa,
+                                 const ik_limb_pose *pb)
+{
+    double d = 0, e;
+    int k;
+    if (qa) {
+        for (k = 0; k < 7; k++)
+            d = fabs((double)qa[k] - (double)qb[k]) > d ? fabs((double)qa[k] - (double)qb[k]) : d;
+        return d;
+    }
+    d = test_quat_angle(pa->shoulder, pb->shoulder);
+    e = test_quat_angle(pa->wrist, pb->wrist);
+    d = e > d ? e : d;
+    e = fabs((double)pa->elbow - (double)pb->elbow);
+    return e > d ? e : d;
+}
+
+// Solving again from an answer, with the same inputs, gives that answer (to rounding): random
+// limbs and planar ones (elbow on the line straight or folded, bones of equal length), targets
+// reachable, beyond the reach, nearer than the fold or at the shoulder, and within 1e-6 of either
+// end; the pole or swivel_ref on the shoulder-wrist line, inside the pole band, or anywhere; with
+// and without the swivel and the wrist rotation; q and pose paths. (Inside the band the answer
+// depends on the current pose: before, the swivel turned the kept side again on every solve, and
+// the side read back from a folded answer's elbow angle was rounding noise.)
+static void test_limb_solve_again(void)
+{
+    test_rng r = { 27 };
+    const int trials = 20000;
+    const double tol = TOL(1e-12, 1e-4); // measured: 2.6e-14 in double, 2.4e-5 in float
+    int i, k, bad = 0;
+    double worst = 0;
+    for (i = 0; i < trials; i++) {
+        ik_limb l = i % 2 ? planar_limb(&r) : random_limb(&r);
+        ik_limb_prepared g;
+        ik_limb_opts o = ik_default_limb_opts();
+        ik_limb_target t;
+        ik_limb_pose pa, pb;
+        ik_real q0[7], qa[7], qb[7], *qp = i % 4 < 2 ? qa : NULL;
+        ik_vec3 dir = ik_vec3_normalize(test_rng_vec3(&r, -1, 1));
+        ik_vec3 side = ik_vec3_any_perpendicular(dir);
+        double unit, rmin, rmax, dist, off, kind = test_rng_uniform(&r, 0, 5),
+                                            where = test_rng_uniform(&r, 0, 3);
+        CHECK(ik_limb_prepare(&l, &g) == IK_OK);
+        unit = (double)g.length_unit;
+        rmin = sqrt((double)g.reach2_min) * unit;
+        rmax = sqrt((double)g.reach2_max) * unit;
+        o.pole_band = i % 3 == 0 ? IK_R(0.2) : IK_R(0.01);
+        random_q(&r, q0);
+        t = target_of(ik_xform_identity(), ik_vec3_zero());
+        t.rot = test_rng_quat(&r);
+        t.use_rotation = test_rng_uniform(&r, 0, 1) < 0.5;
+        t.use_swivel = test_rng_uniform(&r, 0, 1) < 0.5;
+        t.swivel = (ik_real)test_rng_uniform(&r, -3.2, 3.2);
+        if (kind < 1) { // reachable: the wrist of a random pose
+            ik_xform goal;
+            random_q(&r, qa);
+            limb_fk(&l, qa, NULL, &goal);
+            dist = test_vec3_dist(goal.pos, l.base.pos);
+            if (dist > 0)
+                dir = ik_vec3_normalize(ik_vec3_sub(goal.pos, l.base.pos));
+            side = ik_vec3_any_perpendicular(dir);
+        } else if (kind < 2) { // beyond the reach: straight
+            dist = rmax * test_rng_uniform(&r, 1, 1.5);
+        } else if (kind < 3) { // nearer than the fold: folded; an eighth at the shoulder
+            dist = kind < 2.125 ? 0 : rmin * test_rng_uniform(&r, 0, 1);
+        } else { // within 1e-6 of an end, reachable
+            double rel = pow(10, test_rng_uniform(&r, -15, -6));
+            dist = kind < 4 ? rmin * (1 + rel) + rel * unit : rmax * (1 - rel);
+        }
+        t.pos = ik_vec3_add_scaled(l.base.pos, dir, (ik_real)dist);
+        // pole and swivel_ref: on the line, inside the band (or just beyond it), anywhere
+        off = where < 1 ? 0 : test_rng_uniform(&r, 0, 1.2 * (double)o.pole_band);
+        t.pole = ik_vec3_add_scaled(l.base.pos, dir, (ik_real)test_rng_uniform(&r, -2, 3));
+        t.pole = ik_vec3_add_scaled(t.pole, side, (ik_real)(off * unit));
+        l.swivel_ref = ik_vec3_add_scaled(
+            ik_vec3_scale(dir, test_rng_uniform(&r, 0, 1) < 0.5 ? -1 : 1), side, (ik_real)off);
+        if (where >= 2) {
+            t.pole = ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3));
+            l.swivel_ref = test_rng_vec3(&r, -1, 1);
+        }
+        // solve from a random pose, then again from the answer
+        memcpy(qa, q0, sizeof q0);
+        pa.shoulder = ik_quat_from_expmap(ik_vec3_make(q0[0], q0[1], q0[2]));
+        pa.elbow = q0[3];
+        pa.wrist = ik_quat_from_expmap(ik_vec3_make(q0[4], q0[5], q0[6]));
+        CHECK(ik_limb_solve(&l, &t, &o, qp, &pa, NULL) == IK_OK);
+        memcpy(qb, qa, sizeof qa);
+        pb = pa;
+        CHECK(ik_limb_solve(&l, &t, &o, qp ? qb : NULL, &pb, NULL) == IK_OK);
+        {
+            double d = limb_answer_change(qp, qb, &pa, &pb);
+            worst = d > worst ? d : worst;
+            bad += !(d <= tol);
+        }
+        for (k = 0; k < 7 && qp; k++)
+            bad += !((double)qb[k] - (double)qb[k] == 0);
+    }
+    printf("  limb: largest change solving again from the answer %.3g (%d cases)\n", worst, trials);
+    CHECK(bad == 0);
+}
+
+// Leaving an end of the reach: a planar limb (its elbow on the line there) straight or folded
+// toward a target out of reach, the pole inside the band, then the target moved 1e-9 of the
+// limb's length to just within reach. The elbow leaves the line on the side the straight or
+// folded answer gave it: the joints move by little (before, folded with the lower bone the
+// longer, the side was the wrong one and the limb turned by pi about the line).
+static void test_limb_leaving_the_ends(void)
+{
+    test_rng r = { 29 };
+    int i, k, flips = 0, cases = 0;
+    double worst = 0;
+    for (i = 0; i < 5000; i++) {
+        ik_limb l = planar_limb(&r);
+        ik_limb_prepared g;
+        ik_limb_target t = target_of(ik_xform_identity(), ik_vec3_zero());
+        ik_real q[7], q2[7];
+        ik_vec3 dir = ik_vec3_normalize(test_rng_vec3(&r, -1, 1));
+        double unit, end, d = 0;
+        bool folded = i % 2 == 0;
+        CHECK(ik_limb_prepare(&l, &g) == IK_OK);
+        unit = (double)g.length_unit;
+        end = sqrt((double)(folded ? g.reach2_min : g.reach2_max)) * unit;
+        if (end < 1e-3 * unit) // (equal bones fold onto the shoulder: no direction to keep)
+            continue;
+        t.use_rotation = false;
+        t.pos = ik_vec3_add_scaled(l.base.pos, dir, (ik_real)(folded ? end / 2 : end * 1.5));
+        t.pole = ik_vec3_add_scaled(
+            ik_vec3_add_scaled(l.base.pos, dir, (ik_real)test_rng_uniform(&r, -2, 3)),
+            ik_vec3_any_perpendicular(dir), (ik_real)(test_rng_uniform(&r, 0, 0.01) * unit));
+        random_q(&r, q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        memcpy(q2, q, sizeof q);
+        t.pos = ik_vec3_add_scaled(l.base.pos, dir,
+                                   (ik_real)(folded ? end + 1e-9 * unit : end - 1e-9 * unit));
+        CHECK(ik_limb_solve(&l, &t, NULL, q2, NULL, NULL) == IK_OK);
+        for (k = 0; k < 7; k++)
+            d = fabs((double)q2[k] - (double)q[k]) > d ? fabs((double)q2[k] - (double)q[k]) : d;
+        worst = d > worst ? d : worst;
+        flips += !(d < 0.5); // (a flip is a turn of order pi)
+        cases++;
+    }
+#ifndef IK_USE_FLOAT // in float a move of 1e-9 is below the resolution of the inputs
+    printf("  limb: largest joint change leaving an end of the reach by 1e-9: %.3g\n", worst);
+#endif
+    CHECK(flips == 0);
+    CHECK(cases > 4000);
+}
+
+// The adversarial cases as they were found, frame after frame: an arm hanging straight down,
+// swivel_ref along it or 0.3% off it, swivel 0.3 (the elbow turned on every frame); a folded limb
+// of nearly equal bones, the pole inside the band (the answer moved by up to 4 rad in 30 frames).
+// Every frame after the first gives the first frame's answer.
+static void test_limb_same_inputs_every_frame(void)
+{
+    ik_limb l = human_arm();
+    ik_limb_target t = target_of(ik_xform_identity(), ik_vec3_zero());
+    ik_real q[7] = { 0, 0, 0, IK_R(0.5), 0, 0, 0 }, first[7];
+    ik_xform frames[3], first_elbow;
+    int frame, k, c;
+    for (c = 0; c < 3; c++) {
+        t.use_rotation = false;
+        if (c < 2) { // hanging straight down, bent; swivel_ref along the arm or 0.3% off it
+            t.pos = ik_vec3_add(l.base.pos, ik_vec3_make(0, 0, IK_R(-0.45)));
+            t.use_swivel = true;
+            t.swivel = IK_R(0.3);
+            l.swivel_ref = ik_vec3_make(c == 0 ? 0 : IK_R(0.003), 0, -1);
+        } else { // bones of 0.3 and 0.299 along (1, 0.3, 0.2), folded as far as it goes toward
+                 // a target at 0.001; the pole 0.0017 off the line, inside the band (0.0059)
+            l.upper_dir = l.lower_dir = ik_vec3_normalize(ik_vec3_make(1, IK_R(0.3), IK_R(0.2)));
+            l.hinge_axis = ik_vec3_normalize(
+                ik_vec3_cross(l.upper_dir, ik_vec3_make(IK_R(0.3), 1, IK_R(0.4))));
+            l.lower_length = IK_R(0.299);
+            t.pos = ik_vec3_add_scaled(l.base.pos, l.upper_dir, IK_R(0.001));
+            t.use_swivel = false;
+            t.pole = ik_vec3_add_scaled(ik_vec3_add_scaled(l.base.pos, l.upper_dir, IK_R(0.5)),
+                                        l.hinge_axis, IK_R(0.0017));
+            q[0] = IK_R(0.1), q[1] = IK_R(0.2), q[2] = IK_R(0.3), q[3] = 1;
+        }
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        limb_fk(&l, q, frames, NULL);
+        memcpy(first, q, sizeof q);
+        first_elbow = frames[1];
+        for (frame = 1; frame < 30; frame++)
+            CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+        limb_fk(&l, q, frames, NULL);
+        // the elbow frame (where the elbow is, and the hinge's turn about the line) and the joint
+        // values, to rounding (measured: 1.1e-14 in double, 2.2e-6 in float)
+        CHECK_NEAR(test_vec3_dist(frames[1].pos, first_elbow.pos), 0, TOL(1e-12, 1e-4));
+        CHECK_NEAR(test_quat_angle(frames[1].rot, first_elbow.rot), 0, TOL(1e-12, 1e-4));
+        for (k = 0; k < 7; k++)
+            CHECK_NEAR(q[k], first[k], TOL(1e-12, 1e-4));
+    }
 }
 
 static void test_limb_position_only(void)
@@ -833,12 +1086,16 @@ void test_limb(void)
 {
     RUN(test_limb_random_reach);
     RUN(test_limb_swivel_round_trip);
+    RUN(test_limb_swivel_in_band);
     RUN(test_limb_reach_limits);
     RUN(test_limb_soft_reach);
     RUN(test_limb_far_pole);
     RUN(test_limb_degenerate);
     RUN(test_limb_continuity);
     RUN(test_limb_tiny_moves);
+    RUN(test_limb_solve_again);
+    RUN(test_limb_same_inputs_every_frame);
+    RUN(test_limb_leaving_the_ends);
     RUN(test_limb_position_only);
     RUN(test_limb_non_unit_inputs);
     RUN(test_limb_huge_rotations);
