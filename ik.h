@@ -5899,7 +5899,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_solve_info att, best;
     ik__arm_work w;
     ik__srs srs;
-    ik_real *cur, *keep, *jscratch, best_cost = 0;
+    ik_real *cur, *keep, *jscratch, reach, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
     int dof, a, c, jt, iterations = 0, probe_it;
@@ -5944,8 +5944,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.o = &o.jacobian;
     w.dof = dof;
     w.m = target.use_rotation ? 6 : 3;
-    w.reach = ik__chain_reach(chain);
-    w.reach = ik__finite(w.reach) && w.reach > 0 ? w.reach : 1;
+    reach = ik__chain_reach(chain); // (infinite with an unlimited prismatic joint)
+    w.reach = ik__finite(reach) && reach > 0 ? reach : 1;
     w.lw = w.reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
     w.ow = o.jacobian.orientation_weight > 0 ? o.jacobian.orientation_weight : w.lw;
     w.floor2 = (16 * IK_EPSILON * w.reach) * (16 * IK_EPSILON * w.reach);
@@ -5965,7 +5965,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
         }
     }
     fast = ik__arm_fast_opts(&o.jacobian);
-    within_reach = !ik__beyond_reach(chain, target.pos, w.reach, o.jacobian.tolerance);
+    within_reach = !ik__beyond_reach(chain, target.pos, reach, o.jacobian.tolerance);
     probe_it = o.probe_iterations > 0 ? o.probe_iterations : -1;
     rng = o.random_seed;
     // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer
