@@ -3765,7 +3765,8 @@ typedef struct ik__ccd_joint {
 typedef struct ik__ccd_work {
     const ik_chain *chain;
     ik__ccd_joint *jd;
-    ik_real *q; // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    const ik_real *start; // [dof] the caller's q (free revolute joints end within pi of it)
     int dof;
     const ik_target *target;
     bool pose;     // the target has a rotation
@@ -4073,8 +4074,8 @@ static void ik__ccd_load(const ik__ccd_work *w)
 }
 
 // q from the carried state: one atan2 per free revolute joint that moved, one log per moved ball
-// joint.
-static void ik__ccd_store(const ik__ccd_work *w)
+// joint. again: not the solve's first store (q was loaded back after one).
+static void ik__ccd_store(const ik__ccd_work *w, bool again)
 {
     int i, at = 0;
     for (i = 0; i < w->chain->joint_count; i++) {
@@ -4083,9 +4084,17 @@ static void ik__ccd_store(const ik__ccd_work *w)
         ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE &&
             (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3];
-            if (c != c0 || s != s0) // (a joint that has not moved keeps q bit for bit)
+            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3], d;
+            if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
+                // a store turns it by at most pi from the start, the stores of a solve that
+                // goes on after one by more: back by a whole turn to within pi (same rotation)
+                d = again ? v[0] - w->start[at] : 0;
+                if (d > IK_PI)
+                    v[0] -= 2 * IK_PI;
+                else if (d < -IK_PI)
+                    v[0] += 2 * IK_PI;
+            }
             p->st[2] = c;
             p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
@@ -4475,7 +4484,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
-    bool within, band, final;
+    bool within, band, final, again = false;
     ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
     ik_result r;
     if (kept) { // the chain is the one checked when the frames were made: q alone
@@ -4537,6 +4546,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     w.wfix = o.position_weight >= 0 ? o.position_weight / w.gs / w.gs : -1;
     w.chain = chain;
     w.q = q;
+    w.start = q_io;
     w.dof = dof;
     w.target = &target;
     w.pose = target.use_rotation;
@@ -4622,7 +4632,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             // where the chain's reach bounds its lengths (an unlimited prismatic joint's travel
             // may make the rounding as large as it likes), and the rounding of the stored angles
             // (an epsilon of each, which is 1e-4 rad at 1e12)
-            ik__ccd_store(&w);
+            ik__ccd_store(&w, again);
             if (!info && !final && ik__finite(reach) && pos_err <= o.tolerance - slack) {
                 ik_real turn = 0; // the angles' rounding, summed: radians
                 int at = 0;
@@ -4651,6 +4661,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             if (sweep == o.max_sweeps)
                 break;
             refused = err;
+            again = true;
             ik__ccd_load(&w); // not converged after all: go on from q
         }
         ik__ccd_targets(&w);
