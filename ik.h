@@ -661,7 +661,8 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
 // What a chain solver should reach, in the chain's root (model) frame.
 typedef struct ik_target {
     ik_vec3 pos;       // effector position
-    ik_quat rot;       // effector orientation (normalized for use), if use_rotation
+    ik_quat rot;       // effector orientation, if use_rotation: normalized for use (any finite
+                       // size whose largest component is a normal number, not 0 or subnormal)
     bool use_rotation; // false: position only
 } ik_target;
 
@@ -796,9 +797,9 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than the
 // chain reaches: IK_STATUS_UNREACHABLE (the chain straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
-// non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
-// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
-// prismatic joint chasing a target that far away); q untouched on error.
+// non-finite or huge target, a zero or subnormal target rotation with use_rotation),
+// IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave
+// IK_MAX_MAGNITUDE: a prismatic joint chasing a target that far away); q untouched on error.
 // The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
 // cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
 // and one forward kinematics per solve; no allocation. With info NULL the forward kinematics is
@@ -884,10 +885,10 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // the elbow keeps its current side; target at the shoulder, the limb keeps its current
 // direction; a zero-length bone keeps the current elbow angle. Joint limits are not applied.
 // Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
-// target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero direction, axis
-// or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and out_pose untouched
-// on error. O(1), no scratch. Checks and prepares the limb on every call: a limb solved many
-// times can be prepared once (ik_limb_prepare()).
+// target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero or subnormal
+// direction, axis or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and
+// out_pose untouched on error. O(1), no scratch. Checks and prepares the limb on every call: a
+// limb solved many times can be prepared once (ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
@@ -1041,12 +1042,25 @@ static IK__UNUSED bool ik__quat_finite(ik_quat q)
     return ik__finite(q.x) && ik__finite(q.y) && ik__finite(q.z) && ik__finite(q.w);
 }
 
-// A rotation to normalize: finite and of non-zero squared length. (A finite squared length
-// means finite components: one comparison for most quaternions.)
+// ik__quat_usable() for a quaternion whose squared length is not a normal number (it underflows
+// or overflows, or a component is not finite): finite, with a component of normal size, which
+// ik_quat_normalize() scales to 1 before squaring.
+static IK__NOINLINE IK__UNUSED bool ik__quat_usable_scaled(ik_quat q)
+{
+    ik_real m = IK_FABS(q.x) > IK_FABS(q.y) ? IK_FABS(q.x) : IK_FABS(q.y);
+    m = IK_FABS(q.z) > m ? IK_FABS(q.z) : m;
+    m = IK_FABS(q.w) > m ? IK_FABS(q.w) : m;
+    return ik__quat_finite(q) && m >= IK__REAL_MIN;
+}
+
+// A rotation to normalize: finite, and not zero or subnormal (its largest component is a normal
+// number: ik_quat_normalize() makes it a unit quaternion). A squared length within the normal
+// range says both at once (the largest component is then at least sqrt(REAL_MIN) / 2): two
+// comparisons for most quaternions; tiny and huge ones take the scaled check.
 static inline IK__UNUSED bool ik__quat_usable(ik_quat q)
 {
     ik_real d = ik_quat_dot(q, q);
-    return d <= IK__REAL_MAX ? d > 0 : ik__quat_finite(q) && d > 0;
+    return (d >= IK__REAL_MIN && d <= IK__REAL_MAX) || ik__quat_usable_scaled(q);
 }
 
 static IK__UNUSED ik_real ik__clamp(ik_real x, ik_real lo, ik_real hi)

@@ -1067,6 +1067,108 @@ static void test_robust_limb(void)
     }
 }
 
+// Rotations of every size: any finite quaternion whose largest component is a normal number is
+// normalized, also when its squared length underflows (components of 1e-170 in double, 1e-30
+// in float: refused before) or overflows; a zero or subnormal one is refused. The unit
+// rotation R = (1, -1, 1, 1) / 2 normalizes exactly, and so does R times a power of two: every
+// solver answers R * 2^k (tiny, huge) to the bit as it answers R, and R times a subnormal
+// scale with IK_ERR_BAD_ARG, outputs untouched. Target rotations of the chain solvers; the
+// limb's target rotation, base rotation and current pose (q NULL).
+// The joints a and b, n of them, have the same type and values (not comparing the padding after
+// the type, which C leaves unspecified).
+static int joints_same(const ik_joint *a, const ik_joint *b, int n)
+{
+    const size_t from = offsetof(ik_joint, origin);
+    int i;
+    for (i = 0; i < n; i++)
+        if (a[i].type != b[i].type ||
+            memcmp((const char *)&a[i] + from, (const char *)&b[i] + from, sizeof *a - from))
+            return 0;
+    return 1;
+}
+
+static ik_quat rotation_sized(int size)
+{
+    // size 0: R; 1: squares underflow; 2: squares overflow; 3: components subnormal
+    static const int e_float[4] = { 0, -100, 100, -130 }, e_double[4] = { 0, -565, 500, -1030 };
+    ik_real f =
+        (ik_real)ldexp(1, sizeof(ik_real) == sizeof(float) ? e_float[size] : e_double[size]);
+    return ik_quat_make(f / 2, -f / 2, f / 2, f / 2);
+}
+
+static void test_robust_rotation_sizes(void)
+{
+    static const solve_fn solvers[3] = { ccd_call, jacobian_call, arm_call };
+    static const ik_real qg[SOLVER_DOF] = { IK_R(0.4), IK_R(0.2), IK_R(-0.3),
+                                            IK_R(0.1), IK_R(0.5), IK_R(0.2) };
+    ik_joint j[4];
+    ik_chain c = solver_chain(j);
+    ik_xform goal;
+    ik_limb l = robust_limb(), bl;
+    ik_limb_target lt;
+    ik_limb_pose pose, pose_in, ref_pose, pose0 = { { 0, 0, 0, 1 }, IK_R(0.3), { 0, 0, 0, 1 } };
+    ik_solve_info info;
+    ik_real q[SOLVER_DOF], ref[SOLVER_DOF], lq[7], lq0[7], lref[7];
+    ik_joint jo[3], jref[3];
+    ik_xform tip, tref;
+    int n, size;
+    CHECK(ik_chain_fk(&c, qg, NULL, &goal) == IK_OK);
+    for (n = 0; n < 3; n++) {
+        for (size = 0; size < 4; size++) {
+            ik_target t = ik_target_pose(goal);
+            ik_result r;
+            t.rot = rotation_sized(size);
+            memset(q, 0, sizeof q);
+            memset(&info, FILL, sizeof info);
+            r = solvers[n](&c, &t, 0, q, scratch, sizeof scratch, &info);
+            CHECK(r == (size == 3 ? IK_ERR_BAD_ARG : IK_OK));
+            if (size == 0)
+                memcpy(ref, q, sizeof q);
+            CHECK(size == 3 ? untouched(&info, sizeof info) : memcmp(q, ref, sizeof q) == 0);
+        }
+    }
+    lt.pos = ik_vec3_make(IK_R(0.1), IK_R(-0.4), IK_R(0.1));
+    lt.use_rotation = true;
+    lt.use_swivel = false;
+    lt.pole = ik_vec3_make(0, 0, 1);
+    lt.swivel = 0;
+    for (n = 0; n < 4; n++) {
+        for (size = 0; size < 4; size++) {
+            ik_result r, want = size == 3 ? IK_ERR_BAD_ARG : IK_OK;
+            ik_quat rs = rotation_sized(size);
+            bl = l;
+            lt.rot = n == 0 ? rs : rotation_sized(0);
+            bl.base.rot = n == 1 || n == 2 ? rs : rotation_sized(0);
+            pose = pose0;
+            if (n == 3)
+                pose.shoulder = pose.wrist = rs;
+            memset(lq, 0, sizeof lq);
+            lq[3] = IK_R(0.3);
+            memcpy(lq0, lq, sizeof lq);
+            pose_in = pose;
+            memset(jo, FILL, sizeof jo);
+            memset(&tip, FILL, sizeof tip);
+            if (n == 2) { // the limb's chain
+                CHECK(ik_limb_chain(&bl, jo, &tip) == want);
+                if (size == 0)
+                    memcpy(jref, jo, sizeof jo), tref = tip;
+                CHECK(size == 3 ? untouched(jo, sizeof jo) && untouched(&tip, sizeof tip)
+                                : joints_same(jo, jref, 3) && memcmp(&tip, &tref, sizeof tip) == 0);
+                continue;
+            }
+            r = ik_limb_solve(&bl, &lt, NULL, n == 3 ? NULL : lq, &pose, NULL);
+            CHECK(r == want);
+            if (size == 0)
+                memcpy(lref, lq, sizeof lq), ref_pose = pose;
+            if (size == 3) // (ik_limb_pose holds reals only: no padding)
+                CHECK(memcmp(lq, lq0, sizeof lq) == 0 && memcmp(&pose, &pose_in, sizeof pose) == 0);
+            else
+                CHECK(memcmp(lq, lref, sizeof lq) == 0 &&
+                      memcmp(&pose, &ref_pose, sizeof pose) == 0);
+        }
+    }
+}
+
 // Regressions (limb fuzzer): the shoulder frame was not orthonormal when the elbow's side
 // vector was rounding noise along the shoulder-wrist line: a pole band below rounding level
 // with swivel_ref along the line, and a bone of 1e-30 next to one of 1e12. The wrist must
@@ -1313,6 +1415,7 @@ void test_robust(void)
     RUN(test_robust_limb);
     RUN(test_robust_limb_degenerate_side);
     RUN(test_robust_limb_soft_tiny);
+    RUN(test_robust_rotation_sizes);
     RUN(test_robust_limb_pole_noise);
     RUN(test_robust_scale);
 }
