@@ -637,17 +637,18 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 // Thin singular value decomposition of the m x n row-major matrix a, by one-sided Jacobi:
 // a = U diag(s) V^T with k = min(m, n), U m x k and V n x k row-major with orthonormal columns
 // (completed to an orthonormal set where singular values are zero), s[k] >= 0 sorted
-// descending. No scratch: the work happens in the outputs, which must not overlap a.
-// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not finite
-// or larger than IK_MAX_MAGNITUDE); outputs untouched on error.
+// descending. No scratch: the work happens in the outputs, which must not overlap a or each
+// other. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not
+// finite or larger than IK_MAX_MAGNITUDE, overlapping arrays); outputs untouched on error.
 IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
                        ik_real *out_v);
 // Bytes of scratch ik_svd_pinv() and ik_svd_damped_pinv() need for an m x n matrix (0 if m or n
 // is out of range). Any alignment will do.
 IKDEF size_t ik_svd_scratch_size(int m, int n);
 // Moore-Penrose pseudo-inverse (n x m, row-major) of the m x n matrix a: singular values at or
-// below rcond * s_max count as zero (rcond in [0, 1); 0 keeps every non-zero one).
-// Errors: as ik_svd(), IK_ERR_BAD_ARG for rcond, IK_ERR_SCRATCH_TOO_SMALL; out untouched.
+// below rcond * s_max count as zero (rcond in [0, 1); 0 keeps every non-zero one). a and out
+// must not overlap scratch. Errors: as ik_svd(), IK_ERR_BAD_ARG for rcond or an overlap,
+// IK_ERR_SCRATCH_TOO_SMALL; out untouched.
 IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real *out_pinv,
                             void *scratch, size_t scratch_size);
 // Damped pseudo-inverse V diag(s / (s^2 + damping^2)) U^T (n x m) of a: the damped least
@@ -742,8 +743,9 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain);
 // local minimum); unreachable (not converged with the target farther than the chain reaches,
 // the chain stretched toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (chain, q or target, as for
-// ik_ccd_solve(); rest not finite), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL,
-// IK_ERR_NUMERIC; q untouched on error. No allocation; O(n) per iteration.
+// ik_ccd_solve(); rest not finite; q, rest, info, *chain or its joints overlapping scratch's
+// scratch_size bytes), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC; q untouched
+// on error. No allocation; O(n) per iteration.
 IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target,
                                   const ik_jacobian_opts *opts, ik_real *q, void *scratch,
                                   size_t scratch_size, ik_solve_info *info);
@@ -797,9 +799,10 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than the
 // chain reaches: IK_STATUS_UNREACHABLE (the chain straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
-// non-finite or huge target, a zero or subnormal target rotation with use_rotation),
-// IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave
-// IK_MAX_MAGNITUDE: a prismatic joint chasing a target that far away); q untouched on error.
+// non-finite or huge target, a zero or subnormal target rotation with use_rotation; q, info,
+// *chain or its joints overlapping scratch's scratch_size bytes), IK_ERR_BAD_OPTS,
+// IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
+// prismatic joint chasing a target that far away); q untouched on error.
 // The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
 // cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
 // and one forward kinematics per solve; no allocation. With info NULL the forward kinematics is
@@ -1011,6 +1014,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 // ---- implementation ----------------------------------------------------------------------------
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
+#include <stdint.h> // uintptr_t (ik__overlap)
 #ifndef IK_ASSERT
 // Internal invariants only (never user input). Off by default, so that ik.h needs no
 // <assert.h>; define it, e.g. as assert(c), in the implementation unit to check them.
@@ -2513,6 +2517,16 @@ static void ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_r
     }
 }
 
+// true if the n bytes at p and the m bytes at s (objects: neither range wraps around) share a
+// byte, or (m = 0) s lies inside p's; false for n = 0 (p may then be NULL). C defines < between
+// pointers only within one object, so the addresses are compared as integers (uintptr_t), the
+// usual portable way.
+static inline bool ik__overlap(const void *p, size_t n, const void *s, size_t m)
+{
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+    return n > 0 && a < b + m && b < a + n;
+}
+
 // Checks an m x n matrix argument.
 static ik_result ik__matrix_validate(const ik_real *a, int m, int n)
 {
@@ -2531,11 +2545,21 @@ static ik_result ik__matrix_validate(const ik_real *a, int m, int n)
 IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
                        ik_real *out_v)
 {
+    size_t k, nu, ns, nv, na;
     ik_result r = ik__matrix_validate(a, m, n);
     if (r != IK_OK)
         return r;
     if (!out_u || !out_s || !out_v)
         return IK_ERR_NULL_ARG;
+    k = (size_t)(m < n ? m : n);
+    nu = (size_t)m * k * sizeof(ik_real);
+    ns = k * sizeof(ik_real);
+    nv = (size_t)n * k * sizeof(ik_real);
+    na = (size_t)m * (size_t)n * sizeof(ik_real);
+    if (ik__overlap(out_u, nu, a, na) || ik__overlap(out_s, ns, a, na) ||
+        ik__overlap(out_v, nv, a, na) || ik__overlap(out_u, nu, out_s, ns) ||
+        ik__overlap(out_u, nu, out_v, nv) || ik__overlap(out_s, ns, out_v, nv))
+        return IK_ERR_BAD_ARG;
     ik__svd(a, m, n, out_u, out_s, out_v);
     return IK_OK;
 }
@@ -2548,6 +2572,21 @@ IKDEF size_t ik_svd_scratch_size(int m, int n)
     k = (size_t)(m < n ? m : n);
     // U, s, V, and room to align the start
     return ((size_t)m * k + k + (size_t)n * k + 1) * sizeof(ik_real);
+}
+
+// true if q [dof], rest [dof] (may be NULL), info (may be NULL), the chain or its joints
+// overlap the scratch a chain solver works in: writing there would change them mid-solve.
+static bool ik__solver_overlap(const ik_chain *chain, const ik_real *q, int dof,
+                               const ik_real *rest, const ik_solve_info *info, const void *scratch,
+                               size_t scratch_size)
+{
+    size_t reals = (size_t)dof * sizeof(ik_real);
+    return ik__overlap(q, reals, scratch, scratch_size) ||
+           ik__overlap(rest, rest ? reals : 0, scratch, scratch_size) ||
+           ik__overlap(info, info ? sizeof *info : 0, scratch, scratch_size) ||
+           ik__overlap(chain, sizeof *chain, scratch, scratch_size) ||
+           ik__overlap(chain->joints, (size_t)chain->joint_count * sizeof(ik_joint), scratch,
+                       scratch_size);
 }
 
 // The first ik_real-aligned address in scratch, if `count` reals fit there; NULL otherwise.
@@ -2614,6 +2653,9 @@ static ik_result ik__pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real
         return r;
     if (!out || !scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__overlap(a, (size_t)m * (size_t)n * sizeof(ik_real), scratch, scratch_size) ||
+        ik__overlap(out, (size_t)m * (size_t)n * sizeof(ik_real), scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     k = (size_t)(m < n ? m : n);
     u = ik__scratch_reals(scratch, scratch_size, (size_t)m * k + k + (size_t)n * k);
     if (!u || scratch_size < ik_svd_scratch_size(m, n))
@@ -3455,6 +3497,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, o.rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real))
@@ -4521,6 +4565,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         return IK_ERR_BAD_OPTS;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     n = chain->joint_count;
     base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
     if (!base || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
@@ -5943,6 +5989,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, o.jacobian.rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     table = ik__table_reals(chain);
     cur =
         ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, table));
