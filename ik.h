@@ -640,17 +640,18 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 // Thin singular value decomposition of the m x n row-major matrix a, by one-sided Jacobi:
 // a = U diag(s) V^T with k = min(m, n), U m x k and V n x k row-major with orthonormal columns
 // (completed to an orthonormal set where singular values are zero), s[k] >= 0 sorted
-// descending. No scratch: the work happens in the outputs, which must not overlap a.
-// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not finite
-// or larger than IK_MAX_MAGNITUDE); outputs untouched on error.
+// descending. No scratch: the work happens in the outputs, which must not overlap a or each
+// other. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not
+// finite or larger than IK_MAX_MAGNITUDE, overlapping arrays); outputs untouched on error.
 IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
                        ik_real *out_v);
 // Bytes of scratch ik_svd_pinv() and ik_svd_damped_pinv() need for an m x n matrix (0 if m or n
 // is out of range). Any alignment will do.
 IKDEF size_t ik_svd_scratch_size(int m, int n);
 // Moore-Penrose pseudo-inverse (n x m, row-major) of the m x n matrix a: singular values at or
-// below rcond * s_max count as zero (rcond in [0, 1); 0 keeps every non-zero one).
-// Errors: as ik_svd(), IK_ERR_BAD_ARG for rcond, IK_ERR_SCRATCH_TOO_SMALL; out untouched.
+// below rcond * s_max count as zero (rcond in [0, 1); 0 keeps every non-zero one). a and out
+// must not overlap scratch. Errors: as ik_svd(), IK_ERR_BAD_ARG for rcond or an overlap,
+// IK_ERR_SCRATCH_TOO_SMALL; out untouched.
 IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real *out_pinv,
                             void *scratch, size_t scratch_size);
 // Damped pseudo-inverse V diag(s / (s^2 + damping^2)) U^T (n x m) of a: the damped least
@@ -664,7 +665,8 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
 // What a chain solver should reach, in the chain's root (model) frame.
 typedef struct ik_target {
     ik_vec3 pos;       // effector position
-    ik_quat rot;       // effector orientation (normalized for use), if use_rotation
+    ik_quat rot;       // effector orientation, if use_rotation: normalized for use (any finite
+                       // size whose largest component is a normal number, not 0 or subnormal)
     bool use_rotation; // false: position only
 } ik_target;
 
@@ -744,8 +746,9 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain);
 // local minimum); unreachable (not converged with the target farther than the chain reaches,
 // the chain stretched toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (chain, q or target, as for
-// ik_ccd_solve(); rest not finite), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL,
-// IK_ERR_NUMERIC; q untouched on error. No allocation; O(n) per iteration.
+// ik_ccd_solve(); rest not finite; q, rest, info, *chain or its joints overlapping scratch's
+// scratch_size bytes), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC; q untouched
+// on error. No allocation; O(n) per iteration.
 IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target,
                                   const ik_jacobian_opts *opts, ik_real *q, void *scratch,
                                   size_t scratch_size, ik_solve_info *info);
@@ -799,7 +802,8 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than the
 // chain reaches: IK_STATUS_UNREACHABLE (the chain straightened toward it). info may be NULL.
 // Errors: IK_ERR_NULL_ARG (chain, target, q, scratch), IK_ERR_BAD_ARG (see ik_chain_fk(), a
-// non-finite or huge target, a zero target rotation with use_rotation), IK_ERR_BAD_OPTS,
+// non-finite or huge target, a zero or subnormal target rotation with use_rotation; q, info,
+// *chain or its joints overlapping scratch's scratch_size bytes), IK_ERR_BAD_OPTS,
 // IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC (a joint value would leave IK_MAX_MAGNITUDE: a
 // prismatic joint chasing a target that far away); q untouched on error.
 // The errors in info are those of ik_chain_fk() at the returned q. Cost O(n) per sweep (no sine,
@@ -887,10 +891,10 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // the elbow keeps its current side; target at the shoulder, the limb keeps its current
 // direction; a zero-length bone keeps the current elbow angle. Joint limits are not applied.
 // Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
-// target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero direction, axis
-// or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and out_pose untouched
-// on error. O(1), no scratch. Checks and prepares the limb on every call: a limb solved many
-// times can be prepared once (ik_limb_prepare()).
+// target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero or subnormal
+// direction, axis or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and
+// out_pose untouched on error. O(1), no scratch. Checks and prepares the limb on every call: a
+// limb solved many times can be prepared once (ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
@@ -1014,6 +1018,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 // ---- implementation ----------------------------------------------------------------------------
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
+#include <stdint.h> // uintptr_t (ik__overlap)
 #ifndef IK_ASSERT
 // Internal invariants only (never user input). Off by default, so that ik.h needs no
 // <assert.h>; define it, e.g. as assert(c), in the implementation unit to check them.
@@ -1045,12 +1050,25 @@ static IK__UNUSED bool ik__quat_finite(ik_quat q)
     return ik__finite(q.x) && ik__finite(q.y) && ik__finite(q.z) && ik__finite(q.w);
 }
 
-// A rotation to normalize: finite and of non-zero squared length. (A finite squared length
-// means finite components: one comparison for most quaternions.)
+// ik__quat_usable() for a quaternion whose squared length is not a normal number (it underflows
+// or overflows, or a component is not finite): finite, with a component of normal size, which
+// ik_quat_normalize() scales to 1 before squaring.
+static IK__NOINLINE IK__UNUSED bool ik__quat_usable_scaled(ik_quat q)
+{
+    ik_real m = IK_FABS(q.x) > IK_FABS(q.y) ? IK_FABS(q.x) : IK_FABS(q.y);
+    m = IK_FABS(q.z) > m ? IK_FABS(q.z) : m;
+    m = IK_FABS(q.w) > m ? IK_FABS(q.w) : m;
+    return ik__quat_finite(q) && m >= IK__REAL_MIN;
+}
+
+// A rotation to normalize: finite, and not zero or subnormal (its largest component is a normal
+// number: ik_quat_normalize() makes it a unit quaternion). A squared length within the normal
+// range says both at once (the largest component is then at least sqrt(REAL_MIN) / 2): two
+// comparisons for most quaternions; tiny and huge ones take the scaled check.
 static inline IK__UNUSED bool ik__quat_usable(ik_quat q)
 {
     ik_real d = ik_quat_dot(q, q);
-    return d <= IK__REAL_MAX ? d > 0 : ik__quat_finite(q) && d > 0;
+    return (d >= IK__REAL_MIN && d <= IK__REAL_MAX) || ik__quat_usable_scaled(q);
 }
 
 static IK__UNUSED ik_real ik__clamp(ik_real x, ik_real lo, ik_real hi)
@@ -2562,6 +2580,16 @@ static int ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_re
     return sweep;
 }
 
+// true if the n bytes at p and the m bytes at s (objects: neither range wraps around) share a
+// byte, or (m = 0) s lies inside p's; false for n = 0 (p may then be NULL). C defines < between
+// pointers only within one object, so the addresses are compared as integers (uintptr_t), the
+// usual portable way.
+static inline bool ik__overlap(const void *p, size_t n, const void *s, size_t m)
+{
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
+    return n > 0 && a < b + m && b < a + n;
+}
+
 // Checks an m x n matrix argument.
 static ik_result ik__matrix_validate(const ik_real *a, int m, int n)
 {
@@ -2580,11 +2608,21 @@ static ik_result ik__matrix_validate(const ik_real *a, int m, int n)
 IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
                        ik_real *out_v)
 {
+    size_t k, nu, ns, nv, na;
     ik_result r = ik__matrix_validate(a, m, n);
     if (r != IK_OK)
         return r;
     if (!out_u || !out_s || !out_v)
         return IK_ERR_NULL_ARG;
+    k = (size_t)(m < n ? m : n);
+    nu = (size_t)m * k * sizeof(ik_real);
+    ns = k * sizeof(ik_real);
+    nv = (size_t)n * k * sizeof(ik_real);
+    na = (size_t)m * (size_t)n * sizeof(ik_real);
+    if (ik__overlap(out_u, nu, a, na) || ik__overlap(out_s, ns, a, na) ||
+        ik__overlap(out_v, nv, a, na) || ik__overlap(out_u, nu, out_s, ns) ||
+        ik__overlap(out_u, nu, out_v, nv) || ik__overlap(out_s, ns, out_v, nv))
+        return IK_ERR_BAD_ARG;
     ik__svd(a, m, n, out_u, out_s, out_v);
     return IK_OK;
 }
@@ -2597,6 +2635,21 @@ IKDEF size_t ik_svd_scratch_size(int m, int n)
     k = (size_t)(m < n ? m : n);
     // U, s, V, and room to align the start
     return ((size_t)m * k + k + (size_t)n * k + 1) * sizeof(ik_real);
+}
+
+// true if q [dof], rest [dof] (may be NULL), info (may be NULL), the chain or its joints
+// overlap the scratch a chain solver works in: writing there would change them mid-solve.
+static bool ik__solver_overlap(const ik_chain *chain, const ik_real *q, int dof,
+                               const ik_real *rest, const ik_solve_info *info, const void *scratch,
+                               size_t scratch_size)
+{
+    size_t reals = (size_t)dof * sizeof(ik_real);
+    return ik__overlap(q, reals, scratch, scratch_size) ||
+           ik__overlap(rest, rest ? reals : 0, scratch, scratch_size) ||
+           ik__overlap(info, info ? sizeof *info : 0, scratch, scratch_size) ||
+           ik__overlap(chain, sizeof *chain, scratch, scratch_size) ||
+           ik__overlap(chain->joints, (size_t)chain->joint_count * sizeof(ik_joint), scratch,
+                       scratch_size);
 }
 
 // The first ik_real-aligned address in scratch, if `count` reals fit there; NULL otherwise.
@@ -2663,6 +2716,9 @@ static ik_result ik__pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real
         return r;
     if (!out || !scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__overlap(a, (size_t)m * (size_t)n * sizeof(ik_real), scratch, scratch_size) ||
+        ik__overlap(out, (size_t)m * (size_t)n * sizeof(ik_real), scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     k = (size_t)(m < n ? m : n);
     u = ik__scratch_reals(scratch, scratch_size, (size_t)m * k + k + (size_t)n * k);
     if (!u || scratch_size < ik_svd_scratch_size(m, n))
@@ -3706,6 +3762,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, o.rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real))
@@ -4034,7 +4092,8 @@ typedef struct ik__ccd_joint {
 typedef struct ik__ccd_work {
     const ik_chain *chain;
     ik__ccd_joint *jd;
-    ik_real *q; // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    const ik_real *start; // [dof] the caller's q (free revolute joints end within pi of it)
     int dof;
     const ik_target *target;
     bool pose;     // the target has a rotation
@@ -4342,8 +4401,8 @@ static void ik__ccd_load(const ik__ccd_work *w)
 }
 
 // q from the carried state: one atan2 per free revolute joint that moved, one log per moved ball
-// joint.
-static void ik__ccd_store(const ik__ccd_work *w)
+// joint. again: not the solve's first store (q was loaded back after one).
+static void ik__ccd_store(const ik__ccd_work *w, bool again)
 {
     int i, at = 0;
     for (i = 0; i < w->chain->joint_count; i++) {
@@ -4352,9 +4411,17 @@ static void ik__ccd_store(const ik__ccd_work *w)
         ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE &&
             (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3];
-            if (c != c0 || s != s0) // (a joint that has not moved keeps q bit for bit)
+            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3], d;
+            if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
+                // a store turns it by at most pi from the start, the stores of a solve that
+                // goes on after one by more: back by a whole turn to within pi (same rotation)
+                d = again ? v[0] - w->start[at] : 0;
+                if (d > IK_PI)
+                    v[0] -= 2 * IK_PI;
+                else if (d < -IK_PI)
+                    v[0] += 2 * IK_PI;
+            }
             p->st[2] = c;
             p->st[3] = s;
         } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
@@ -4744,7 +4811,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
-    bool within, band, final;
+    bool within, band, final, again = false;
     ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
     ik_result r;
     if (kept) { // the chain is the one checked when the frames were made: q alone
@@ -4767,6 +4834,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         return IK_ERR_BAD_OPTS;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     n = chain->joint_count;
     base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
     if (!base || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
@@ -4806,6 +4875,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     w.wfix = o.position_weight >= 0 ? o.position_weight / w.gs / w.gs : -1;
     w.chain = chain;
     w.q = q;
+    w.start = q_io;
     w.dof = dof;
     w.target = &target;
     w.pose = target.use_rotation;
@@ -4891,7 +4961,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             // where the chain's reach bounds its lengths (an unlimited prismatic joint's travel
             // may make the rounding as large as it likes), and the rounding of the stored angles
             // (an epsilon of each, which is 1e-4 rad at 1e12)
-            ik__ccd_store(&w);
+            ik__ccd_store(&w, again);
             if (!info && !final && ik__finite(reach) && pos_err <= o.tolerance - slack) {
                 ik_real turn = 0; // the angles' rounding, summed: radians
                 int at = 0;
@@ -4920,6 +4990,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             if (sweep == o.max_sweeps)
                 break;
             refused = err;
+            again = true;
             ik__ccd_load(&w); // not converged after all: go on from q
         }
         ik__ccd_targets(&w);
@@ -6203,7 +6274,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_solve_info att, best;
     ik__arm_work w;
     ik__srs srs;
-    ik_real *cur, *keep, *jscratch, best_cost = 0;
+    ik_real *cur, *keep, *jscratch, reach, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
     int dof, a, c, jt, iterations = 0, probe_it;
@@ -6222,6 +6293,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                 return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, o.jacobian.rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
     table = ik__table_reals(chain);
     cur =
         ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, table));
@@ -6248,8 +6321,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     w.o = &o.jacobian;
     w.dof = dof;
     w.m = target.use_rotation ? 6 : 3;
-    w.reach = ik__chain_reach(chain);
-    w.reach = ik__finite(w.reach) && w.reach > 0 ? w.reach : 1;
+    reach = ik__chain_reach(chain); // (infinite with an unlimited prismatic joint)
+    w.reach = ik__finite(reach) && reach > 0 ? reach : 1;
     w.lw = w.reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
     w.ow = o.jacobian.orientation_weight > 0 ? o.jacobian.orientation_weight : w.lw;
     w.floor2 = (16 * IK_EPSILON * w.reach) * (16 * IK_EPSILON * w.reach);
@@ -6269,7 +6342,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
         }
     }
     fast = ik__arm_fast_opts(&o.jacobian);
-    within_reach = !ik__beyond_reach(chain, target.pos, w.reach, o.jacobian.tolerance);
+    within_reach = !ik__beyond_reach(chain, target.pos, reach, o.jacobian.tolerance);
     probe_it = o.probe_iterations > 0 ? o.probe_iterations : -1;
     rng = o.random_seed;
     // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer

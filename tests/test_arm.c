@@ -793,6 +793,66 @@ static void test_arm_review_cases(void)
     }
 }
 
+// The reach test takes the chain's own reach, infinite with an unlimited prismatic joint and 0
+// for a chain of coincident joints (it took 1 for both: a reachable target farther than 1 was
+// called unreachable after one attempt that ran out of iterations, and a target of a chain of
+// no length within 1 went through every attempt). Random chains of revolute joints with an
+// unlimited prismatic joint among them, targets by FK of a random state with the joint
+// extended up to 10 times the links: with one iteration per attempt never unreachable; with
+// the default iterations, converged.
+static void test_arm_infinite_reach(void)
+{
+    test_rng r = { 515 };
+    ik_arm_opts o = ik_default_arm_opts(), few = ik_default_arm_opts();
+    ik_solve_info info;
+    int trial, k, converged = 0, beyond_one = 0;
+    few.jacobian.max_iterations = 1;
+    few.max_attempts = 3;
+    o.max_attempts = 1000; // (a pose target of 4 joints can take a few hundred restarts)
+    for (trial = 0; trial < 40; trial++) {
+        ik_joint j[4];
+        ik_chain c;
+        ik_target t;
+        ik_xform goal;
+        ik_real qt[4], q[4];
+        int slide = (int)(test_rng_next(&r) % 4);
+        for (k = 0; k < 4; k++) {
+            ik_vec3 off = test_rng_vec3(&r, -0.3, 0.3), axis = test_rng_vec3(&r, -1, 1);
+            j[k] = k == slide ? ik_joint_prismatic(ik_xform_translation(off), axis)
+                              : ik_joint_revolute(ik_xform_translation(off), axis);
+            qt[k] = (ik_real)(k == slide ? test_rng_uniform(&r, -10, 10)
+                                         : test_rng_uniform(&r, -PI_D, PI_D));
+        }
+        c = ik_chain_make(j, 4, ik_xform_translation(test_rng_vec3(&r, -0.3, 0.3)));
+        CHECK(ik_chain_fk(&c, qt, NULL, &goal) == IK_OK);
+        t = trial % 2 ? ik_target_pose(goal) : ik_target_position(goal.pos);
+        beyond_one += (double)ik_vec3_length(ik_vec3_sub(goal.pos, j[0].origin.pos)) > 1;
+        for (k = 0; k < 4; k++)
+            q[k] = 0;
+        CHECK(ik_arm_solve(&c, &t, &few, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status != IK_STATUS_UNREACHABLE);
+        for (k = 0; k < 4; k++)
+            q[k] = 0;
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        converged += info.status == IK_STATUS_CONVERGED;
+    }
+    CHECK(beyond_one >= 30);
+    CHECK(converged == 40);
+    {
+        // no length: every joint and the tip at the root; a target 0.5 away, unreachable at
+        // once (one attempt, as ik_jacobian_solve() says)
+        ik_joint j[2];
+        ik_chain c;
+        ik_target t = ik_target_position(ik_vec3_make((ik_real)0.5, 0, 0));
+        ik_real q[2] = { 0, 0 };
+        j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+        j[1] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 1, 0));
+        c = ik_chain_make(j, 2, ik_xform_identity());
+        CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
+        CHECK(info.status == IK_STATUS_UNREACHABLE && info.iterations <= o.jacobian.max_iterations);
+    }
+}
+
 // ---- planar chains: the two-joint closed form ----
 
 // Random planar chains (hinges about +z or -z, fixed joints, zero-length and z-offset links,
@@ -925,6 +985,7 @@ void test_arm(void)
     RUN(test_arm_review_cases);
     RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
+    RUN(test_arm_infinite_reach);
     RUN(test_arm_planar_closed_form);
     RUN(test_known_poses);
     RUN(test_arm_contract);

@@ -1254,6 +1254,43 @@ static void test_ccd_free_angles(void)
     CHECK(moved > 0);
 }
 
+// The same near half a turn: each free joint's answer lies half a turn from its start, to within
+// 2e-4 rad on either side, and the tolerances are 0, so that the forward kinematics turns the
+// carried state down again and again and the solve goes on from q each time. The turns of those
+// stretches added up: in float, one joint in ten came back up to 1e-4 rad beyond pi from its
+// start (now every store is taken back by a whole turn to within pi of the start).
+static void test_ccd_free_angles_half_turn(void)
+{
+    test_rng r = { 4242 };
+    int trial, far = 0, half = 0;
+    for (trial = 0; trial < 100; trial++) {
+        ik_joint j[3];
+        ik_real q[3], q0[3], qt[3];
+        ik_chain c = random_chain(&r, j, 3, K_REVOLUTE, 0);
+        ik_target t;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        int i;
+        for (i = 0; i < 3; i++) {
+            double side = test_rng_next(&r) % 2 ? 1 : -1;
+            qt[i] = (ik_real)test_rng_uniform(&r, -3, 3);
+            q[i] = (ik_real)((double)qt[i] + side * (PI_D + test_rng_uniform(&r, -2e-4, 2e-4)));
+        }
+        memcpy(q0, q, sizeof q);
+        t = ik_target_pose(fk(&c, qt));
+        o.tolerance = o.rotation_tolerance = 0;
+        o.max_sweeps = 100;
+        CHECK(solve(&c, &t, &o, q, NULL) == IK_OK);
+        for (i = 0; i < 3; i++) {
+            double d = fabs((double)q[i] - (double)q0[i]);
+            half += d > PI_D - 1e-3;
+            far += d > PI_D * (1 + 4 * (double)IK_EPSILON) +
+                           4 * (double)IK_EPSILON * fabs((double)q0[i]);
+        }
+    }
+    CHECK(far == 0);
+    CHECK(half > 100); // (most answers are the half turn away)
+}
+
 // Without info, a solve skips the forward kinematics that only info would report: at its last
 // sweep, and when the carried state is within the tolerance by more than its rounding. Where it
 // stops, and so q, must not change: q is the same to the bit as with info, on random chains of
@@ -1463,6 +1500,7 @@ void test_ccd(void)
     RUN(test_ccd_degenerate);
     RUN(test_ccd_resolve);
     RUN(test_ccd_free_angles);
+    RUN(test_ccd_free_angles_half_turn);
     RUN(test_ccd_without_info);
     RUN(test_ccd_keep_frames);
 }

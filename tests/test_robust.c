@@ -11,6 +11,13 @@
 
 static unsigned char scratch[1 << 16];
 
+// The address `bytes` into scratch from its first 16-byte-aligned byte: room for any of ik.h's
+// types there (bytes a multiple of their alignment).
+static unsigned char *scratch_at(size_t bytes)
+{
+    return scratch + (16 - (size_t)((uintptr_t)scratch % 16)) % 16 + bytes;
+}
+
 static int untouched(const void *p, size_t n)
 {
     const unsigned char *b = (const unsigned char *)p;
@@ -571,6 +578,66 @@ static void test_robust_svd(void)
     }
 }
 
+// Outputs that overlap the matrix or each other (ik_svd), or the scratch (the pseudo-inverses):
+// the decomposition wrote over what it read (a silently wrong answer). IK_ERR_BAD_ARG, the
+// caller's arrays untouched; the same arrays side by side, IK_OK and the right answer.
+static void test_robust_svd_overlap(void)
+{
+    static const ik_real a0[6] = { 1, 2, 3, 4, 5, 6 };
+    ik_real buf[24], keep[24], *a = buf, *u = buf + 6, *s = buf + 10, *v = buf + 12, *in;
+    size_t need = ik_svd_scratch_size(2, 3);
+    unsigned char *base = scratch_at(0);
+    int k, r, c;
+    // 2 x 3: a at 0, U 2 x 2 at 6, s 2 at 10, V 3 x 2 at 12 fit side by side; these offsets of
+    // U, s, V overlap by one real (U on a, s on U, V on s, s on V, s on a) or wholly (U or V
+    // the matrix itself)
+    static const int at[7][3] = { { 5, 10, 12 }, { 6, 9, 12 },  { 6, 10, 11 }, { 6, 17, 12 },
+                                  { 6, 5, 12 },  { 0, 10, 12 }, { 6, 10, 0 } };
+    for (k = 0; k < 7; k++) {
+        memset(buf, FILL, sizeof buf);
+        memcpy(a, a0, sizeof a0);
+        memcpy(keep, buf, sizeof buf);
+        CHECK(ik_svd(a, 2, 3, buf + at[k][0], buf + at[k][1], buf + at[k][2]) == IK_ERR_BAD_ARG);
+        CHECK(memcmp(buf, keep, sizeof buf) == 0);
+    }
+    memset(buf, FILL, sizeof buf);
+    memcpy(a, a0, sizeof a0);
+    CHECK(ik_svd(a, 2, 3, u, s, v) == IK_OK);
+    for (r = 0; r < 2; r++)
+        for (c = 0; c < 3; c++)
+            CHECK_NEAR(u[r * 2] * s[0] * v[c * 2] + u[r * 2 + 1] * s[1] * v[c * 2 + 1],
+                       a0[r * 3 + c], TOL(1e-13, 1e-5));
+    CHECK(memcmp(a, a0, sizeof a0) == 0 && untouched(buf + 18, 6 * sizeof(ik_real)));
+    // the pseudo-inverses: the matrix at the scratch's start or on its last real, the output on
+    // its last real: refused; the matrix just past its end: the pseudo-inverse (A A+ A = A)
+    for (k = 0; k < 4; k++) {
+        ik_real *out, x;
+        const ik_real *mat;
+        in = k == 0 ? (ik_real *)(void *)base : (ik_real *)(void *)scratch_at(need) - (k < 3);
+        memset(scratch, FILL, sizeof scratch);
+        memcpy(in, a0, sizeof a0);
+        mat = k == 2 ? a0 : in;
+        out = k == 2 ? in : buf;
+        CHECK(ik_svd_pinv(mat, 2, 3, 0, out, base, need) == (k < 3 ? IK_ERR_BAD_ARG : IK_OK));
+        CHECK(k == 3 || memcmp(in, a0, sizeof a0) == 0);
+        CHECK(ik_svd_damped_pinv(mat, 2, 3, IK_R(0.1), out, base, need) ==
+              (k < 3 ? IK_ERR_BAD_ARG : IK_OK));
+        CHECK(k == 3 || memcmp(in, a0, sizeof a0) == 0);
+        if (k == 3) {
+            CHECK(ik_svd_pinv(mat, 2, 3, 0, out, base, need) == IK_OK);
+            for (r = 0; r < 2; r++)
+                for (c = 0; c < 3; c++) { // (A A+ A)_rc, A+ 3 x 2
+                    int i, j;
+                    x = 0;
+                    for (i = 0; i < 3; i++)
+                        for (j = 0; j < 2; j++)
+                            x += a0[r * 3 + i] * out[i * 2 + j] * a0[j * 3 + c];
+                    CHECK_NEAR(x, a0[r * 3 + c], TOL(1e-12, 1e-4));
+                }
+        }
+    }
+}
+
 // ---- chain solvers -----------------------------------------------------------------------------
 
 // A 4-joint arm: revolute, ball, revolute (limited), prismatic (limited); reach about 3.6.
@@ -632,7 +699,8 @@ static ik_result jacobian_call(const ik_chain *c, const ik_target *t, int bad_op
     case 12: o.rest_gain = IK_R(1.5); break;
     case 13: o.min_improvement = -IK_R(0.1); break;
     case 14: o._valid = 1; break;
-    case 15: o.rest = bad_rest; break; // a bad rest pose: IK_ERR_BAD_ARG
+    case 15: o.rest = bad_rest; break;               // a bad rest pose: IK_ERR_BAD_ARG
+    case 16: o.rest = (const ik_real *)s + 2; break; // a rest pose inside the scratch: too
     default: break;
     }
     return ik_jacobian_solve(c, t, bad_opts < 0 ? NULL : &o, q, s, n, info);
@@ -655,12 +723,64 @@ static ik_result arm_call(const ik_chain *c, const ik_target *t, int bad_opts, i
     case 7: o.jacobian.max_iterations = 0; break;
     case 8: o.jacobian._valid = 1; break;
     case 9: o.jacobian.damping = bad_real(2); break;
-    case 10: o.jacobian.rest = bad_rest; break; // a bad rest pose: IK_ERR_BAD_ARG
+    case 10: o.jacobian.rest = bad_rest; break;               // a bad rest pose: IK_ERR_BAD_ARG
+    case 11: o.jacobian.rest = (const ik_real *)s + 2; break; // inside the scratch: too
     default: break;
     }
     return ik_arm_solve(c, t, bad_opts < 0 ? NULL : &o, q, s, n, info);
 }
 #define ARM_BAD_OPTS 9
+
+// q, info, the chain, its joints or the rest pose inside the scratch (need bytes at
+// scratch_at(0)): the solver wrote over them while it read them (a Jacobian solve returned
+// "converged" with q 1.3 from the target). IK_ERR_BAD_ARG, each of them untouched; placed
+// just past the scratch's end, IK_OK.
+static void robust_solver_overlap(solve_fn solve, const ik_chain *c, size_t need,
+                                  int bad_opts_count)
+{
+    ik_target t = ik_target_position(ik_vec3_make(1, IK_R(0.5), IK_R(2.5)));
+    ik_real q0[SOLVER_DOF] = { IK_R(0.1), 0, IK_R(0.2), 0, IK_R(0.3), IK_R(0.1) }, q[SOLVER_DOF];
+    unsigned char *base = scratch_at(0), *past = scratch_at(need);
+    ik_real *in;
+    ik_solve_info info, *pinfo;
+    ik_joint *pj;
+    ik_chain *pc, cc;
+    size_t off;
+    CHECK(need % sizeof(ik_real) == 0);
+    CHECK(need + 1024 <= sizeof scratch - 16);
+    // q: its first value on the scratch's last real, on its first, past its end
+    for (off = 0; off < 3; off++) {
+        in = off == 0 ? (ik_real *)(void *)past - 1 : (ik_real *)(void *)(off == 1 ? base : past);
+        memcpy(in, q0, sizeof q0);
+        memset(&info, FILL, sizeof info);
+        CHECK(solve(c, &t, 0, in, base, need, &info) == (off == 2 ? IK_OK : IK_ERR_BAD_ARG));
+        CHECK(off == 2 || (memcmp(in, q0, sizeof q0) == 0 && untouched(&info, sizeof info)));
+        CHECK(off != 2 || info.status == IK_STATUS_CONVERGED);
+    }
+    // info, the chain and its joints
+    memcpy(q, q0, sizeof q);
+    pinfo = (ik_solve_info *)(void *)scratch_at(need - 16);
+    memset(pinfo, FILL, sizeof *pinfo);
+    CHECK(solve(c, &t, 0, q, base, need, pinfo) == IK_ERR_BAD_ARG);
+    CHECK(untouched(pinfo, sizeof *pinfo));
+    pj = (ik_joint *)(void *)scratch_at(64);
+    memcpy(pj, c->joints, (size_t)c->joint_count * sizeof(ik_joint));
+    cc = ik_chain_make(pj, c->joint_count, c->tip);
+    memset(&info, FILL, sizeof info);
+    CHECK(solve(&cc, &t, 0, q, base, need, &info) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(pj, c->joints, (size_t)c->joint_count * sizeof(ik_joint)) == 0);
+    pc = (ik_chain *)(void *)scratch_at(16);
+    *pc = *c;
+    CHECK(solve(pc, &t, 0, q, base, need, &info) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(pc, c, sizeof *c) == 0);
+    CHECK(memcmp(q, q0, sizeof q) == 0 && untouched(&info, sizeof info));
+    // the rest pose (Jacobian solver and arm: two reals into the scratch, zeros there)
+    if (bad_opts_count != CCD_BAD_OPTS) {
+        memset(base, 0, 8 * sizeof(ik_real));
+        CHECK(solve(c, &t, bad_opts_count + 2, q, base, need, &info) == IK_ERR_BAD_ARG);
+        CHECK(memcmp(q, q0, sizeof q) == 0 && untouched(&info, sizeof info));
+    }
+}
 
 // The bad-input table for one chain solver.
 static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), int bad_opts_count,
@@ -732,6 +852,7 @@ static void robust_solver(solve_fn solve, size_t (*size_fn)(const ik_chain *), i
     CHECK(solve(&c, &t, 0, q, scratch + 3, need - 3, &info) == IK_ERR_SCRATCH_TOO_SMALL);
     // through all of that: q and info untouched
     CHECK(memcmp(q, q0, sizeof q) == 0 && untouched(&info, sizeof info));
+    robust_solver_overlap(solve, &c, need, bad_opts_count);
 
     // valid but awkward: NULL options and info, misaligned scratch, an unreachable target,
     // the target at the base, a start outside the limits, denormal and tiny values, a
@@ -1075,6 +1196,108 @@ static void test_robust_limb(void)
     }
 }
 
+// Rotations of every size: any finite quaternion whose largest component is a normal number is
+// normalized, also when its squared length underflows (components of 1e-170 in double, 1e-30
+// in float: refused before) or overflows; a zero or subnormal one is refused. The unit
+// rotation R = (1, -1, 1, 1) / 2 normalizes exactly, and so does R times a power of two: every
+// solver answers R * 2^k (tiny, huge) to the bit as it answers R, and R times a subnormal
+// scale with IK_ERR_BAD_ARG, outputs untouched. Target rotations of the chain solvers; the
+// limb's target rotation, base rotation and current pose (q NULL).
+// The joints a and b, n of them, have the same type and values (not comparing the padding after
+// the type, which C leaves unspecified).
+static int joints_same(const ik_joint *a, const ik_joint *b, int n)
+{
+    const size_t from = offsetof(ik_joint, origin);
+    int i;
+    for (i = 0; i < n; i++)
+        if (a[i].type != b[i].type ||
+            memcmp((const char *)&a[i] + from, (const char *)&b[i] + from, sizeof *a - from))
+            return 0;
+    return 1;
+}
+
+static ik_quat rotation_sized(int size)
+{
+    // size 0: R; 1: squares underflow; 2: squares overflow; 3: components subnormal
+    static const int e_float[4] = { 0, -100, 100, -130 }, e_double[4] = { 0, -565, 500, -1030 };
+    ik_real f =
+        (ik_real)ldexp(1, sizeof(ik_real) == sizeof(float) ? e_float[size] : e_double[size]);
+    return ik_quat_make(f / 2, -f / 2, f / 2, f / 2);
+}
+
+static void test_robust_rotation_sizes(void)
+{
+    static const solve_fn solvers[3] = { ccd_call, jacobian_call, arm_call };
+    static const ik_real qg[SOLVER_DOF] = { IK_R(0.4), IK_R(0.2), IK_R(-0.3),
+                                            IK_R(0.1), IK_R(0.5), IK_R(0.2) };
+    ik_joint j[4];
+    ik_chain c = solver_chain(j);
+    ik_xform goal;
+    ik_limb l = robust_limb(), bl;
+    ik_limb_target lt;
+    ik_limb_pose pose, pose_in, ref_pose, pose0 = { { 0, 0, 0, 1 }, IK_R(0.3), { 0, 0, 0, 1 } };
+    ik_solve_info info;
+    ik_real q[SOLVER_DOF], ref[SOLVER_DOF], lq[7], lq0[7], lref[7];
+    ik_joint jo[3], jref[3];
+    ik_xform tip, tref;
+    int n, size;
+    CHECK(ik_chain_fk(&c, qg, NULL, &goal) == IK_OK);
+    for (n = 0; n < 3; n++) {
+        for (size = 0; size < 4; size++) {
+            ik_target t = ik_target_pose(goal);
+            ik_result r;
+            t.rot = rotation_sized(size);
+            memset(q, 0, sizeof q);
+            memset(&info, FILL, sizeof info);
+            r = solvers[n](&c, &t, 0, q, scratch, sizeof scratch, &info);
+            CHECK(r == (size == 3 ? IK_ERR_BAD_ARG : IK_OK));
+            if (size == 0)
+                memcpy(ref, q, sizeof q);
+            CHECK(size == 3 ? untouched(&info, sizeof info) : memcmp(q, ref, sizeof q) == 0);
+        }
+    }
+    lt.pos = ik_vec3_make(IK_R(0.1), IK_R(-0.4), IK_R(0.1));
+    lt.use_rotation = true;
+    lt.use_swivel = false;
+    lt.pole = ik_vec3_make(0, 0, 1);
+    lt.swivel = 0;
+    for (n = 0; n < 4; n++) {
+        for (size = 0; size < 4; size++) {
+            ik_result r, want = size == 3 ? IK_ERR_BAD_ARG : IK_OK;
+            ik_quat rs = rotation_sized(size);
+            bl = l;
+            lt.rot = n == 0 ? rs : rotation_sized(0);
+            bl.base.rot = n == 1 || n == 2 ? rs : rotation_sized(0);
+            pose = pose0;
+            if (n == 3)
+                pose.shoulder = pose.wrist = rs;
+            memset(lq, 0, sizeof lq);
+            lq[3] = IK_R(0.3);
+            memcpy(lq0, lq, sizeof lq);
+            pose_in = pose;
+            memset(jo, FILL, sizeof jo);
+            memset(&tip, FILL, sizeof tip);
+            if (n == 2) { // the limb's chain
+                CHECK(ik_limb_chain(&bl, jo, &tip) == want);
+                if (size == 0)
+                    memcpy(jref, jo, sizeof jo), tref = tip;
+                CHECK(size == 3 ? untouched(jo, sizeof jo) && untouched(&tip, sizeof tip)
+                                : joints_same(jo, jref, 3) && memcmp(&tip, &tref, sizeof tip) == 0);
+                continue;
+            }
+            r = ik_limb_solve(&bl, &lt, NULL, n == 3 ? NULL : lq, &pose, NULL);
+            CHECK(r == want);
+            if (size == 0)
+                memcpy(lref, lq, sizeof lq), ref_pose = pose;
+            if (size == 3) // (ik_limb_pose holds reals only: no padding)
+                CHECK(memcmp(lq, lq0, sizeof lq) == 0 && memcmp(&pose, &pose_in, sizeof pose) == 0);
+            else
+                CHECK(memcmp(lq, lref, sizeof lq) == 0 &&
+                      memcmp(&pose, &ref_pose, sizeof pose) == 0);
+        }
+    }
+}
+
 // Regressions (limb fuzzer): the shoulder frame was not orthonormal when the elbow's side
 // vector was rounding noise along the shoulder-wrist line: a pole band below rounding level
 // with swivel_ref along the line, and a bone of 1e-30 next to one of 1e12. The wrist must
@@ -1313,6 +1536,7 @@ void test_robust(void)
     RUN(test_robust_fk_jacobian);
     RUN(test_robust_urdf_dh);
     RUN(test_robust_svd);
+    RUN(test_robust_svd_overlap);
     RUN(test_robust_ccd);
     RUN(test_robust_ccd_axis_through_effector);
     RUN(test_robust_ccd_far_chain);
@@ -1321,6 +1545,7 @@ void test_robust(void)
     RUN(test_robust_limb);
     RUN(test_robust_limb_degenerate_side);
     RUN(test_robust_limb_soft_tiny);
+    RUN(test_robust_rotation_sizes);
     RUN(test_robust_limb_pole_noise);
     RUN(test_robust_scale);
 }

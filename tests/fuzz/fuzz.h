@@ -193,6 +193,16 @@ static inline ik_vec3 fz_axis(fz *f)
 
 // A unit quaternion (usually) or a raw one (zero, non-unit, non-finite): raw ones set tainted
 // when *unit_required and they are not unit to 1e-4.
+// A rotation the solvers normalize (the header's rule): finite, and not zero or subnormal (its
+// largest component a normal number; |q|^2 may underflow or overflow).
+static inline int fz_quat_normalizable(ik_quat q)
+{
+    double m = fmax(fmax(fabs((double)q.x), fabs((double)q.y)),
+                    fmax(fabs((double)q.z), fabs((double)q.w)));
+    return fz_finite(q.x) && fz_finite(q.y) && fz_finite(q.z) && fz_finite(q.w) &&
+           m >= (double)IK__REAL_MIN;
+}
+
 static inline ik_quat fz_quat(fz *f, int unit_required)
 {
     if (fz_chance(f, 24)) {
@@ -200,10 +210,7 @@ static inline ik_quat fz_quat(fz *f, int unit_required)
         ik_real x = fz_real(f, 1), y = fz_real(f, 1), z = fz_real(f, 1), w = fz_real(f, 1);
         ik_quat q = ik_quat_make(x, y, z, w);
         f->tainted = saved; // huge components are fine in a quaternion that gets normalized
-        // not unit-required (normalized by the callee): finite and not zero (|q|^2 > 0)
-        if (unit_required ? !ik_quat_is_unit(q, IK_R(1e-4))
-                          : !(fz_finite(x) && fz_finite(y) && fz_finite(z) && fz_finite(w) &&
-                              ik_quat_dot(q, q) > 0))
+        if (unit_required ? !ik_quat_is_unit(q, IK_R(1e-4)) : !fz_quat_normalizable(q))
             f->tainted = 1;
         return q;
     }

@@ -20,8 +20,7 @@ static int limb_bad(const ik_limb *l)
     double rg;
     if (ik_vec3_length2(u) == 0 || ik_vec3_length2(w) == 0 || ik_vec3_length2(h) == 0)
         return 1;
-    if (!(ik_quat_dot(l->base.rot, l->base.rot) > 0) || !(l->upper_length >= 0) ||
-        !(l->lower_length >= 0))
+    if (!fz_quat_normalizable(l->base.rot) || !(l->upper_length >= 0) || !(l->lower_length >= 0))
         return 1;
     // hinge along a bone (or both bones along the hinge): the reach cannot change. The solver
     // rejects below 1e-6; near that, either answer is right.
