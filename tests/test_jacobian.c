@@ -1345,6 +1345,21 @@ static void test_jacobian_axis_paths(void)
 // PINV, a fixed damping, and a position target (s_h > eps: no damping; in float the pose cases
 // take the SVD, A's conditioning being beyond float's cut), and its first 5 joints for a pose
 // target (fewer DOF than rows: the SVD in double too, s_h^2 over its 5 singular values).
+// The Jacobian (m x dof) at q and the task error the solver steps on: the position error, then
+// the rotation vector of R_target R_effector^T times ow.
+static void task_error(const ik_chain *c, const ik_real *q, const ik_target *t, int m, double ow,
+                       ik_real *jac, ik_real *e)
+{
+    ik_xform eff;
+    ik_vec3 dp, dr;
+    CHECK(ik_chain_jacobian(c, q, m, jac, &eff) == IK_OK);
+    dp = ik_vec3_sub(t->pos, eff.pos);
+    dr = ik_quat_to_expmap(ik_quat_mul(t->rot, ik_quat_conjugate(eff.rot)));
+    e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
+    e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
+    e[5] = (ik_real)(ow * (double)dr.z);
+}
+
 static void test_jacobian_step_formula(void)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
@@ -1400,14 +1415,7 @@ static void test_jacobian_step_formula(void)
         o.max_iterations = 1;
         o.max_joint_step = 1;
         o.tolerance = o.rotation_tolerance = 0; // (near: not converged before the step)
-        CHECK(ik_chain_jacobian(&c, q, m, jac, &eff) == IK_OK);
-        {
-            ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
-            ik_vec3 dr = ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)));
-            e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
-            e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
-            e[5] = (ik_real)(ow * (double)dr.z);
-        }
+        task_error(&c, q, &t, m, ow, jac, e);
         for (r = 0; r < m; r++) {
             e2 += (double)(e[r] * e[r]);
             for (i = 0; i < n; i++)
@@ -1617,14 +1625,7 @@ static void test_jacobian_pinned_step(void)
         eps = 0.05 * scale;
         lmax2 = 0.01 * scale * scale;
         // the task error and the weighted reduced Jacobian (the active columns, in order)
-        CHECK(ik_chain_jacobian(&c, q, m, jac, &eff) == IK_OK);
-        {
-            ik_vec3 dp = ik_vec3_sub(t.pos, eff.pos);
-            ik_vec3 dr = ik_quat_to_expmap(ik_quat_mul(t.rot, ik_quat_conjugate(eff.rot)));
-            e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
-            e[3] = (ik_real)(ow * (double)dr.x), e[4] = (ik_real)(ow * (double)dr.y);
-            e[5] = (ik_real)(ow * (double)dr.z);
-        }
+        task_error(&c, q, &t, m, ow, jac, e);
         for (r = 0; r < m; r++) {
             e2 += (double)(e[r] * e[r]);
             for (i = 0; i < na; i++)
