@@ -3258,14 +3258,16 @@ static bool ik__column_active(const ik__jac_work *w, int c)
 // The reduced problem: jw = the active columns of J diag(sqrt w), in order (m x na); returns na.
 static int ik__jacobian_compact(ik__jac_work *w, int m, int dof)
 {
-    int r, c, a, na = 0;
-    for (c = 0; c < dof; c++)
-        na += ik__column_active(w, c);
-    IK_ASSERT(na == dof - w->pins - w->frozen);
-    for (r = 0; r < m; r++)
-        for (c = 0, a = 0; c < dof; c++)
-            if (ik__column_active(w, c))
-                w->jw[r * na + a++] = w->jac[r * dof + c] * w->sw[c];
+    const int na = dof - w->pins - w->frozen;
+    int r, c, a;
+    for (c = 0, a = 0; c < dof; c++) {
+        if (!ik__column_active(w, c))
+            continue;
+        for (r = 0; r < m; r++)
+            w->jw[r * na + a] = w->jac[r * dof + c] * w->sw[c];
+        a++;
+    }
+    IK_ASSERT(a == na);
     return na;
 }
 
@@ -3417,18 +3419,20 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     const int n = na <= 3 ? 3 : 6;
     ik_real b[36], l[36], x[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
     int r, i, j;
-    for (i = 0; i < n; i++) // B's lower triangle, the padding's rows of the identity
+    for (i = 0; i < na; i++) { // B's lower triangle and Jw^T e
         for (j = 0; j <= i; j++) {
             ik_real sum = 0;
-            for (r = 0; r < m && i < na; r++)
+            for (r = 0; r < m; r++)
                 sum += w->jw[r * na + i] * w->jw[r * na + j];
-            b[i * 6 + j] = i < na ? sum : (ik_real)(i == j);
+            b[i * 6 + j] = sum;
         }
-    for (i = 0; i < na; i++) {
-        tr += b[i * 6 + i];
         for (r = 0; r < m; r++)
             x[i] += w->jw[r * na + i] * e[r];
+        tr += b[i * 6 + i];
     }
+    for (i = na; i < n; i++) // the padding's rows of the identity
+        for (j = 0; j <= i; j++)
+            b[i * 6 + j] = i == j ? 1 : 0;
     if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, l, x))
         return false;
     for (i = 0; i < na; i++)
@@ -3660,13 +3664,16 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e)
     bool carried = false, freed = false;
     for (c = 0; c < dof && w->pins > 0 && !carried; c++)
         carried = w->pinned[c] == 2;
-    for (i = 0; i < m && carried; i++) {
+    if (!carried)
+        return false;
+    for (i = 0; i < m; i++) {
         r[i] = e[i];
         e2 += e[i] * e[i];
-        for (c = 0; c < dof; c++)
-            r[i] -= w->pinned[c] != 0 ? 0 : w->jac[i * dof + c] * w->dq[c];
     }
-    for (c = 0; c < dof && carried; c++) {
+    for (c = 0; c < dof; c++)
+        for (i = 0; i < m && w->pinned[c] == 0; i++)
+            r[i] -= w->jac[i * dof + c] * w->dq[c];
+    for (c = 0; c < dof; c++) {
         ik_real g = 0, j2 = 0, noise;
         int side;
         if (w->pinned[c] != 2)

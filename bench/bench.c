@@ -2,7 +2,7 @@
    compare rows of one run as ratios, not against figures from another day).
    Usage: bench [--runs=N] [--limits] | bench --ccd-weights | bench --ccd-split |
    bench --damping-range | bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] |
-   bench --jac-calls=m,k,N[,I]
+   bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
    argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
    rank-deficient matrices, DLS iterations with pinned joints). --limb-calls makes N calls of
@@ -660,7 +660,8 @@ typedef enum bench_mode {
     MODE_LIMITS,
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
-    MODE_JAC_CALLS
+    MODE_JAC_CALLS,
+    MODE_PIN_CALLS
 } bench_mode;
 
 typedef struct bench_args {
@@ -685,6 +686,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
     a->given = sscanf(s, "--jac-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3);
     if (a->given >= 3 && v[0] >= 0 && v[0] < 4 && v[1] >= 0 && v[1] < 3)
         return MODE_JAC_CALLS;
+    a->given = sscanf(s, "--pin-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3);
+    if (a->given >= 3 && v[0] >= 0 && v[0] < 2 && v[1] >= 0 && v[1] < 3)
+        return MODE_PIN_CALLS;
     return MODE_TABLES;
 }
 
@@ -728,6 +732,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
 // F: 1 info NULL, 2 keep_frames, 3 both).
 // --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls, 2
 // Panda), 10 iterations (or I: an iteration's count is I minus I - 1).
+// --pin-calls=L,R,N[,I]: the --limits table's DLS case on chain L (0 the 7-DOF arm, 1 the leg)
+// with row R's pinned joints (0 none, 1 one, 2 three), PIN_ITERATIONS iterations (or I).
 static void calls(const bench_args *a)
 {
     const int *v = a->v;
@@ -747,6 +753,13 @@ static void calls(const bench_args *a)
         cc.opts.keep_frames = a->given == 4 && (v[3] & 2) != 0;
         while (n-- > 0)
             run_ccd(&cc);
+    } else if (a->mode == MODE_PIN_CALLS) {
+        static jac_case pc;
+        if (!make_pin_case(&pc, v[0], v[1]))
+            return;
+        pc.opts.max_iterations = a->given == 4 && v[3] > 0 ? v[3] : PIN_ITERATIONS;
+        while (n-- > 0)
+            run_jac(&pc);
     } else {
         static jac_case jc;
         make_jac_case(&jc, v[1], (ik_jacobian_method)v[0]);
@@ -770,7 +783,8 @@ int main(int argc, char **argv)
         fprintf(
             stderr,
             "usage: bench [--runs=N] [--limits] | --ccd-weights | --ccd-split | --damping-range | "
-            "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I]\n");
+            "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
+            "--pin-calls=L,R,N[,I]\n");
         return 2;
     }
     switch (args.mode) {

@@ -348,6 +348,7 @@ if have make; then
     smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
     smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
     smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3
+    smoke bench-pin-calls "" "$SMOKE/bench/bench" --pin-calls=1,2,20,3
     if have valgrind; then
         smoke make-callgrind "Collected" $MK callgrind CALLGRIND_ARGS=--limb-calls=0,0,100
     else
