@@ -278,7 +278,7 @@ static void test_ccd_monotone(void)
 static int reach_trials(test_rng *r, int kind, int trials, int use_rotation, int min_n, int max_n,
                         int near, int *out_stalled)
 {
-    // position targets to 1e-9 (the figure); full poses to 1e-6 in position and angle:
+    // position targets to 1e-9 (default: 1e-6); full poses to 1e-6 in position and angle:
     // CCD converges linearly, and with an orientation term slowly (Welman's comparison), so
     // 2000 sweeps from a near start reach 1e-7 .. 1e-9 on 7-joint arms, not always 1e-9
 #ifdef IK_USE_FLOAT
