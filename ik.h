@@ -2902,6 +2902,14 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
     return o;
 }
 
+// A target as the Jacobian iterations use it: the effector's rotation R T (R the last joint's
+// frame, T the tip's rotation) meets the target's G when G T^T R^T = I, so rot = G T^T.
+typedef struct ik__goal {
+    ik_vec3 pos;
+    ik_mat3 rot; // G T^T (not read for a position target)
+    bool use_rotation;
+} ik__goal;
+
 // Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
 // (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
 // SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
@@ -2914,6 +2922,19 @@ typedef struct ik__jac_work {
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
     int frozen;            // columns of weight 0 (never pinned: they do not move)
     int released;          // pins freed in this iteration (ik__pins_release())
+    // the solve (ik_jacobian_solve): its problem, and the iterations' state
+    const ik_chain *chain;
+    const ik_jacobian_opts *o;
+    ik__goal goal;
+    int dof, m;         // unknowns, task rows (3 or 6)
+    bool euler;         // ball joints in Euler angles (IK_BALL_EULER)
+    bool within_reach;  // the target is no farther than the chain reaches
+    ik_real scale, ow;  // the chain's length (1 if 0 or infinite), the orientation weight
+    ik_real floor2;     // |e|^2 at the rounding of the effector's coordinates
+    ik_real err, e0[6]; // |e|^2 and the task error at q (jac: the Jacobian there)
+    ik_real best_err;   // the least err so far (from the last nudge on)
+    ik_real pos_err, rot_err;
+    int idle, kicks; // iterations without progress; nudges taken
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof, size_t table)
@@ -2928,14 +2949,6 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
         return 0;
     return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
-
-// A target as the Jacobian iterations use it: the effector's rotation R T (R the last joint's
-// frame, T the tip's rotation) meets the target's G when G T^T R^T = I, so rot = G T^T.
-typedef struct ik__goal {
-    ik_vec3 pos;
-    ik_mat3 rot; // G T^T (not read for a position target)
-    bool use_rotation;
-} ik__goal;
 
 static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
 {
@@ -3685,285 +3698,374 @@ static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
            o->min_improvement >= 0 && o->min_improvement < 1;
 }
 
-IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target_in,
-                                  const ik_jacobian_opts *opts, ik_real *q_io, void *scratch,
-                                  size_t scratch_size, ik_solve_info *info)
+// The work arrays in scratch (base: need reals, see ik__jacobian_reals()).
+static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
 {
-    ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
+    w->jac = base;
+    w->jac_trial = w->jac + 6 * dof;
+    w->jw = w->jac_trial + 6 * dof;
+    w->v = w->jw + 6 * dof;
+    w->dq = w->v + 6 * dof;
+    w->q = w->dq + dof;
+    w->trial = w->q + dof;
+    w->pinned = w->trial + dof;
+    w->forced = w->pinned + dof;
+    w->sw = w->forced + dof;
+    w->lo = w->sw + dof;
+    w->hi = w->lo + dof;
+    w->u = w->hi + dof;
+    w->s = w->u + 36;
+    w->table = ik__joint_table_make(w->chain, w->s + 6);
+}
+
+// The state in the solver's parameterization, clamped into the limits (Euler balls: as
+// yaw-pitch-roll); per column its joint's sqrt(weight) and limits (infinite for ball joints).
+static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
+{
+    const ik_chain *chain = w->chain;
+    int c, jt, t;
+    w->unit_weights = true;
+    w->frozen = w->pins = w->released = 0;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        int nd = ik_joint_type_dof(j->type);
+        for (t = 0; t < nd; t++) {
+            w->sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
+            w->unit_weights = w->unit_weights && w->sw[c + t] == 1;
+            w->frozen += w->sw[c + t] == 0;
+            w->pinned[c + t] = w->forced[c + t] = 0;
+            w->lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
+            w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
+        }
+        if (j->type == IK_JOINT_BALL && w->euler) {
+            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
+                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
+                                           IK_EULER_YXZ);
+            w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
+            c += 3;
+        } else {
+            for (t = 0; t < nd; t++, c++)
+                w->q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
+        }
+    }
+}
+
+// Checks the input (in the documented order of errors) and sets up w in scratch: the arrays, the
+// problem's constants, the state, and the error and Jacobian at the start.
+static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
+                                    const ik_target *target_in, const ik_jacobian_opts *o,
+                                    const ik_real *q_io, void *scratch, size_t scratch_size,
+                                    const ik_solve_info *info)
+{
     ik_target target;
-    ik__goal goal;
-    ik__jac_work w;
-    ik_real *base, scale, reach, ow, err, floor2, best_err = 0, e[6], e0[6] = { 0 }, e1[6] = { 0 },
-                                                  pos_err = 0, rot_err = 0;
-    ik_status status = IK_STATUS_MAX_ITERATIONS;
-    bool euler, within_reach;
+    ik_real *base, reach;
     size_t need;
-    int dof, m, i, it, idle = 0, c, jt, kicks = 0;
+    int dof, i;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
     r = ik__target_prepare(target_in, &target);
     if (r != IK_OK)
         return r;
-    if (!ik__jacobian_opts_valid(&o))
+    if (!ik__jacobian_opts_valid(o))
         return IK_ERR_BAD_OPTS;
-    goal = ik__goal_make(chain, &target);
-    if (o.rest)
-        for (i = 0; i < dof; i++)
-            if (!ik__bounded(o.rest[i]))
-                return IK_ERR_BAD_ARG;
+    for (i = 0; o->rest && i < dof; i++)
+        if (!ik__bounded(o->rest[i]))
+            return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, o.rest, info, scratch, scratch_size))
+    if (ik__solver_overlap(chain, q_io, dof, o->rest, info, scratch, scratch_size))
         return IK_ERR_BAD_ARG;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
-    w.jac = base;
-    w.jac_trial = w.jac + 6 * dof;
-    w.jw = w.jac_trial + 6 * dof;
-    w.v = w.jw + 6 * dof;
-    w.dq = w.v + 6 * dof;
-    w.q = w.dq + dof;
-    w.trial = w.q + dof;
-    w.pinned = w.trial + dof;
-    w.forced = w.pinned + dof;
-    w.sw = w.forced + dof;
-    w.lo = w.sw + dof;
-    w.hi = w.lo + dof;
-    w.u = w.hi + dof;
-    w.s = w.u + 36;
-    w.table = ik__joint_table_make(chain, w.s + 6);
-
-    euler = o.ball_param == IK_BALL_EULER;
-    m = target.use_rotation ? 6 : 3;
+    w->chain = chain;
+    w->o = o;
+    w->goal = ik__goal_make(chain, &target);
+    w->dof = dof;
+    w->m = target.use_rotation ? 6 : 3;
+    w->euler = o->ball_param == IK_BALL_EULER;
+    ik__jacobian_layout(w, base, dof);
     reach = ik__chain_reach(chain);
-    scale = ik__finite(reach) && reach > 0 ? reach : 1;
-    ow = o.orientation_weight > 0 ? o.orientation_weight
-                                  : scale / (ik_real)ik__movable_joints(chain);
-    // the state in the solver's parameterization, clamped into the limits; per column its
-    // joint's weight and limits
-    w.unit_weights = true;
-    w.frozen = w.pins = w.released = 0;
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type), t;
-        for (t = 0; t < nd; t++) {
-            w.sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-            w.unit_weights = w.unit_weights && w.sw[c + t] == 1;
-            w.frozen += w.sw[c + t] == 0;
-            w.pinned[c + t] = w.forced[c + t] = 0;
-            w.lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
-            w.hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
-        }
-        if (j->type == IK_JOINT_BALL && euler) {
-            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
-                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
-                                           IK_EULER_YXZ);
-            w.q[c] = ypr.x, w.q[c + 1] = ypr.y, w.q[c + 2] = ypr.z;
-            c += 3;
-        } else {
-            for (t = 0; t < nd; t++, c++)
-                w.q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
+    w->scale = ik__finite(reach) && reach > 0 ? reach : 1;
+    w->ow = o->orientation_weight > 0 ? o->orientation_weight
+                                      : w->scale / (ik_real)ik__movable_joints(chain);
+    ik__jacobian_load(w, q_io);
+    w->within_reach = !ik__beyond_reach(chain, target.pos, reach, o->tolerance);
+    w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
+    w->err = ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac, w->e0);
+    w->best_err = 0;
+    w->idle = w->kicks = 0;
+    return IK_OK;
+}
+
+// Whether iteration it stops the solve, and why (*status): converged (w->pos_err, rot_err
+// within the tolerances), stalled (5 iterations in a row without min_improvement), or out of
+// iterations.
+static bool ik__jacobian_stop(ik__jac_work *w, int it, ik_status *status)
+{
+    const ik_jacobian_opts *o = w->o;
+    const bool rot = w->goal.use_rotation;
+    const ik_real *e0 = w->e0;
+    w->pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+    w->rot_err = rot ? ik__rotation_error(e0, w->ow) : 0;
+    if (w->pos_err <= o->tolerance && (!rot || w->rot_err <= o->rotation_tolerance)) {
+        *status = IK_STATUS_CONVERGED;
+        return true;
+    }
+    if (it > 0)
+        w->idle = w->err < w->best_err * (1 - o->min_improvement) ? 0 : w->idle + 1;
+    if (it == 0 || w->err < w->best_err)
+        w->best_err = w->err;
+    if (w->idle >= 5) {
+        *status = IK_STATUS_STALLED;
+        return true;
+    }
+    return it == o->max_iterations;
+}
+
+// e = e0 with its position and rotation parts each no longer than max_step (dragging).
+static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
+{
+    ik_real len;
+    int i;
+    for (i = 0; i < 6; i++)
+        e[i] = e0[i];
+    len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    if (len > max_step)
+        for (i = 0; i < 3; i++)
+            e[i] *= max_step / len;
+    if (m == 6) {
+        len = IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]);
+        if (len > max_step)
+            for (i = 3; i < 6; i++)
+                e[i] *= max_step / len;
+    }
+}
+
+// Scales the free joints' step so that none moves more than max_joint_step, then pins each
+// free joint whose step would cross a limit (forced to the limit, its move taken out of e).
+// Returns whether it pinned any.
+static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
+{
+    const int dof = w->dof;
+    ik_real emax = 0;
+    bool pinned_one = false;
+    int c, i;
+    for (c = 0; c < dof; c++)
+        if (IK_FABS(w->dq[c]) > emax && w->pinned[c] == 0)
+            emax = IK_FABS(w->dq[c]);
+    if (emax > w->o->max_joint_step)
+        for (c = 0; c < dof; c++)
+            if (w->pinned[c] == 0)
+                w->dq[c] *= w->o->max_joint_step / emax;
+    for (c = 0; c < dof; c++) {
+        ik_real to = w->q[c] + w->dq[c],
+                lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
+        if (w->pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
+            w->pinned[c] = w->forced[c] != 0 ? 2 + IK__PIN_WAIT : 1;
+            w->pins++;
+            w->forced[c] = lim - w->q[c];
+            for (i = 0; i < w->m; i++)
+                e[i] -= w->jac[i * dof + c] * w->forced[c];
+            pinned_one = true;
         }
     }
+    return pinned_one;
+}
 
-    within_reach = !ik__beyond_reach(chain, target.pos, reach, o.tolerance);
-    floor2 = (16 * IK_EPSILON * scale) * (16 * IK_EPSILON * scale);
-    // e0: the error at w.q, w.jac the Jacobian there
-    err = ik__task_error(chain, &w.table, &goal, w.q, euler, ow, dof, w.jac, e0);
-    for (it = 0;; it++) {
-        ik_real step = 1, new_err, emax, len;
-        bool stuck;
-        int pass, tries;
-        pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
-        rot_err = target.use_rotation ? ik__rotation_error(e0, ow) : 0;
-        if (pos_err <= o.tolerance && (!target.use_rotation || rot_err <= o.rotation_tolerance)) {
-            status = IK_STATUS_CONVERGED;
-            break;
-        }
-        if (it > 0)
-            idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
-        if (it == 0 || err < best_err)
-            best_err = err;
-        if (idle >= 5) {
-            status = IK_STATUS_STALLED;
-            break;
-        }
-        if (it == o.max_iterations)
-            break;
-
-        // the error to take this iteration: clamped for stable dragging
-        for (i = 0; i < 6; i++)
-            e[i] = e0[i];
-        len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        if (len > o.max_step)
-            for (i = 0; i < 3; i++)
-                e[i] *= o.max_step / len;
-        if (m == 6) {
-            len = IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]);
-            if (len > o.max_step)
-                for (i = 3; i < 6; i++)
-                    e[i] *= o.max_step / len;
-        }
-        // active set: the last iteration's pins that still hold, then pin joints whose step
-        // would cross a limit, take their forced move out of the error, and step again with the
-        // others (at most one pass per joint and one per freed pin)
-        ik__pins_carry(&w, dof);
-        for (pass = 0; pass <= 2 * dof; pass++) {
-            bool pinned_one = false;
-            ik__jacobian_step(chain, &o, &w, m, dof, e, scale, euler);
-            if (ik__pins_release(&w, m, dof, e))
-                continue;
-            emax = 0;
-            for (c = 0; c < dof; c++)
-                if (IK_FABS(w.dq[c]) > emax && w.pinned[c] == 0)
-                    emax = IK_FABS(w.dq[c]);
-            if (emax > o.max_joint_step)
-                for (c = 0; c < dof; c++)
-                    if (w.pinned[c] == 0)
-                        w.dq[c] *= o.max_joint_step / emax;
-            for (c = 0; c < dof; c++) {
-                ik_real to = w.q[c] + w.dq[c],
-                        lim = to > w.hi[c] ? w.hi[c] : (to < w.lo[c] ? w.lo[c] : to);
-                if (w.pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
-                    w.pinned[c] = w.forced[c] != 0 ? 2 + IK__PIN_WAIT : 1;
-                    w.pins++;
-                    w.forced[c] = lim - w.q[c];
-                    for (i = 0; i < m; i++)
-                        e[i] -= w.jac[i * dof + c] * w.forced[c];
-                    pinned_one = true;
-                }
-            }
-            if (!pinned_one)
-                break;
-        }
-        // A symmetric singular configuration (a straight arm with a reachable target on its
-        // line) has an error orthogonal to every column: every method steps by zero. Break the
-        // symmetry with a small fixed nudge of the free joints (at most 3 times per solve), taken
-        // as it is. (A target out of reach on the line is already answered by the straight arm.)
-        // the test: the step is nothing ...
-        stuck = kicks < 3 && within_reach && err > floor2; // (at the rounding: nothing to break)
-        for (c = 0; c < dof && stuck; c++)
-            if (IK_FABS(w.dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w.q[c])))
-                stuck = false;
-        if (stuck) {
-            // ... and J^T e ~ 0 next to |J| |e| (e orthogonal to every column)
-            ik_real jmax = 0, gmax = 0, enorm = 0;
-            for (i = 0; i < m; i++)
-                enorm += e[i] * e[i];
-            ik__jacobian_tmul(w.jac, e, m, dof, w.trial); // J^T e (trial is free here)
-            for (c = 0; c < dof; c++)
-                gmax = IK_FABS(w.trial[c]) > gmax ? IK_FABS(w.trial[c]) : gmax;
-            for (c = 0; c < m * dof; c++)
-                jmax = IK_FABS(w.jac[c]) > jmax ? IK_FABS(w.jac[c]) : jmax;
-            stuck = gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
-        }
-        if (stuck) {
-            // 0.01 rad (0.01 of the mean link for prismatic joints), at most max_joint_step,
-            // scaled by sqrt(weight) so that frozen joints stay, signs alternating
-            kicks++;
-            for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-                const ik_joint *j = &chain->joints[jt];
-                int nd = ik_joint_type_dof(j->type), t;
-                ik_real size = j->type == IK_JOINT_PRISMATIC
-                                   ? IK_R(0.01) * scale / (ik_real)ik__movable_joints(chain)
-                                   : IK_R(0.01);
-                size = size < o.max_joint_step ? size : o.max_joint_step;
-                size *= IK_SQRT(ik__clamp(j->weight, 0, 1));
-                for (t = 0; t < nd; t++, c++)
-                    w.dq[c] = w.pinned[c] != 0
-                                  ? 0
-                                  : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
-            }
-            ik__jacobian_apply(chain, euler, w.q, w.dq, 1, w.trial);
-            for (c = 0; c < dof; c++)
-                w.q[c] = w.trial[c];
-            err = ik__task_error(chain, &w.table, &goal, w.q, euler, ow, dof, w.jac, e0);
-            best_err = IK_INFINITY; // (progress counts from the nudged state)
+// The step dq for the clamped error e with the limits as an active set: the last iteration's
+// pins that still hold, then steps again with freed pins or new ones (at most one pass per
+// joint and one per freed pin). docs/jacobian.md, "Joint limits: the reduced problem".
+static void ik__active_set_step(ik__jac_work *w, ik_real *e)
+{
+    int pass;
+    ik__pins_carry(w, w->dof);
+    for (pass = 0; pass <= 2 * w->dof; pass++) {
+        ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
+        if (ik__pins_release(w, w->m, w->dof, e))
             continue;
-        }
-        // take the step, halving it while it makes the error worse; none at all if 20 halvings
-        // do not help, once the step no longer moves any joint, or at once if the error is
-        // already at the rounding of the effector's coordinates (the state stays, and the
-        // iteration counts as idle). The first try's pass also gives the Jacobian there.
-        for (tries = 0; tries < 20; tries++, step /= 2) {
-            bool moves = tries == 0;
-            if (tries == 8 && o.method == IK_JACOBIAN_PINV) {
-                // The undamped step fails near a singularity with a residual that cannot
-                // vanish (a target out of reach: Gauss-Newton's known weakness): fall back to
-                // a damped step for this iteration, lambda = min(|e|, lambda_max).
-                ik_jacobian_opts od = o;
-                ik_real e2 = 0;
-                for (i = 0; i < 6; i++)
-                    e[i] = e0[i];
-                for (i = 0; i < m; i++)
-                    e2 += e[i] * e[i];
-                od.method = IK_JACOBIAN_DLS;
-                od.damping = IK_SQRT(e2) < IK_R(0.1) * scale ? IK_SQRT(e2) : IK_R(0.1) * scale;
-                ik__jacobian_step(chain, &od, &w, m, dof, e, scale, euler);
-                step = 1;
-                moves = true;
-            }
-            for (c = 0; c < dof && !moves && err > floor2; c++)
-                moves = IK_FABS(step * w.dq[c]) > IK_EPSILON * (1 + IK_FABS(w.q[c]));
-            if (!moves && (o.method != IK_JACOBIAN_PINV || tries > 8 || err <= floor2)) {
-                new_err = err * 2 + 1; // (err >= 0)
-                break;
-            }
-            ik__jacobian_apply(chain, euler, w.q, w.dq, step, w.trial);
-            new_err = ik__task_error(chain, &w.table, &goal, w.trial, euler, ow, dof,
-                                     tries == 0 ? w.jac_trial : NULL, e1);
-            if (new_err <= err)
-                break;
-        }
-        if (new_err <= err) { // the trial's error and Jacobian are the next iteration's
-            for (c = 0; c < dof; c++)
-                w.q[c] = w.trial[c];
-            if (tries == 0) {
-                ik_real *swap = w.jac;
-                w.jac = w.jac_trial;
-                w.jac_trial = swap;
-                for (i = 0; i < 6; i++)
-                    e0[i] = e1[i];
-                err = new_err;
-            } else {
-                err = ik__task_error(chain, &w.table, &goal, w.q, euler, ow, dof, w.jac, e0);
-            }
-        }
-        if (!ik__finite(err))
-            return IK_ERR_NUMERIC;
+        if (!ik__pin_crossings(w, e))
+            break;
     }
+}
 
-    // not converged with the target beyond reach: unreachable, whether stalled or out of
-    // iterations (the chain is then stretched toward it as far as the iterations went)
-    if (status != IK_STATUS_CONVERGED && !within_reach)
-        status = IK_STATUS_UNREACHABLE;
-    // back to exponential maps; a ball joint that never moved keeps its values bit for bit
+// A symmetric singular configuration (a straight arm with a reachable target on its line) has
+// an error orthogonal to every column: every method steps by zero. True if that is the case
+// (at most 3 times per solve, never at the rounding floor, where there is nothing to break):
+// the step is nothing, and J^T e ~ 0 next to |J| |e|.
+static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
+{
+    const int dof = w->dof, m = w->m;
+    ik_real jmax = 0, gmax = 0, enorm = 0;
+    int c, i;
+    if (!(w->kicks < 3 && w->within_reach && w->err > w->floor2))
+        return false;
+    for (c = 0; c < dof; c++)
+        if (IK_FABS(w->dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w->q[c])))
+            return false;
+    for (i = 0; i < m; i++)
+        enorm += e[i] * e[i];
+    ik__jacobian_tmul(w->jac, e, m, dof, w->trial); // J^T e (trial is free here)
+    for (c = 0; c < dof; c++)
+        gmax = IK_FABS(w->trial[c]) > gmax ? IK_FABS(w->trial[c]) : gmax;
+    for (c = 0; c < m * dof; c++)
+        jmax = IK_FABS(w->jac[c]) > jmax ? IK_FABS(w->jac[c]) : jmax;
+    return gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
+}
+
+// Breaks the symmetry of ik__jacobian_stuck() with a small fixed nudge of the free joints,
+// taken as it is: 0.01 rad (0.01 of the mean link for prismatic joints), at most
+// max_joint_step, scaled by sqrt(weight) so that frozen joints stay, signs alternating.
+static void ik__jacobian_nudge(ik__jac_work *w)
+{
+    const ik_chain *chain = w->chain;
+    int c, jt, t;
+    w->kicks++;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        if (j->type == IK_JOINT_BALL && euler) {
+        int nd = ik_joint_type_dof(j->type);
+        ik_real size = j->type == IK_JOINT_PRISMATIC
+                           ? IK_R(0.01) * w->scale / (ik_real)ik__movable_joints(chain)
+                           : IK_R(0.01);
+        size = size < w->o->max_joint_step ? size : w->o->max_joint_step;
+        size *= IK_SQRT(ik__clamp(j->weight, 0, 1));
+        for (t = 0; t < nd; t++, c++)
+            w->dq[c] = w->pinned[c] != 0
+                           ? 0
+                           : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
+    }
+    ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
+    for (c = 0; c < w->dof; c++)
+        w->q[c] = w->trial[c];
+    w->err =
+        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->e0);
+    w->best_err = IK_INFINITY; // (progress counts from the nudged state)
+}
+
+// PINV's full step failed 8 halvings near a singularity with a residual that cannot vanish (a
+// target out of reach: Gauss-Newton's known weakness): a damped step for this iteration
+// instead, lambda = min(|e|, lambda_max), for the unclamped error (into e).
+static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
+{
+    ik_jacobian_opts od = *w->o;
+    ik_real e2 = 0;
+    int i;
+    for (i = 0; i < 6; i++)
+        e[i] = w->e0[i];
+    for (i = 0; i < w->m; i++)
+        e2 += e[i] * e[i];
+    od.method = IK_JACOBIAN_DLS;
+    od.damping = IK_SQRT(e2) < IK_R(0.1) * w->scale ? IK_SQRT(e2) : IK_R(0.1) * w->scale;
+    ik__jacobian_step(w->chain, &od, w, w->m, w->dof, e, w->scale, w->euler);
+}
+
+// Takes the step, halving it while it makes the error worse; none at all if 20 halvings do not
+// help, once the step no longer moves any joint, or at once if the error is already at the
+// rounding of the effector's coordinates (the state stays, and the iteration counts as idle).
+// The first try's pass also gives the Jacobian there: the next iteration's.
+static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e)
+{
+    const int dof = w->dof;
+    const bool pinv = w->o->method == IK_JACOBIAN_PINV;
+    ik_real step = 1, new_err = 0, e1[6] = { 0 };
+    int tries, c, i;
+    for (tries = 0; tries < 20; tries++, step /= 2) {
+        bool moves = tries == 0;
+        if (tries == 8 && pinv) {
+            ik__pinv_fallback(w, e);
+            step = 1;
+            moves = true;
+        }
+        for (c = 0; c < dof && !moves && w->err > w->floor2; c++)
+            moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
+        if (!moves && (!pinv || tries > 8 || w->err <= w->floor2))
+            return;
+        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
+        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, dof,
+                                 tries == 0 ? w->jac_trial : NULL, e1);
+        if (new_err <= w->err)
+            break;
+    }
+    if (!(new_err <= w->err))
+        return;
+    for (c = 0; c < dof; c++) // the trial's error and Jacobian are the next iteration's
+        w->q[c] = w->trial[c];
+    if (tries == 0) {
+        ik_real *swap = w->jac;
+        w->jac = w->jac_trial;
+        w->jac_trial = swap;
+        for (i = 0; i < 6; i++)
+            w->e0[i] = e1[i];
+        w->err = new_err;
+    } else {
+        w->err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac,
+                                w->e0);
+    }
+}
+
+// The solve's answer into q_io (back to exponential maps; a ball joint that never moved keeps
+// its values bit for bit), or IK_ERR_NUMERIC (q_io untouched) if a value left the bounds.
+static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
+{
+    const ik_chain *chain = w->chain;
+    int c, jt;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
                                                ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
                                            IK_EULER_YXZ);
-            ik_vec3 v = ik__quat_log(ik__ball_rotation(w.q + c, true));
-            if (ypr.x == w.q[c] && ypr.y == w.q[c + 1] && ypr.z == w.q[c + 2])
+            ik_vec3 v = ik__quat_log(ik__ball_rotation(w->q + c, true));
+            if (ypr.x == w->q[c] && ypr.y == w->q[c + 1] && ypr.z == w->q[c + 2])
                 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
-            w.q[c] = v.x, w.q[c + 1] = v.y, w.q[c + 2] = v.z;
+            w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
         }
         c += ik_joint_type_dof(j->type);
     }
-    for (c = 0; c < dof; c++)
-        if (!ik__bounded(w.q[c]))
+    for (c = 0; c < w->dof; c++)
+        if (!ik__bounded(w->q[c]))
             return IK_ERR_NUMERIC;
-    for (c = 0; c < dof; c++)
-        q_io[c] = w.q[c];
+    for (c = 0; c < w->dof; c++)
+        q_io[c] = w->q[c];
+    return IK_OK;
+}
+
+IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target_in,
+                                  const ik_jacobian_opts *opts, ik_real *q_io, void *scratch,
+                                  size_t scratch_size, ik_solve_info *info)
+{
+    const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
+    ik_status status = IK_STATUS_MAX_ITERATIONS;
+    ik__jac_work w;
+    ik_real e[6];
+    int it;
+    ik_result r = ik__jacobian_setup(&w, chain, target_in, &o, q_io, scratch, scratch_size, info);
+    if (r != IK_OK)
+        return r;
+    for (it = 0; !ik__jacobian_stop(&w, it, &status); it++) {
+        ik__clamp_error(w.e0, w.m, o.max_step, e);
+        ik__active_set_step(&w, e);
+        if (ik__jacobian_stuck(&w, e))
+            ik__jacobian_nudge(&w);
+        else
+            ik__jacobian_line_search(&w, e);
+        if (!ik__finite(w.err))
+            return IK_ERR_NUMERIC;
+    }
+    // not converged with the target beyond reach: unreachable, whether stalled or out of
+    // iterations (the chain is then stretched toward it as far as the iterations went)
+    if (status != IK_STATUS_CONVERGED && !w.within_reach)
+        status = IK_STATUS_UNREACHABLE;
+    r = ik__jacobian_store(&w, q_io);
+    if (r != IK_OK)
+        return r;
     if (info) {
         info->status = status;
         info->iterations = it;
-        info->position_error = pos_err;
-        info->rotation_error = rot_err;
+        info->position_error = w.pos_err;
+        info->rotation_error = w.rot_err;
     }
     return IK_OK;
 }
@@ -5810,14 +5912,7 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         if (it == max_it ||
             (it == probe_it && info->position_error + w->lw * info->rotation_error > probe))
             return true;
-        for (i = 0; i < 6; i++)
-            e[i] = e0[i];
-        for (i = 0; i < m; i += 3) { // max_step, for each 3-row block
-            ik_real len = IK_SQRT(e[i] * e[i] + e[i + 1] * e[i + 1] + e[i + 2] * e[i + 2]);
-            if (len > o->max_step)
-                e[i] *= o->max_step / len, e[i + 1] *= o->max_step / len,
-                    e[i + 2] *= o->max_step / len;
-        }
+        ik__clamp_error(e0, m, o->max_step, e);
         lambda2 = w->damping2 > 0 ? w->damping2 : err / 20 + IK_R(1e-9) * w->reach * w->reach;
         for (c = 0; c < dof; c++) // (weight 0: frozen, its forced move none)
             w->wa[c] = w->sw[c] * w->sw[c], w->forced[c] = 0;
