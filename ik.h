@@ -2910,6 +2910,15 @@ typedef struct ik__goal {
     bool use_rotation;
 } ik__goal;
 
+// The convergence and stall bookkeeping of a Jacobian iteration loop (ik_jacobian_solve() and
+// ik_arm_solve()'s attempts): the error at the state, and how it has gone.
+typedef struct ik__progress {
+    ik_real err, e0[6];       // |e|^2 and the task error (position, weighted rotation vector)
+    ik_real best_err;         // the least err so far (from the last nudge on)
+    ik_real pos_err, rot_err; // of e0: the distance and the angle
+    int idle;                 // iterations in a row without min_improvement
+} ik__progress;
+
 // Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
 // (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
 // SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
@@ -2926,15 +2935,13 @@ typedef struct ik__jac_work {
     const ik_chain *chain;
     const ik_jacobian_opts *o;
     ik__goal goal;
-    int dof, m;         // unknowns, task rows (3 or 6)
-    bool euler;         // ball joints in Euler angles (IK_BALL_EULER)
-    bool within_reach;  // the target is no farther than the chain reaches
-    ik_real scale, ow;  // the chain's length (1 if 0 or infinite), the orientation weight
-    ik_real floor2;     // |e|^2 at the rounding of the effector's coordinates
-    ik_real err, e0[6]; // |e|^2 and the task error at q (jac: the Jacobian there)
-    ik_real best_err;   // the least err so far (from the last nudge on)
-    ik_real pos_err, rot_err;
-    int idle, kicks; // iterations without progress; nudges taken
+    int dof, m;        // unknowns, task rows (3 or 6)
+    bool euler;        // ball joints in Euler angles (IK_BALL_EULER)
+    bool within_reach; // the target is no farther than the chain reaches
+    ik_real scale, ow; // the chain's length (1 if 0 or infinite), the orientation weight
+    ik_real floor2;    // |e|^2 at the rounding of the effector's coordinates
+    ik__progress at;   // the error at q (jac: the Jacobian there)
+    int kicks;         // nudges taken
 } ik__jac_work;
 
 static size_t ik__jacobian_reals(int dof, size_t table)
@@ -3009,6 +3016,29 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 {
     ik_real x = e[3] / ow, y = e[4] / ow, z = e[5] / ow;
     return IK_SQRT(x * x + y * y + z * z);
+}
+
+// Whether iteration it stops the loop, and why (*status): converged (pos_err, rot_err within
+// the tolerances), stalled (5 iterations in a row without min_improvement), or at max_it.
+static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_real ow, bool rot,
+                              int it, int max_it, ik_status *status)
+{
+    const ik_real *e0 = p->e0;
+    p->pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+    p->rot_err = rot ? ik__rotation_error(e0, ow) : 0;
+    if (p->pos_err <= o->tolerance && (!rot || p->rot_err <= o->rotation_tolerance)) {
+        *status = IK_STATUS_CONVERGED;
+        return true;
+    }
+    if (it > 0)
+        p->idle = p->err < p->best_err * (1 - o->min_improvement) ? 0 : p->idle + 1;
+    if (it == 0 || p->err < p->best_err)
+        p->best_err = p->err;
+    if (p->idle >= 5) {
+        *status = IK_STATUS_STALLED;
+        return true;
+    }
+    return it == max_it;
 }
 
 // Fixed-length loops (the 6 x 6 normal equations below) fully unrolled: neither GCC nor clang
@@ -3794,35 +3824,11 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     ik__jacobian_load(w, q_io);
     w->within_reach = !ik__beyond_reach(chain, target.pos, reach, o->tolerance);
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
-    w->err = ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac, w->e0);
-    w->best_err = 0;
-    w->idle = w->kicks = 0;
+    w->at.err =
+        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac, w->at.e0);
+    w->at.best_err = 0;
+    w->at.idle = w->kicks = 0;
     return IK_OK;
-}
-
-// Whether iteration it stops the solve, and why (*status): converged (w->pos_err, rot_err
-// within the tolerances), stalled (5 iterations in a row without min_improvement), or out of
-// iterations.
-static bool ik__jacobian_stop(ik__jac_work *w, int it, ik_status *status)
-{
-    const ik_jacobian_opts *o = w->o;
-    const bool rot = w->goal.use_rotation;
-    const ik_real *e0 = w->e0;
-    w->pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
-    w->rot_err = rot ? ik__rotation_error(e0, w->ow) : 0;
-    if (w->pos_err <= o->tolerance && (!rot || w->rot_err <= o->rotation_tolerance)) {
-        *status = IK_STATUS_CONVERGED;
-        return true;
-    }
-    if (it > 0)
-        w->idle = w->err < w->best_err * (1 - o->min_improvement) ? 0 : w->idle + 1;
-    if (it == 0 || w->err < w->best_err)
-        w->best_err = w->err;
-    if (w->idle >= 5) {
-        *status = IK_STATUS_STALLED;
-        return true;
-    }
-    return it == o->max_iterations;
 }
 
 // e = e0 with its position and rotation parts each no longer than max_step (dragging).
@@ -3900,7 +3906,7 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     const int dof = w->dof, m = w->m;
     ik_real jmax = 0, gmax = 0, enorm = 0;
     int c, i;
-    if (!(w->kicks < 3 && w->within_reach && w->err > w->floor2))
+    if (!(w->kicks < 3 && w->within_reach && w->at.err > w->floor2))
         return false;
     for (c = 0; c < dof; c++)
         if (IK_FABS(w->dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w->q[c])))
@@ -3939,9 +3945,9 @@ static void ik__jacobian_nudge(ik__jac_work *w)
     ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
     for (c = 0; c < w->dof; c++)
         w->q[c] = w->trial[c];
-    w->err =
-        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->e0);
-    w->best_err = IK_INFINITY; // (progress counts from the nudged state)
+    w->at.err =
+        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->at.e0);
+    w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
 
 // PINV's full step failed 8 halvings near a singularity with a residual that cannot vanish (a
@@ -3953,7 +3959,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik_real e2 = 0;
     int i;
     for (i = 0; i < 6; i++)
-        e[i] = w->e0[i];
+        e[i] = w->at.e0[i];
     for (i = 0; i < w->m; i++)
         e2 += e[i] * e[i];
     od.method = IK_JACOBIAN_DLS;
@@ -3978,17 +3984,17 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e)
             step = 1;
             moves = true;
         }
-        for (c = 0; c < dof && !moves && w->err > w->floor2; c++)
+        for (c = 0; c < dof && !moves && w->at.err > w->floor2; c++)
             moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
-        if (!moves && (!pinv || tries > 8 || w->err <= w->floor2))
+        if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
             return;
         ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
         new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, dof,
                                  tries == 0 ? w->jac_trial : NULL, e1);
-        if (new_err <= w->err)
+        if (new_err <= w->at.err)
             break;
     }
-    if (!(new_err <= w->err))
+    if (!(new_err <= w->at.err))
         return;
     for (c = 0; c < dof; c++) // the trial's error and Jacobian are the next iteration's
         w->q[c] = w->trial[c];
@@ -3997,11 +4003,11 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e)
         w->jac = w->jac_trial;
         w->jac_trial = swap;
         for (i = 0; i < 6; i++)
-            w->e0[i] = e1[i];
-        w->err = new_err;
+            w->at.e0[i] = e1[i];
+        w->at.err = new_err;
     } else {
-        w->err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac,
-                                w->e0);
+        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof,
+                                   w->jac, w->at.e0);
     }
 }
 
@@ -4044,14 +4050,16 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     ik_result r = ik__jacobian_setup(&w, chain, target_in, &o, q_io, scratch, scratch_size, info);
     if (r != IK_OK)
         return r;
-    for (it = 0; !ik__jacobian_stop(&w, it, &status); it++) {
-        ik__clamp_error(w.e0, w.m, o.max_step, e);
+    for (it = 0;
+         !ik__progress_stop(&w.at, &o, w.ow, w.goal.use_rotation, it, o.max_iterations, &status);
+         it++) {
+        ik__clamp_error(w.at.e0, w.m, o.max_step, e);
         ik__active_set_step(&w, e);
         if (ik__jacobian_stuck(&w, e))
             ik__jacobian_nudge(&w);
         else
             ik__jacobian_line_search(&w, e);
-        if (!ik__finite(w.err))
+        if (!ik__finite(w.at.err))
             return IK_ERR_NUMERIC;
     }
     // not converged with the target beyond reach: unreachable, whether stalled or out of
@@ -4064,8 +4072,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     if (info) {
         info->status = status;
         info->iterations = it;
-        info->position_error = w.pos_err;
-        info->rotation_error = w.rot_err;
+        info->position_error = w.at.pos_err;
+        info->rotation_error = w.at.rot_err;
     }
     return IK_OK;
 }
@@ -5882,44 +5890,32 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                             ik_solve_info *info)
 {
     const ik_jacobian_opts *o = w->o;
-    int dof = w->dof, m = w->m, it, idle = 0, c, i;
-    ik_real e0[6] = { 0 }, e1[6] = { 0 }, e[6], err, best_err = 0;
+    int dof = w->dof, m = w->m, it, c, i;
+    ik_real e1[6] = { 0 }, e[6];
+    ik__progress at = { 0, { 0, 0, 0, 0, 0, 0 }, 0, 0, 0, 0 };
     bool rot = w->target->use_rotation;
     info->status = IK_STATUS_MAX_ITERATIONS;
-    err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, e0);
+    at.err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at.e0);
     for (it = 0;; it++) {
         ik_real step = 1, new_err = 0, emax, lambda2;
         int pass, tries;
-        bool exact;
-        info->position_error = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
-        info->rotation_error = rot ? ik__rotation_error(e0, w->ow) : 0;
+        bool exact, stop;
         info->iterations = it;
-        if (!ik__finite(err))
+        if (!ik__finite(at.err))
             return false;
-        if (info->position_error <= o->tolerance &&
-            (!rot || info->rotation_error <= o->rotation_tolerance)) {
-            info->status = IK_STATUS_CONVERGED;
+        stop = ik__progress_stop(&at, o, w->ow, rot, it, max_it, &info->status);
+        info->position_error = at.pos_err;
+        info->rotation_error = at.rot_err;
+        if (stop || (it == probe_it && at.pos_err + w->lw * at.rot_err > probe))
             return true;
-        }
-        if (it > 0)
-            idle = err < best_err * (1 - o->min_improvement) ? 0 : idle + 1;
-        if (it == 0 || err < best_err)
-            best_err = err;
-        if (idle >= 5) {
-            info->status = IK_STATUS_STALLED;
-            return true;
-        }
-        if (it == max_it ||
-            (it == probe_it && info->position_error + w->lw * info->rotation_error > probe))
-            return true;
-        ik__clamp_error(e0, m, o->max_step, e);
-        lambda2 = w->damping2 > 0 ? w->damping2 : err / 20 + IK_R(1e-9) * w->reach * w->reach;
+        ik__clamp_error(at.e0, m, o->max_step, e);
+        lambda2 = w->damping2 > 0 ? w->damping2 : at.err / 20 + IK_R(1e-9) * w->reach * w->reach;
         for (c = 0; c < dof; c++) // (weight 0: frozen, its forced move none)
             w->wa[c] = w->sw[c] * w->sw[c], w->forced[c] = 0;
         // a planar chain's two-joint step onto the target, when one fits; else active set: a
         // joint whose step would cross a limit is pinned there, its forced move taken out of
         // the error, and the others step again
-        exact = w->planar && ik__planar_step(w, e0, q);
+        exact = w->planar && ik__planar_step(w, at.e0, q);
         for (pass = exact ? dof + 1 : 0; pass <= dof; pass++) {
             bool pinned_one = false;
             while (!ik__arm_step(w, e, lambda2)) {
@@ -5953,17 +5949,17 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         // iteration counts as idle; none either once the error is at the rounding of the
         // effector's coordinates); the first try also gives the Jacobian there (after an
         // exact step, only if it has not converged)
-        for (tries = 0; tries < 10 && err > w->floor2; tries++, step /= 2) {
+        for (tries = 0; tries < 10 && at.err > w->floor2; tries++, step /= 2) {
             ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
             for (c = 0; c < dof; c++)
                 if (w->turn[c] != 0)
                     w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
             new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, false, w->ow, dof,
                                      tries == 0 && !exact ? w->jac_trial : NULL, e1);
-            if (new_err <= err)
+            if (new_err <= at.err)
                 break;
         }
-        if (tries < 10 && err > w->floor2) {
+        if (tries < 10 && at.err > w->floor2) {
             for (c = 0; c < dof; c++)
                 q[c] = w->trial[c];
             if (tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) <=
@@ -5972,11 +5968,11 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                 w->jac = w->jac_trial; // (exact: not needed)
                 w->jac_trial = swap;
                 for (i = 0; i < 6; i++)
-                    e0[i] = e1[i];
-                err = new_err;
+                    at.e0[i] = e1[i];
+                at.err = new_err;
             } else {
-                err =
-                    ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, e0);
+                at.err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac,
+                                        at.e0);
             }
         }
     }
