@@ -5883,6 +5883,83 @@ static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_re
     return false;
 }
 
+// The step dq from q for the clamped error e, damped by lambda2 (raised while the factorization
+// fails; false if it cannot be), with the limits as an active set: a joint whose step would
+// cross a limit is pinned there, its forced move taken out of e, and the others step again. A
+// joint that can turn whole turns is not stopped at a limit: the trial state wraps it into its
+// range (the same rotation).
+static bool ik__arm_active_step(ik__arm_work *w, const ik_real *q, ik_real *e, ik_real lambda2)
+{
+    const int dof = w->dof;
+    int pass, c, i;
+    for (pass = 0; pass <= dof; pass++) {
+        bool pinned_one = false;
+        ik_real emax = 0;
+        while (!ik__arm_step(w, e, lambda2)) {
+            if (!ik__finite(lambda2) || lambda2 > w->reach * w->reach * IK_R(1e6))
+                return false;
+            lambda2 = lambda2 * 100 + IK_EPSILON * w->reach * w->reach;
+        }
+        for (c = 0; c < dof; c++)
+            if (w->wa[c] != 0 && IK_FABS(w->dq[c]) > emax)
+                emax = IK_FABS(w->dq[c]);
+        for (c = 0; c < dof && emax > w->o->max_joint_step; c++)
+            w->dq[c] *= w->wa[c] != 0 ? w->o->max_joint_step / emax : 1;
+        for (c = 0; c < dof; c++) {
+            ik_real to = q[c] + w->dq[c],
+                    lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
+            if (w->wa[c] != 0 && lim != to && w->turn[c] == 0) {
+                w->wa[c] = 0;
+                w->forced[c] = lim - q[c];
+                for (i = 0; i < w->m; i++)
+                    e[i] -= w->jac[i * dof + c] * w->forced[c];
+                pinned_one = true;
+            }
+        }
+        if (!pinned_one)
+            break;
+    }
+    return true;
+}
+
+// Takes the step, halved while it raises the error (at most 10 times, else none and the
+// iteration counts as idle; none either once the error is at the rounding of the effector's
+// coordinates); the first try also gives the Jacobian there (after an exact step, only if it
+// has not converged). e1: the trial's task error (kept between calls).
+static void ik__arm_line_search(ik__arm_work *w, ik_real *q, ik__progress *at, ik_real *e1,
+                                bool exact)
+{
+    const int dof = w->dof;
+    ik_real step = 1, new_err = 0;
+    int tries, c, i;
+    for (tries = 0; tries < 10 && at->err > w->floor2; tries++, step /= 2) {
+        ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
+        for (c = 0; c < dof; c++)
+            if (w->turn[c] != 0)
+                w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
+        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, false, w->ow, dof,
+                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
+        if (new_err <= at->err)
+            break;
+    }
+    if (!(tries < 10 && at->err > w->floor2))
+        return;
+    for (c = 0; c < dof; c++)
+        q[c] = w->trial[c];
+    if (tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) <=
+                                     w->o->tolerance)) { // (exact: converged, as above)
+        ik_real *swap = w->jac;
+        w->jac = w->jac_trial; // (exact: not needed)
+        w->jac_trial = swap;
+        for (i = 0; i < 6; i++)
+            at->e0[i] = e1[i];
+        at->err = new_err;
+    } else {
+        at->err =
+            ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at->e0);
+    }
+}
+
 // One attempt from q (within the limits; updated) for at most max_it iterations; abandoned
 // (status max iterations) if after probe_it iterations the cost (position error plus rotation
 // error times the mean joint distance) is above probe. false on a numerical breakdown.
@@ -5890,15 +5967,14 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
                             ik_solve_info *info)
 {
     const ik_jacobian_opts *o = w->o;
-    int dof = w->dof, m = w->m, it, c, i;
+    int dof = w->dof, m = w->m, it, c;
     ik_real e1[6] = { 0 }, e[6];
     ik__progress at = { 0, { 0, 0, 0, 0, 0, 0 }, 0, 0, 0, 0 };
     bool rot = w->target->use_rotation;
     info->status = IK_STATUS_MAX_ITERATIONS;
     at.err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at.e0);
     for (it = 0;; it++) {
-        ik_real step = 1, new_err = 0, emax, lambda2;
-        int pass, tries;
+        ik_real lambda2;
         bool exact, stop;
         info->iterations = it;
         if (!ik__finite(at.err))
@@ -5916,65 +5992,9 @@ static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_i
         // joint whose step would cross a limit is pinned there, its forced move taken out of
         // the error, and the others step again
         exact = w->planar && ik__planar_step(w, at.e0, q);
-        for (pass = exact ? dof + 1 : 0; pass <= dof; pass++) {
-            bool pinned_one = false;
-            while (!ik__arm_step(w, e, lambda2)) {
-                if (!ik__finite(lambda2) || lambda2 > w->reach * w->reach * IK_R(1e6))
-                    return false;
-                lambda2 = lambda2 * 100 + IK_EPSILON * w->reach * w->reach;
-            }
-            emax = 0;
-            for (c = 0; c < dof; c++)
-                if (w->wa[c] != 0 && IK_FABS(w->dq[c]) > emax)
-                    emax = IK_FABS(w->dq[c]);
-            for (c = 0; c < dof && emax > o->max_joint_step; c++)
-                w->dq[c] *= w->wa[c] != 0 ? o->max_joint_step / emax : 1;
-            for (c = 0; c < dof; c++) {
-                ik_real to = q[c] + w->dq[c],
-                        lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-                // a joint that can turn whole turns is not stopped at a limit: the trial
-                // state below wraps it into its range (the same rotation)
-                if (w->wa[c] != 0 && lim != to && w->turn[c] == 0) {
-                    w->wa[c] = 0;
-                    w->forced[c] = lim - q[c];
-                    for (i = 0; i < m; i++)
-                        e[i] -= w->jac[i * dof + c] * w->forced[c];
-                    pinned_one = true;
-                }
-            }
-            if (!pinned_one)
-                break;
-        }
-        // the step, halved while it raises the error (at most 10 times, else none and the
-        // iteration counts as idle; none either once the error is at the rounding of the
-        // effector's coordinates); the first try also gives the Jacobian there (after an
-        // exact step, only if it has not converged)
-        for (tries = 0; tries < 10 && at.err > w->floor2; tries++, step /= 2) {
-            ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
-            for (c = 0; c < dof; c++)
-                if (w->turn[c] != 0)
-                    w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
-            new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, false, w->ow, dof,
-                                     tries == 0 && !exact ? w->jac_trial : NULL, e1);
-            if (new_err <= at.err)
-                break;
-        }
-        if (tries < 10 && at.err > w->floor2) {
-            for (c = 0; c < dof; c++)
-                q[c] = w->trial[c];
-            if (tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) <=
-                                             o->tolerance)) { // (exact: converged, as above)
-                ik_real *swap = w->jac;
-                w->jac = w->jac_trial; // (exact: not needed)
-                w->jac_trial = swap;
-                for (i = 0; i < 6; i++)
-                    at.e0[i] = e1[i];
-                at.err = new_err;
-            } else {
-                at.err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac,
-                                        at.e0);
-            }
-        }
+        if (!exact && !ik__arm_active_step(w, q, e, lambda2))
+            return false;
+        ik__arm_line_search(w, q, &at, e1, exact);
     }
 }
 
