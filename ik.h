@@ -6328,6 +6328,103 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
            ik__jacobian_opts_valid(&o->jacobian);
 }
 
+// The arm's work arrays in scratch after cur and keep (dof each), and per column its joint's
+// sqrt(weight), limits, and whether it turns whole turns (a revolute joint whose limits span 2 pi
+// or more); returns the Jacobian solver's scratch, which follows them.
+static ik_real *ik__arm_layout(ik__arm_work *w, ik_real *keep)
+{
+    const ik_chain *chain = w->chain;
+    const int dof = w->dof;
+    int c, jt, t;
+    w->jac = keep + dof;
+    w->jac_trial = w->jac + 6 * dof;
+    w->dq = w->jac_trial + 6 * dof;
+    w->trial = w->dq + dof;
+    w->forced = w->trial + dof;
+    w->sw = w->forced + dof;
+    w->wa = w->sw + dof;
+    w->lo = w->wa + dof;
+    w->hi = w->lo + dof;
+    w->turn = w->hi + dof;
+    w->table = ik__joint_table_make(chain, w->turn + dof);
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        int nd = ik_joint_type_dof(j->type);
+        for (t = 0; t < nd; t++, c++) {
+            w->sw[c] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
+            w->lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
+            w->hi[c] = nd == 1 ? j->hi : IK_INFINITY;
+            w->turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
+                                 ik__finite(j->hi - j->lo) &&
+                                 IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
+                             ? 1
+                             : 0;
+        }
+    }
+    return w->turn + dof + ik__table_reals(chain);
+}
+
+// The arm's problem in w: the target, the options, the chain's length and weights.
+static void ik__arm_setup(ik__arm_work *w, const ik_chain *chain, const ik_target *target,
+                          const ik_arm_opts *o, int dof)
+{
+    ik_real reach = ik__chain_reach(chain); // (infinite with an unlimited prismatic joint)
+    w->chain = chain;
+    w->target = target;
+    w->goal = ik__goal_make(chain, target);
+    w->o = &o->jacobian;
+    w->dof = dof;
+    w->m = target->use_rotation ? 6 : 3;
+    w->reach = ik__finite(reach) && reach > 0 ? reach : 1;
+    w->lw = w->reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
+    w->ow = o->jacobian.orientation_weight > 0 ? o->jacobian.orientation_weight : w->lw;
+    w->floor2 = (16 * IK_EPSILON * w->reach) * (16 * IK_EPSILON * w->reach);
+    w->damping2 = o->jacobian.damping * o->jacobian.damping;
+}
+
+// The checks of ik_arm_solve()'s input, in the documented order of errors (scratch's size
+// aside).
+static ik_result ik__arm_validate(const ik_chain *chain, const ik_target *target_in,
+                                  const ik_arm_opts *o, const ik_real *q_io, const void *scratch,
+                                  size_t scratch_size, const ik_solve_info *info, ik_target *target,
+                                  int *dof)
+{
+    int c;
+    ik_result r = ik__chain_state_validate(chain, q_io, dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (!ik__arm_opts_valid(o))
+        return IK_ERR_BAD_OPTS;
+    for (c = 0; o->jacobian.rest && c < *dof; c++)
+        if (!ik__bounded(o->jacobian.rest[c]))
+            return IK_ERR_BAD_ARG;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, *dof, o->jacobian.rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
+    return IK_OK;
+}
+
+// One attempt from cur (updated): the arm's own iterations where the options allow
+// (ik__arm_fast_opts(); abandoned early if still far after probe_it iterations), else
+// ik_jacobian_solve() in jscratch. false on a numerical breakdown.
+static bool ik__arm_try(ik__arm_work *w, const ik_arm_opts *o, ik_real *cur, int probe_it,
+                        bool within_reach, ik_real *jscratch, size_t jsize, ik_solve_info *att)
+{
+    if (!ik__arm_fast_opts(&o->jacobian))
+        return ik_jacobian_solve(w->chain, w->target, &o->jacobian, cur, jscratch, jsize, att) ==
+               IK_OK;
+    if (!ik__arm_attempt(w, cur, o->jacobian.max_iterations, probe_it, o->probe_error * w->reach,
+                         att))
+        return false;
+    if (att->status != IK_STATUS_CONVERGED && !within_reach)
+        att->status = IK_STATUS_UNREACHABLE;
+    return true;
+}
+
 IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                              const ik_arm_opts *opts, ik_real *q_io, void *scratch,
                              size_t scratch_size, ik_solve_info *info)
@@ -6337,75 +6434,27 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_solve_info att, best;
     ik__arm_work w;
     ik__srs srs;
-    ik_real *cur, *keep, *jscratch, reach, best_cost = 0;
+    ik_real *cur, *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, c, jt, iterations = 0, probe_it;
-    bool fast, within_reach, valid = false, closed_form;
-    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    int dof, a, c, iterations = 0, probe_it;
+    bool within_reach, valid = false, closed_form;
+    ik_result r =
+        ik__arm_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, &target, &dof);
     if (r != IK_OK)
         return r;
-    r = ik__target_prepare(target_in, &target);
-    if (r != IK_OK)
-        return r;
-    if (!ik__arm_opts_valid(&o))
-        return IK_ERR_BAD_OPTS;
-    if (o.jacobian.rest)
-        for (c = 0; c < dof; c++)
-            if (!ik__bounded(o.jacobian.rest[c]))
-                return IK_ERR_BAD_ARG;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, o.jacobian.rest, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
     table = ik__table_reals(chain);
     cur =
         ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, table));
     if (!cur || scratch_size < ik__arm_scratch_size(dof, table))
         return IK_ERR_SCRATCH_TOO_SMALL;
     keep = cur + dof;
-    w.jac = keep + dof;
-    w.jac_trial = w.jac + 6 * dof;
-    w.dq = w.jac_trial + 6 * dof;
-    w.trial = w.dq + dof;
-    w.forced = w.trial + dof;
-    w.sw = w.forced + dof;
-    w.wa = w.sw + dof;
-    w.lo = w.wa + dof;
-    w.hi = w.lo + dof;
-    w.turn = w.hi + dof;
-    w.table = ik__joint_table_make(chain, w.turn + dof);
-    // the Jacobian solver's scratch follows; what is left of the buffer is its
-    jscratch = w.turn + dof + table;
+    ik__arm_setup(&w, chain, &target, &o, dof);
+    // the Jacobian solver's scratch follows the arm's; what is left of the buffer is its
+    jscratch = ik__arm_layout(&w, keep);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
-    w.chain = chain;
-    w.target = &target;
-    w.goal = ik__goal_make(chain, &target);
-    w.o = &o.jacobian;
-    w.dof = dof;
-    w.m = target.use_rotation ? 6 : 3;
-    reach = ik__chain_reach(chain); // (infinite with an unlimited prismatic joint)
-    w.reach = ik__finite(reach) && reach > 0 ? reach : 1;
-    w.lw = w.reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
-    w.ow = o.jacobian.orientation_weight > 0 ? o.jacobian.orientation_weight : w.lw;
-    w.floor2 = (16 * IK_EPSILON * w.reach) * (16 * IK_EPSILON * w.reach);
-    w.damping2 = o.jacobian.damping * o.jacobian.damping;
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type), t;
-        for (t = 0; t < nd; t++, c++) {
-            w.sw[c] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-            w.lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
-            w.hi[c] = nd == 1 ? j->hi : IK_INFINITY;
-            w.turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
-                                ik__finite(j->hi - j->lo) &&
-                                IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
-                            ? 1
-                            : 0;
-        }
-    }
-    fast = ik__arm_fast_opts(&o.jacobian);
-    within_reach = !ik__beyond_reach(chain, target.pos, reach, o.jacobian.tolerance);
+    within_reach =
+        !ik__beyond_reach(chain, target.pos, ik__chain_reach(chain), o.jacobian.tolerance);
     probe_it = o.probe_iterations > 0 ? o.probe_iterations : -1;
     rng = o.random_seed;
     // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer
@@ -6428,20 +6477,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
                 break;
             ik__arm_random_state(chain, q_io, w.reach, &rng, cur);
         }
-        if (fast) {
-            // a restart is abandoned early if it is still far after probe_iterations
-            if (!ik__arm_attempt(&w, cur, o.jacobian.max_iterations, a > 0 ? probe_it : -1,
-                                 o.probe_error * w.reach, &att))
-                continue; // a numerical breakdown: try the next start
-            iterations += att.iterations;
-            if (att.status != IK_STATUS_CONVERGED && !within_reach)
-                att.status = IK_STATUS_UNREACHABLE;
-        } else {
-            r = ik_jacobian_solve(chain, &target, &o.jacobian, cur, jscratch, jsize, &att);
-            if (r != IK_OK)
-                continue;
-            iterations += att.iterations;
-        }
+        if (!ik__arm_try(&w, &o, cur, a > 0 ? probe_it : -1, within_reach, jscratch, jsize, &att))
+            continue; // a numerical breakdown: try the next start
+        iterations += att.iterations;
         cost = att.position_error + w.lw * att.rotation_error;
         if (!valid || cost < best_cost || att.status == IK_STATUS_CONVERGED) {
             best = att;
