@@ -206,11 +206,13 @@ typedef double ik_real;
 #define IK_INFINITY      ((ik_real)HUGE_VAL) // "no limit" for ik_joint.lo / hi
 
 #if defined(__GNUC__) || defined(__clang__)
-#define IK__UNUSED   __attribute__((unused))
-#define IK__NOINLINE __attribute__((noinline))
+#define IK__UNUSED        __attribute__((unused))
+#define IK__NOINLINE      __attribute__((noinline))
+#define IK__ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define IK__UNUSED
 #define IK__NOINLINE
+#define IK__ALWAYS_INLINE
 #endif
 #ifndef IKDEF
 #ifdef IK_STATIC
@@ -2096,6 +2098,66 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     return effector;
 }
 
+// The kinematics pass's frame r times joint j's origin rotation (code has IK__CODE_ROTATED):
+// from the table's matrix (origin, returned advanced past it), as a turn of two columns when it
+// is about a coordinate axis, as DH origins are (the product's own operations on the entries
+// that are not 0 or 1: the same numbers up to the signs of zeros, unless a compiler contracts
+// them into FMAs); or from the joint (origin NULL: no table).
+static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const ik_joint *j,
+                                                               int code, const ik_real *origin)
+{
+    ik_mat3 o;
+    if (!origin) {
+        o = ik_quat_to_mat3(j->origin.rot);
+        *r = ik__mat3_mul_rows(r, &o.m[0][0]);
+        return NULL;
+    }
+    switch (code / IK__CODE_ORIGIN) {
+    case 0: ik__mat3_turn(r, 0, origin[4], origin[7]); break;
+    case 1: ik__mat3_turn(r, 1, origin[8], origin[2]); break;
+    case 2: ik__mat3_turn(r, 2, origin[0], origin[3]); break;
+    default: *r = ik__mat3_mul_rows(r, origin); break;
+    }
+    return origin + 9;
+}
+
+// Joint j's axis in the root frame for the frame r before its motion, and r turned by the
+// motion of a revolute joint (cosine c, sine s of its angle); a joint about a coordinate axis
+// turns two columns. (The axis was validated as unit: no normalization here.)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__pass_axis(ik_mat3 *r, const ik_joint *j, int code,
+                                                      ik_real c, ik_real s)
+{
+    const bool revolute = j->type == IK_JOINT_REVOLUTE;
+    const ik_real sign = code & IK__CODE_NEG ? -1 : 1;
+    ik_vec3 w;
+    switch (code & IK__CODE_AXIS) {
+    case 0: return ik__mat3_axis_turn(r, 0, sign, revolute, c, sign * s);
+    case 1: return ik__mat3_axis_turn(r, 1, sign, revolute, c, sign * s);
+    case 2: return ik__mat3_axis_turn(r, 2, sign, revolute, c, sign * s);
+    default:
+        w = ik_mat3_mul_vec3(*r, j->axis);
+        if (revolute) {
+            ik_mat3 t = ik__mat3_axis_angle(j->axis, c, s);
+            *r = ik__mat3_mul_rows(r, &t.m[0][0]);
+        }
+        return w;
+    }
+}
+
+// The 6-row Jacobian's columns from the pass's [p x w; w] (a prismatic column [a; 0]) once the
+// effector's position pe is known: [p x w + w x pe; ow w] = [w x (pe - p); ow w].
+static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
+{
+    const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
+    int col;
+    for (col = 0; col < dof; col++) {
+        ik_vec3 w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
+        ik_vec3 lin = ik_vec3_add(ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]),
+                                  ik_vec3_cross(w, pe));
+        ik__jacobian_set(jac, set, dof, col, lin, ik_vec3_scale(w, ow));
+    }
+}
+
 // Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
 // (rows 3 or 6, rows x dof) may be NULL for the effector alone. Frames are rotation matrices
 // here (composing them and reading axes off them is cheaper than with quaternions; a revolute
@@ -2132,21 +2194,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
-            if ((code & IK__CODE_ROTATED) && table) {
-                // (about a coordinate axis, as DH origins are: a turn of two columns, the
-                // product's own operations on the entries that are not 0 or 1: the same numbers
-                // up to the signs of zeros, unless a compiler contracts them into FMAs)
-                switch (code / IK__CODE_ORIGIN) {
-                case 0: ik__mat3_turn(&r, 0, origin[4], origin[7]); break;
-                case 1: ik__mat3_turn(&r, 1, origin[8], origin[2]); break;
-                case 2: ik__mat3_turn(&r, 2, origin[0], origin[3]); break;
-                default: r = ik__mat3_mul_rows(&r, origin); break;
-                }
-                origin += 9;
-            } else if (code & IK__CODE_ROTATED) {
-                ik_mat3 o = ik_quat_to_mat3(j->origin.rot);
-                r = ik__mat3_mul_rows(&r, &o.m[0][0]);
-            }
+            if (code & IK__CODE_ROTATED)
+                origin = ik__pass_origin(&r, j, code, origin);
             if (j->type == IK_JOINT_BALL) {
                 ik_mat3 f = r; // (a copy: r itself stays in registers)
                 jl = ik__ball_axes(&f, q + col, euler, jac != NULL);
@@ -2158,21 +2207,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
                 }
                 col += 3;
             } else if (j->type != IK_JOINT_FIXED) {
-                // the axis was validated as unit: no normalization here
-                ik_real sign = code & IK__CODE_NEG ? -1 : 1, c = cs[2 * slot],
-                        s = sign * cs[2 * slot + 1];
-                switch (code & IK__CODE_AXIS) {
-                case 0: w = ik__mat3_axis_turn(&r, 0, sign, revolute, c, s); break;
-                case 1: w = ik__mat3_axis_turn(&r, 1, sign, revolute, c, s); break;
-                case 2: w = ik__mat3_axis_turn(&r, 2, sign, revolute, c, s); break;
-                default:
-                    w = ik_mat3_mul_vec3(r, j->axis);
-                    if (revolute) {
-                        ik_mat3 t = ik__mat3_axis_angle(j->axis, c, cs[2 * slot + 1]);
-                        r = ik__mat3_mul_rows(&r, &t.m[0][0]);
-                    }
-                    break;
-                }
+                w = ik__pass_axis(&r, j, code, cs[2 * slot], cs[2 * slot + 1]);
                 if (!revolute) { // prismatic
                     p = ik_vec3_add_scaled(p, w, q[col]);
                     lin = w;
@@ -2200,16 +2235,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
         else
             effector.rot = ik__effector_rotation(chain, &f);
     }
-    if (jac && deferred) {
-        const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
-        pe = effector.pos;
-        for (col = 0; col < dof; col++) {
-            w = ik_vec3_make(jac[3 * dof + col], jac[4 * dof + col], jac[5 * dof + col]);
-            lin = ik_vec3_add(ik_vec3_make(jac[col], jac[dof + col], jac[2 * dof + col]),
-                              ik_vec3_cross(w, pe));
-            ik__jacobian_set(jac, set, dof, col, lin, ik_vec3_scale(w, ow));
-        }
-    }
+    if (jac && deferred)
+        ik__pass_deferred(jac, dof, effector.pos, ow);
     return effector;
 }
 
@@ -3052,11 +3079,7 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
 #endif
 // Functions whose loops run to a size given as a constant by every caller: inlined wherever
 // they are called, so that each size is unrolled (and no copy with an unknown size is left).
-#if defined(__GNUC__) || defined(__clang__)
-#define IK__SIZED static inline __attribute__((always_inline))
-#else
-#define IK__SIZED static inline
-#endif
+#define IK__SIZED static inline IK__ALWAYS_INLINE
 
 // The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
 // their leading 3 x 3 block (factors, solves), its right-hand sides are padded with zeros (which
