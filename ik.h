@@ -55,6 +55,9 @@
        IK_SQRT IK_SIN IK_COS IK_ATAN2 IK_FABS             every translation unit, all or none
                            replace the libm calls
        IK_ASSERT(c)        internal invariants (off)      the implementation unit
+       IK_NO_FAST_PATHS    the general code everywhere    the implementation unit
+                           (for testing: no joint tables' turns, planar passes and steps, closed
+                           forms; the same answers within rounding, slower)
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
 
    MATHS
@@ -966,6 +969,14 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
 #include <stdint.h> // uintptr_t (ik__overlap)
+// The fast paths (joint tables' turns about coordinate axes, planar passes and the planar
+// two-joint step, the closed form of spherical-shoulder arms, unweighted normal equations): 0
+// with IK_NO_FAST_PATHS, which the tests build too.
+#ifdef IK_NO_FAST_PATHS
+#define IK__FAST 0
+#else
+#define IK__FAST 1
+#endif
 #ifndef IK_ASSERT
 // Internal invariants only (never user input). Off by default, so that ik.h needs no
 // <assert.h>; define it, e.g. as assert(c), in the implementation unit to check them.
@@ -1863,6 +1874,8 @@ static inline bool ik__quat_turns(ik_quat o)
 static inline int ik__joint_code(const ik_joint *j)
 {
     int code = (int)j->type * IK__CODE_TYPE, axis = 3;
+    if (!IK__FAST) // (every origin a general rotation, every axis a general axis)
+        return code | IK__CODE_ROTATED | axis;
     if (ik__quat_turns(j->origin.rot))
         code |= IK__CODE_ROTATED;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
@@ -1901,7 +1914,7 @@ static size_t ik__table_reals(const ik_chain *chain)
     size_t n = 0;
     int i;
     for (i = 0; i < chain->joint_count; i++) // (rotated: as ik__joint_code() tests it)
-        n += ik__quat_turns(chain->joints[i].origin.rot);
+        n += !IK__FAST || ik__quat_turns(chain->joints[i].origin.rot);
     return 9 * n + 3 * (size_t)chain->joint_count +
            ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
 }
@@ -1926,7 +1939,7 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
             for (r = 0; r < 3; r++)
                 for (c = 0; c < 3; c++)
                     o[3 * r + c] = m.m[r][c];
-            for (k = 0; k < 3; k++) { // (and the turn's cosine and sine where the pass reads them)
+            for (k = 0; k < 3 && IK__FAST; k++) { // (and the turn's cosine and sine where read)
                 int a = (k + 1) % 3, b = (k + 2) % 3;
                 if (m.m[k][k] == 1 && m.m[k][a] == 0 && m.m[k][b] == 0 && m.m[a][k] == 0 &&
                     m.m[b][k] == 0 && m.m[a][a] == m.m[b][b] && m.m[a][b] == -m.m[b][a])
@@ -3340,7 +3353,7 @@ static ik_real ik__dls_damping(const ik_jacobian_opts *o, ik_real s2, const ik_r
 // With every weight 1 and no column pinned, W = I: no weights to make or apply.
 static bool ik__unweighted(const ik__jac_work *w)
 {
-    return w->unit_weights && w->pins == 0;
+    return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
 // The conditioning the normal equations need (below: the SVD): s_h^2 = 1 / tr(A^-1) > cut tr(A),
@@ -6482,7 +6495,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     rng = o.random_seed;
     // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer
     // nearest q
-    closed_form = target.use_rotation && !o.jacobian.rest &&
+    closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
                   ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.reach, &srs);
     w.planar = w.table.planar && !target.use_rotation && within_reach;
     best.status = IK_STATUS_MAX_ITERATIONS;

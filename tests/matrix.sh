@@ -90,6 +90,25 @@ variant gxx-cxx11-double g++ cxx -O2
 variant gxx-cxx11-float g++ cxx -O2 -DIK_USE_FLOAT
 variant clangxx-cxx11-double clang++ cxx -O2
 variant clangxx-cxx11-float clang++ cxx -O2 -DIK_USE_FLOAT
+# the general code alone (IK_NO_FAST_PATHS), and the fast paths' answers against it: a build
+# with them writes its answers to random problems, one without solves again and compares
+variant gcc-c99-double-nofast "$CC0" c -O2 -DIK_NO_FAST_PATHS
+variant gcc-c99-float-nofast "$CC0" c -O2 -DIK_USE_FLOAT -DIK_NO_FAST_PATHS
+for prec in double float; do
+    def=""
+    [ $prec = float ] && def=-DIK_USE_FLOAT
+    if $CC0 -std=c99 $WARN $def -O2 -o "$OUT/fastpaths-$prec" tests/fastpaths.c -lm \
+        >"$OUT/fastpaths-$prec.build.log" 2>&1 &&
+        $CC0 -std=c99 $WARN $def -DIK_NO_FAST_PATHS -O2 -o "$OUT/fastpaths-$prec-general" \
+            tests/fastpaths.c -lm >>"$OUT/fastpaths-$prec.build.log" 2>&1; then
+        run fastpaths-written-$prec "$OUT/fastpaths-$prec" write "$OUT/fastpaths-$prec.txt"
+        run fastpaths-against-general-$prec "$OUT/fastpaths-$prec-general" compare \
+            "$OUT/fastpaths-$prec.txt"
+    else
+        echo "FAIL fastpaths-$prec: build failed"; cat "$OUT/fastpaths-$prec.build.log"
+        failed=$((failed + 1))
+    fi
+done
 SAN="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 for cc in gcc clang; do
     if have $cc && san_ok $cc; then

@@ -498,6 +498,7 @@ static void test_arm_convergence(void)
 // the start). The Panda (offset wrist) and an iiwa whose second axis misses the shoulder by
 // 1e-6 (float: 1e-3) have none: the same budget solves few. A frozen joint (weight 0) keeps
 // its value.
+#ifndef IK_NO_FAST_PATHS
 static void test_arm_closed_form(void)
 {
     static const arm_id ids[4] = { ARM_IIWA14, ARM_HUMAN, ARM_PANDA, ARM_IIWA14 };
@@ -563,6 +564,7 @@ static void test_arm_closed_form(void)
         CHECK(q[0] == (ik_real)0.3);
     }
 }
+#endif
 
 // The closed form at its degenerate places, on the iiwa: the shoulder's and the wrist's
 // singular states (q2 = 0: the first and third axes in line; q6 = 0), the straight elbow
@@ -570,6 +572,7 @@ static void test_arm_closed_form(void)
 // within the elbow's fold, the wrist centre at the shoulder; fixed joints inside the arm; a
 // skewed shoulder. Every call ends finite and within the limits; the reachable ones converge
 // to the criterion.
+#ifndef IK_NO_FAST_PATHS
 static void test_arm_closed_form_degenerate(void)
 {
     static const double states[5][7] = { { 0.3, 0, -0.4, -1.1, 0.6, 0.9, -0.2 },
@@ -677,6 +680,7 @@ static void test_arm_closed_form_degenerate(void)
         CHECK(solved >= 99);
     }
 }
+#endif
 
 // A revolute joint whose limits span a whole turn is not stopped at a limit: a step across
 // +-pi wraps it by a turn (the same rotation), so a target 0.28 rad away across the seam is
@@ -863,6 +867,7 @@ static void test_arm_infinite_reach(void)
 // restarts, every reachable target converges. Every answer is within the limits with frozen
 // joints untouched, checked by the plain FK; a target off the plane, at the first joint, at
 // full stretch.
+#ifndef IK_NO_FAST_PATHS
 static void test_arm_planar_closed_form(void)
 {
     test_rng r = { 77 };
@@ -977,16 +982,21 @@ static void test_arm_planar_closed_form(void)
         }
     }
 }
+#endif
 
 void test_arm(void)
 {
+#ifndef IK_NO_FAST_PATHS // (the closed forms: fast paths, which the switch turns off)
     RUN(test_arm_closed_form);
     RUN(test_arm_closed_form_degenerate);
+#endif
     RUN(test_arm_review_cases);
     RUN(test_arm_one_sided_limits);
     RUN(test_arm_whole_turns);
     RUN(test_arm_infinite_reach);
+#ifndef IK_NO_FAST_PATHS
     RUN(test_arm_planar_closed_form);
+#endif
     RUN(test_known_poses);
     RUN(test_arm_contract);
     RUN(test_arm_other_opts);

@@ -93,6 +93,7 @@ static void test_angle_near(void)
 // quarter turn among them, as DH origins are) and every orientation weight the two give the
 // same effector and Jacobian: the same operations, so on x86-64 to the last bit (up to the signs
 // of zeros); where a compiler contracts products into FMAs, to rounding.
+#ifndef IK_NO_FAST_PATHS
 static void test_joint_table_passes(void)
 {
     static ik_real base[16 * 12], jac1[6 * 40], jac2[6 * 40];
@@ -173,6 +174,7 @@ static void test_joint_table_passes(void)
     CHECK(identical == 1200); // (the same operations: without contraction into FMAs, bitwise)
 #endif
 }
+#endif
 
 // Internal: the Jacobian iterations' rotation error log(G R^T) from the matrices
 // (ik__rotation_log) against the exponential map of the quaternion G R^T (ik__quat_log) on
@@ -425,7 +427,9 @@ int main(void)
     test_math();
     RUN(test_atan01);
     RUN(test_angle_near);
+#ifndef IK_NO_FAST_PATHS // (the joint tables' turns and planar pass: fast paths)
     RUN(test_joint_table_passes);
+#endif
     RUN(test_rotation_log);
     RUN(test_normal_equations);
     RUN(test_svd_sweeps);
