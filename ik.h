@@ -3651,12 +3651,15 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
 
 // -1 if column c's value is on its lower limit, 1 on its upper one, 0 if on neither: within a
 // few roundings (q + (limit - q), the move that pinned it, need not be the limit to the bit).
+// The rounding is taken of q, which is finite: of an infinite limit it would be infinite too,
+// and every value would count as on it.
 static int ik__limit_side(const ik__jac_work *w, int c)
 {
-    const ik_real q = w->q[c], lo = w->lo[c], hi = w->hi[c];
-    if (IK_FABS(q - lo) <= 4 * IK_EPSILON * (1 + IK_FABS(lo)))
+    const ik_real q = w->q[c], lo = w->lo[c], hi = w->hi[c],
+                  within = 4 * IK_EPSILON * (1 + IK_FABS(q));
+    if (IK_FABS(q - lo) <= within)
         return -1;
-    return IK_FABS(q - hi) <= 4 * IK_EPSILON * (1 + IK_FABS(hi)) ? 1 : 0;
+    return IK_FABS(q - hi) <= within ? 1 : 0;
 }
 
 // The active set at an iteration's start: a joint pinned in the last iteration and still on its

@@ -4,6 +4,7 @@
    the step limit, the rest pose, bad input, re-solving, and the reference's step-counting
    experiment (exponential map against Euler angles). */
 #include "test.h"
+#include <fenv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1680,6 +1681,67 @@ static void test_jacobian_pinned_step(void)
                considered, tall);
 }
 
+// A revolute joint with one finite limit (the other infinite) is pinned at the finite one and
+// carried from one iteration to the next like any other: the solve is the same, to the bit, as
+// with the infinite limit replaced by a finite one it never reaches (+-1e6), and raises no
+// FE_INVALID, FE_DIVBYZERO or FE_OVERFLOW. (An infinite limit once counted as "on the limit"
+// for every value: the carried pin's forced move was infinite, every trial state NaN, and the
+// solve stalled with the pin held.) Random chains of hinges, prismatic and ball joints, both
+// ball parameterizations, DLS, PINV and SDLS, targets often beyond the finite limits.
+static void test_jacobian_one_sided_limits(void)
+{
+    test_rng r = { 2468 };
+    int trial, on_limit = 0, differ = 0, raised = 0;
+    for (trial = 0; trial < 300; trial++) {
+        ik_joint ja[8], jb[8];
+        const int n = 2 + (int)(test_rng_next(&r) % 7);
+        ik_chain ca = random_chain(&r, ja, n, trial % 2 ? K_MIXED : K_REVOLUTE, 1), cb;
+        ik_real qa[3 * 8], qb[3 * 8], qt[3 * 8];
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info ia, ib;
+        ik_target t;
+        int i, at, dof = ik_chain_dof(&ca);
+        for (i = 0; i < n; i++) { // one side of each hinge open: infinite in a, far in b
+            jb[i] = ja[i];
+            if (ja[i].type != IK_JOINT_REVOLUTE)
+                continue;
+            if (test_rng_next(&r) % 2) {
+                ja[i].lo = -IK_INFINITY;
+                jb[i].lo = IK_R(-1e6);
+            } else {
+                ja[i].hi = IK_INFINITY;
+                jb[i].hi = IK_R(1e6);
+            }
+        }
+        cb = ik_chain_make(jb, n, ca.tip);
+        random_state(&r, &ca, qt);
+        random_state(&r, &ca, qa);
+        t = trial % 3 == 0 ? ik_target_pose(fk(&ca, qt)) : ik_target_position(fk(&ca, qt).pos);
+        memcpy(qb, qa, sizeof qa);
+        o.method = all_methods[trial % 3];
+        o.ball_param = trial % 4 == 1 ? IK_BALL_EULER : IK_BALL_EXPMAP;
+        o.max_iterations = 40;
+        feclearexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW);
+        CHECK(solve(&ca, &t, &o, qa, &ia) == IK_OK);
+        raised += fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) != 0;
+        CHECK(solve(&cb, &t, &o, qb, &ib) == IK_OK);
+        differ += memcmp(qa, qb, (size_t)dof * sizeof qa[0]) != 0 || ia.status != ib.status ||
+                  ia.iterations != ib.iterations;
+        for (i = 0, at = 0; i < n; at += ik_joint_type_dof(ja[i].type), i++)
+            on_limit +=
+                ja[i].type == IK_JOINT_REVOLUTE && (qa[at] == ja[i].lo || qa[at] == ja[i].hi);
+    }
+    CHECK(differ == 0);
+    CHECK(on_limit >= 50); // (many solves end with a joint on its finite limit)
+#ifndef __FAST_MATH__
+    CHECK(raised == 0);
+#endif
+    if (differ || raised || on_limit < 50)
+        printf("  one-sided limits: %d of 300 solves differ, %d raised an exception, %d joints "
+               "end on a limit\n",
+               differ, raised, on_limit);
+}
+
 void test_jacobian(void);
 void test_jacobian(void)
 {
@@ -1701,4 +1763,5 @@ void test_jacobian(void)
     RUN(test_jacobian_step_formula);
     RUN(test_jacobian_unit_weights_pinned);
     RUN(test_jacobian_pinned_step);
+    RUN(test_jacobian_one_sided_limits);
 }
