@@ -395,7 +395,7 @@ static void test_svd_sweeps(void)
                     a[((zc + 2) % m) * n + c] = 0;
                 feclearexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW);
                 sweeps = ik__svd(a, m, n, u, s, v);
-                CHECK(!fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW));
+                CHECK(!fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) || !IK_TEST_FP_FLAGS);
                 res = svd_residual(a, u, s, v, m, n, &ortho);
                 // (as test_svd.c asks of every matrix: 4500 ulps in double, 84 in float)
                 CHECK(res <= TOL(1e-12, 1e-5) && ortho <= TOL(1e-13, 1e-5));
