@@ -1742,6 +1742,111 @@ static void test_jacobian_one_sided_limits(void)
                differ, raised, on_limit);
 }
 
+// A joint whose step would cross its limit moves to the limit, and the step of the others
+// solves the rest of the task: the formula's step on the active columns for the error with the
+// pinned joints' forced moves taken out, e - sum_p J_p (lo_p - q_p). Random 7-hinge chains,
+// 1 to 4 joints a little inside their lower limits (0.005 to 0.05 rad) with a target 0.3 rad
+// beyond them, position and pose targets, DLS (adaptive and fixed damping) and PINV, one
+// iteration. (test_jacobian_pinned_step starts its joints on their limits: forced moves of 0.)
+static void test_jacobian_pinned_forced_move(void)
+{
+    test_rng rng = { 8642 };
+    int trial, compared = 0;
+    for (trial = 0; trial < 300; trial++) {
+        ik_joint j[7];
+        ik_real q[7], qt[7], qs[7], jac[42], ja[42], u[36], s[6], v[42], e[6], dq[7];
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        ik_chain c = random_chain(&rng, j, 7, K_REVOLUTE, 0);
+        const int m = trial % 4 == 3 ? 3 : 6, method = trial % 3;
+        const int inside = 1 + (int)(test_rng_next(&rng) % 4);
+        int i, r, k, na = 0, col[7], near[7] = { 0 }, pinned[7] = { 0 }, partial = 0;
+        double scale, ow, eps, lmax2, e2 = 0, ti = 0, lambda2 = 0, big = 0;
+        for (i = 0; i < inside;) {
+            int p = (int)(test_rng_next(&rng) % 7);
+            if (!near[p])
+                near[p] = 1, i++;
+        }
+        for (i = 0; i < 7; i++) {
+            q[i] = (ik_real)test_rng_uniform(&rng, -1.5, 1.5);
+            if (near[i]) {
+                j[i].lo = q[i] - (ik_real)test_rng_uniform(&rng, 0.005, 0.05);
+                qt[i] = j[i].lo - IK_R(0.3);
+            } else {
+                qt[i] = q[i] + (ik_real)test_rng_uniform(&rng, -0.05, 0.05);
+            }
+        }
+        {
+            ik_xform eff;
+            ik_target t;
+            ik_chain_fk(&c, qt, NULL, &eff);
+            t = m == 3 ? ik_target_position(eff.pos) : ik_target_pose(eff);
+            o.method = method == 2 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
+            o.max_iterations = 1;
+            o.max_joint_step = 10;
+            o.tolerance = o.rotation_tolerance = 0;
+            scale = (double)ik_vec3_length(c.tip.pos); // the solver's: the chain's reach
+            for (i = 1; i < 7; i++)
+                scale += (double)ik_vec3_length(j[i].origin.pos);
+            o.damping = method == 1 ? (ik_real)(0.1 * scale) : 0;
+            memcpy(qs, q, sizeof q);
+            CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
+            ow = scale / 7;
+            task_error(&c, q, &t, m, ow, jac, e);
+        }
+        // pinned: the joints that end on their limits; one that stopped short of it (a
+        // halved step) or moved inward leaves the case out
+        for (i = 0; i < 7; i++) {
+            pinned[i] = near[i] && qs[i] == j[i].lo;
+            partial += near[i] && !pinned[i] && qs[i] < q[i];
+            if (!pinned[i])
+                col[na++] = i;
+        }
+        if (partial || na == 0)
+            continue;
+        eps = 0.05 * scale;
+        lmax2 = 0.01 * scale * scale;
+        for (r = 0; r < m; r++) { // the forced moves out of e; the active columns
+            for (i = 0; i < 7; i++)
+                if (pinned[i])
+                    e[r] -= jac[r * 7 + i] * (ik_real)(r >= 3 ? ow : 1) * (j[i].lo - q[i]);
+            e2 += (double)(e[r] * e[r]);
+            for (i = 0; i < na; i++)
+                ja[r * na + i] = jac[r * 7 + col[i]] * (ik_real)(r >= 3 ? ow : 1);
+        }
+        k = m < na ? m : na;
+        CHECK(ik_svd(ja, m, na, u, s, v) == IK_OK);
+        if (!((double)s[k - 1] > 1e-3 * (double)s[0]))
+            continue; // (ill-conditioned: the normal equations' and the SVD's rounding differ)
+        for (i = 0; i < k; i++)
+            ti += 1 / ((double)s[i] * (double)s[i]);
+        if (method == 0 && 1 / ti < eps * eps)
+            lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+        if (method == 1)
+            lambda2 = 0.01 * scale * scale;
+        for (i = 0; i < 7; i++)
+            dq[i] = pinned[i] ? j[i].lo - q[i] : 0;
+        for (i = 0; i < na; i++) {
+            double sum = 0;
+            int a, b;
+            for (a = 0; a < k; a++) {
+                double ue = 0;
+                for (b = 0; b < m; b++)
+                    ue += (double)(u[b * k + a] * e[b]);
+                sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
+            }
+            dq[col[i]] = (ik_real)sum;
+            big = fabs(sum) > big ? fabs(sum) : big;
+        }
+        for (i = 0; i < 7; i++)
+            CHECK_NEAR(qs[i] - q[i], dq[i], TOL(1e-8, 2e-3) * big + TOL(1e-15, 1e-6));
+        compared++;
+    }
+    CHECK(compared >= 150);
+    if (compared < 150)
+        printf("  pinned forced moves: %d of 300 compared\n", compared);
+}
+
 void test_jacobian(void);
 void test_jacobian(void)
 {
@@ -1764,4 +1869,5 @@ void test_jacobian(void)
     RUN(test_jacobian_unit_weights_pinned);
     RUN(test_jacobian_pinned_step);
     RUN(test_jacobian_one_sided_limits);
+    RUN(test_jacobian_pinned_forced_move);
 }
