@@ -323,8 +323,9 @@ static void test_normal_equations(void)
 // (J = I, so that J_c^T r is r's component c). ik__pins_carry() keeps a pin whose joint is still
 // on its limit (within a few roundings, also with the other limit infinite), frees the others,
 // and counts a waiting pin down; ik__pins_release() frees a carried pin (2) that the residual
-// r = e - J dq pulls inward by more than rounding, and none that it pulls outward, none whose
-// limits are equal, none pinned in this iteration (1) or waiting (above 2).
+// r = e - J dq pulls inward by more than rounding (where r is at rounding: the step's dual y),
+// and none that it pulls outward, none whose limits are equal, none pinned in this iteration
+// (1, or again: 2 + IK__PIN_WAIT), a waiting one (above 2) only where the step is not clamped.
 static void pins_work(ik__jac_work *w, ik_real *jac, ik_real *arrays)
 {
     int i;
@@ -360,11 +361,13 @@ static void test_pins_active_set(void)
     CHECK(w.forced[0] == 0 && w.forced[2] == 0);
     // release: joints 0 and 1 carried on their lower limits, joint 2 free and solving its row;
     // the residual pulls joint 1 outward (-) and joint 0 inward (+; case 1 outward, 2 with
-    // equal limits, 4 by less than rounding; 6 pinned in this iteration, 7 waiting)
-    for (c = 0; c < 8; c++) {
-        const bool inward = c % 2 == 0, equal = c == 2, rounding = c == 4;
-        const int mark = c == 6 ? 1 : (c == 7 ? 3 : 2);
-        const bool freed = inward && !equal && !rounding && mark == 2;
+    // equal limits, 3 by less than rounding; 4 pinned in this iteration; waiting: 5 with the
+    // step clamped to max_step, 6 not clamped, 7 pinned again in this iteration; 8, 9: the
+    // residual at rounding, the step's dual y pulling inward, outward)
+    for (c = 0; c < 10; c++) {
+        const bool inward = c != 1 && c != 9, equal = c == 2, rounding = c == 3 || c >= 8;
+        const int mark = c == 4 ? 1 : (c == 5 || c == 6 ? 3 : (c == 7 ? 2 + IK__PIN_WAIT : 2));
+        const bool freed = inward && !equal && (!rounding || c == 8) && c != 4 && c != 5 && c != 7;
         pins_work(&w, jac, a);
         w.q[0] = w.q[1] = -1;
         w.hi[0] = equal ? -1 : 1;
@@ -373,7 +376,9 @@ static void test_pins_active_set(void)
         e[0] = rounding ? IK_R(1e-3) * IK_SQRT(IK_EPSILON) : (inward ? IK_R(0.5) : IK_R(-0.5));
         e[1] = IK_R(-0.5), e[2] = IK_R(0.25);
         w.dq[2] = IK_R(0.25); // (r = e - J dq: 0 on row 2)
-        CHECK(ik__pins_release(&w, 3, 3, e) == freed);
+        w.has_y = c >= 8;
+        w.y[0] = c == 8 ? 1 : -1, w.y[1] = w.y[2] = IK_R(0.5);
+        CHECK(ik__pins_release(&w, 3, 3, e, c == 5 ? IK_R(0.1) : 1) == freed);
         CHECK(w.pinned[1] == 2 && w.pinned[0] == (freed ? 0 : mark));
         CHECK(w.pins == 2 - (w.pinned[0] == 0) && w.released == (w.pinned[0] == 0));
     }
@@ -381,7 +386,7 @@ static void test_pins_active_set(void)
     pins_work(&w, jac, a);
     w.q[0] = 1, w.pinned[0] = 2, w.pins = 1;
     e[0] = IK_R(-0.5), e[1] = e[2] = 0;
-    CHECK(ik__pins_release(&w, 3, 3, e) && w.pinned[0] == 0 && w.pins == 0);
+    CHECK(ik__pins_release(&w, 3, 3, e, 1) && w.pinned[0] == 0 && w.pins == 0);
 }
 
 // Internal: the SVD's sweeps on matrices with zero, tiny (squares below the smallest normal
