@@ -2971,6 +2971,8 @@ typedef struct ik__jac_work {
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
     int frozen;            // columns of weight 0 (never pinned: they do not move)
     int released;          // pins freed in this iteration (ik__pins_release())
+    ik_real y[6];          // the step's dual (has_y): the weighted step is Jw^T y
+    bool has_y;
     // the solve (ik_jacobian_solve): its problem, and the iterations' state
     const ik_chain *chain;
     const ik_jacobian_opts *o;
@@ -3425,6 +3427,9 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, y))
         return false;
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
+    w->has_y = w->pins > 0; // (read only where a column is pinned)
+    for (r = 0; r < m && w->has_y; r++)
+        w->y[r] = y[r];
     for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
     return true;
@@ -3496,6 +3501,7 @@ static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int 
 
 // The PINV, DLS and SDLS steps by the SVD of the compact active columns Jw (w->jw, m x na):
 // dq = sum_i f_i (u_i . e) v_i with the factors f_i of the formulas above; dq compact (na).
+// Its dual y = sum_i f_i (u_i . e) / s_i u_i (Jw^T y = dq, as v_i = Jw^T u_i / s_i).
 static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                   const ik_real *e, ik_real scale)
 {
@@ -3510,6 +3516,9 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
     }
     for (c = 0; c < na; c++)
         w->dq[c] = 0;
+    w->has_y = w->pins > 0; // (read only where a column is pinned)
+    for (r = 0; r < m && w->has_y; r++)
+        w->y[r] = 0;
     for (i = 0; i < k; i++) {
         ik_real si = w->s[i], ue = 0, f;
         if (!(si > 0) || (o->method == IK_JACOBIAN_PINV && si <= o->rcond * w->s[0]))
@@ -3524,6 +3533,8 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
             f = ik__sdls_factor(w, m, na, k, i, ue, o->max_joint_step);
         for (c = 0; c < na; c++)
             w->dq[c] += f * w->v[c * k + i];
+        for (r = 0; r < m && w->has_y; r++)
+            w->y[r] += f / si * w->u[r * k + i];
     }
 }
 
@@ -3621,6 +3632,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     const int na = dof - w->pins - w->frozen; // active columns
     ik_real l[36];
     int c;
+    w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
@@ -3643,10 +3655,12 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
 }
 
 // pinned[c]: 0 free; 1 pinned in this iteration; 2 carried from the last one (releasable);
-// above 2, carried but not to be released for pinned[c] - 2 more iterations: a pin that was
-// released and pinned again in one iteration (the released problem's own damping moved it out
-// again) waits IK__PIN_WAIT iterations before the next try, so that it costs no extra passes
-// in every iteration.
+// above 2, carried but not to be released for pinned[c] - 2 more iterations while the steps are
+// clamped to max_joint_step: a pin that was released and pinned again in one iteration (the
+// released problem's own damping moved it out again) waits IK__PIN_WAIT iterations before the
+// next try, so that it costs no extra passes in every iteration of a long drag toward a target
+// beyond the limit. A step that is not clamped is tried on waiting pins as well (else a pin
+// held by the wait could keep the others in a minimum of the reduced problem for 8 iterations).
 #define IK__PIN_WAIT 8
 
 // -1 if column c's value is on its lower limit, 1 on its upper one, 0 if on neither: within a
@@ -3679,19 +3693,58 @@ static void ik__pins_carry(ik__jac_work *w, int dof)
     }
 }
 
-// Frees the carried pins that the step's residual r = e - J dq (e with the forced moves taken
-// out) pulls off their limits: J_c^T r points into the range, so the error falls if joint c
-// moves inward (the sign test of an active-set method's multipliers), by more than rounding
-// (sqrt(epsilon) |J_c| |e|: a step that solves the reduced task exactly leaves r at rounding
-// level, whose sign means nothing). Returns whether it freed any: the step is then taken again.
-static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e)
+// Which way the task pulls pinned column c, given the step's residual r = e - J dq (e with the
+// forced moves taken out; e2 = |e|^2): +1 if the error falls as joint c moves up, -1 down, 0 if
+// neither beyond rounding. From J_c^T r (the derivative of |r|^2 in joint c is -2 J_c^T r: the
+// sign test of an active-set method's multipliers), by more than sqrt(epsilon) |J_c| |e|. A
+// reduced task solved exactly (no damping, at least as many free columns as rows) leaves r at
+// rounding level; the multiplier is then the step's dual's, J_c^T y (the minimum-norm step
+// with joint c free moves it by sqrt(w_c) times that, to first order), compared with y scaled
+// to its largest entry.
+static int ik__pin_pull(const ik__jac_work *w, int m, int dof, int c, const ik_real *r, ik_real e2)
+{
+    ik_real g = 0, j2 = 0, ymax = 0, gy = 0, y2 = 0;
+    int i;
+    for (i = 0; i < m; i++) {
+        g += w->jac[i * dof + c] * r[i];
+        j2 += w->jac[i * dof + c] * w->jac[i * dof + c];
+    }
+    if (IK_FABS(g) > IK_SQRT(IK_EPSILON * j2 * e2))
+        return g > 0 ? 1 : -1;
+    for (i = 0; i < m && w->has_y; i++)
+        ymax = IK_FABS(w->y[i]) > ymax ? IK_FABS(w->y[i]) : ymax;
+    for (i = 0; i < m && ymax > 0; i++) {
+        gy += w->jac[i * dof + c] * (w->y[i] / ymax);
+        y2 += (w->y[i] / ymax) * (w->y[i] / ymax);
+    }
+    if (!(IK_FABS(gy) > IK_SQRT(IK_EPSILON * j2 * y2)))
+        return 0;
+    return gy > 0 ? 1 : -1;
+}
+
+// Whether pinned column c may be freed now: carried (2), or waiting (3 .. 1 + IK__PIN_WAIT; not
+// one pinned again in this iteration) where the step is not clamped.
+static bool ik__pin_releasable(const ik__jac_work *w, int c, bool clamped)
+{
+    return w->pinned[c] == 2 ||
+           (!clamped && w->pinned[c] > 2 && w->pinned[c] <= (ik_real)(1 + IK__PIN_WAIT));
+}
+
+// Frees the pins that the task pulls off their limits (ik__pin_pull: inward) among those
+// ik__pin_releasable() names (clamped: a free joint's step is longer than max_step). Returns
+// whether it freed any: the step is then taken again.
+static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, ik_real max_step)
 {
     ik_real r[6], e2 = 0;
     int i, c;
-    bool carried = false, freed = false;
-    for (c = 0; c < dof && w->pins > 0 && !carried; c++)
-        carried = w->pinned[c] == 2;
-    if (!carried)
+    bool clamped = false, any = false, freed = false;
+    if (w->pins == 0)
+        return false;
+    for (c = 0; c < dof; c++)
+        clamped = clamped || (w->pinned[c] == 0 && IK_FABS(w->dq[c]) > max_step);
+    for (c = 0; c < dof && !any; c++)
+        any = ik__pin_releasable(w, c, clamped);
+    if (!any)
         return false;
     for (i = 0; i < m; i++) {
         r[i] = e[i];
@@ -3701,17 +3754,9 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e)
         for (i = 0; i < m && w->pinned[c] == 0; i++)
             r[i] -= w->jac[i * dof + c] * w->dq[c];
     for (c = 0; c < dof; c++) {
-        ik_real g = 0, j2 = 0, noise;
-        int side;
-        if (w->pinned[c] != 2)
-            continue;
-        for (i = 0; i < m; i++) {
-            g += w->jac[i * dof + c] * r[i];
-            j2 += w->jac[i * dof + c] * w->jac[i * dof + c];
-        }
-        noise = IK_SQRT(IK_EPSILON * j2 * e2);
-        side = ik__limit_side(w, c);
-        if (w->lo[c] < w->hi[c] && ((side < 0 && g > noise) || (side > 0 && g < -noise))) {
+        int side =
+            ik__pin_releasable(w, c, clamped) && w->lo[c] < w->hi[c] ? ik__limit_side(w, c) : 0;
+        if (side != 0 && ik__pin_pull(w, m, dof, c, r, e2) == -side) {
             w->pinned[c] = 0;
             w->forced[c] = 1; // (a free joint's forced move is not read: marks it released)
             w->pins--;
@@ -3929,7 +3974,7 @@ static void ik__active_set_step(ik__jac_work *w, ik_real *e)
     ik__pins_carry(w, w->dof);
     for (pass = 0; pass <= 2 * w->dof; pass++) {
         ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
-        if (ik__pins_release(w, w->m, w->dof, e))
+        if (ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
             continue;
         if (!ik__pin_crossings(w, e))
             break;

