@@ -286,6 +286,23 @@ IKDEF const char *ik_status_string(ik_status s);
 // sizeof(ik_real): 4 with IK_USE_FLOAT, else 8. Lets a program check that every TU agrees.
 IKDEF int ik_real_size(void);
 
+// Units that disagree on IK_USE_FLOAT do not link (gcc, clang): each unit refers to the
+// function below named for its ik_real, which only an implementation unit of the same ik_real
+// defines, so the linker's "undefined reference" names the cause. Not with IK_STATIC (a private
+// copy serves its own unit only).
+#if !defined(IK_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#ifdef IK_USE_FLOAT
+#define IK__REAL_CHECK                                                                             \
+    ik_link_error_IK_USE_FLOAT_mismatch_ik_real_is_float_here_but_no_IK_IMPLEMENTATION_unit_has_float
+#else
+#define IK__REAL_CHECK                                                                             \
+    ik_link_error_IK_USE_FLOAT_mismatch_ik_real_is_double_here_but_no_IK_IMPLEMENTATION_unit_has_double
+#endif
+IKDEF int IK__REAL_CHECK(void);
+// (kept by `used` although nothing reads it, so that every unit refers to the function)
+static int (*const ik__real_check)(void) __attribute__((used)) = IK__REAL_CHECK;
+#endif
+
 // ---- math --------------------------------------------------------------------------------------
 
 // The vector (x, y, z).
@@ -869,7 +886,7 @@ typedef struct ik_limb_prepared {
     ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
     ik_real reach2_half_inv;         // 1 / reach2_half (0 if that overflows)
-    ik_real unit2_inv;               // 1 / length_unit^2 (0 if that over- or underflows)
+    ik_real unit2_inv;               // 1 / length_unit^2 (0 if |t|^2 times it could overflow)
     int _valid;                      // set by ik_limb_prepare(); do not touch
 } ik_limb_prepared;
 
@@ -968,7 +985,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 // ---- implementation ----------------------------------------------------------------------------
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
-#include <stdint.h> // uintptr_t (ik__overlap)
+#include <stdint.h> // uintptr_t (ik__overlap), the bits of reals
 // The fast paths (joint tables' turns about coordinate axes, planar passes and the planar
 // two-joint step, the closed form of spherical-shoulder arms, unweighted normal equations): 0
 // with IK_NO_FAST_PATHS, which the tests build too.
@@ -976,6 +993,13 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #define IK__FAST 0
 #else
 #define IK__FAST 1
+#endif
+// The implementation compares reals exactly on purpose (an exact zero skips work, a value is
+// checked for being unchanged, a bound is met exactly): -Wfloat-equal is off from here to the
+// end of the implementation, and back to the user's setting after it (docs/robustness.md).
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wfloat-equal"
 #endif
 #ifndef IK_ASSERT
 // Internal invariants only (never user input). Off by default, so that ik.h needs no
@@ -985,48 +1009,93 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 
 // Private helpers are static and named ik__*. Definitions follow the header's order.
 
-static IK__UNUSED bool ik__finite(ik_real x)
+// Finiteness and size tests on the bits of |x| (docs/robustness.md, "Compiler options"):
+// -ffast-math and -ffinite-math-only let the compiler assume that no value is NaN or infinite,
+// and fold comparisons such as x == x or |x| <= m to true for them; integer tests of the
+// representation survive, and raise no floating-point exception. For IEEE reals of one sign
+// the order of the bit patterns is the order of the values, with infinity above every finite
+// value and NaN above infinity.
+#ifdef IK_USE_FLOAT
+typedef uint32_t ik__bits;
+#define IK__ABS_BITS  UINT32_C(0x7fffffff) // all but the sign
+#define IK__INF_BITS  UINT32_C(0x7f800000) // +infinity: exponent all ones, fraction 0
+#define IK__QNAN_BITS UINT32_C(0x7fc00000) // a quiet NaN
+#define IK__SQUARABLE IK_R(1e18) // a few squares of reals from 1 / this to this are normal
+#else
+typedef uint64_t ik__bits;
+#define IK__ABS_BITS  UINT64_C(0x7fffffffffffffff)
+#define IK__INF_BITS  UINT64_C(0x7ff0000000000000)
+#define IK__QNAN_BITS UINT64_C(0x7ff8000000000000)
+#define IK__SQUARABLE IK_R(1e150)
+#endif
+
+// The bits of |x| (memcpy, not a union: defined in C and in C++; compiled to one move).
+static inline IK__UNUSED ik__bits ik__abs_bits(ik_real x)
 {
-    // x - x is 0 for finite x and NaN for NaN or Inf: no isfinite() needed in C89-style C++.
-    return (x - x) == (x - x);
+    ik__bits b;
+    memcpy(&b, &x, sizeof b);
+    return b & IK__ABS_BITS;
 }
 
-static IK__UNUSED bool ik__bounded(ik_real x)
+// A quiet NaN, from its bits (Inf * 0 raises FE_INVALID, and -ffast-math folds it to 0).
+static inline IK__UNUSED ik_real ik__nan(void)
 {
-    return IK_FABS(x) <= IK_MAX_MAGNITUDE; // false for NaN and infinities too
+    ik__bits b = IK__QNAN_BITS;
+    ik_real x;
+    memcpy(&x, &b, sizeof x);
+    return x;
 }
 
-static IK__UNUSED bool ik__vec3_bounded(ik_vec3 v)
+static inline IK__UNUSED bool ik__finite(ik_real x)
 {
-    // (|v| within the bound bounds every component: one comparison for most vectors)
-    return ik_vec3_length2(v) <= IK_MAX_MAGNITUDE * IK_MAX_MAGNITUDE ||
-           (ik__bounded(v.x) && ik__bounded(v.y) && ik__bounded(v.z));
+    return ik__abs_bits(x) < IK__INF_BITS;
 }
 
-static IK__UNUSED bool ik__quat_finite(ik_quat q)
+static inline IK__UNUSED bool ik__is_nan(ik_real x)
 {
-    return ik__finite(q.x) && ik__finite(q.y) && ik__finite(q.z) && ik__finite(q.w);
+    return ik__abs_bits(x) > IK__INF_BITS;
 }
 
-// ik__quat_usable() for a quaternion whose squared length is not a normal number (it underflows
-// or overflows, or a component is not finite): finite, with a component of normal size, which
-// ik_quat_normalize() scales to 1 before squaring.
-static IK__NOINLINE IK__UNUSED bool ik__quat_usable_scaled(ik_quat q)
+// |x| <= IK_MAX_MAGNITUDE (false for NaN and infinities too)
+static inline IK__UNUSED bool ik__bounded(ik_real x)
 {
-    ik_real m = IK_FABS(q.x) > IK_FABS(q.y) ? IK_FABS(q.x) : IK_FABS(q.y);
-    m = IK_FABS(q.z) > m ? IK_FABS(q.z) : m;
-    m = IK_FABS(q.w) > m ? IK_FABS(q.w) : m;
-    return ik__quat_finite(q) && m >= IK__REAL_MIN;
+    return ik__abs_bits(x) <= ik__abs_bits(IK_MAX_MAGNITUDE); // (a constant once compiled)
+}
+
+// The bits of v's largest |component| (compared against a bound: no branch per component).
+static inline IK__UNUSED ik__bits ik__vec3_max_bits(ik_vec3 v)
+{
+    ik__bits x = ik__abs_bits(v.x), y = ik__abs_bits(v.y), z = ik__abs_bits(v.z);
+    x = x > y ? x : y;
+    return x > z ? x : z;
+}
+
+static inline IK__UNUSED bool ik__vec3_bounded(ik_vec3 v)
+{
+    return ik__vec3_max_bits(v) <= ik__abs_bits(IK_MAX_MAGNITUDE);
+}
+
+// The bits of q's largest |component|.
+static inline IK__UNUSED ik__bits ik__quat_max_bits(ik_quat q)
+{
+    ik__bits x = ik__abs_bits(q.x), y = ik__abs_bits(q.y), z = ik__abs_bits(q.z);
+    ik__bits w = ik__abs_bits(q.w);
+    x = x > y ? x : y;
+    z = z > w ? z : w;
+    return x > z ? x : z;
+}
+
+static inline IK__UNUSED bool ik__quat_finite(ik_quat q)
+{
+    return ik__quat_max_bits(q) < IK__INF_BITS;
 }
 
 // A rotation to normalize: finite, and not zero or subnormal (its largest component is a normal
-// number: ik_quat_normalize() makes it a unit quaternion). A squared length within the normal
-// range says both at once (the largest component is then at least sqrt(REAL_MIN) / 2): two
-// comparisons for most quaternions; tiny and huge ones take the scaled check.
+// number: ik_quat_normalize() scales by it, then makes it a unit quaternion).
 static inline IK__UNUSED bool ik__quat_usable(ik_quat q)
 {
-    ik_real d = ik_quat_dot(q, q);
-    return (d >= IK__REAL_MIN && d <= IK__REAL_MAX) || ik__quat_usable_scaled(q);
+    ik__bits m = ik__quat_max_bits(q);
+    return m < IK__INF_BITS && m >= ik__abs_bits(IK__REAL_MIN);
 }
 
 static IK__UNUSED ik_real ik__clamp(ik_real x, ik_real lo, ik_real hi)
@@ -1103,7 +1172,26 @@ IKDEF int ik_real_size(void)
     return (int)sizeof(ik_real);
 }
 
+#ifdef IK__REAL_CHECK
+IKDEF int IK__REAL_CHECK(void)
+{
+    return (int)sizeof(ik_real);
+}
+#endif
+
 // ---- implementation: math ----------------------------------------------------------------------
+
+// The power of 2 that scales a vector whose largest component is m (finite, >= REAL_MIN) to
+// components of at most 4, the largest in [2, 4): 2^(1 - e) for m = 1.f 2^e, its exponent field
+// (the maximum's) minus m's. Exact, and no division: 1 / m is subnormal for m beyond
+// 1 / REAL_MIN, and a reciprocal that -ffast-math flushes to zero.
+static inline ik_real ik__unit_scale(ik_real m)
+{
+    ik__bits b = IK__INF_BITS - (ik__abs_bits(m) & IK__INF_BITS);
+    ik_real s;
+    memcpy(&s, &b, sizeof s);
+    return s;
+}
 
 // The largest |component| of v: dividing by it first keeps huge or tiny vectors from
 // overflowing or underflowing when squared.
@@ -1125,7 +1213,7 @@ IKDEF ik_vec3 ik_vec3_normalize(ik_vec3 v)
     m = ik__vec3_max_abs(v);
     if (m < IK__REAL_MIN)
         return ik_vec3_zero();
-    v = ik_vec3_scale(v, 1 / m);
+    v = ik_vec3_scale(v, ik__unit_scale(m));
     len2 = ik_vec3_length2(v);
     return ik_vec3_scale(v, 1 / IK_SQRT(len2));
 }
@@ -1147,7 +1235,7 @@ IKDEF ik_vec3 ik_vec3_any_perpendicular(ik_vec3 v)
 
 IKDEF bool ik_vec3_is_finite(ik_vec3 v)
 {
-    return ik__finite(v.x) && ik__finite(v.y) && ik__finite(v.z);
+    return ik__vec3_max_bits(v) < IK__INF_BITS;
 }
 
 IKDEF ik_quat ik_quat_normalize(ik_quat q)
@@ -1164,14 +1252,15 @@ IKDEF ik_quat ik_quat_normalize(ik_quat q)
         m = IK_FABS(q.w);
     if (m < IK__REAL_MIN)
         return ik_quat_identity();
-    q = ik__quat_scale(q, 1 / m);
+    q = ik__quat_scale(q, ik__unit_scale(m));
     len2 = ik_quat_dot(q, q);
     return ik__quat_scale(q, 1 / IK_SQRT(len2));
 }
 
 IKDEF bool ik_quat_is_unit(ik_quat q, ik_real tolerance)
 {
-    return ik__quat_finite(q) && IK_FABS(ik_quat_dot(q, q) - 1) <= tolerance;
+    return ik__quat_finite(q) && !ik__is_nan(tolerance) &&
+           IK_FABS(ik_quat_dot(q, q) - 1) <= tolerance;
 }
 
 IKDEF ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle)
@@ -1209,9 +1298,9 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
     ik_real a, s;
     if (!ik_vec3_is_finite(v))
         return ik_quat_identity();
+    if (!ik__vec3_bounded(v)) // |v| may overflow: reduce first (the same rotation, |v| <= pi)
+        v = ik_expmap_reparameterize(v);
     a = ik_vec3_length(v);
-    if (!ik__finite(a)) // |v| overflowed: reduce first (same rotation, |v| <= pi)
-        return ik_quat_from_expmap(ik_expmap_reparameterize(v));
     s = ik__sinc_half(a);
     return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
 }
@@ -1245,7 +1334,7 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
 static ik_real ik__mod_2pi(ik_real a)
 {
     ik_real p = 2 * IK_PI;
-    while (p * 2 <= a)
+    while (p <= a / 2) // (p * 2 <= a, without the overflow of p * 2 near REAL_MAX)
         p *= 2;
     for (; p >= 2 * IK_PI; p /= 2)
         if (a >= p)
@@ -1259,14 +1348,19 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
     ik_vec3 n;
     if (!ik_vec3_is_finite(v))
         return ik_vec3_zero();
-    a = ik_vec3_length(v);
-    if (a <= IK_PI)
-        return v;
-    n = ik_vec3_normalize(v);
-    if (!ik__finite(a)) // overflowed: measure along the unit direction instead
-        a = ik_vec3_dot(v, n);
-    if (!ik__finite(a)) // |v| > IK__REAL_MAX: a mod 2 pi = 2 (a/2 mod 2 pi) mod 2 pi
-        a = 2 * ik__mod_2pi(ik_vec3_dot(ik_vec3_scale(v, IK_R(0.5)), n));
+    if (ik__vec3_bounded(v)) {
+        a = ik_vec3_length(v);
+        if (a <= IK_PI)
+            return v;
+        n = ik_vec3_normalize(v);
+    } else {
+        // |v| may overflow: half of it along the unit direction, a mod 2 pi = 2 (a/2 mod 2 pi)
+        // mod 2 pi beyond REAL_MAX (-ffast-math may halve after the sum, which overflows: then
+        // no angle is left)
+        n = ik_vec3_normalize(v);
+        a = ik_vec3_dot(ik_vec3_scale(v, IK_R(0.5)), n);
+        a = !ik__finite(a) ? 0 : (a <= IK__REAL_MAX / 2 ? 2 * a : 2 * ik__mod_2pi(a));
+    }
     if (a > IK_R(1e6)) // the integer quotient below would overflow for huge a
         a = ik__mod_2pi(a);
     // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule
@@ -1283,25 +1377,28 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
     // J = I + c1 [v]x + c2 [v]x^2, c1 = (1 - cos a) / a^2 = sin^2(a/2) / (a^2 / 2) (no
     // cancellation), c2 = (a - sin a) / a^3 with its series below a = 1e-2 (it cancels there).
     // Above that, v = a u with u unit and the a, a^2 moved into c1, c2, so that no power of a
-    // huge |v| overflows; if |v| itself overflows, the limit a -> inf: c1 a = 0, c2 a^2 = 1.
-    ik_real a2 = ik_vec3_length2(v), a = IK_SQRT(a2), c1, c2, sh;
+    // huge |v| overflows; beyond IK_MAX_MAGNITUDE (where |v| itself may overflow) the limit
+    // a -> inf, c1 a = 0, c2 a^2 = 1, which is within 1e-12 of the formula's value there.
+    ik_real a2, a, c1, c2, sh;
     ik_mat3 j;
     ik_real k[3][3];
     int r, c;
     if (!ik_vec3_is_finite(v))
         return ik_mat3_identity();
-    if (a < IK_R(1e-2)) {
+    a2 = ik__vec3_bounded(v) ? ik_vec3_length2(v) : 0;
+    a = IK_SQRT(a2);
+    if (!ik__vec3_bounded(v)) {
+        v = ik_vec3_normalize(v);
+        c1 = 0;
+        c2 = 1;
+    } else if (a < IK_R(1e-2)) {
         c1 = IK_R(0.5) - a2 / 24 + a2 * a2 / 720;
         c2 = IK_R(1) / 6 - a2 / 120 + a2 * a2 / 5040;
-    } else if (ik__finite(a)) {
+    } else {
         v = ik_vec3_scale(v, 1 / a);
         sh = IK_SIN(a / 2);
         c1 = 2 * sh * sh / a;
         c2 = 1 - IK_SIN(a) / a;
-    } else {
-        v = ik_vec3_normalize(v);
-        c1 = 0;
-        c2 = 1;
     }
     k[0][0] = 0;
     k[0][1] = -v.z;
@@ -1433,13 +1530,18 @@ IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
     // a * exp(t * log(a^-1 b)): the log is atan2-based, so this is accurate for nearly equal
     // and nearly opposite rotations alike; the shorter arc because log returns angle <= pi.
     ik_quat d;
+    ik_vec3 v;
     a = ik_quat_normalize(a);
     b = ik_quat_normalize(b);
     if (!ik__finite(t))
         return a;
     d = ik_quat_mul(ik_quat_conjugate(a), b);
-    return ik_quat_normalize(
-        ik_quat_mul(a, ik_quat_from_expmap(ik_vec3_scale(ik_quat_to_expmap(d), t))));
+    v = ik_quat_to_expmap(d);
+    // (a t whose product with v overflows gives a: what the infinite product gave, without
+    // the FE_OVERFLOW)
+    if (IK_FABS(t) > 1 && ik__vec3_max_abs(v) > IK__REAL_MAX / IK_FABS(t))
+        return ik_quat_normalize(a);
+    return ik_quat_normalize(ik_quat_mul(a, ik_quat_from_expmap(ik_vec3_scale(v, t))));
 }
 
 IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing,
@@ -1547,13 +1649,21 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
     // In gimbal lock (cos b = 0) only a combination of a and c is defined: take c = 0, so that
     // column j of R = R_i(a) e_j = cos a e_j + s sin a e_k gives a = atan2(s R[k][j], R[j][j]).
     int i, j, k, r, c;
-    ik_real s, cb, a, b, cc;
+    ik_real s, cb, a, b, cc, big = 0;
     if (!ik__euler_axes(order, &i, &j, &k, &s))
         return ik_vec3_zero();
     for (r = 0; r < 3; r++)
-        for (c = 0; c < 3; c++)
+        for (c = 0; c < 3; c++) {
             if (!ik__finite(m.m[r][c]))
                 return ik_vec3_zero();
+            big = IK_FABS(m.m[r][c]) > big ? IK_FABS(m.m[r][c]) : big;
+        }
+    // a huge (not a rotation) matrix would overflow the squares: scale it to entries <= 4 first
+    // (the angles are of ratios; a square root of an overflow is NaN under -ffast-math)
+    if (big > IK_MAX_MAGNITUDE)
+        for (r = 0; r < 3; r++)
+            for (c = 0; c < 3; c++)
+                m.m[r][c] *= ik__unit_scale(big);
     cb = IK_SQRT(m.m[i][i] * m.m[i][i] + m.m[i][j] * m.m[i][j]);
     b = IK_ATAN2(s * m.m[i][k], cb);
     if (cb > 16 * IK_EPSILON) {
@@ -1699,16 +1809,20 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
     return c;
 }
 
+// (components of a unit rotation are at most 1: larger ones, NaN and Inf are refused before
+// the squared length, which could overflow, is computed)
 static bool ik__xform_valid(ik_xform t)
 {
-    // (a NaN or infinite component of rot makes its squared norm NaN or infinite: false)
-    return ik__vec3_bounded(t.pos) && IK_FABS(ik_quat_dot(t.rot, t.rot) - 1) <= IK__UNIT_TOL;
+    return ik__vec3_bounded(t.pos) && ik__quat_max_bits(t.rot) <= ik__abs_bits(2) &&
+           IK_FABS(ik_quat_dot(t.rot, t.rot) - 1) <= IK__UNIT_TOL;
 }
 
-// lo <= hi, neither NaN; infinite limits mean "none".
+// lo <= hi, neither NaN; infinite limits mean "none" (so lo = hi = +-Inf is no range). The
+// tests are on bits where a compiler with -ffinite-math-only could fold comparisons.
 static bool ik__limits_valid(ik_real lo, ik_real hi)
 {
-    return lo == lo && hi == hi && lo <= hi && lo < IK_INFINITY && hi > -IK_INFINITY;
+    return !ik__is_nan(lo) && !ik__is_nan(hi) && lo <= hi &&
+           (ik__finite(lo) || ik__finite(hi) || lo < hi);
 }
 
 static ik_result ik__joint_validate(const ik_joint *j)
@@ -1719,7 +1833,8 @@ static ik_result ik__joint_validate(const ik_joint *j)
     if (!ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
-        if (!(IK_FABS(ik_vec3_length2(j->axis) - 1) <= IK__UNIT_TOL)) // (false for NaN, inf)
+        if (ik__vec3_max_bits(j->axis) > ik__abs_bits(2) || // (as in ik__xform_valid)
+            !(IK_FABS(ik_vec3_length2(j->axis) - 1) <= IK__UNIT_TOL))
             return IK_ERR_BAD_ARG;
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
@@ -1952,7 +2067,7 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
     if (t.planar) {
         t.memo = o;
         for (i = 0; i < chain->joint_count; i++)
-            o[3 * i] = IK_INFINITY * 0; // NaN: equal to no q
+            o[3 * i] = ik__nan(); // equal to no q
     }
     return t;
 }
@@ -2655,14 +2770,17 @@ static ik_real ik__pinv_factor(ik_real s, ik_real cutoff, ik_real damping)
     ik_real t;
     if (!(s > 0))
         return 0;
+    // (Inf where the factor overflows, tested first so that no FE_OVERFLOW is raised: the
+    // pseudo-inverse is then not representable)
     if (damping < 0)
-        return s > cutoff ? 1 / s : 0;
+        return s <= cutoff ? 0 : (s >= 2 / IK__REAL_MAX ? 1 / s : IK_INFINITY);
     if (s >= damping) {
         t = damping / s;
-        return 1 / s / (1 + t * t);
+        return s >= 2 / IK__REAL_MAX ? 1 / s / (1 + t * t) : IK_INFINITY;
     }
     t = s / damping;
-    return t / damping / (1 + t * t);
+    return damping >= 1 || t <= damping * (IK__REAL_MAX / 2) ? t / damping / (1 + t * t)
+                                                             : IK_INFINITY;
 }
 
 // out (n x m) = V diag(f(s)) U^T, f from ik__pinv_factor. Returns false, writing nothing, if an
@@ -2718,7 +2836,7 @@ static ik_result ik__pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real
 IKDEF ik_result ik_svd_pinv(const ik_real *a, int m, int n, ik_real rcond, ik_real *out_pinv,
                             void *scratch, size_t scratch_size)
 {
-    if (!(rcond >= 0 && rcond < 1))
+    if (!ik__finite(rcond) || !(rcond >= 0 && rcond < 1))
         return IK_ERR_BAD_ARG;
     return ik__pinv(a, m, n, rcond, -1, out_pinv, scratch, scratch_size);
 }
@@ -2863,12 +2981,18 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
             break;
         for (p = 0; p < 3; p++) {
             for (k = p + 1; k < 4; k++) {
-                ik_real theta, t, c, sn, tau;
+                ik_real theta, t, c, sn, tau, d = n[k][k] - n[p][p];
                 if (n[p][k] == 0)
                     continue;
-                // the classic symmetric Jacobi rotation zeroing n[p][k]
-                theta = (n[k][k] - n[p][p]) / (2 * n[p][k]);
-                t = (theta >= 0 ? 1 : -1) / (IK_FABS(theta) + IK_SQRT(theta * theta + 1));
+                // the classic symmetric Jacobi rotation zeroing n[p][k]; for theta beyond
+                // 1 / epsilon^2, whose square plus 1 rounds to its square (and may overflow, as
+                // theta itself may), t = 1 / (2 theta) from the entries
+                if (IK_FABS(d) * (IK_EPSILON * IK_EPSILON) < 2 * IK_FABS(n[p][k])) {
+                    theta = d / (2 * n[p][k]);
+                    t = (theta >= 0 ? 1 : -1) / (IK_FABS(theta) + IK_SQRT(theta * theta + 1));
+                } else {
+                    t = n[p][k] / d;
+                }
                 c = 1 / IK_SQRT(t * t + 1);
                 sn = t * c;
                 tau = sn / (1 + c);
@@ -3807,9 +3931,10 @@ static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
            ik__bounded(o->tolerance) && o->tolerance >= 0 && ik__bounded(o->rotation_tolerance) &&
            o->rotation_tolerance >= 0 && ik__bounded(o->orientation_weight) &&
            o->orientation_weight >= 0 && ik__bounded(o->damping) && o->damping >= 0 &&
-           o->rcond >= 0 && o->rcond < 1 && o->max_step > 0 && o->max_joint_step > 0 &&
-           ik__bounded(o->max_joint_step) && o->rest_gain >= 0 && o->rest_gain <= 1 &&
-           o->min_improvement >= 0 && o->min_improvement < 1;
+           ik__finite(o->rcond) && o->rcond >= 0 && o->rcond < 1 && !ik__is_nan(o->max_step) &&
+           o->max_step > 0 && o->max_joint_step > 0 && ik__bounded(o->max_joint_step) &&
+           ik__finite(o->rest_gain) && o->rest_gain >= 0 && o->rest_gain <= 1 &&
+           ik__finite(o->min_improvement) && o->min_improvement >= 0 && o->min_improvement < 1;
 }
 
 // The work arrays in scratch (base: need reals, see ik__jacobian_reals()).
@@ -4359,8 +4484,10 @@ static void ik__ccd_basis(ik_vec3 a, ik_real b[3][3])
 // (x, y) / |(x, y)| into *c, *s; false (and untouched) for a zero or non-finite (x, y).
 static bool ik__ccd_unit2(ik_real x, ik_real y, ik_real *c, ik_real *s)
 {
-    ik_real r2 = x * x + y * y, m;
-    if (!(r2 > IK__TINY2 && r2 <= IK__REAL_MAX)) { // tiny, huge or NaN: rescale first
+    ik_real r2 = 0, m;
+    if (IK_FABS(x) + IK_FABS(y) <= IK__SQUARABLE) // (beyond, the squares might overflow)
+        r2 = x * x + y * y;
+    if (!(r2 > IK__TINY2)) { // tiny, huge or NaN: rescale first
         m = IK_FABS(x) > IK_FABS(y) ? IK_FABS(x) : IK_FABS(y);
         if (!(m > 0 && m <= IK__REAL_MAX))
             return false;
@@ -4975,8 +5102,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         o.tolerance < 0 || !ik__bounded(o.rotation_tolerance) || o.rotation_tolerance < 0 ||
         !ik__bounded(o.position_weight) || !ik__bounded(o.orientation_weight) ||
         o.orientation_weight < 0 || !ik__bounded(o.length_scale) || o.length_scale < 0 ||
-        !(o.max_angle > 0 && o.max_angle <= IK_PI) ||
-        !(o.min_improvement >= 0 && o.min_improvement < 1))
+        !ik__finite(o.max_angle) || !(o.max_angle > 0 && o.max_angle <= IK_PI) ||
+        !ik__finite(o.min_improvement) || !(o.min_improvement >= 0 && o.min_improvement < 1))
         return IK_ERR_BAD_OPTS;
     if (!scratch)
         return IK_ERR_NULL_ARG;
@@ -5062,12 +5189,12 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         // how far the carried state's effector (and axes, rslack) may be from ik_chain_fk()'s
         // (rounding); a carried error within an epsilon of span no sweep can lower
         span = where + size;
-        slack = 64 * n * IK_EPSILON * span;
-        rslack = 64 * n * IK_EPSILON;
+        slack = (ik_real)(64 * n) * IK_EPSILON * span;
+        rslack = (ik_real)(64 * n) * IK_EPSILON;
         // The effector's local coordinates come from the chain's own transforms: their rounding
         // is about n epsilon of the chain's size. The target's come from its root coordinates
         // too, rounded to a few epsilon of their size (wherever the chain sits).
-        nf = 4 * n * IK_EPSILON * w.gs * size;
+        nf = (ik_real)(4 * n) * IK_EPSILON * w.gs * size;
         nd = nf + 4 * IK_EPSILON * w.gs * where;
         w.noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
         w.noise_d2 =
@@ -5211,6 +5338,13 @@ static ik_real ik__limb_length(ik_vec3 v)
     return m * IK_SQRT(ik_vec3_length2(v));
 }
 
+// dist / unit (dist >= 0, unit > 0: a distance in a limb's units), or REAL_MAX (out of reach)
+// where that overflows: tested first, so that no FE_OVERFLOW is raised.
+static inline ik_real ik__limb_units(ik_real dist, ik_real unit)
+{
+    return unit >= 1 || dist <= unit * (IK__REAL_MAX / 2) ? dist / unit : IK__REAL_MAX;
+}
+
 // v / d (d > 0), by 1 / d unless that overflows.
 static ik_vec3 ik__limb_div(ik_vec3 v, ik_real d)
 {
@@ -5226,7 +5360,12 @@ static inline ik_vec3 ik__limb_unit(ik_vec3 v)
 
 static inline ik_quat ik__limb_quat_unit(ik_quat q)
 {
-    return IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON ? q : ik_quat_normalize(q);
+    // (q is finite: checked by the callers; one with |x| + |y| + |z| + |w| > 4 is not unit,
+    // and its squares may overflow)
+    return IK_FABS(q.x) + IK_FABS(q.y) + IK_FABS(q.z) + IK_FABS(q.w) <= 4 &&
+                   IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON
+               ? q
+               : ik_quat_normalize(q);
 }
 
 // The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
@@ -5301,10 +5440,13 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     }
     g.reach2_mid = s2 + k * g.a;
     g.reach2_half = k * g.rg;
-    g.reach2_half_inv =
-        g.reach2_half > 0 && 1 / g.reach2_half <= IK__REAL_MAX ? 1 / g.reach2_half : 0;
-    k = 1 / (g.length_unit * g.length_unit);
-    g.unit2_inv = k >= IK__REAL_MIN && k <= IK__REAL_MAX ? k : 0;
+    // (0 where the inverse would overflow: tested first, so that no FE_OVERFLOW is raised)
+    g.reach2_half_inv = g.reach2_half > IK__REAL_MIN ? 1 / g.reach2_half : 0;
+    // (and 0 where |t|^2 unit2_inv could overflow: |t|^2 <= 12 IK_MAX_MAGNITUDE^2 for bounded
+    // positions of the target and the base)
+    k = g.length_unit * g.length_unit; // (at most about 1e25: lengths are bounded)
+    g.unit2_inv =
+        k > 12 * IK_MAX_MAGNITUDE * IK_MAX_MAGNITUDE / IK__REAL_MAX && k > IK__REAL_MIN ? 1 / k : 0;
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
@@ -5584,7 +5726,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     band = opts ? opts->pole_band : IK_R(0.01);
     soft = opts ? opts->softness : 0;
     if (opts && (opts->_valid != IK__OPTS_VALID || !ik__bounded(soft) || soft < 0 ||
-                 !(band > 0 && band < 1)))
+                 !ik__finite(band) || !(band > 0 && band < 1)))
         return IK_ERR_BAD_OPTS;
 
     // lengths in the limb's unit (l1 + l2 = 1), except dist, t, tiny, scale (the model's, whose
@@ -5593,7 +5735,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     l2 = g->lower_length;
     scale = g->length_unit * (l1 + l2);
     tiny = 16 * IK_EPSILON * scale;
-    soft /= g->length_unit;
+    soft = ik__limb_units(soft, g->length_unit);
     soft = soft < IK__REAL_MAX / 8 ? soft : IK__REAL_MAX / 8; // (a tiny limb's overflow)
 
     // reach, softened and clamped; squared, and where that neither under- nor overflows straight
@@ -5605,21 +5747,23 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         dist2 = d2 * g->unit2_inv;
     } else {
         dist = ik__limb_length(t);
-        du = dist / g->length_unit; // (may overflow for a tiny limb: then out of reach)
-        dist2 = du * du;
+        du = ik__limb_units(dist, g->length_unit); // (REAL_MAX for a tiny limb's far target)
+        dist2 = du <= 2 ? du * du : du; // (beyond 2, any value above reach2_max <= 1 will do)
     }
     reach2 = dist2;
-    inv_len = g->length_unit / dist; // 1 / |w| in the limb's unit (inf or NaN: not used)
+    // 1 / |w| in the limb's unit; 0 (not used) within 2^-40 limbs of the shoulder, where it
+    // could overflow (tested without a product that could be subnormal, which is slow)
+    inv_len = dist * IK_R(1099511627776.0) >= g->length_unit ? g->length_unit / dist : 0;
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
         ik_real dmax = IK_SQRT(g->reach2_max), reach;
-        du = dist / g->length_unit;
-        reach = du;
+        du = ik__limb_units(dist, g->length_unit);
+        reach = du < IK__REAL_MAX ? du : dmax; // (a tiny limb's far target: out of reach)
         if (soft > 0 && reach > dmax - soft) {
             // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
-            // dmax - s + s x / (x + s) = dmax - s (s / (x + s)), which neither cancels nor
-            // overflows (an infinite x, a tiny limb's far target, gives dmax)
+            // dmax - s + s x / (x + s) = dmax - s / (1 + x / s), which neither cancels nor
+            // overflows (not even regrouped by -ffast-math, as s (s / (x + s)) could be)
             ik_real x = reach - (dmax - soft);
-            reach = dmax - soft * (soft / (x + soft));
+            reach = dmax - soft / (1 + x / soft);
         }
         reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
         // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
@@ -5627,7 +5771,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
         reach2 = reach == dmax                     ? g->reach2_max
                  : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
                                                    : reach * reach;
-        inv_len = 1 / reach;
+        inv_len = reach > IK__REAL_MIN ? 1 / reach : 0;
         // met unless clamped or softened beyond rounding (a target made by FK of a reachable
         // pose can land a rounding error outside the range)
         met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (l1 + l2);
@@ -6319,7 +6463,8 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
         ik_vec3_sub(ik_vec3_add(t->pos, ik_mat3_mul_vec3(m, ik_vec3_sub(g->w0, g->p0))), g->s);
     ik_vec3 b = g->b[3], x = ik_vec3_sub(g->w0, g->elbow), y = ik_vec3_sub(g->s, g->elbow);
     ik_vec3 vn = ik_vec3_normalize(v), el = ik_vec3_sub(g->elbow, g->s);
-    ik_real bx = ik_vec3_dot(b, x), by = ik_vec3_dot(b, y), q4[2], cs4[4], found[7], best = -1;
+    ik_real bx = ik_vec3_dot(b, x), by = ik_vec3_dot(b, y), q4[2], cs4[4], best = -1;
+    ik_real found[7] = { 0 }; // (set when best is; zeroed for gcc -O3's flow analysis)
     ik_real ca = ik_vec3_dot(x, y) - bx * by, sa = ik_vec3_dot(y, ik_vec3_cross(b, x));
     ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
     ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
@@ -6587,6 +6732,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     return IK_OK;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif // IK_IMPLEMENTATION
 
 /*

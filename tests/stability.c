@@ -8,6 +8,7 @@
    Usage: stability [N]   (default 20000: what make test runs; make stability runs 10^6) */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,9 +24,11 @@ typedef struct result {
     int converged;      // solves with IK_STATUS_CONVERGED
 } result;
 
-static int finite_d(double x)
+static int finite_d(double x) // (by the bits: -ffast-math may fold x - x == 0 to true)
 {
-    return x - x == 0;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return (b & 0x7fffffffffffffffull) < 0x7ff0000000000000ull;
 }
 
 // The chains: 0, 1: five ball joints, links of 0.3 along z; 2: a 7-DOF arm (iiwa-like).

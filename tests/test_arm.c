@@ -351,7 +351,7 @@ static void test_arm_contract(void)
     q[2] = (ik_real)INFINITY;
     CHECK(ik_arm_solve(&a.chain, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) ==
           IK_ERR_BAD_ARG);
-    CHECK(isinf((double)q[2]));
+    CHECK(test_isinf((double)q[2]));
     q[2] = keep[2];
     for (k = 0; k < 7; k++)
         CHECK(q[k] == keep[k]);
@@ -792,8 +792,8 @@ static void test_arm_review_cases(void)
     for (trial = 0; trial < 2; trial++) {
         q[0] = trial ? (ik_real)1e12 : 0, q[1] = (ik_real)0.3, q[2] = (ik_real)0.4;
         CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
-        CHECK(q[0] >= 0 && q[0] <= (ik_real)2e20 && isfinite((double)q[1]) &&
-              isfinite((double)q[2]));
+        CHECK(q[0] >= 0 && q[0] <= (ik_real)2e20 && test_finite((double)q[1]) &&
+              test_finite((double)q[2]));
     }
 }
 
@@ -972,7 +972,7 @@ static void test_arm_planar_closed_form(void)
             q[0] = (ik_real)0.3, q[1] = (ik_real)0.4;
             CHECK(ik_arm_solve(&c, &t, &o, q, arm_scratch, sizeof arm_scratch, &info) == IK_OK);
             CHECK(ik_chain_fk(&c, q, NULL, &e) == IK_OK);
-            CHECK(isfinite((double)q[0]) && isfinite((double)q[1]));
+            CHECK(test_finite((double)q[0]) && test_finite((double)q[1]));
             if (which < 2) {
                 CHECK(info.status == IK_STATUS_CONVERGED && info.iterations == 1);
                 CHECK(ik_vec3_length(ik_vec3_sub(e.pos, goal)) <= (ik_real)TOL(1e-12, 1e-5));

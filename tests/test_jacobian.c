@@ -219,7 +219,7 @@ static int all_finite(const ik_real *q, int dof)
 {
     int i;
     for (i = 0; i < dof; i++)
-        if (!((double)q[i] == (double)q[i] && fabs((double)q[i]) < 1e300))
+        if (!(test_finite((double)q[i]) && fabs((double)q[i]) < 1e300))
             return 0;
     return 1;
 }

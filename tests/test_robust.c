@@ -30,7 +30,7 @@ static int untouched(const void *p, size_t n)
 
 static int finite_d(double x)
 {
-    return x - x == 0;
+    return test_finite(x);
 }
 
 static int reals_finite(const ik_real *x, int n)
@@ -1040,6 +1040,42 @@ static void test_robust_arm(void)
     }
 }
 
+// An unlimited prismatic joint gives the chain an infinite reach, which the solvers measure their
+// scales by: every solver, position and pose targets, must return IK_OK with a finite q and
+// finite errors. (Under -ffast-math the old x - x == x - x finiteness test was folded to true:
+// CCD took the infinite reach as its size and returned IK_ERR_NUMERIC, the arm solver reported
+// a NaN rotation error; found by fuzzing with -ffast-math, in the corpus as
+// regression-fast-math-*.)
+static void test_robust_unlimited_reach(void)
+{
+    ik_joint j[3];
+    ik_chain c;
+    ik_target t[2];
+    ik_solve_info info;
+    int k, s;
+    j[0] = ik_joint_fixed(ik_xform_translation(ik_vec3_make(IK_R(0.3), IK_R(-0.2), IK_R(0.1))));
+    j[1] = ik_joint_fixed(ik_xform_make(ik_quat_from_axis_angle(ik_vec3_make(1, 2, 3), 1),
+                                        ik_vec3_make(0, IK_R(0.4), 0)));
+    j[2] = ik_joint_prismatic(ik_xform_translation(ik_vec3_make(IK_R(0.1), 0, IK_R(0.2))),
+                              ik_vec3_make(IK_R(0.632719), IK_R(-0.538078), IK_R(-0.556902)));
+    c = ik_chain_make(j, 3, ik_xform_translation(ik_vec3_make(0, IK_R(0.2), 0)));
+    CHECK(j[2].lo == -IK_INFINITY && j[2].hi == IK_INFINITY);
+    t[0] = ik_target_position(ik_vec3_make(IK_R(1.18237), IK_R(-1.69861), IK_R(1.96851)));
+    t[1] = ik_target_pose(ik_xform_make(
+        ik_quat_make(IK_R(0.545353), IK_R(-0.553095), IK_R(0.606735), IK_R(-0.168963)),
+        ik_vec3_make(IK_R(-1.84692), IK_R(1.38916), IK_R(1.86584))));
+    for (k = 0; k < 2; k++)
+        for (s = 0; s < 3; s++) {
+            ik_real q[1] = { IK_R(0.5) };
+            ik_result r =
+                s == 0   ? ik_ccd_solve(&c, &t[k], NULL, q, scratch, sizeof scratch, &info)
+                : s == 1 ? ik_jacobian_solve(&c, &t[k], NULL, q, scratch, sizeof scratch, &info)
+                         : ik_arm_solve(&c, &t[k], NULL, q, scratch, sizeof scratch, &info);
+            CHECK(r == IK_OK && reals_finite(q, 1));
+            CHECK(reals_finite(&info.position_error, 1) && reals_finite(&info.rotation_error, 1));
+        }
+}
+
 // ---- analytic limb -----------------------------------------------------------------------------
 
 static ik_limb robust_limb(void)
@@ -1542,6 +1578,7 @@ void test_robust(void)
     RUN(test_robust_ccd_far_chain);
     RUN(test_robust_jacobian);
     RUN(test_robust_arm);
+    RUN(test_robust_unlimited_reach);
     RUN(test_robust_limb);
     RUN(test_robust_limb_degenerate_side);
     RUN(test_robust_limb_soft_tiny);

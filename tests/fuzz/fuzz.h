@@ -75,9 +75,12 @@ static inline int fz_chance(fz *f, unsigned k)
     return fz_u8(f) < k;
 }
 
-static inline int fz_finite(ik_real x)
+static inline int fz_finite(ik_real x) // (by the bits: -ffast-math may fold (x - x) == (x - x))
 {
-    return (x - x) == (x - x);
+    double d = (double)x;
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return (b & 0x7fffffffffffffffull) < 0x7ff0000000000000ull;
 }
 
 static inline ik_real fz_from_double(double d)
