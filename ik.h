@@ -5052,25 +5052,73 @@ static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
     return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
 }
 
+// The checks of a limb's fields (before its directions are normalized).
+static inline bool ik__limb_valid(const ik_limb *in)
+{
+    return ik__vec3_bounded(in->base.pos) && ik__vec3_bounded(in->upper_dir) &&
+           ik__vec3_bounded(in->lower_dir) && ik__vec3_bounded(in->hinge_axis) &&
+           ik__vec3_bounded(in->swivel_ref) && ik__bounded(in->upper_length) &&
+           ik__bounded(in->lower_length) && ik__quat_usable(in->base.rot) &&
+           !(in->upper_length < 0 || in->lower_length < 0);
+}
+
+// The elbow's geometry from g's unit directions and lengths (docs/limb.md, "Geometry"):
+// d1 . R_h(t) d2 = a + rg cos(t - t0), with (cos t0, sin t0) = (b, c) / rg, and the lower bone at
+// elbow angle t by Rodrigues' formula, lower_along + lower_cos cos t + lower_sin sin t.
+static inline void ik__limb_prepare_bend(ik_limb_prepared *g)
+{
+    ik_real dh1 = ik_vec3_dot(g->upper_dir, g->hinge_axis),
+            dh2 = ik_vec3_dot(g->lower_dir, g->hinge_axis), b, c;
+    ik_vec3 d2p = ik_vec3_add_scaled(g->lower_dir, g->hinge_axis, -dh2);
+    g->a = dh1 * dh2;
+    b = ik_vec3_dot(g->upper_dir, d2p);
+    c = ik_vec3_dot(g->upper_dir, ik_vec3_cross(g->hinge_axis, d2p));
+    g->rg = IK_SQRT(b * b + c * c);
+    g->cos_t0 = g->rg > 0 ? b / g->rg : 1;
+    g->sin_t0 = g->rg > 0 ? c / g->rg : 0;
+    g->elbow = ik_vec3_scale(g->upper_dir, g->upper_length);
+    g->lower_along = ik_vec3_scale(g->hinge_axis, g->lower_length * dh2);
+    g->lower_cos = ik_vec3_scale(d2p, g->lower_length);
+    g->lower_sin = ik_vec3_cross(g->hinge_axis, g->lower_cos);
+}
+
+// The squared reach as a function of the elbow angle, reach2_mid + reach2_half cos(t - t0), its
+// range, and the constants of the elbow angle's solve (t0, its half, the inverses).
+static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
+{
+    ik_real k = 2 * g->upper_length * g->lower_length,
+            s2 = g->upper_length * g->upper_length + g->lower_length * g->lower_length, unit2_inv;
+    ik_quat h0;
+    g->reach2_max = s2 + k * (g->a + g->rg);
+    g->reach2_min = s2 + k * (g->a - g->rg);
+    g->reach2_min = g->reach2_min > 0 ? g->reach2_min : 0;
+    g->t0 = IK_ATAN2(g->sin_t0, g->cos_t0);
+    g->t0 = g->t0 <= -IK_PI ? IK_PI : g->t0; // (sin_t0 = -0: the same angle)
+    h0 = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g->cos_t0, g->sin_t0);
+    g->cos_h0 = h0.w, g->sin_h0 = h0.z; // (h0.w >= 0 by its construction)
+    g->reach2_mid = s2 + k * g->a;
+    g->reach2_half = k * g->rg;
+    g->reach2_half_inv =
+        g->reach2_half > 0 && 1 / g->reach2_half <= IK__REAL_MAX ? 1 / g->reach2_half : 0;
+    unit2_inv = 1 / (g->length_unit * g->length_unit);
+    g->unit2_inv = unit2_inv >= IK__REAL_MIN && unit2_inv <= IK__REAL_MAX ? unit2_inv : 0;
+}
+
 IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 {
     ik_limb_prepared g;
-    ik_vec3 d2p;
-    ik_real dh1, dh2, s2, k, b, c;
     if (!in || !out)
         return IK_ERR_NULL_ARG;
-    if (!(ik__vec3_bounded(in->base.pos) && ik__vec3_bounded(in->upper_dir) &&
-          ik__vec3_bounded(in->lower_dir) && ik__vec3_bounded(in->hinge_axis) &&
-          ik__vec3_bounded(in->swivel_ref) && ik__bounded(in->upper_length) &&
-          ik__bounded(in->lower_length) && ik__quat_usable(in->base.rot)) ||
-        in->upper_length < 0 || in->lower_length < 0)
+    if (!ik__limb_valid(in))
         return IK_ERR_BAD_ARG;
+    // unit directions (none of them zero)
     g.upper_dir = ik__limb_unit(in->upper_dir);
     g.lower_dir = ik__limb_unit(in->lower_dir);
     g.hinge_axis = ik__limb_unit(in->hinge_axis);
     if (ik_vec3_length2(g.upper_dir) == 0 || ik_vec3_length2(g.lower_dir) == 0 ||
         ik_vec3_length2(g.hinge_axis) == 0)
         return IK_ERR_BAD_ARG;
+    // the base, and the lengths in the limb's unit (their sum, 1 if both are 0)
     g.base.pos = in->base.pos;
     g.base.rot = ik__limb_quat_unit(in->base.rot);
     g.swivel_ref = in->swivel_ref;
@@ -5078,39 +5126,12 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
         in->upper_length + in->lower_length > 0 ? in->upper_length + in->lower_length : 1;
     g.upper_length = in->upper_length / g.length_unit;
     g.lower_length = in->lower_length / g.length_unit;
-    dh1 = ik_vec3_dot(g.upper_dir, g.hinge_axis);
-    dh2 = ik_vec3_dot(g.lower_dir, g.hinge_axis);
-    d2p = ik_vec3_add_scaled(g.lower_dir, g.hinge_axis, -dh2);
-    g.a = dh1 * dh2;
-    b = ik_vec3_dot(g.upper_dir, d2p);
-    c = ik_vec3_dot(g.upper_dir, ik_vec3_cross(g.hinge_axis, d2p));
-    g.rg = IK_SQRT(b * b + c * c);
-    // a hinge along either bone cannot change the reach
+    // the elbow's geometry; a hinge along either bone cannot change the reach
+    ik__limb_prepare_bend(&g);
     if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
-    g.elbow = ik_vec3_scale(g.upper_dir, g.upper_length);
-    g.lower_along = ik_vec3_scale(g.hinge_axis, g.lower_length * dh2);
-    g.lower_cos = ik_vec3_scale(d2p, g.lower_length);
-    g.lower_sin = ik_vec3_cross(g.hinge_axis, g.lower_cos);
-    k = 2 * g.upper_length * g.lower_length;
-    s2 = g.upper_length * g.upper_length + g.lower_length * g.lower_length;
-    g.reach2_max = s2 + k * (g.a + g.rg);
-    g.reach2_min = s2 + k * (g.a - g.rg);
-    g.reach2_min = g.reach2_min > 0 ? g.reach2_min : 0;
-    g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
-    g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
-    g.t0 = IK_ATAN2(g.sin_t0, g.cos_t0);
-    g.t0 = g.t0 <= -IK_PI ? IK_PI : g.t0; // (sin_t0 = -0: the same angle)
-    {
-        ik_quat h = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g.cos_t0, g.sin_t0);
-        g.cos_h0 = h.w, g.sin_h0 = h.z; // (h.w >= 0 by its construction)
-    }
-    g.reach2_mid = s2 + k * g.a;
-    g.reach2_half = k * g.rg;
-    g.reach2_half_inv =
-        g.reach2_half > 0 && 1 / g.reach2_half <= IK__REAL_MAX ? 1 / g.reach2_half : 0;
-    k = 1 / (g.length_unit * g.length_unit);
-    g.unit2_inv = k >= IK__REAL_MIN && k <= IK__REAL_MAX ? k : 0;
+    // the reach's range and the elbow angle's constants
+    ik__limb_prepare_reach(&g);
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
