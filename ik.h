@@ -4985,12 +4985,13 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
 // target orientation.
 
 // The limb's shape at elbow angle theta, in the shoulder frame.
-typedef struct ik__limb_local {
-    ik_quat rh;    // elbow rotation
-    ik_vec3 f;     // lower bone
-    ik_vec3 a, b;  // unit shoulder -> wrist direction, unit elbow side perpendicular to it
-    ik_real w_len; // |w|
-} ik__limb_local;
+typedef struct ik__limb_shape {
+    ik_quat elbow_rot; // the elbow's rotation
+    ik_vec3 lower;     // the lower bone
+    ik_vec3 line;      // unit shoulder -> wrist direction (a_l in docs/limb.md)
+    ik_vec3 side;      // unit elbow side, perpendicular to line (b_l)
+    ik_real w_len;     // |w|
+} ik__limb_shape;
 
 #define IK__OPTS_VALID 0x1c0ffee
 #define IK__LIMB_VALID 0x11b0ace
@@ -5276,14 +5277,14 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 // the elbow, fixed, falls behind it: to the side of -dw (dw the wrist's move) where the elbow is
 // on the wrist's side of the shoulder, of +dw on the other side (folded, the wrist beyond the
 // shoulder: a lower bone longer than the upper one).
-static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_real st, ik_vec3 f,
-                                     ik_vec3 a)
+static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, ik_real sin_t,
+                                     ik_vec3 lower, ik_vec3 line)
 {
-    ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
-    ik_vec3 dw = ik_vec3_cross(g->hinge_axis, f);
-    bool behind = (toward_straight >= 0) == (ik_vec3_dot(g->elbow, a) >= 0);
-    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, behind ? -1 : 1), a);
-    return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
+    ik_real toward_straight = g->cos_t0 * cos_t + g->sin_t0 * sin_t;
+    ik_vec3 dw = ik_vec3_cross(g->hinge_axis, lower);
+    bool behind = (toward_straight >= 0) == (ik_vec3_dot(g->elbow, line) >= 0);
+    ik_vec3 side = ik__perp_unit(ik_vec3_scale(dw, behind ? -1 : 1), line);
+    return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(line) : side;
 }
 
 // The limb's shape with the elbow at the angle t whose half has cosine ch and sine sh (a unit
@@ -5291,33 +5292,35 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_r
 // as the caller knows it (the reach t was made for), or 0: the shoulder -> wrist direction is
 // w inv_len where that is unit to rounding (a multiplication, not a square root and a division
 // on the solve's longest chain of dependent operations), else w / |w|.
-static inline void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
-                                     ik_real inv_len, ik__limb_local *out)
+static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
+                                     ik_real inv_len, ik__limb_shape *out)
 {
-    ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
-    ik_real ct = ch * ch - sh * sh, st = 2 * ch * sh;
-    ik_vec3 w;
+    ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), wrist2, side2;
+    ik_real cos_t = ch * ch - sh * sh, sin_t = 2 * ch * sh;
+    ik_vec3 wrist;
     tiny2 *= tiny2;
-    out->f =
-        ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, ct), g->lower_sin, st);
-    out->rh = ik_quat_make(g->hinge_axis.x * sh, g->hinge_axis.y * sh, g->hinge_axis.z * sh, ch);
-    w = ik_vec3_add(g->elbow, out->f);
-    w2 = ik_vec3_length2(w);
-    out->w_len = IK_SQRT(w2);
-    out->a = ik_vec3_scale(w, inv_len);
-    if (!(IK_FABS(ik_vec3_length2(out->a) - 1) <= 4 * IK_EPSILON))
-        out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
-                            : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    out->lower = ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, cos_t),
+                                    g->lower_sin, sin_t);
+    out->elbow_rot =
+        ik_quat_make(g->hinge_axis.x * sh, g->hinge_axis.y * sh, g->hinge_axis.z * sh, ch);
+    wrist = ik_vec3_add(g->elbow, out->lower);
+    wrist2 = ik_vec3_length2(wrist);
+    out->w_len = IK_SQRT(wrist2);
+    out->line = ik_vec3_scale(wrist, inv_len);
+    if (!(IK_FABS(ik_vec3_length2(out->line) - 1) <= 4 * IK_EPSILON))
+        out->line = wrist2 > tiny2 ? ik_vec3_scale(wrist, 1 / out->w_len)
+                                   : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
     // the elbow's side: its offset from the line, unless that is rounding noise. Measured as
     // |offset| |w| = |e x f| (twice the area of the triangle shoulder-elbow-wrist), whose
     // rounding error is a few eps of the limb's length squared however short w is (the offset
-    // alone carries the error of a's direction, eps / |w|): below 64 eps the elbow counts as on
+    // alone carries the error of line's direction, eps / |w|): below 64 eps the elbow counts as on
     // the line, so that a state within rounding of straight or folded (an answer, or that answer
     // read back from q) gets the same side
-    out->b = ik__limb_perp2(g->elbow, out->a);
-    s2 = ik_vec3_length2(out->b);
-    out->b = s2 * w2 > 16 * tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
-                                  : ik__limb_side_on_line(g, ct, st, out->f, out->a);
+    out->side = ik__limb_perp2(g->elbow, out->line);
+    side2 = ik_vec3_length2(out->side);
+    out->side = side2 * wrist2 > 16 * tiny2
+                    ? ik_vec3_scale(out->side, 1 / IK_SQRT(side2))
+                    : ik__limb_side_on_line(g, cos_t, sin_t, out->lower, out->line);
 }
 
 // The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose when q is
@@ -5333,10 +5336,10 @@ static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q
 // The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
 // (base.rot * shoulder) and the limb's shape at the current elbow angle.
 static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
-                                const ik_limb_pose *pose, ik__limb_local *loc)
+                                const ik_limb_pose *pose, ik__limb_shape *shape)
 {
     ik_real t = q ? q[3] : pose->elbow;
-    ik__limb_local_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, loc);
+    ik__limb_shape_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, shape);
     return ik__limb_shoulder_now(g, q, pose);
 }
 
@@ -5347,7 +5350,7 @@ static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
 // turn the limb a little on every solve instead of giving the answer again.
 static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
                                    const ik_limb_pose *pose, ik_real theta,
-                                   const ik__limb_local *now, ik__limb_local *cur)
+                                   const ik__limb_shape *now, ik__limb_shape *cur)
 {
     ik_real t = q ? q[3] : pose->elbow;
     if (!(IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta)))
@@ -5486,7 +5489,7 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
 // sqrt((1 - c) / 2), turned by t0 / 2 (angle sums); the angle itself, accurate near c = +-1 too,
 // is 4 atan(tan(acos(c) / 4)) with tan(x / 2) = sin x / (1 + cos x).
 static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
-                                    ik_real current, ik__limb_local *shape)
+                                    ik_real current, ik__limb_shape *shape)
 {
     ik_real theta, ch, sh;
     if (2 * g->upper_length * g->lower_length * g->rg > 0) {
@@ -5507,7 +5510,7 @@ static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, i
         sh = IK_SIN(theta / 2);
         inv_len = 0;
     }
-    ik__limb_local_at(g, ch, sh, inv_len, shape);
+    ik__limb_shape_at(g, ch, sh, inv_len, shape);
     return theta;
 }
 
@@ -5539,13 +5542,13 @@ static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_
 // cone's edge. side: the pole's side, or zero for none. docs/limb.md, "Degenerate cases".
 static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_real *q,
                                          const ik_limb_pose *pose, ik_real theta,
-                                         const ik__limb_local *now, ik_vec3 aim, ik_vec3 side,
+                                         const ik__limb_shape *now, ik_vec3 aim, ik_vec3 side,
                                          ik_real nearness)
 {
-    ik__limb_local cur;
+    ik__limb_shape cur;
     ik_real alpha, beta;
     ik_vec3 current = ik__perp_unit(
-        ik_quat_rotate(ik__limb_current_at(g, q, pose, theta, now, &cur), cur.b), aim);
+        ik_quat_rotate(ik__limb_current_at(g, q, pose, theta, now, &cur), cur.side), aim);
     if (ik_vec3_length2(current) == 0)
         current = ik_vec3_any_perpendicular(aim);
     alpha = IK_PI * (1 - nearness * nearness * (3 - 2 * nearness));
@@ -5569,7 +5572,7 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
 static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
                                     ik_real band, ik_real scale, const ik_real *q,
                                     const ik_limb_pose *pose, ik_real theta,
-                                    const ik__limb_local *shape, ik_vec3 aim)
+                                    const ik__limb_shape *shape, ik_vec3 aim)
 {
     ik_real across_len, ref_len;
     ik_vec3 ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
@@ -5593,15 +5596,15 @@ static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_tar
 }
 
 // The wrist's rotation: with a target orientation (rot), what is left of it (target_rot) after
-// base * shoulder * elbow (frame, times 1 / frame_norm, and the elbow's rh); position only, the
+// base * shoulder * elbow (frame times 1 / frame_norm, then elbow_rot); position only, the
 // current wrist (made only if it is asked for: with_current).
 static inline ik_quat ik__limb_wrist(bool rot, ik_quat target_rot, ik_quat frame,
-                                     ik_real frame_norm, ik_quat rh, const ik_real *q,
+                                     ik_real frame_norm, ik_quat elbow_rot, const ik_real *q,
                                      const ik_limb_pose *pose, bool with_current)
 {
     if (rot)
-        return ik__quat_scale(ik_quat_mul(ik_quat_conjugate(ik_quat_mul(frame, rh)), target_rot),
-                              frame_norm);
+        return ik__quat_scale(
+            ik_quat_mul(ik_quat_conjugate(ik_quat_mul(frame, elbow_rot)), target_rot), frame_norm);
     if (q && with_current)
         return ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
     return q ? ik_quat_identity() : ik__limb_quat_unit(pose->wrist);
@@ -5653,7 +5656,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                                        ik_solve_info *info)
 {
     ik__limb_reach reach;
-    ik__limb_local shape, cur;
+    ik__limb_shape shape, cur;
     ik_real band, soft, scale, theta, frame_norm;
     ik_vec3 aim, side;
     ik_quat frame, shoulder, wrist, target_rot;
@@ -5676,36 +5679,36 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (reach.dist > 16 * IK_EPSILON * scale)
         aim = ik__limb_div(reach.to_target, reach.dist);
     else // target at the shoulder: keep the limb's current direction
-        aim = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &shape, &cur), cur.a);
+        aim = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &shape, &cur), cur.line);
     // the elbow's side in the model frame
     side = ik__limb_side(g, target, band, scale, q, out_pose, theta, &shape, aim);
 
     // shoulder: base * shoulder (= frame) maps (a_l, b_l, a_l x b_l) onto (aim, side, aim x
     // side). frame comes unnormalized, and its normalization frame_norm is applied to the
     // products below: the square root and division run beside them, not before them
-    frame = ik__quat_from_frames(shape.a, shape.b, aim, side);
+    frame = ik__quat_from_frames(shape.line, shape.side, aim, side);
     frame_norm = 1 / IK_SQRT(ik_quat_dot(frame, frame));
     shoulder = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(g->base.rot), frame), frame_norm);
     // wrist: what is left of the target orientation
     target_rot = rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
-    wrist =
-        ik__limb_wrist(rot, target_rot, frame, frame_norm, shape.rh, q, out_pose, out_pose || info);
+    wrist = ik__limb_wrist(rot, target_rot, frame, frame_norm, shape.elbow_rot, q, out_pose,
+                           out_pose || info);
 
     ik__limb_write(shoulder, theta, wrist, rot, q, out_pose);
     if (info)
         ik__limb_report(
             g, &reach, aim, shape.w_len,
-            ik_quat_mul(ik__quat_scale(frame, frame_norm), ik_quat_mul(shape.rh, wrist)), rot,
-            target_rot, info);
+            ik_quat_mul(ik__quat_scale(frame, frame_norm), ik_quat_mul(shape.elbow_rot, wrist)),
+            rot, target_rot, info);
     return IK_OK;
 }
 
 IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel)
 {
     ik_limb_prepared g;
-    ik__limb_local loc;
-    ik_quat rs;
-    ik_vec3 a, side, ref;
+    ik__limb_shape shape;
+    ik_quat shoulder;
+    ik_vec3 line, side, ref;
     ik_result r = ik_limb_prepare(limb, &g);
     if (r != IK_OK)
         return r;
@@ -5713,15 +5716,15 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
         return IK_ERR_NULL_ARG;
     if (!ik__limb_state_valid(q, NULL))
         return IK_ERR_BAD_ARG;
-    rs = ik__limb_current(&g, q, NULL, &loc);
-    a = ik_quat_rotate(rs, loc.a);
-    side = ik__perp_unit(ik_quat_rotate(rs, loc.b), a);
-    ref = ik__perp_unit(g.swivel_ref, a);
+    shoulder = ik__limb_current(&g, q, NULL, &shape);
+    line = ik_quat_rotate(shoulder, shape.line);
+    side = ik__perp_unit(ik_quat_rotate(shoulder, shape.side), line);
+    ref = ik__perp_unit(g.swivel_ref, line);
     if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0) {
         *out_swivel = 0;
         return IK_OK;
     }
-    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), a), ik_vec3_dot(ref, side));
+    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
     if (*out_swivel <= -IK_PI)
         *out_swivel = IK_PI;
     return IK_OK;
