@@ -5484,10 +5484,11 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
 }
 
 // The elbow angle for the reach (the nearest to the current angle, current), and the limb's
-// shape at it. theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) /
-// reach2_half, by its half: (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2) and
-// sqrt((1 - c) / 2), turned by t0 / 2 (angle sums); the angle itself, accurate near c = +-1 too,
-// is 4 atan(tan(acos(c) / 4)) with tan(x / 2) = sin x / (1 + cos x).
+// shape at it (docs/limb.md, "Geometry"; its chain of operations kept short: "Cost").
+// theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) / reach2_half, by its half:
+// (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2) and sqrt((1 - c) / 2), turned
+// by t0 / 2 (angle sums); the angle itself, accurate near c = +-1 too, is 4 atan(tan(acos(c) / 4))
+// with tan(x / 2) = sin x / (1 + cos x).
 static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
                                     ik_real current, ik__limb_shape *shape)
 {
@@ -5564,11 +5565,11 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
 }
 
 // The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or
-// swivel_ref's side turned by the swivel), blended with the current side within the pole band.
-// Near the line its side is ill-defined, and no function of the pole alone can be continuous
-// there, so the current side takes part; this is continuous in the pole and the target, and
-// solving again gives the same answer (a projection, and the answer's current side is its own
-// elbow side).
+// swivel_ref's side turned by the swivel), blended with the current side within the pole band
+// (docs/limb.md, "Degenerate cases"). Near the line its side is ill-defined, and no function of
+// the pole alone can be continuous there, so the current side takes part; this is continuous in
+// the pole and the target, and solving again gives the same answer (a projection, and the
+// answer's current side is its own elbow side).
 static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
                                     ik_real band, ik_real scale, const ik_real *q,
                                     const ik_limb_pose *pose, ik_real theta,
@@ -5661,11 +5662,14 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     ik_vec3 aim, side;
     ik_quat frame, shoulder, wrist, target_rot;
     bool rot;
-    ik_result checked = ik__limb_solve_check(g, target, opts, q, out_pose);
-    if (checked != IK_OK)
-        return checked;
+    ik_result checked;
+    // (the options read before the checks: gcc then keeps the solve in one function instead of
+    // splitting the checks off, which cost a few instructions)
     band = opts ? opts->pole_band : IK_R(0.01);
     soft = opts ? opts->softness : 0;
+    checked = ik__limb_solve_check(g, target, opts, q, out_pose);
+    if (checked != IK_OK)
+        return checked;
     rot = target->use_rotation;
     scale = g->length_unit * (g->upper_length + g->lower_length); // the limb's length, model units
 
