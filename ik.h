@@ -5306,12 +5306,13 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
 // target orientation.
 
 // The limb's shape at elbow angle theta, in the shoulder frame.
-typedef struct ik__limb_local {
-    ik_quat rh;    // elbow rotation
-    ik_vec3 f;     // lower bone
-    ik_vec3 a, b;  // unit shoulder -> wrist direction, unit elbow side perpendicular to it
-    ik_real w_len; // |w|
-} ik__limb_local;
+typedef struct ik__limb_shape {
+    ik_quat elbow_rot; // the elbow's rotation
+    ik_vec3 lower;     // the lower bone
+    ik_vec3 line;      // unit shoulder -> wrist direction (a_l in docs/limb.md)
+    ik_vec3 side;      // unit elbow side, perpendicular to line (b_l)
+    ik_real w_len;     // |w|
+} ik__limb_shape;
 
 #define IK__OPTS_VALID 0x1c0ffee
 #define IK__LIMB_VALID 0x11b0ace
@@ -5385,25 +5386,78 @@ static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
     return ik_quat_make(axis.x * sh, axis.y * sh, axis.z * sh, ch);
 }
 
+// The checks of a limb's fields (before its directions are normalized).
+static inline bool ik__limb_valid(const ik_limb *in)
+{
+    return ik__vec3_bounded(in->base.pos) && ik__vec3_bounded(in->upper_dir) &&
+           ik__vec3_bounded(in->lower_dir) && ik__vec3_bounded(in->hinge_axis) &&
+           ik__vec3_bounded(in->swivel_ref) && ik__bounded(in->upper_length) &&
+           ik__bounded(in->lower_length) && ik__quat_usable(in->base.rot) &&
+           !(in->upper_length < 0 || in->lower_length < 0);
+}
+
+// The elbow's geometry from g's unit directions and lengths (docs/limb.md, "Geometry"):
+// d1 . R_h(t) d2 = a + rg cos(t - t0), with (cos t0, sin t0) = (b, c) / rg, and the lower bone at
+// elbow angle t by Rodrigues' formula, lower_along + lower_cos cos t + lower_sin sin t.
+static inline void ik__limb_prepare_bend(ik_limb_prepared *g)
+{
+    ik_real dh1 = ik_vec3_dot(g->upper_dir, g->hinge_axis),
+            dh2 = ik_vec3_dot(g->lower_dir, g->hinge_axis), b, c;
+    ik_vec3 d2p = ik_vec3_add_scaled(g->lower_dir, g->hinge_axis, -dh2);
+    g->a = dh1 * dh2;
+    b = ik_vec3_dot(g->upper_dir, d2p);
+    c = ik_vec3_dot(g->upper_dir, ik_vec3_cross(g->hinge_axis, d2p));
+    g->rg = IK_SQRT(b * b + c * c);
+    g->cos_t0 = g->rg > 0 ? b / g->rg : 1;
+    g->sin_t0 = g->rg > 0 ? c / g->rg : 0;
+    g->elbow = ik_vec3_scale(g->upper_dir, g->upper_length);
+    g->lower_along = ik_vec3_scale(g->hinge_axis, g->lower_length * dh2);
+    g->lower_cos = ik_vec3_scale(d2p, g->lower_length);
+    g->lower_sin = ik_vec3_cross(g->hinge_axis, g->lower_cos);
+}
+
+// The squared reach as a function of the elbow angle, reach2_mid + reach2_half cos(t - t0), its
+// range, and the constants of the elbow angle's solve (t0, its half, the inverses).
+static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
+{
+    ik_real k = 2 * g->upper_length * g->lower_length,
+            s2 = g->upper_length * g->upper_length + g->lower_length * g->lower_length, unit2;
+    ik_quat h0;
+    g->reach2_max = s2 + k * (g->a + g->rg);
+    g->reach2_min = s2 + k * (g->a - g->rg);
+    g->reach2_min = g->reach2_min > 0 ? g->reach2_min : 0;
+    g->t0 = IK_ATAN2(g->sin_t0, g->cos_t0);
+    g->t0 = g->t0 <= -IK_PI ? IK_PI : g->t0; // (sin_t0 = -0: the same angle)
+    h0 = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g->cos_t0, g->sin_t0);
+    g->cos_h0 = h0.w, g->sin_h0 = h0.z; // (h0.w >= 0 by its construction)
+    g->reach2_mid = s2 + k * g->a;
+    g->reach2_half = k * g->rg;
+    // (0 where the inverse would overflow: tested first, so that no FE_OVERFLOW is raised)
+    g->reach2_half_inv = g->reach2_half > IK__REAL_MIN ? 1 / g->reach2_half : 0;
+    // (and 0 where |t|^2 unit2_inv could overflow: |t|^2 <= 12 IK_MAX_MAGNITUDE^2 for bounded
+    // positions of the target and the base)
+    unit2 = g->length_unit * g->length_unit; // (at most about 1e25: lengths are bounded)
+    g->unit2_inv =
+        unit2 > 12 * IK_MAX_MAGNITUDE * IK_MAX_MAGNITUDE / IK__REAL_MAX && unit2 > IK__REAL_MIN
+            ? 1 / unit2
+            : 0;
+}
+
 IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 {
     ik_limb_prepared g;
-    ik_vec3 d2p;
-    ik_real dh1, dh2, s2, k, b, c;
     if (!in || !out)
         return IK_ERR_NULL_ARG;
-    if (!(ik__vec3_bounded(in->base.pos) && ik__vec3_bounded(in->upper_dir) &&
-          ik__vec3_bounded(in->lower_dir) && ik__vec3_bounded(in->hinge_axis) &&
-          ik__vec3_bounded(in->swivel_ref) && ik__bounded(in->upper_length) &&
-          ik__bounded(in->lower_length) && ik__quat_usable(in->base.rot)) ||
-        in->upper_length < 0 || in->lower_length < 0)
+    if (!ik__limb_valid(in))
         return IK_ERR_BAD_ARG;
+    // unit directions (none of them zero)
     g.upper_dir = ik__limb_unit(in->upper_dir);
     g.lower_dir = ik__limb_unit(in->lower_dir);
     g.hinge_axis = ik__limb_unit(in->hinge_axis);
     if (ik_vec3_length2(g.upper_dir) == 0 || ik_vec3_length2(g.lower_dir) == 0 ||
         ik_vec3_length2(g.hinge_axis) == 0)
         return IK_ERR_BAD_ARG;
+    // the base, and the lengths in the limb's unit (their sum, 1 if both are 0)
     g.base.pos = in->base.pos;
     g.base.rot = ik__limb_quat_unit(in->base.rot);
     g.swivel_ref = in->swivel_ref;
@@ -5411,42 +5465,12 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
         in->upper_length + in->lower_length > 0 ? in->upper_length + in->lower_length : 1;
     g.upper_length = in->upper_length / g.length_unit;
     g.lower_length = in->lower_length / g.length_unit;
-    dh1 = ik_vec3_dot(g.upper_dir, g.hinge_axis);
-    dh2 = ik_vec3_dot(g.lower_dir, g.hinge_axis);
-    d2p = ik_vec3_add_scaled(g.lower_dir, g.hinge_axis, -dh2);
-    g.a = dh1 * dh2;
-    b = ik_vec3_dot(g.upper_dir, d2p);
-    c = ik_vec3_dot(g.upper_dir, ik_vec3_cross(g.hinge_axis, d2p));
-    g.rg = IK_SQRT(b * b + c * c);
-    // a hinge along either bone cannot change the reach
+    // the elbow's geometry; a hinge along either bone cannot change the reach
+    ik__limb_prepare_bend(&g);
     if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
-    g.elbow = ik_vec3_scale(g.upper_dir, g.upper_length);
-    g.lower_along = ik_vec3_scale(g.hinge_axis, g.lower_length * dh2);
-    g.lower_cos = ik_vec3_scale(d2p, g.lower_length);
-    g.lower_sin = ik_vec3_cross(g.hinge_axis, g.lower_cos);
-    k = 2 * g.upper_length * g.lower_length;
-    s2 = g.upper_length * g.upper_length + g.lower_length * g.lower_length;
-    g.reach2_max = s2 + k * (g.a + g.rg);
-    g.reach2_min = s2 + k * (g.a - g.rg);
-    g.reach2_min = g.reach2_min > 0 ? g.reach2_min : 0;
-    g.cos_t0 = g.rg > 0 ? b / g.rg : 1;
-    g.sin_t0 = g.rg > 0 ? c / g.rg : 0;
-    g.t0 = IK_ATAN2(g.sin_t0, g.cos_t0);
-    g.t0 = g.t0 <= -IK_PI ? IK_PI : g.t0; // (sin_t0 = -0: the same angle)
-    {
-        ik_quat h = ik__quat_unit_axis_cs(ik_vec3_make(0, 0, 1), g.cos_t0, g.sin_t0);
-        g.cos_h0 = h.w, g.sin_h0 = h.z; // (h.w >= 0 by its construction)
-    }
-    g.reach2_mid = s2 + k * g.a;
-    g.reach2_half = k * g.rg;
-    // (0 where the inverse would overflow: tested first, so that no FE_OVERFLOW is raised)
-    g.reach2_half_inv = g.reach2_half > IK__REAL_MIN ? 1 / g.reach2_half : 0;
-    // (and 0 where |t|^2 unit2_inv could overflow: |t|^2 <= 12 IK_MAX_MAGNITUDE^2 for bounded
-    // positions of the target and the base)
-    k = g.length_unit * g.length_unit; // (at most about 1e25: lengths are bounded)
-    g.unit2_inv =
-        k > 12 * IK_MAX_MAGNITUDE * IK_MAX_MAGNITUDE / IK__REAL_MAX && k > IK__REAL_MIN ? 1 / k : 0;
+    // the reach's range and the elbow angle's constants
+    ik__limb_prepare_reach(&g);
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
@@ -5591,14 +5615,14 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 // the elbow, fixed, falls behind it: to the side of -dw (dw the wrist's move) where the elbow is
 // on the wrist's side of the shoulder, of +dw on the other side (folded, the wrist beyond the
 // shoulder: a lower bone longer than the upper one).
-static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_real st, ik_vec3 f,
-                                     ik_vec3 a)
+static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, ik_real sin_t,
+                                     ik_vec3 lower, ik_vec3 line)
 {
-    ik_real toward_straight = g->cos_t0 * ct + g->sin_t0 * st;
-    ik_vec3 dw = ik_vec3_cross(g->hinge_axis, f);
-    bool behind = (toward_straight >= 0) == (ik_vec3_dot(g->elbow, a) >= 0);
-    ik_vec3 b = ik__perp_unit(ik_vec3_scale(dw, behind ? -1 : 1), a);
-    return ik_vec3_length2(b) == 0 ? ik_vec3_any_perpendicular(a) : b;
+    ik_real toward_straight = g->cos_t0 * cos_t + g->sin_t0 * sin_t;
+    ik_vec3 dw = ik_vec3_cross(g->hinge_axis, lower);
+    bool behind = (toward_straight >= 0) == (ik_vec3_dot(g->elbow, line) >= 0);
+    ik_vec3 side = ik__perp_unit(ik_vec3_scale(dw, behind ? -1 : 1), line);
+    return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(line) : side;
 }
 
 // The limb's shape with the elbow at the angle t whose half has cosine ch and sine sh (a unit
@@ -5606,33 +5630,35 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real ct, ik_r
 // as the caller knows it (the reach t was made for), or 0: the shoulder -> wrist direction is
 // w inv_len where that is unit to rounding (a multiplication, not a square root and a division
 // on the solve's longest chain of dependent operations), else w / |w|.
-static inline void ik__limb_local_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
-                                     ik_real inv_len, ik__limb_local *out)
+static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
+                                     ik_real inv_len, ik__limb_shape *out)
 {
-    ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), w2, s2;
-    ik_real ct = ch * ch - sh * sh, st = 2 * ch * sh;
-    ik_vec3 w;
+    ik_real tiny2 = 16 * IK_EPSILON * (g->upper_length + g->lower_length), wrist2, side2;
+    ik_real cos_t = ch * ch - sh * sh, sin_t = 2 * ch * sh;
+    ik_vec3 wrist;
     tiny2 *= tiny2;
-    out->f =
-        ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, ct), g->lower_sin, st);
-    out->rh = ik_quat_make(g->hinge_axis.x * sh, g->hinge_axis.y * sh, g->hinge_axis.z * sh, ch);
-    w = ik_vec3_add(g->elbow, out->f);
-    w2 = ik_vec3_length2(w);
-    out->w_len = IK_SQRT(w2);
-    out->a = ik_vec3_scale(w, inv_len);
-    if (!(IK_FABS(ik_vec3_length2(out->a) - 1) <= 4 * IK_EPSILON))
-        out->a = w2 > tiny2 ? ik_vec3_scale(w, 1 / out->w_len)
-                            : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
+    out->lower = ik_vec3_add_scaled(ik_vec3_add_scaled(g->lower_along, g->lower_cos, cos_t),
+                                    g->lower_sin, sin_t);
+    out->elbow_rot =
+        ik_quat_make(g->hinge_axis.x * sh, g->hinge_axis.y * sh, g->hinge_axis.z * sh, ch);
+    wrist = ik_vec3_add(g->elbow, out->lower);
+    wrist2 = ik_vec3_length2(wrist);
+    out->w_len = IK_SQRT(wrist2);
+    out->line = ik_vec3_scale(wrist, inv_len);
+    if (!(IK_FABS(ik_vec3_length2(out->line) - 1) <= 4 * IK_EPSILON))
+        out->line = wrist2 > tiny2 ? ik_vec3_scale(wrist, 1 / out->w_len)
+                                   : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
     // the elbow's side: its offset from the line, unless that is rounding noise. Measured as
     // |offset| |w| = |e x f| (twice the area of the triangle shoulder-elbow-wrist), whose
     // rounding error is a few eps of the limb's length squared however short w is (the offset
-    // alone carries the error of a's direction, eps / |w|): below 64 eps the elbow counts as on
+    // alone carries the error of line's direction, eps / |w|): below 64 eps the elbow counts as on
     // the line, so that a state within rounding of straight or folded (an answer, or that answer
     // read back from q) gets the same side
-    out->b = ik__limb_perp2(g->elbow, out->a);
-    s2 = ik_vec3_length2(out->b);
-    out->b = s2 * w2 > 16 * tiny2 ? ik_vec3_scale(out->b, 1 / IK_SQRT(s2))
-                                  : ik__limb_side_on_line(g, ct, st, out->f, out->a);
+    out->side = ik__limb_perp2(g->elbow, out->line);
+    side2 = ik_vec3_length2(out->side);
+    out->side = side2 * wrist2 > 16 * tiny2
+                    ? ik_vec3_scale(out->side, 1 / IK_SQRT(side2))
+                    : ik__limb_side_on_line(g, cos_t, sin_t, out->lower, out->line);
 }
 
 // The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose when q is
@@ -5648,10 +5674,10 @@ static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q
 // The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
 // (base.rot * shoulder) and the limb's shape at the current elbow angle.
 static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
-                                const ik_limb_pose *pose, ik__limb_local *loc)
+                                const ik_limb_pose *pose, ik__limb_shape *shape)
 {
     ik_real t = q ? q[3] : pose->elbow;
-    ik__limb_local_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, loc);
+    ik__limb_shape_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, shape);
     return ik__limb_shoulder_now(g, q, pose);
 }
 
@@ -5662,7 +5688,7 @@ static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
 // turn the limb a little on every solve instead of giving the answer again.
 static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
                                    const ik_limb_pose *pose, ik_real theta,
-                                   const ik__limb_local *now, ik__limb_local *cur)
+                                   const ik__limb_shape *now, ik__limb_shape *cur)
 {
     ik_real t = q ? q[3] : pose->elbow;
     if (!(IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta)))
@@ -5706,83 +5732,108 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
     return r != IK_OK ? r : ik_limb_solve_prepared(&g, target, opts, q, out_pose, info);
 }
 
-IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_target *target,
-                                       const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
-                                       ik_solve_info *info)
+// The checks of ik_limb_solve_prepared()'s options (opts non-NULL).
+static inline bool ik__limb_opts_valid(const ik_limb_opts *opts)
 {
-    ik__limb_local loc, cur;
-    ik_real l1, l2, k, d2, dist2, dist, du, reach2, theta, ch, sh, inv_len, scale, tiny, plen, rlen,
-        band, soft, p2, r2, nq;
-    ik_vec3 t, am, bm, ref;
-    ik_quat qml, qs, qw, target_rot;
-    bool met = true, rot = target && target->use_rotation, none;
-    if (!g || !target || (!q && !out_pose))
+    ik_real band = opts->pole_band, soft = opts->softness;
+    return !(opts->_valid != IK__OPTS_VALID || !ik__bounded(soft) || soft < 0 ||
+             !ik__finite(band) || !(band > 0 && band < 1));
+}
+
+// The checks of ik_limb_solve_prepared()'s arguments (the limb's own were ik_limb_prepare()'s).
+static inline ik_result ik__limb_solve_check(const ik_limb_prepared *g,
+                                             const ik_limb_target *target, const ik_limb_opts *opts,
+                                             const ik_real *q, const ik_limb_pose *pose)
+{
+    if (!g || !target || (!q && !pose))
         return IK_ERR_NULL_ARG;
     if (g->_valid != IK__LIMB_VALID ||
         !(ik__vec3_bounded(target->pos) && ik__vec3_bounded(target->pole) &&
           ik__bounded(target->swivel)) ||
-        (rot && !ik__quat_usable(target->rot)) || !ik__limb_state_valid(q, out_pose))
+        (target->use_rotation && !ik__quat_usable(target->rot)) || !ik__limb_state_valid(q, pose))
         return IK_ERR_BAD_ARG;
-    band = opts ? opts->pole_band : IK_R(0.01);
-    soft = opts ? opts->softness : 0;
-    if (opts && (opts->_valid != IK__OPTS_VALID || !ik__bounded(soft) || soft < 0 ||
-                 !ik__finite(band) || !(band > 0 && band < 1)))
+    if (opts && !ik__limb_opts_valid(opts))
         return IK_ERR_BAD_OPTS;
+    return IK_OK;
+}
 
-    // lengths in the limb's unit (l1 + l2 = 1), except dist, t, tiny, scale (the model's, whose
-    // lengths are taken without squares that could underflow)
-    l1 = g->upper_length;
-    l2 = g->lower_length;
-    scale = g->length_unit * (l1 + l2);
-    tiny = 16 * IK_EPSILON * scale;
+// The reach the elbow is bent for: the target's distance, softened and clamped to the limb's
+// range.
+typedef struct ik__limb_reach {
+    ik_vec3 to_target; // target - shoulder, model frame
+    ik_real dist;      // |to_target|, model units
+    ik_real reach2;    // the squared reach to bend for, in the limb's unit
+    ik_real inv_len;   // 1 / that reach, in the limb's unit (inf or NaN: not used)
+    bool met;          // reach2 is the target's (not clamped or softened beyond rounding)
+} ik__limb_reach;
+
+// The target's distance r->dist in the limb's unit, softened by soft (in the limb's unit) and
+// clamped to the range of reach: r->reach2, r->inv_len and r->met.
+static inline void ik__limb_reach_clamp(const ik_limb_prepared *g, ik_real soft, ik__limb_reach *r)
+{
+    ik_real dmax = IK_SQRT(g->reach2_max), du, reach;
+    du = ik__limb_units(r->dist, g->length_unit);
+    reach = du < IK__REAL_MAX ? du : dmax; // (a tiny limb's far target: out of reach)
+    if (soft > 0 && reach > dmax - soft) {
+        // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
+        // dmax - s + s x / (x + s) = dmax - s / (1 + x / s), which neither cancels nor
+        // overflows (not even regrouped by -ffast-math, as s (s / (x + s)) could be)
+        ik_real x = reach - (dmax - soft);
+        reach = dmax - soft / (1 + x / soft);
+    }
+    reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
+    // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
+    // sqrt(epsilon))
+    r->reach2 = reach == dmax                     ? g->reach2_max
+                : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
+                                                  : reach * reach;
+    r->inv_len = reach > IK__REAL_MIN ? 1 / reach : 0;
+    // met unless clamped or softened beyond rounding (a target made by FK of a reachable
+    // pose can land a rounding error outside the range)
+    r->met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (g->upper_length + g->lower_length);
+}
+
+// The reach for a target at target_pos, with opts.softness soft (model units). Squared, and where
+// that neither under- nor overflows straight from |to_target|^2, so that the elbow angle does
+// not wait for a square root.
+static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_vec3 target_pos,
+                                                ik_real soft)
+{
+    ik__limb_reach r;
+    ik_real d2, dist2, du;
     soft = ik__limb_units(soft, g->length_unit);
     soft = soft < IK__REAL_MAX / 8 ? soft : IK__REAL_MAX / 8; // (a tiny limb's overflow)
-
-    // reach, softened and clamped; squared, and where that neither under- nor overflows straight
-    // from |t|^2, so that the elbow angle does not wait for a square root
-    t = ik_vec3_sub(target->pos, g->base.pos);
-    d2 = ik_vec3_length2(t);
+    r.to_target = ik_vec3_sub(target_pos, g->base.pos);
+    d2 = ik_vec3_length2(r.to_target);
     if (d2 >= IK__REAL_MIN && d2 <= IK__REAL_MAX && g->unit2_inv > 0) {
-        dist = IK_SQRT(d2);
+        r.dist = IK_SQRT(d2);
         dist2 = d2 * g->unit2_inv;
     } else {
-        dist = ik__limb_length(t);
-        du = ik__limb_units(dist, g->length_unit); // (REAL_MAX for a tiny limb's far target)
+        r.dist = ik__limb_length(r.to_target);
+        du = ik__limb_units(r.dist, g->length_unit); // (REAL_MAX for a tiny limb's far target)
         dist2 = du <= 2 ? du * du : du; // (beyond 2, any value above reach2_max <= 1 will do)
     }
-    reach2 = dist2;
+    r.reach2 = dist2;
     // 1 / |w| in the limb's unit; 0 (not used) within 2^-40 limbs of the shoulder, where it
     // could overflow (tested without a product that could be subnormal, which is slow)
-    inv_len = dist * IK_R(1099511627776.0) >= g->length_unit ? g->length_unit / dist : 0;
-    if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min) {
-        ik_real dmax = IK_SQRT(g->reach2_max), reach;
-        du = ik__limb_units(dist, g->length_unit);
-        reach = du < IK__REAL_MAX ? du : dmax; // (a tiny limb's far target: out of reach)
-        if (soft > 0 && reach > dmax - soft) {
-            // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
-            // dmax - s + s x / (x + s) = dmax - s / (1 + x / s), which neither cancels nor
-            // overflows (not even regrouped by -ffast-math, as s (s / (x + s)) could be)
-            ik_real x = reach - (dmax - soft);
-            reach = dmax - soft / (1 + x / soft);
-        }
-        reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
-        // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
-        // sqrt(epsilon))
-        reach2 = reach == dmax                     ? g->reach2_max
-                 : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
-                                                   : reach * reach;
-        inv_len = reach > IK__REAL_MIN ? 1 / reach : 0;
-        // met unless clamped or softened beyond rounding (a target made by FK of a reachable
-        // pose can land a rounding error outside the range)
-        met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (l1 + l2);
-    }
+    r.inv_len = r.dist * IK_R(1099511627776.0) >= g->length_unit ? g->length_unit / r.dist : 0;
+    r.met = true;
+    if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min)
+        ik__limb_reach_clamp(g, soft, &r);
+    return r;
+}
 
-    // elbow angle theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) /
-    // reach2_half, by its half: (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2)
-    // and sqrt((1 - c) / 2), turned by t0 / 2 (angle sums); the angle itself, accurate near
-    // c = +-1 too, is 4 atan(tan(acos(c) / 4)) with tan(x / 2) = sin x / (1 + cos x)
-    k = 2 * l1 * l2;
-    if (k * g->rg > 0) {
+// The elbow angle for the reach (the nearest to the current angle, current), and the limb's
+// shape at it (docs/limb.md, "Geometry"; its chain of operations kept short: "Cost").
+// theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) / reach2_half, by its half:
+// (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2) and sqrt((1 - c) / 2), turned
+// by t0 / 2 (angle sums); the angle itself, accurate near c = +-1 too, is 4 atan(tan(acos(c) / 4))
+// with tan(x / 2) = sin x / (1 + cos x).
+static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
+                                    ik_real current, ik__limb_shape *shape)
+{
+    ik_real theta, ch, sh;
+    if (2 * g->upper_length * g->lower_length * g->rg > 0) {
         // (at the bounds exactly straight or folded, whatever the rounding of the formula; the
         // prepared 1 / reach2_half overflows only for a bone below 1e-300 of the limb, whose
         // range of reach then rounds to a point, so that this third case never sees it)
@@ -5793,132 +5844,215 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
                 ca = IK_SQRT((1 + c) / 2), sa = IK_SQRT((1 - c) / 2);
         ch = g->cos_h0 * ca - g->sin_h0 * sa;
         sh = g->sin_h0 * ca + g->cos_h0 * sa;
-        theta = ik__angle_near(g->t0 + 4 * ik__atan01(sa / (1 + ca)), q ? q[3] : out_pose->elbow);
+        theta = ik__angle_near(g->t0 + 4 * ik__atan01(sa / (1 + ca)), current);
     } else {
-        theta = q ? q[3] : out_pose->elbow; // a zero bone: the angle does not change the reach
+        theta = current; // a zero bone: the angle does not change the reach
         ch = IK_COS(theta / 2);
         sh = IK_SIN(theta / 2);
         inv_len = 0;
     }
-    ik__limb_local_at(g, ch, sh, inv_len, &loc);
+    ik__limb_shape_at(g, ch, sh, inv_len, shape);
+    return theta;
+}
 
-    // the shoulder -> wrist direction in the model frame
-    if (dist > tiny)
-        am = ik__limb_div(t, dist);
-    else // target at the shoulder: keep the limb's current direction
-        am = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &loc, &cur), cur.a);
-
-    // The elbow side in the model frame: toward the pole (or swivel_ref's side turned by the
-    // swivel). Near the line its side is ill-defined, and no function of the pole alone can be
-    // continuous there, so the current side takes part: within the band the side may stay up to
-    // alpha from the pole's, alpha growing from 0 at the band's edge to pi on the line (a
-    // smoothstep). The current side is kept if it is within alpha, else pulled to the cone's
-    // edge. This is continuous in the pole and the target, and solving again gives the same
-    // answer (it is a projection, and the answer's current side is its own elbow side).
-    ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
-    bm = ik__limb_perp2(ref, am);
-    // (a part of ref across the line at its rounding level is no side: its direction is noise,
-    // not perpendicular to the line to working precision; compared squared where the squares
-    // neither under- nor overflow)
-    p2 = ik_vec3_length2(bm);
-    r2 = ik_vec3_length2(ref);
+// The unit direction of ref's part across the unit aim, and that part's length in *across_len;
+// zero (and 0) where the part is at ref's rounding level: its direction is noise then, not
+// perpendicular to the line to working precision (compared squared where the squares neither
+// under- nor overflow).
+static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_len)
+{
+    ik_vec3 across = ik__limb_perp2(ref, aim);
+    ik_real p2 = ik_vec3_length2(across), r2 = ik_vec3_length2(ref), plen;
+    bool none;
     if (p2 >= IK__REAL_MIN && r2 <= IK__REAL_MAX) {
         plen = IK_SQRT(p2);
         none = p2 <= 64 * IK_EPSILON * IK_EPSILON * r2;
     } else {
-        plen = ik__limb_length(bm);
+        plen = ik__limb_length(across);
         none = plen <= 8 * IK_EPSILON * ik__limb_length(ref);
     }
     if (none)
-        plen = 0, bm = ik_vec3_zero();
-    bm = plen > 0 ? ik__limb_div(bm, plen) : bm;
-    // nearness to the line: the pole's distance from it relative to the limb's length (so that a
-    // tiny move of the pole is a tiny change, however near the shoulder it is), or swivel_ref's
-    // sine
-    rlen = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
+        plen = 0, across = ik_vec3_zero();
+    *across_len = plen;
+    return plen > 0 ? ik__limb_div(across, plen) : across;
+}
+
+// The elbow side within the pole band: the current side (that of q or pose, the current shape
+// taken as now's at the new angle theta) kept within alpha of side, alpha growing from 0 at the
+// band's edge (nearness 1) to pi on the line (nearness 0) by a smoothstep, else pulled to the
+// cone's edge. side: the pole's side, or zero for none. docs/limb.md, "Degenerate cases".
+static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_real *q,
+                                         const ik_limb_pose *pose, ik_real theta,
+                                         const ik__limb_shape *now, ik_vec3 aim, ik_vec3 side,
+                                         ik_real nearness)
+{
+    ik__limb_shape cur;
+    ik_real alpha, beta;
+    ik_vec3 current = ik__perp_unit(
+        ik_quat_rotate(ik__limb_current_at(g, q, pose, theta, now, &cur), cur.side), aim);
+    if (ik_vec3_length2(current) == 0)
+        current = ik_vec3_any_perpendicular(aim);
+    alpha = IK_PI * (1 - nearness * nearness * (3 - 2 * nearness));
+    if (ik_vec3_length2(side) == 0) {
+        side = current;
+    } else {
+        beta = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(side, current), aim), ik_vec3_dot(side, current));
+        side = IK_FABS(beta) <= alpha
+                   ? current
+                   : ik_quat_rotate(ik__quat_unit_axis(aim, beta < 0 ? -alpha : alpha), side);
+    }
+    return ik__perp_unit(side, aim);
+}
+
+// The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or
+// swivel_ref's side turned by the swivel), blended with the current side within the pole band
+// (docs/limb.md, "Degenerate cases"). Near the line its side is ill-defined, and no function of
+// the pole alone can be continuous there, so the current side takes part; this is continuous in
+// the pole and the target, and solving again gives the same answer (a projection, and the
+// answer's current side is its own elbow side).
+static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
+                                    ik_real band, ik_real scale, const ik_real *q,
+                                    const ik_limb_pose *pose, ik_real theta,
+                                    const ik__limb_shape *shape, ik_vec3 aim)
+{
+    ik_real across_len, ref_len;
+    ik_vec3 ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
+    ik_vec3 side = ik__limb_across(ref, aim, &across_len);
+    // nearness to the line: the pole's distance from it relative to the limb's length (so that
+    // a tiny move of the pole is a tiny change, however near the shoulder it is), or
+    // swivel_ref's sine
+    ref_len = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
     // the swivel turns swivel_ref's side before the band's cone is put about it (turned after,
     // the current side it kept would be turned again by every solve)
     if (target->use_swivel) {
         ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
-        bm =
-            ik__perp_unit(ik_vec3_add_scaled(ik_vec3_scale(bm, cs), ik_vec3_cross(am, bm), sn), am);
+        side = ik__perp_unit(
+            ik_vec3_add_scaled(ik_vec3_scale(side, cs), ik_vec3_cross(aim, side), sn), aim);
     }
-    if (!(plen >= band * rlen && rlen > 0)) {
-        ik_real w = rlen > 0 ? plen / rlen / band : 0, alpha, beta;
-        ik_vec3 fb = ik__perp_unit(
-            ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &loc, &cur), cur.b), am);
-        if (ik_vec3_length2(fb) == 0)
-            fb = ik_vec3_any_perpendicular(am);
-        alpha = IK_PI * (1 - w * w * (3 - 2 * w));
-        if (ik_vec3_length2(bm) == 0) {
-            bm = fb;
-        } else {
-            beta = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(bm, fb), am), ik_vec3_dot(bm, fb));
-            bm = IK_FABS(beta) <= alpha
-                     ? fb
-                     : ik_quat_rotate(ik__quat_unit_axis(am, beta < 0 ? -alpha : alpha), bm);
-        }
-        bm = ik__perp_unit(bm, am);
-    }
-    // with a band below rounding level, bm may be rounding noise along am: then any side
-    if (ik_vec3_length2(bm) == 0)
-        bm = ik_vec3_any_perpendicular(am);
+    if (!(across_len >= band * ref_len && ref_len > 0))
+        side = ik__limb_band_side(g, q, pose, theta, shape, aim, side,
+                                  ref_len > 0 ? across_len / ref_len / band : 0);
+    // with a band below rounding level, side may be rounding noise along aim: then any side
+    return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(aim) : side;
+}
 
-    // shoulder: base * qs (= qml) maps (a_l, b_l, a_l x b_l) onto (a_m, b_m, a_m x b_m). qml
-    // comes unnormalized, and its normalization nq is applied to the products below: the square
-    // root and division run beside them, not before them
-    qml = ik__quat_from_frames(loc.a, loc.b, am, bm);
-    nq = 1 / IK_SQRT(ik_quat_dot(qml, qml));
-    qs = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(g->base.rot), qml), nq);
-
-    // wrist: what is left of the target orientation after base * shoulder * elbow; position
-    // only, the current wrist (made only if it is asked for)
-    target_rot = rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
+// The wrist's rotation: with a target orientation (rot), what is left of it (target_rot) after
+// base * shoulder * elbow (frame times 1 / frame_norm, then elbow_rot); position only, the
+// current wrist (made only if it is asked for: with_current).
+static inline ik_quat ik__limb_wrist(bool rot, ik_quat target_rot, ik_quat frame,
+                                     ik_real frame_norm, ik_quat elbow_rot, const ik_real *q,
+                                     const ik_limb_pose *pose, bool with_current)
+{
     if (rot)
-        qw = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(ik_quat_mul(qml, loc.rh)), target_rot),
-                            nq);
-    else if (q && (out_pose || info))
-        qw = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
-    else
-        qw = q ? ik_quat_identity() : ik__limb_quat_unit(out_pose->wrist);
+        return ik__quat_scale(
+            ik_quat_mul(ik_quat_conjugate(ik_quat_mul(frame, elbow_rot)), target_rot), frame_norm);
+    if (q && with_current)
+        return ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
+    return q ? ik_quat_identity() : ik__limb_quat_unit(pose->wrist);
+}
 
+// Writes the answer to q (the exponential maps nearest the current ones; the wrist's only with a
+// target orientation) and pose, where given.
+static inline void ik__limb_write(ik_quat shoulder, ik_real theta, ik_quat wrist, bool rot,
+                                  ik_real *q, ik_limb_pose *pose)
+{
     if (q) {
-        ik_vec3 vs = ik__limb_log_near(qs, ik_vec3_make(q[0], q[1], q[2]));
+        ik_vec3 vs = ik__limb_log_near(shoulder, ik_vec3_make(q[0], q[1], q[2]));
         q[0] = vs.x;
         q[1] = vs.y;
         q[2] = vs.z;
         q[3] = theta;
         if (rot) {
-            ik_vec3 vw = ik__limb_log_near(qw, ik_vec3_make(q[4], q[5], q[6]));
+            ik_vec3 vw = ik__limb_log_near(wrist, ik_vec3_make(q[4], q[5], q[6]));
             q[4] = vw.x;
             q[5] = vw.y;
             q[6] = vw.z;
         }
     }
-    if (out_pose) {
-        out_pose->shoulder = qs;
-        out_pose->elbow = theta;
-        out_pose->wrist = qw;
+    if (pose) {
+        pose->shoulder = shoulder;
+        pose->elbow = theta;
+        pose->wrist = wrist;
     }
-    if (info) {
-        ik_quat reached = ik_quat_mul(ik__quat_scale(qml, nq), ik_quat_mul(loc.rh, qw));
-        info->status = met ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE;
-        info->iterations = 1;
-        info->position_error =
-            ik__limb_length(ik_vec3_add_scaled(t, am, -loc.w_len * g->length_unit));
-        info->rotation_error = rot ? ik_vec3_length(ik_quat_to_expmap(
-                                         ik_quat_mul(ik_quat_conjugate(reached), target_rot)))
-                                   : 0;
-    }
+}
+
+// The solve's report: the wrist's distance from the target (|w| along aim against the target
+// direction) and, with a target orientation, the angle from the reached one (base * shoulder
+// * elbow * wrist, reached) to it.
+static inline void ik__limb_report(const ik_limb_prepared *g, const ik__limb_reach *r, ik_vec3 aim,
+                                   ik_real w_len, ik_quat reached, bool rot, ik_quat target_rot,
+                                   ik_solve_info *info)
+{
+    info->status = r->met ? IK_STATUS_CONVERGED : IK_STATUS_UNREACHABLE;
+    info->iterations = 1;
+    info->position_error =
+        ik__limb_length(ik_vec3_add_scaled(r->to_target, aim, -w_len * g->length_unit));
+    info->rotation_error =
+        rot ? ik_vec3_length(ik_quat_to_expmap(ik_quat_mul(ik_quat_conjugate(reached), target_rot)))
+            : 0;
+}
+
+IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_target *target,
+                                       const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
+                                       ik_solve_info *info)
+{
+    ik__limb_reach reach;
+    ik__limb_shape shape, cur;
+    ik_real band, soft, scale, theta, frame_norm;
+    ik_vec3 aim, side;
+    ik_quat frame, shoulder, wrist, target_rot;
+    bool rot;
+    ik_result checked;
+    // (the options read before the checks: gcc then keeps the solve in one function instead of
+    // splitting the checks off, which cost a few instructions)
+    band = opts ? opts->pole_band : IK_R(0.01);
+    soft = opts ? opts->softness : 0;
+    checked = ik__limb_solve_check(g, target, opts, q, out_pose);
+    if (checked != IK_OK)
+        return checked;
+    rot = target->use_rotation;
+    scale = g->length_unit * (g->upper_length + g->lower_length); // the limb's length, model units
+
+    // the reach, softened and clamped (lengths in the limb's unit, l1 + l2 = 1, except the
+    // model's distance of the target, taken without squares that could underflow)
+    reach = ik__limb_reach_for(g, target->pos, soft);
+    // the elbow angle for it, and the limb's shape in the shoulder frame
+    theta = ik__limb_bend(g, reach.reach2, reach.inv_len, q ? q[3] : out_pose->elbow, &shape);
+
+    // the shoulder -> wrist direction in the model frame
+    if (reach.dist > 16 * IK_EPSILON * scale)
+        aim = ik__limb_div(reach.to_target, reach.dist);
+    else // target at the shoulder: keep the limb's current direction
+        aim = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &shape, &cur), cur.line);
+    // the elbow's side in the model frame
+    side = ik__limb_side(g, target, band, scale, q, out_pose, theta, &shape, aim);
+
+    // shoulder: base * shoulder (= frame) maps (a_l, b_l, a_l x b_l) onto (aim, side, aim x
+    // side). frame comes unnormalized, and its normalization frame_norm is applied to the
+    // products below: the square root and division run beside them, not before them
+    frame = ik__quat_from_frames(shape.line, shape.side, aim, side);
+    frame_norm = 1 / IK_SQRT(ik_quat_dot(frame, frame));
+    shoulder = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(g->base.rot), frame), frame_norm);
+    // wrist: what is left of the target orientation
+    target_rot = rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
+    wrist = ik__limb_wrist(rot, target_rot, frame, frame_norm, shape.elbow_rot, q, out_pose,
+                           out_pose || info);
+
+    ik__limb_write(shoulder, theta, wrist, rot, q, out_pose);
+    if (info)
+        ik__limb_report(
+            g, &reach, aim, shape.w_len,
+            ik_quat_mul(ik__quat_scale(frame, frame_norm), ik_quat_mul(shape.elbow_rot, wrist)),
+            rot, target_rot, info);
     return IK_OK;
 }
 
 IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel)
 {
     ik_limb_prepared g;
-    ik__limb_local loc;
-    ik_quat rs;
-    ik_vec3 a, side, ref;
+    ik__limb_shape shape;
+    ik_quat shoulder;
+    ik_vec3 line, side, ref;
     ik_result r = ik_limb_prepare(limb, &g);
     if (r != IK_OK)
         return r;
@@ -5926,15 +6060,15 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
         return IK_ERR_NULL_ARG;
     if (!ik__limb_state_valid(q, NULL))
         return IK_ERR_BAD_ARG;
-    rs = ik__limb_current(&g, q, NULL, &loc);
-    a = ik_quat_rotate(rs, loc.a);
-    side = ik__perp_unit(ik_quat_rotate(rs, loc.b), a);
-    ref = ik__perp_unit(g.swivel_ref, a);
+    shoulder = ik__limb_current(&g, q, NULL, &shape);
+    line = ik_quat_rotate(shoulder, shape.line);
+    side = ik__perp_unit(ik_quat_rotate(shoulder, shape.side), line);
+    ref = ik__perp_unit(g.swivel_ref, line);
     if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0) {
         *out_swivel = 0;
         return IK_OK;
     }
-    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), a), ik_vec3_dot(ref, side));
+    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
     if (*out_swivel <= -IK_PI)
         *out_swivel = IK_PI;
     return IK_OK;
