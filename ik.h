@@ -4019,32 +4019,33 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_ANGLE 2  // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
 #define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
-#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: a and kd are set
+#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: goal_dir, goal_inv_xy set
 #define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
-    ik_real c[3][3];  // C_i: P_i -> M_{i-1}
-    ik_vec3 o;        // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
-    ik_real st[4];    // revolute: cos, sin of the current angle, then of q[] (the state is q[] +
-                      // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
-    ik_real off[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (the angle in
-                      // st is q + off)
-    ik_vec3 d;        // the target in P_i (this sweep)
-    ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
-    ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
-    ik_vec3 k;        // IK__CCD_LINK: C_i^T o_i
-    ik_real kd;       // and 1 / |d_xy|
-    int type;         // the joint's ik_joint_type
-    int qi;           // its first value in q
-    int kind;         // IK__CCD_* flags
+    ik_real frame[3][3];     // C_i: P_i -> M_{i-1}
+    ik_vec3 origin;          // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
+    ik_real state[4];        // revolute: cos, sin of the current angle, then of q[] (the state is
+                             // q[] + arg(state[0..1] conj(state[2..3]))); ball: T_i as a quaternion
+                             // (x, y, z, w)
+    ik_real offset[2];       // revolute: cos, sin of the angle P_i's x axis is turned by (the angle
+                             // in state is q + offset)
+    ik_vec3 goal;            // d_i: the target in P_i (this sweep)
+    ik_real goal_axes[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
+    ik_vec3 goal_dir;    // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
+    ik_real goal_inv_xy; // and 1 / |d_xy|
+    ik_vec3 link_origin; // IK__CCD_LINK: C_i^T o_i
+    int type;            // the joint's ik_joint_type
+    int qi;              // its first value in q
+    int flags;           // IK__CCD_* flags
 } ik__ccd_joint;
 
 // What the passes of one solve share.
 typedef struct ik__ccd_work {
     const ik_chain *chain;
     ik__ccd_joint *jd;
-    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see state)
     const ik_real *start; // [dof] the caller's q (free revolute joints end within pi of it)
     int dof;
     const ik_target *target;
@@ -4226,8 +4227,8 @@ static void ik__ccd_links(ik__ccd_work *w)
     int i, k;
     for (i = 1; i < w->chain->joint_count; i++) {
         ik__ccd_joint *p = &w->jd[i], *pp = &w->jd[i - 1];
-        ik_real(*c)[3] = p->c, cg = 1, sg = 0, cb, sb, ch, sh;
-        ik_vec3 o = p->o;
+        ik_real(*c)[3] = p->frame, cg = 1, sg = 0, cb, sb, ch, sh;
+        ik_vec3 o = p->origin;
         if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
             continue;
         cb = c[2][2];
@@ -4243,11 +4244,11 @@ static void ik__ccd_links(ik__ccd_work *w)
         c[1][1] = c[2][2] = cb;
         c[2][1] = sb;
         c[1][2] = -sb;
-        p->o = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
-        p->k = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
-        ik__ccd_cmul(&pp->off[0], &pp->off[1], cg, sg);
-        ik__ccd_cmul(&p->off[0], &p->off[1], ch, sh);
-        p->kind |= IK__CCD_LINK;
+        p->origin = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
+        p->link_origin = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
+        ik__ccd_cmul(&pp->offset[0], &pp->offset[1], cg, sg);
+        ik__ccd_cmul(&p->offset[0], &p->offset[1], ch, sh);
+        p->flags |= IK__CCD_LINK;
     }
 }
 
@@ -4286,30 +4287,30 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         if (bp == identity) {
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
-                    p->c[r][k] = c[r][k];
-            p->o = o;
+                    p->frame[r][k] = c[r][k];
+            p->origin = o;
         } else {
             if (c == identity) // C_i = B_{i-1}^T
                 for (r = 0; r < 3; r++)
                     for (k = 0; k < 3; k++)
-                        p->c[r][k] = bp[k][r];
+                        p->frame[r][k] = bp[k][r];
             else
-                ik__ccd_mat_tmul(bp, c, p->c);
-            p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                                bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                                bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
+                ik__ccd_mat_tmul(bp, c, p->frame);
+            p->origin = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
+                                     bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
+                                     bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
         }
         p->type = (int)j->type;
         p->qi = at;
-        p->off[0] = 1;
-        p->off[1] = 0;
-        p->kind = wt > 0 ? IK__CCD_MOVE : 0;
+        p->offset[0] = 1;
+        p->offset[1] = 0;
+        p->flags = wt > 0 ? IK__CCD_MOVE : 0;
         if (j->type == IK_JOINT_REVOLUTE &&
             (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
-            p->kind |= IK__CCD_ANGLE;
-        if (j->type == IK_JOINT_REVOLUTE && p->kind == IK__CCD_MOVE && !w->pose)
-            p->kind |= IK__CCD_FAST;
-        if (w->pose || !(p->kind & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
+            p->flags |= IK__CCD_ANGLE;
+        if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !w->pose)
+            p->flags |= IK__CCD_FAST;
+        if (w->pose || !(p->flags & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
                          (j->type == IK_JOINT_REVOLUTE && wt == 0)))
             w->revolute = false;
         at += ik_joint_type_dof(j->type);
@@ -4337,16 +4338,16 @@ static void ik__ccd_load(const ik__ccd_work *w)
         const ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE) {
             ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
-            ik__ccd_cmul(&c, &s, p->off[0], p->off[1]);
-            p->st[0] = p->st[2] = c;
-            p->st[1] = p->st[3] = s;
+            ik__ccd_cmul(&c, &s, p->offset[0], p->offset[1]);
+            p->state[0] = p->state[2] = c;
+            p->state[1] = p->state[3] = s;
         } else if (j->type == IK_JOINT_BALL) {
             ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
-            p->st[0] = r.x;
-            p->st[1] = r.y;
-            p->st[2] = r.z;
-            p->st[3] = r.w;
-            p->kind &= ~IK__CCD_MOVED;
+            p->state[0] = r.x;
+            p->state[1] = r.y;
+            p->state[2] = r.z;
+            p->state[3] = r.w;
+            p->flags &= ~IK__CCD_MOVED;
         }
         at += ik_joint_type_dof(j->type);
     }
@@ -4362,8 +4363,8 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
         ik__ccd_joint *p = &w->jd[i];
         ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE &&
-            (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3], d;
+            (p->flags & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
+            ik_real c = p->state[0], s = p->state[1], c0 = p->state[2], s0 = p->state[3], d;
             if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
                 // a store turns it by at most pi from the start, the stores of a solve that
@@ -4374,15 +4375,15 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
                 else if (d < -IK_PI)
                     v[0] += 2 * IK_PI;
             }
-            p->st[2] = c;
-            p->st[3] = s;
-        } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
+            p->state[2] = c;
+            p->state[3] = s;
+        } else if (j->type == IK_JOINT_BALL && (p->flags & IK__CCD_MOVED)) {
             ik_vec3 lv = ik__quat_log(
-                ik__quat_unitize(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3])));
+                ik__quat_unitize(ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3])));
             v[0] = lv.x;
             v[1] = lv.y;
             v[2] = lv.z;
-            p->kind &= ~IK__CCD_MOVED;
+            p->flags &= ~IK__CCD_MOVED;
         }
         at += ik_joint_type_dof(j->type);
     }
@@ -4400,42 +4401,42 @@ static void ik__ccd_targets(const ik__ccd_work *w)
         ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1} (none before the root)
         for (i = 0; i < n; i++) {
             ik__ccd_joint *p = &w->jd[i];
-            ik_real(*c)[3] = p->c;
+            ik_real(*c)[3] = p->frame;
             ik_vec3 d;
-            const bool link = (p->kind & IK__CCD_LINK) != 0;
+            const bool link = (p->flags & IK__CCD_LINK) != 0;
             if (link) { // d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i: its matrix does not wait for x
                 ik_real cb = c[1][1], sb = c[2][1];
-                d.x = (cq * x.x + sq * x.y) - p->k.x;
-                d.y = ((cb * cq) * x.y - (cb * sq) * x.x) + (sb * x.z - p->k.y);
-                d.z = ((sb * sq) * x.x - (sb * cq) * x.y) + (cb * x.z - p->k.z);
+                d.x = (cq * x.x + sq * x.y) - p->link_origin.x;
+                d.y = ((cb * cq) * x.y - (cb * sq) * x.x) + (sb * x.z - p->link_origin.y);
+                d.z = ((sb * sq) * x.x - (sb * cq) * x.y) + (cb * x.z - p->link_origin.z);
             } else {
-                ik_vec3 v = ik_vec3_make(cq * x.x + sq * x.y - p->o.x, cq * x.y - sq * x.x - p->o.y,
-                                         x.z - p->o.z);
+                ik_vec3 v = ik_vec3_make(cq * x.x + sq * x.y - p->origin.x,
+                                         cq * x.y - sq * x.x - p->origin.y, x.z - p->origin.z);
                 d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
                 d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
                 d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
             }
-            p->d = d;
+            p->goal = d;
             x = d;
             cq = 1;
             sq = 0;
             if (p->type == IK_JOINT_REVOLUTE) {
                 ik_real dd2 = d.x * d.x + d.y * d.y, kd;
-                cq = p->st[0];
-                sq = p->st[1];
-                p->kind &= ~IK__CCD_UNIT;
+                cq = p->state[0];
+                sq = p->state[1];
+                p->flags &= ~IK__CCD_UNIT;
                 if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
                     kd = 1 / IK_SQRT(dd2);
                     if (link) {
                         ik_real t = d.y * kd;
-                        p->a = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
+                        p->goal_dir = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
                     } else {
-                        p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
-                        p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
-                        p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+                        p->goal_dir.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+                        p->goal_dir.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+                        p->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
                     }
-                    p->kd = kd;
-                    p->kind |= IK__CCD_UNIT;
+                    p->goal_inv_xy = kd;
+                    p->flags |= IK__CCD_UNIT;
                 }
             }
         }
@@ -4447,12 +4448,12 @@ static void ik__ccd_targets(const ik__ccd_work *w)
     }
     for (i = 0; i < n; i++) {
         ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->c, dr[3][3];
-        ik_vec3 v = ik_vec3_sub(x, p->o), d;
+        ik_real(*c)[3] = p->frame, dr[3][3];
+        ik_vec3 v = ik_vec3_sub(x, p->origin), d;
         d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
         d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
         d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
-        p->d = d;
+        p->goal = d;
         x = d;
         if (pose) {
             for (k = 0; k < 3; k++) {
@@ -4460,12 +4461,12 @@ static void ik__ccd_targets(const ik__ccd_work *w)
                 dr[1][k] = c[0][1] * xr[0][k] + c[1][1] * xr[1][k] + c[2][1] * xr[2][k];
                 dr[2][k] = c[0][2] * xr[0][k] + c[1][2] * xr[1][k] + c[2][2] * xr[2][k];
             }
-            memcpy(p->dr, dr, sizeof p->dr);
+            memcpy(p->goal_axes, dr, sizeof p->goal_axes);
             memcpy(xr, dr, sizeof xr);
         }
         switch (p->type) { // into M_i: x = T_i^-1 d
         case IK_JOINT_REVOLUTE: {
-            ik_real cq = p->st[0], sq = p->st[1];
+            ik_real cq = p->state[0], sq = p->state[1];
             x.x = cq * d.x + sq * d.y;
             x.y = cq * d.y - sq * d.x;
             for (k = 0; k < 3 && pose; k++) {
@@ -4476,7 +4477,8 @@ static void ik__ccd_targets(const ik__ccd_work *w)
         }
         case IK_JOINT_PRISMATIC: x.z -= w->q[p->qi] * w->gs; break;
         case IK_JOINT_BALL: {
-            ik_mat3 m = ik__quat_to_mat3_unit(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]));
+            ik_mat3 m = ik__quat_to_mat3_unit(
+                ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]));
             int r;
             x = ik_vec3_make(m.m[0][0] * d.x + m.m[1][0] * d.y + m.m[2][0] * d.z,
                              m.m[0][1] * d.x + m.m[1][1] * d.y + m.m[2][1] * d.z,
@@ -4560,21 +4562,21 @@ static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
 static ik_vec3 ik__ccd_turn(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f, bool move)
 {
     ik_real cq, sq;
-    if (move && (p->kind & IK__CCD_FAST)) {
-        ik_vec3 d = p->d;
+    if (move && (p->flags & IK__CCD_FAST)) {
+        ik_vec3 d = p->goal;
         ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
         if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX && m2 > w->noise_f2) {
             // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
             ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
-            p->st[0] = (d.x * f.x + d.y * f.y) * r;
-            p->st[1] = (d.y * f.x - d.x * f.y) * r;
+            p->state[0] = (d.x * f.x + d.y * f.y) * r;
+            p->state[1] = (d.y * f.x - d.x * f.y) * r;
             return ik_vec3_make(kf * d.x, kf * d.y, f.z);
         }
         if (dd2 > w->noise_d2 && m2 > w->noise_f2) // (huge: rescaled) else on the axis: no turn
-            ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->st[0], &p->st[1]);
+            ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->state[0], &p->state[1]);
     }
-    cq = p->st[0];
-    sq = p->st[1];
+    cq = p->state[0];
+    sq = p->state[1];
     return ik_vec3_make(cq * f.x - sq * f.y, sq * f.x + cq * f.y, f.z);
 }
 
@@ -4586,33 +4588,33 @@ static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
     int i;
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->c;
-        if (move && (p->kind & (IK__CCD_FAST | IK__CCD_UNIT)) == (IK__CCD_FAST | IK__CCD_UNIT)) {
+        ik_real(*c)[3] = p->frame;
+        if (move && (p->flags & (IK__CCD_FAST | IK__CCD_UNIT)) == (IK__CCD_FAST | IK__CCD_UNIT)) {
             // ik__ccd_turn()'s half-plane step, with C_i applied to d_xy / |d_xy| beforehand
-            // (p->a): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
+            // (p->goal_dir): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
             ik_real m2 = f.x * f.x + f.y * f.y, m, r;
             if (m2 > w->noise_f2) {
-                ik_vec3 d = p->d;
+                ik_vec3 d = p->goal;
                 m = IK_SQRT(m2);
-                r = p->kd / m;
-                p->st[0] = (d.x * f.x + d.y * f.y) * r;
-                p->st[1] = (d.y * f.x - d.x * f.y) * r;
-                f.x = m * p->a.x + (c[0][2] * f.z + p->o.x);
-                f.y = m * p->a.y + (c[1][2] * f.z + p->o.y);
-                f.z = m * p->a.z + (c[2][2] * f.z + p->o.z);
+                r = p->goal_inv_xy / m;
+                p->state[0] = (d.x * f.x + d.y * f.y) * r;
+                p->state[1] = (d.y * f.x - d.x * f.y) * r;
+                f.x = m * p->goal_dir.x + (c[0][2] * f.z + p->origin.x);
+                f.y = m * p->goal_dir.y + (c[1][2] * f.z + p->origin.y);
+                f.z = m * p->goal_dir.z + (c[2][2] * f.z + p->origin.z);
                 continue;
             }
         }
         e = f;
-        if (move && (p->kind & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
+        if (move && (p->flags & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
             e = ik__ccd_turn(w, p, f, true);
         } else if (p->type == IK_JOINT_REVOLUTE) {
-            e.x = p->st[0] * f.x - p->st[1] * f.y;
-            e.y = p->st[1] * f.x + p->st[0] * f.y;
+            e.x = p->state[0] * f.x - p->state[1] * f.y;
+            e.y = p->state[1] * f.x + p->state[0] * f.y;
         }
-        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
-        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
-        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
+        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->origin.x;
+        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->origin.y;
+        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->origin.z;
     }
     return f;
 }
@@ -4633,21 +4635,21 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
         memcpy(fr, w->tip_rot, sizeof fr);
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->c;
-        bool step = move && (p->kind & IK__CCD_MOVE);
+        ik_real(*c)[3] = p->frame;
+        bool step = move && (p->flags & IK__CCD_MOVE);
         ik_vec3 e = f; // the effector in P_i
         if (pose)
             memcpy(er, fr, sizeof er);
         switch (p->type) {
         case IK_JOINT_REVOLUTE: {
-            ik_vec3 d = p->d;
+            ik_vec3 d = p->goal;
             ik_real cq, sq, zr, zi, nc, ns;
-            if (move && (p->kind & IK__CCD_FAST)) {
+            if (move && (p->flags & IK__CCD_FAST)) {
                 e = ik__ccd_turn(w, p, f, true);
                 break;
             }
-            cq = p->st[0];
-            sq = p->st[1];
+            cq = p->state[0];
+            sq = p->state[1];
             if (step) {
                 zr = d.x * f.x + d.y * f.y; // Z = w_p d_c conj(f_c) + w_o sum D_jc conj(F_jc)
                 zi = d.y * f.x - d.x * f.y;
@@ -4658,12 +4660,14 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
                     zr *= wp;
                     zi *= wp;
                     for (k = 0; k < 3; k++) {
-                        zr += w->wo * (p->dr[0][k] * fr[0][k] + p->dr[1][k] * fr[1][k]);
-                        zi += w->wo * (p->dr[1][k] * fr[0][k] - p->dr[0][k] * fr[1][k]);
+                        zr +=
+                            w->wo * (p->goal_axes[0][k] * fr[0][k] + p->goal_axes[1][k] * fr[1][k]);
+                        zi +=
+                            w->wo * (p->goal_axes[1][k] * fr[0][k] - p->goal_axes[0][k] * fr[1][k]);
                     }
                 }
                 if (ik__ccd_unit2(zr, zi, &nc, &ns)) {
-                    if (p->kind & IK__CCD_ANGLE) { // step phi = arg(Z conj(e^{iq}))
+                    if (p->flags & IK__CCD_ANGLE) { // step phi = arg(Z conj(e^{iq}))
                         const ik_joint *j = &w->chain->joints[i];
                         ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
                         ik_real *v = w->q + p->qi;
@@ -4680,8 +4684,8 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
                         cq = nc;
                         sq = ns;
                     }
-                    p->st[0] = cq;
-                    p->st[1] = sq;
+                    p->state[0] = cq;
+                    p->state[1] = sq;
                 }
             }
             e.x = cq * f.x - sq * f.y;
@@ -4696,32 +4700,34 @@ static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_r
             ik_real *v = w->q + p->qi;
             if (step) { // lambda = (Pd - Pc) . axis
                 const ik_joint *j = &w->chain->joints[i];
-                ik_real lam = (p->d.z - (f.z + *v * w->gs)) / w->gs;
+                ik_real lam = (p->goal.z - (f.z + *v * w->gs)) / w->gs;
                 *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
             }
             e.z = f.z + *v * w->gs;
             break;
         }
         case IK_JOINT_BALL: {
-            ik_quat rb = ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]);
+            ik_quat rb = ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]);
             ik__ccd_rotate(ik__quat_to_mat3_unit(rb), pose, &e, er);
             if (step) {
-                ik_quat rot = ik__ccd_ball_step(w, &w->chain->joints[i], p->d, p->dr, e, er);
+                ik_quat rot =
+                    ik__ccd_ball_step(w, &w->chain->joints[i], p->goal, p->goal_axes, e, er);
                 rb = ik__quat_unitize(ik_quat_mul(rot, rb));
-                p->st[0] = rb.x;
-                p->st[1] = rb.y;
-                p->st[2] = rb.z;
-                p->st[3] = rb.w;
-                p->kind |= IK__CCD_MOVED;
+                p->state[0] = rb.x;
+                p->state[1] = rb.y;
+                p->state[2] = rb.z;
+                p->state[3] = rb.w;
+                p->flags |= IK__CCD_MOVED;
                 ik__ccd_rotate(ik__quat_to_mat3_unit(rot), pose, &e, er);
             }
             break;
         }
         default: break;
         }
-        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x; // f_{i-1} = C_i e_i + o_i
-        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
-        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
+        f.x =
+            c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->origin.x; // f_{i-1} = C_i e_i + o_i
+        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->origin.y;
+        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->origin.z;
         for (k = 0; k < 3 && pose; k++) {
             fr[0][k] = c[0][0] * er[0][k] + c[0][1] * er[1][k] + c[0][2] * er[2][k];
             fr[1][k] = c[1][0] * er[0][k] + c[1][1] * er[1][k] + c[1][2] * er[2][k];
