@@ -4024,7 +4024,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
-    ik_real frame[3][3];     // C_i: P_i -> M_{i-1}
+    ik_mat3 frame;           // C_i: P_i -> M_{i-1}
     ik_vec3 origin;          // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
     ik_real state[4];        // revolute: cos, sin of the current angle, then of q[] (the state is
                              // q[] + arg(state[0..1] conj(state[2..3]))); ball: T_i as a quaternion
@@ -4227,7 +4227,7 @@ static void ik__ccd_links(ik__ccd_work *w)
     int i, k;
     for (i = 1; i < w->chain->joint_count; i++) {
         ik__ccd_joint *p = &w->jd[i], *pp = &w->jd[i - 1];
-        ik_real(*c)[3] = p->frame, cg = 1, sg = 0, cb, sb, ch, sh;
+        ik_real(*c)[3] = p->frame.m, cg = 1, sg = 0, cb, sb, ch, sh;
         ik_vec3 o = p->origin;
         if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
             continue;
@@ -4287,15 +4287,15 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         if (bp == identity) {
             for (r = 0; r < 3; r++)
                 for (k = 0; k < 3; k++)
-                    p->frame[r][k] = c[r][k];
+                    p->frame.m[r][k] = c[r][k];
             p->origin = o;
         } else {
             if (c == identity) // C_i = B_{i-1}^T
                 for (r = 0; r < 3; r++)
                     for (k = 0; k < 3; k++)
-                        p->frame[r][k] = bp[k][r];
+                        p->frame.m[r][k] = bp[k][r];
             else
-                ik__ccd_mat_tmul(bp, c, p->frame);
+                ik__ccd_mat_tmul(bp, c, p->frame.m);
             p->origin = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
                                      bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
                                      bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
@@ -4389,108 +4389,134 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
     }
 }
 
+// v turned by the angle whose (cos, sin) is (c, s) about z (with (c, -s): turned back).
+static inline ik_vec3 ik__ccd_turn_z(ik_real c, ik_real s, ik_vec3 v)
+{
+    return ik_vec3_make(c * v.x - s * v.y, s * v.x + c * v.y, v.z);
+}
+
+// Rows x and y of m (the x and y coordinates of its columns) turned likewise.
+static inline void ik__ccd_turn_rows(ik_real c, ik_real s, ik_mat3 *m)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        ik_real x = m->m[0][k], y = m->m[1][k];
+        m->m[0][k] = c * x - s * y;
+        m->m[1][k] = s * x + c * y;
+    }
+}
+
+// From P_i to M_{i-1}: C_i e + o_i.
+static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
+{
+    return ik_vec3_add(ik_mat3_mul_vec3(p->frame, e), p->origin);
+}
+
+// From M_{i-1} to P_i: C_i^T (x - o_i).
+static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
+{
+    return ik_mat3_mul_vec3(ik_mat3_transpose(p->frame), ik_vec3_sub(x, p->origin));
+}
+
+// A link that is a turn about x (IK__CCD_LINK) from M_{i-1} to P_i, with the previous joint's
+// turn (c, s) not yet undone: d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i (whose matrix does not wait
+// for x).
+static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real c, ik_real s)
+{
+    ik_real cb = p->frame.m[1][1], sb = p->frame.m[2][1];
+    return ik_vec3_make((c * x.x + s * x.y) - p->link_origin.x,
+                        ((cb * c) * x.y - (cb * s) * x.x) + (sb * x.z - p->link_origin.y),
+                        ((sb * s) * x.x - (sb * c) * x.y) + (cb * x.z - p->link_origin.z));
+}
+
+// For the half-plane step (IK__CCD_FAST) when this sweep's d_xy is neither tiny nor huge
+// (IK__CCD_UNIT): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|.
+static inline void ik__ccd_goal_unit(const ik__ccd_work *w, ik__ccd_joint *p)
+{
+    ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = p->goal;
+    ik_real dd2 = d.x * d.x + d.y * d.y, kd, t;
+    p->flags &= ~IK__CCD_UNIT;
+    if (!(dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX))
+        return;
+    kd = 1 / IK_SQRT(dd2);
+    if (p->flags & IK__CCD_LINK) {
+        t = d.y * kd;
+        p->goal_dir = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
+    } else {
+        p->goal_dir.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+        p->goal_dir.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+        p->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+    }
+    p->goal_inv_xy = kd;
+    p->flags |= IK__CCD_UNIT;
+}
+
+// A prismatic or ball joint's T_i^-1: the target d (and its axes xr, unless NULL) in M_i.
+static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p, ik_vec3 d,
+                                 ik_mat3 *xr)
+{
+    ik_mat3 mt;
+    if (p->type == IK_JOINT_PRISMATIC) {
+        d.z -= w->q[p->qi] * w->gs;
+    } else if (p->type == IK_JOINT_BALL) {
+        mt = ik_mat3_transpose(ik__quat_to_mat3_unit(
+            ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3])));
+        d = ik_mat3_mul_vec3(mt, d);
+        if (xr)
+            *xr = ik_mat3_mul(mt, *xr);
+    }
+    return d;
+}
+
 // The target from the root to the tip: d_i and, for a pose, the target's axes in every P_i.
+// lean (w->revolute): free revolute and fixed joints, a position target, links turned about x.
+// A revolute joint's turn back, T_i^-1, waits for the next joint (x and its turn (cq, sq)).
+IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
+{
+    const bool pose = !lean && w->pose;
+    ik_vec3 x = w->pt;      // the target in M_{i-1}, before the turn (cq, sq) when turned
+    ik_mat3 xr;             // its axes (columns) there (pose)
+    ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1}
+    bool turned = lean;     // (lean: always, by (1, 0) after a fixed joint)
+    int i;
+    if (pose)
+        xr = ik__quat_to_mat3_unit(w->target->rot);
+    for (i = 0; i < w->chain->joint_count; i++) {
+        ik__ccd_joint *p = &w->jd[i];
+        ik_vec3 d;
+        if (lean && (p->flags & IK__CCD_LINK))
+            d = ik__ccd_link_in(p, x, cq, sq);
+        else
+            d = ik__ccd_in(p, turned ? ik__ccd_turn_z(cq, -sq, x) : x);
+        p->goal = x = d;
+        cq = 1;
+        sq = 0;
+        turned = lean;
+        if (pose) { // the axes in P_i
+            xr = ik_mat3_mul(ik_mat3_transpose(p->frame), xr);
+            memcpy(p->goal_axes, xr.m, sizeof p->goal_axes);
+        }
+        if (p->type == IK_JOINT_REVOLUTE) { // into M_i: x = T_i^-1 d, which waits (cq, sq)
+            if (lean || (p->flags & IK__CCD_FAST))
+                ik__ccd_goal_unit(w, p);
+            cq = p->state[0];
+            sq = p->state[1];
+            turned = true;
+            if (pose)
+                ik__ccd_turn_rows(cq, -sq, &xr);
+        } else if (!lean) {
+            x = ik__ccd_move_back(w, p, d, pose ? &xr : NULL);
+        }
+    }
+}
+
 static void ik__ccd_targets(const ik__ccd_work *w)
 {
-    ik_vec3 x = w->pt; // the target in M_{i-1}
-    ik_real xr[3][3];  // its axes (columns) there
-    const bool pose = w->pose;
-    const int n = w->chain->joint_count;
-    int i, k;
-    if (w->revolute) {          // the same for free revolute joints and a position target, leaner
-        ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1} (none before the root)
-        for (i = 0; i < n; i++) {
-            ik__ccd_joint *p = &w->jd[i];
-            ik_real(*c)[3] = p->frame;
-            ik_vec3 d;
-            const bool link = (p->flags & IK__CCD_LINK) != 0;
-            if (link) { // d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i: its matrix does not wait for x
-                ik_real cb = c[1][1], sb = c[2][1];
-                d.x = (cq * x.x + sq * x.y) - p->link_origin.x;
-                d.y = ((cb * cq) * x.y - (cb * sq) * x.x) + (sb * x.z - p->link_origin.y);
-                d.z = ((sb * sq) * x.x - (sb * cq) * x.y) + (cb * x.z - p->link_origin.z);
-            } else {
-                ik_vec3 v = ik_vec3_make(cq * x.x + sq * x.y - p->origin.x,
-                                         cq * x.y - sq * x.x - p->origin.y, x.z - p->origin.z);
-                d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
-                d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
-                d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
-            }
-            p->goal = d;
-            x = d;
-            cq = 1;
-            sq = 0;
-            if (p->type == IK_JOINT_REVOLUTE) {
-                ik_real dd2 = d.x * d.x + d.y * d.y, kd;
-                cq = p->state[0];
-                sq = p->state[1];
-                p->flags &= ~IK__CCD_UNIT;
-                if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
-                    kd = 1 / IK_SQRT(dd2);
-                    if (link) {
-                        ik_real t = d.y * kd;
-                        p->goal_dir = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
-                    } else {
-                        p->goal_dir.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
-                        p->goal_dir.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
-                        p->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
-                    }
-                    p->goal_inv_xy = kd;
-                    p->flags |= IK__CCD_UNIT;
-                }
-            }
-        }
-        return;
-    }
-    if (pose) {
-        ik_mat3 m = ik__quat_to_mat3_unit(w->target->rot);
-        memcpy(xr, m.m, sizeof xr);
-    }
-    for (i = 0; i < n; i++) {
-        ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->frame, dr[3][3];
-        ik_vec3 v = ik_vec3_sub(x, p->origin), d;
-        d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
-        d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
-        d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
-        p->goal = d;
-        x = d;
-        if (pose) {
-            for (k = 0; k < 3; k++) {
-                dr[0][k] = c[0][0] * xr[0][k] + c[1][0] * xr[1][k] + c[2][0] * xr[2][k];
-                dr[1][k] = c[0][1] * xr[0][k] + c[1][1] * xr[1][k] + c[2][1] * xr[2][k];
-                dr[2][k] = c[0][2] * xr[0][k] + c[1][2] * xr[1][k] + c[2][2] * xr[2][k];
-            }
-            memcpy(p->goal_axes, dr, sizeof p->goal_axes);
-            memcpy(xr, dr, sizeof xr);
-        }
-        switch (p->type) { // into M_i: x = T_i^-1 d
-        case IK_JOINT_REVOLUTE: {
-            ik_real cq = p->state[0], sq = p->state[1];
-            x.x = cq * d.x + sq * d.y;
-            x.y = cq * d.y - sq * d.x;
-            for (k = 0; k < 3 && pose; k++) {
-                xr[0][k] = cq * dr[0][k] + sq * dr[1][k];
-                xr[1][k] = cq * dr[1][k] - sq * dr[0][k];
-            }
-            break;
-        }
-        case IK_JOINT_PRISMATIC: x.z -= w->q[p->qi] * w->gs; break;
-        case IK_JOINT_BALL: {
-            ik_mat3 m = ik__quat_to_mat3_unit(
-                ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]));
-            int r;
-            x = ik_vec3_make(m.m[0][0] * d.x + m.m[1][0] * d.y + m.m[2][0] * d.z,
-                             m.m[0][1] * d.x + m.m[1][1] * d.y + m.m[2][1] * d.z,
-                             m.m[0][2] * d.x + m.m[1][2] * d.y + m.m[2][2] * d.z);
-            for (r = 0; r < 3 && pose; r++)
-                for (k = 0; k < 3; k++)
-                    xr[r][k] = m.m[0][r] * dr[0][k] + m.m[1][r] * dr[1][k] + m.m[2][r] * dr[2][k];
-            break;
-        }
-        default: break;
-        }
-    }
+    if (w->revolute)
+        ik__ccd_targets_pass(w, true);
+    else
+        ik__ccd_targets_pass(w, false);
 }
 
 // Welman's w_p at a joint (lengths in units of 1 / gs): 1 + rho, or the fixed weight.
@@ -4508,7 +4534,7 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
 // The best new rotation of a ball joint, relative to its current one, in P_i: e and er (columns)
 // are the effector's position and axes there, d and dr the target's.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
-                                 ik_real dr[2][3], ik_vec3 e, ik_real er[3][3])
+                                 ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
     ik_quat rot;
     ik_real wt = ik__clamp(j->weight, 0, 1);
@@ -4524,8 +4550,9 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
         }
         for (a = 0; a < 3; a++)
             for (b = 0; b < 3; b++)
-                s[a][b] = wp * pe[a] * pd[b] +
-                          w->wo * (er[a][0] * t[b][0] + er[a][1] * t[b][1] + er[a][2] * t[b][2]);
+                s[a][b] =
+                    wp * pe[a] * pd[b] +
+                    w->wo * (er->m[a][0] * t[b][0] + er->m[a][1] * t[b][1] + er->m[a][2] * t[b][2]);
         rot = ik__horn_rotation(s);
     } else {
         rot = ik_quat_from_two_vectors(e, d);
@@ -4540,217 +4567,180 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     return rot;
 }
 
-// v = m v and, with axes, vr = m vr (vr's columns are vectors).
-static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
+// A free revolute joint's step for a position target (IK__CCD_FAST): the effector f (in M_i)
+// turns into the target's half-plane, e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1}, which is
+// |f_xy| C_i (d.x, d.y, 0) / |d_xy| + f.z C_i e_z + o_i (C_i applied beforehand: goal_dir).
+// Its edge cases: d_xy or f_xy tiny (on the axis: no turn) or huge (rescaled).
+static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f)
 {
-    ik_vec3 a = *v;
-    ik_real b[3][3];
-    int r, k;
-    v->x = m.m[0][0] * a.x + m.m[0][1] * a.y + m.m[0][2] * a.z;
-    v->y = m.m[1][0] * a.x + m.m[1][1] * a.y + m.m[1][2] * a.z;
-    v->z = m.m[2][0] * a.x + m.m[2][1] * a.y + m.m[2][2] * a.z;
-    if (!axes)
+    ik_vec3 d = p->goal;
+    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
+        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->state[0], &p->state[1]);
+    return ik__ccd_out(p, ik__ccd_turn_z(p->state[0], p->state[1], f));
+}
+
+IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f)
+{
+    ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = p->goal;
+    ik_real m2 = f.x * f.x + f.y * f.y, m, r;
+    if (!(p->flags & IK__CCD_UNIT) || !(m2 > w->noise_f2))
+        return ik__ccd_half_plane_edge(w, p, f);
+    m = IK_SQRT(m2);
+    r = p->goal_inv_xy / m;
+    p->state[0] = (d.x * f.x + d.y * f.y) * r;
+    p->state[1] = (d.y * f.x - d.x * f.y) * r;
+    return ik_vec3_make(m * p->goal_dir.x + (c[0][2] * f.z + p->origin.x),
+                        m * p->goal_dir.y + (c[1][2] * f.z + p->origin.y),
+                        m * p->goal_dir.z + (c[2][2] * f.z + p->origin.z));
+}
+
+// A revolute joint's step with limits, stiffness or max_angle (IK__CCD_ANGLE), toward the best
+// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), scaled, clamped, added to q.
+static void ik__ccd_angle_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
+                               ik_real nc, ik_real ns)
+{
+    ik_real cq = p->state[0], sq = p->state[1];
+    ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
+    ik_real *v = w->q + p->qi;
+    phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
+    phi = ik__clamp(phi * ik__clamp(j->weight, 0, 1), -w->max_angle, w->max_angle);
+    next = ik__clamp(*v + phi, j->lo, j->hi);
+    if (next != *v) {
+        *v = next;
+        p->state[0] = IK_COS(next);
+        p->state[1] = IK_SIN(next);
+    }
+}
+
+// A revolute joint's step (any but the half-plane one): the best angle, (cos, sin) = Z / |Z|
+// with Z = w_p d_c conj(f_c) + w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr
+// (pose) in M_i; into p->state.
+static void ik__ccd_revolute_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
+                                  ik_vec3 f, const ik_mat3 *fr)
+{
+    ik_vec3 d = p->goal;
+    ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, nc, ns, wp;
+    int k;
+    if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
+        zr = zi = 0; // on the axis: the position term is rounding noise
+    if (w->pose) {
+        wp = ik__ccd_wp(w, d, f);
+        zr *= wp;
+        zi *= wp;
+        for (k = 0; k < 3; k++) {
+            zr += w->wo * (p->goal_axes[0][k] * fr->m[0][k] + p->goal_axes[1][k] * fr->m[1][k]);
+            zi += w->wo * (p->goal_axes[1][k] * fr->m[0][k] - p->goal_axes[0][k] * fr->m[1][k]);
+        }
+    }
+    if (!ik__ccd_unit2(zr, zi, &nc, &ns))
         return;
-    memcpy(b, vr, sizeof b);
-    for (r = 0; r < 3; r++)
-        for (k = 0; k < 3; k++)
-            vr[r][k] = m.m[r][0] * b[0][k] + m.m[r][1] * b[1][k] + m.m[r][2] * b[2][k];
+    if (p->flags & IK__CCD_ANGLE) {
+        ik__ccd_angle_step(w, p, j, nc, ns);
+    } else {
+        p->state[0] = nc;
+        p->state[1] = ns;
+    }
 }
 
-// A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
-// step): the state, and the effector f (in M_i) in P_i.
-static ik_vec3 ik__ccd_turn(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f, bool move)
+// A prismatic joint's step, lambda = (Pd - Pc) . axis (scaled by the weight, clamped), with
+// step; returns the effector's z in P_i from its z in M_i.
+static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik_joint *j,
+                             bool step, ik_real fz)
 {
-    ik_real cq, sq;
-    if (move && (p->flags & IK__CCD_FAST)) {
-        ik_vec3 d = p->goal;
-        ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
-        if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX && m2 > w->noise_f2) {
-            // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
-            ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
-            p->state[0] = (d.x * f.x + d.y * f.y) * r;
-            p->state[1] = (d.y * f.x - d.x * f.y) * r;
-            return ik_vec3_make(kf * d.x, kf * d.y, f.z);
-        }
-        if (dd2 > w->noise_d2 && m2 > w->noise_f2) // (huge: rescaled) else on the axis: no turn
-            ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->state[0], &p->state[1]);
+    ik_real *v = w->q + p->qi;
+    if (step) {
+        ik_real lam = (p->goal.z - (fz + *v * w->gs)) / w->gs;
+        *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
     }
-    cq = p->state[0];
-    sq = p->state[1];
-    return ik_vec3_make(cq * f.x - sq * f.y, sq * f.x + cq * f.y, f.z);
+    return fz + *v * w->gs;
 }
 
-// The sweep of ik__ccd_sweep() for a position target on a chain of free revolute (and fixed or
-// frozen) joints: the same steps, in a lean loop.
-static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
+// A ball joint: the effector e and its axes er (pose) from M_i into P_i by its rotation, and with
+// step its step, which turns them on.
+static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j, bool step,
+                         ik_vec3 *e, ik_mat3 *er)
 {
-    ik_vec3 f = w->tip, e;
-    int i;
-    for (i = w->chain->joint_count - 1; i >= 0; i--) {
-        ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->frame;
-        if (move && (p->flags & (IK__CCD_FAST | IK__CCD_UNIT)) == (IK__CCD_FAST | IK__CCD_UNIT)) {
-            // ik__ccd_turn()'s half-plane step, with C_i applied to d_xy / |d_xy| beforehand
-            // (p->goal_dir): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
-            ik_real m2 = f.x * f.x + f.y * f.y, m, r;
-            if (m2 > w->noise_f2) {
-                ik_vec3 d = p->goal;
-                m = IK_SQRT(m2);
-                r = p->goal_inv_xy / m;
-                p->state[0] = (d.x * f.x + d.y * f.y) * r;
-                p->state[1] = (d.y * f.x - d.x * f.y) * r;
-                f.x = m * p->goal_dir.x + (c[0][2] * f.z + p->origin.x);
-                f.y = m * p->goal_dir.y + (c[1][2] * f.z + p->origin.y);
-                f.z = m * p->goal_dir.z + (c[2][2] * f.z + p->origin.z);
-                continue;
-            }
-        }
-        e = f;
-        if (move && (p->flags & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
-            e = ik__ccd_turn(w, p, f, true);
-        } else if (p->type == IK_JOINT_REVOLUTE) {
-            e.x = p->state[0] * f.x - p->state[1] * f.y;
-            e.y = p->state[1] * f.x + p->state[0] * f.y;
-        }
-        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->origin.x;
-        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->origin.y;
-        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->origin.z;
-    }
-    return f;
+    ik_quat rb = ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]), rot;
+    ik_mat3 m = ik__quat_to_mat3_unit(rb);
+    *e = ik_mat3_mul_vec3(m, *e);
+    if (w->pose)
+        *er = ik_mat3_mul(m, *er);
+    if (!step)
+        return;
+    rot = ik__ccd_ball_step(w, j, p->goal, p->goal_axes, *e, er);
+    rb = ik__quat_unitize(ik_quat_mul(rot, rb));
+    p->state[0] = rb.x;
+    p->state[1] = rb.y;
+    p->state[2] = rb.z;
+    p->state[3] = rb.w;
+    p->flags |= IK__CCD_MOVED;
+    m = ik__quat_to_mat3_unit(rot);
+    *e = ik_mat3_mul_vec3(m, *e);
+    if (w->pose)
+        *er = ik_mat3_mul(m, *er);
 }
 
 // The effector from the tip to the root; with move, each joint takes its step on the way.
-// *out_f and out_fr get the effector's position and axes in the root frame (axes: pose only).
-static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_real out_fr[3][3])
+// *out_f and *out_fr get the effector's position and axes in the root frame (axes: pose only).
+// lean (w->revolute): free revolute and fixed joints, a position target.
+IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool lean, ik_vec3 *out_f,
+                                  ik_mat3 *out_fr)
 {
-    const bool pose = w->pose;
-    ik_vec3 f = w->tip; // the effector in M_i
-    ik_real fr[3][3], er[3][3];
-    int i, k;
-    if (w->revolute) {
-        *out_f = ik__ccd_sweep_revolute(w, move);
-        return;
-    }
+    const bool pose = !lean && w->pose;
+    ik_vec3 f = w->tip, e; // the effector in M_i, in P_i
+    ik_mat3 fr, er;        // its axes (pose)
+    int i;
     if (pose)
-        memcpy(fr, w->tip_rot, sizeof fr);
+        memcpy(fr.m, w->tip_rot, sizeof fr.m);
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->frame;
+        const ik_joint *j = &w->chain->joints[i];
         bool step = move && (p->flags & IK__CCD_MOVE);
-        ik_vec3 e = f; // the effector in P_i
+        if (move && (p->flags & IK__CCD_FAST)) { // (position targets only)
+            f = ik__ccd_half_plane(w, p, f);
+            continue;
+        }
+        e = f;
         if (pose)
-            memcpy(er, fr, sizeof er);
-        switch (p->type) {
-        case IK_JOINT_REVOLUTE: {
-            ik_vec3 d = p->goal;
-            ik_real cq, sq, zr, zi, nc, ns;
-            if (move && (p->flags & IK__CCD_FAST)) {
-                e = ik__ccd_turn(w, p, f, true);
-                break;
-            }
-            cq = p->state[0];
-            sq = p->state[1];
-            if (step) {
-                zr = d.x * f.x + d.y * f.y; // Z = w_p d_c conj(f_c) + w_o sum D_jc conj(F_jc)
-                zi = d.y * f.x - d.x * f.y;
-                if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
-                    zr = zi = 0; // on the axis: the position term is rounding noise
-                if (pose) {
-                    ik_real wp = ik__ccd_wp(w, d, f);
-                    zr *= wp;
-                    zi *= wp;
-                    for (k = 0; k < 3; k++) {
-                        zr +=
-                            w->wo * (p->goal_axes[0][k] * fr[0][k] + p->goal_axes[1][k] * fr[1][k]);
-                        zi +=
-                            w->wo * (p->goal_axes[1][k] * fr[0][k] - p->goal_axes[0][k] * fr[1][k]);
-                    }
-                }
-                if (ik__ccd_unit2(zr, zi, &nc, &ns)) {
-                    if (p->flags & IK__CCD_ANGLE) { // step phi = arg(Z conj(e^{iq}))
-                        const ik_joint *j = &w->chain->joints[i];
-                        ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
-                        ik_real *v = w->q + p->qi;
-                        phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
-                        phi = ik__clamp(phi * ik__clamp(j->weight, 0, 1), -w->max_angle,
-                                        w->max_angle);
-                        next = ik__clamp(*v + phi, j->lo, j->hi);
-                        if (next != *v) {
-                            *v = next;
-                            cq = IK_COS(next);
-                            sq = IK_SIN(next);
-                        }
-                    } else {
-                        cq = nc;
-                        sq = ns;
-                    }
-                    p->state[0] = cq;
-                    p->state[1] = sq;
-                }
-            }
-            e.x = cq * f.x - sq * f.y;
-            e.y = sq * f.x + cq * f.y;
-            for (k = 0; k < 3 && pose; k++) {
-                er[0][k] = cq * fr[0][k] - sq * fr[1][k];
-                er[1][k] = sq * fr[0][k] + cq * fr[1][k];
-            }
-            break;
+            er = fr;
+        if (p->type == IK_JOINT_REVOLUTE) {
+            if (!lean && step)
+                ik__ccd_revolute_step(w, p, j, f, &fr);
+            e = ik__ccd_turn_z(p->state[0], p->state[1], f);
+            if (pose)
+                ik__ccd_turn_rows(p->state[0], p->state[1], &er);
+        } else if (!lean && p->type == IK_JOINT_PRISMATIC) {
+            e.z = ik__ccd_slide(w, p, j, step, f.z);
+        } else if (!lean && p->type == IK_JOINT_BALL) {
+            ik__ccd_ball(w, p, j, step, &e, &er);
         }
-        case IK_JOINT_PRISMATIC: {
-            ik_real *v = w->q + p->qi;
-            if (step) { // lambda = (Pd - Pc) . axis
-                const ik_joint *j = &w->chain->joints[i];
-                ik_real lam = (p->goal.z - (f.z + *v * w->gs)) / w->gs;
-                *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
-            }
-            e.z = f.z + *v * w->gs;
-            break;
-        }
-        case IK_JOINT_BALL: {
-            ik_quat rb = ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]);
-            ik__ccd_rotate(ik__quat_to_mat3_unit(rb), pose, &e, er);
-            if (step) {
-                ik_quat rot =
-                    ik__ccd_ball_step(w, &w->chain->joints[i], p->goal, p->goal_axes, e, er);
-                rb = ik__quat_unitize(ik_quat_mul(rot, rb));
-                p->state[0] = rb.x;
-                p->state[1] = rb.y;
-                p->state[2] = rb.z;
-                p->state[3] = rb.w;
-                p->flags |= IK__CCD_MOVED;
-                ik__ccd_rotate(ik__quat_to_mat3_unit(rot), pose, &e, er);
-            }
-            break;
-        }
-        default: break;
-        }
-        f.x =
-            c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->origin.x; // f_{i-1} = C_i e_i + o_i
-        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->origin.y;
-        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->origin.z;
-        for (k = 0; k < 3 && pose; k++) {
-            fr[0][k] = c[0][0] * er[0][k] + c[0][1] * er[1][k] + c[0][2] * er[2][k];
-            fr[1][k] = c[1][0] * er[0][k] + c[1][1] * er[1][k] + c[1][2] * er[2][k];
-            fr[2][k] = c[2][0] * er[0][k] + c[2][1] * er[1][k] + c[2][2] * er[2][k];
-        }
+        f = ik__ccd_out(p, e); // f_{i-1} = C_i e_i + o_i
+        if (pose)
+            fr = ik_mat3_mul(p->frame, er);
     }
     *out_f = f;
     if (pose)
-        memcpy(out_fr, fr, sizeof fr);
+        *out_fr = fr;
+}
+
+static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_mat3 *out_fr)
+{
+    if (w->revolute)
+        ik__ccd_sweep_pass(w, move, true, out_f, out_fr);
+    else
+        ik__ccd_sweep_pass(w, move, false, out_f, out_fr);
 }
 
 // The error of the carried state's effector (position f and axes fr in the root frame).
-static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, ik_real fr[3][3], ik_real wbase,
+static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, const ik_mat3 *fr, ik_real wbase,
                              ik_real ps, ik_real *pos_err, ik_real *rot_err)
 {
     ik_xform e;
     e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
     e.rot = ik_quat_identity();
-    if (w->pose) {
-        ik_mat3 m;
-        memcpy(m.m, fr, sizeof m.m);
-        e.rot = ik_quat_from_mat3(m);
-    }
+    if (w->pose)
+        e.rot = ik_quat_from_mat3(*fr);
     return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
 }
 
@@ -4765,7 +4755,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_real span, slack, rslack;   // the lengths involved; the carried state's rounding
     ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
     ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
-    ik_real fr[3][3];
+    ik_mat3 fr;
     ik_vec3 f;
     ik_status status = IK_STATUS_MAX_ITERATIONS;
     int dof, i, sweep, n, idle = 0;
@@ -4885,10 +4875,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         w.noise_d2 =
             nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
     }
-    ik__ccd_sweep(&w, false, &f, fr);
+    ik__ccd_sweep(&w, false, &f, &fr);
 
     for (sweep = 0;; sweep++) {
-        err = ik__ccd_error(&w, f, fr, wbase, ps, &pos_err, &rot_err);
+        err = ik__ccd_error(&w, f, &fr, wbase, ps, &pos_err, &rot_err);
         // With Welman's weights the steps minimize w_p |dp|^2 + w_o sum |du|^2 with w_p varying
         // from joint to joint (alpha to 2 alpha), so the error above may rise in a sweep that is
         // still making progress: only three sweeps in a row without improvement stop the solve.
@@ -4952,7 +4942,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
             ik__ccd_load(&w); // not converged after all: go on from q
         }
         ik__ccd_targets(&w);
-        ik__ccd_sweep(&w, true, &f, fr);
+        ik__ccd_sweep(&w, true, &f, &fr);
     }
 
     // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps
