@@ -4744,6 +4744,262 @@ static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, const ik_mat3 *fr
     return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
 }
 
+// The inputs checked, in the order of their status codes; *dof and target set. kept: the chain
+// is the one checked when its frames were made, q alone is.
+static ik_result ik__ccd_validate(const ik_chain *chain, const ik_target *target_in,
+                                  const ik_ccd_opts *o, const ik_real *q_io, void *scratch,
+                                  size_t scratch_size, const ik_solve_info *info,
+                                  const ik__ccd_kept *kept, ik_target *target, int *dof)
+{
+    ik_result r;
+    if (kept) {
+        *dof = kept->dof;
+        r = ik__state_validate(q_io, *dof);
+    } else {
+        r = ik__chain_state_validate(chain, q_io, dof);
+    }
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (o->_valid != IK__CCD_VALID || o->max_sweeps < 1 || !ik__bounded(o->tolerance) ||
+        o->tolerance < 0 || !ik__bounded(o->rotation_tolerance) || o->rotation_tolerance < 0 ||
+        !ik__bounded(o->position_weight) || !ik__bounded(o->orientation_weight) ||
+        o->orientation_weight < 0 || !ik__bounded(o->length_scale) || o->length_scale < 0 ||
+        !(o->max_angle > 0 && o->max_angle <= IK_PI) ||
+        !(o->min_improvement >= 0 && o->min_improvement < 1))
+        return IK_ERR_BAD_OPTS;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, *dof, NULL, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
+    if (!ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(chain->joint_count, *dof)) ||
+        scratch_size < (ik__ccd_reals(chain->joint_count, *dof) + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
+    return IK_OK;
+}
+
+// What the stopping tests of one solve read and keep.
+typedef struct ik__ccd_progress {
+    ik_real wbase, ps;     // the position error's weight and length scale (ik__pose_error())
+    ik_real reach, scale;  // the chain's reach; the length that sets gs
+    ik_real span, slack;   // the lengths involved; the carried state's rounding (position)
+    ik_real rslack;        // and the carried axes'
+    ik_real err, best_err; // the carried state's error, the least so far
+    ik_real pos_err, rot_err;
+    ik_real refused; // the error (by FK) of the last state found not converged
+    ik_real last;    // the carried state's error a sweep before (0: sweep 0 is not falling)
+    int idle;        // sweeps in a row without improvement
+    bool again;      // q was loaded back after a store
+    ik_status status;
+} ik__ccd_progress;
+
+// q copied into the work's q, clamped into the limits.
+static void ik__ccd_copy_q(const ik_chain *chain, const ik_real *q_io, ik_real *q, int dof)
+{
+    int i, at = 0;
+    for (i = 0; i < dof; i++)
+        q[i] = q_io[i];
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+            q[at] = ik__clamp(q[at], j->lo, j->hi);
+        at += ik_joint_type_dof(j->type);
+    }
+}
+
+// The frames from a kept scratch, or made (and kept, with keep_frames).
+static void ik__ccd_frames_kept(ik__ccd_work *w, const ik__ccd_progress *pr, const ik_ccd_opts *o,
+                                ik__ccd_kept *kept, ik_real *base)
+{
+    ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
+    const int n = w->chain->joint_count;
+    if (kept) {
+        w->revolute = kept->revolute != 0;
+        w->tip = kept->tip;
+        memcpy(w->tip_rot, kept->tip_rot, sizeof w->tip_rot);
+        return;
+    }
+    // (a scratch that held another chain's frames no longer does; with keep_frames it holds
+    // these once they are made)
+    memset(h->self, 0, sizeof h->self);
+    ik__ccd_frames(w, o->max_angle);
+    if (!o->keep_frames)
+        return;
+    h->n = n;
+    h->dof = w->dof;
+    h->pose = w->pose ? 1 : 0;
+    h->revolute = w->revolute ? 1 : 0;
+    h->max_angle = o->max_angle;
+    h->length_scale = o->length_scale;
+    h->reach = pr->reach;
+    h->gs = w->gs;
+    h->chain_tip = w->chain->tip;
+    h->tip = w->tip;
+    memcpy(h->tip_rot, w->tip_rot, sizeof h->tip_rot);
+    memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), w->chain->joints,
+           (size_t)n * sizeof(ik_joint));
+    memcpy(h->self, &h, sizeof h);
+}
+
+// The rounding bounds: how far the carried state's effector (and axes, rslack) may be from
+// ik_chain_fk()'s, and the noise below which a point counts as on a joint's axis.
+static void ik__ccd_bounds(ik__ccd_work *w, ik__ccd_progress *pr)
+{
+    const int n = w->chain->joint_count;
+    ik_real where = ik_vec3_length(w->target->pos) + ik_vec3_length(w->chain->joints[0].origin.pos),
+            size = ik__finite(pr->reach) ? pr->reach : pr->scale, nf, nd;
+    // a carried error within an epsilon of span no sweep can lower
+    pr->span = where + size;
+    pr->slack = 64 * n * IK_EPSILON * pr->span;
+    pr->rslack = 64 * n * IK_EPSILON;
+    // The effector's local coordinates come from the chain's own transforms: their rounding
+    // is about n epsilon of the chain's size. The target's come from its root coordinates
+    // too, rounded to a few epsilon of their size (wherever the chain sits).
+    nf = 4 * n * IK_EPSILON * w->gs * size;
+    nd = nf + 4 * IK_EPSILON * w->gs * where;
+    w->noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
+    w->noise_d2 =
+        nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
+}
+
+// Everything a solve's sweeps read, and its starting state.
+static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik_chain *chain,
+                          const ik_target *target, const ik_ccd_opts *o, const ik_real *q_io,
+                          int dof, void *scratch, size_t scratch_size, ik__ccd_kept *kept)
+{
+    const int n = chain->joint_count;
+    ik_real *base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
+    w->jd = (ik__ccd_joint *)(void *)(base + IK__REALS_OF(sizeof(ik__ccd_kept)) +
+                                      (size_t)n * IK__REALS_OF(sizeof(ik_joint)));
+    w->q = (ik_real *)(void *)(w->jd + n);
+    ik__ccd_copy_q(chain, q_io, w->q, dof);
+    pr->reach = kept ? kept->reach : ik__chain_reach(chain);
+    pr->scale = o->length_scale > 0 ? o->length_scale : pr->reach;
+    if (!(pr->scale > 0 && pr->scale < IK_INFINITY)) // no finite length: unit scale
+        pr->scale = ik__finite(pr->reach) && pr->reach > 0 ? pr->reach : 1;
+    // Welman's alpha as lengths in units of the mean distance between moving joints (gs) with
+    // w_p = 1 + rho (docs/ccd.md, "Weights"); a fixed w_p is for lengths in model units (ps = 1).
+    w->gs = kept ? kept->gs : (ik_real)ik__movable_joints(chain) / pr->scale;
+    pr->ps = o->position_weight >= 0 ? 1 : w->gs;
+    pr->wbase = o->position_weight >= 0 ? o->position_weight : 1;
+    w->wfix = o->position_weight >= 0 ? o->position_weight / w->gs / w->gs : -1;
+    w->chain = chain;
+    w->start = q_io;
+    w->dof = dof;
+    w->target = target;
+    w->pose = target->use_rotation;
+    w->wo = target->use_rotation ? o->orientation_weight : 0;
+    w->max_angle = o->max_angle;
+    w->pt = ik_vec3_scale(target->pos, w->gs);
+    ik__ccd_frames_kept(w, pr, o, kept, base);
+    ik__ccd_load(w);
+    ik__ccd_bounds(w, pr);
+    pr->err = pr->best_err = pr->pos_err = pr->rot_err = pr->last = 0;
+    pr->refused = IK_INFINITY;
+    pr->idle = 0;
+    pr->again = false;
+    pr->status = IK_STATUS_MAX_ITERATIONS;
+}
+
+// The carried state's error and progress after a sweep; true when it is worth a store and a
+// forward kinematics: within the tolerance up to the rounding (docs/ccd.md, "Stopping"), or
+// the last sweep (*final: no improvement for three sweeps, or out of sweeps).
+static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
+                                  int sweep, ik_vec3 f, const ik_mat3 *fr, bool *final)
+{
+    bool within, band;
+    pr->err = ik__ccd_error(w, f, fr, pr->wbase, pr->ps, &pr->pos_err, &pr->rot_err);
+    // three sweeps in a row without improvement stop the solve (the error may rise in a sweep
+    // that still makes progress: w_p varies from joint to joint)
+    if (sweep > 0)
+        pr->idle = pr->err < pr->best_err * (1 - o->min_improvement) ? 0 : pr->idle + 1;
+    if (sweep == 0 || pr->err < pr->best_err)
+        pr->best_err = pr->err;
+    within = pr->pos_err <= o->tolerance && (!w->pose || pr->rot_err <= o->rotation_tolerance);
+    band = pr->pos_err <= o->tolerance + pr->slack &&
+           (!w->pose || pr->rot_err <= o->rotation_tolerance + pr->rslack) &&
+           !(pr->err >= pr->refused) &&
+           (within || !(pr->err < pr->last / 16) ||
+            (pr->pos_err <= IK_EPSILON * pr->span && (!w->pose || pr->rot_err <= 4 * IK_EPSILON)));
+    pr->last = pr->err;
+    *final = pr->idle >= 3 || sweep == o->max_sweeps;
+    return band || *final;
+}
+
+// Whether the carried state is within the tolerance by more than its rounding: slack, and the
+// rounding of the stored angles (an epsilon of each, which is 1e-4 rad at 1e12).
+static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress *pr,
+                                  const ik_ccd_opts *o)
+{
+    ik_real turn = 0; // the angles' rounding, summed: radians
+    int i, at = 0;
+    for (i = 0; i < w->chain->joint_count; i++) {
+        if (w->chain->joints[i].type == IK_JOINT_REVOLUTE)
+            turn += 2 * IK_EPSILON * IK_FABS(w->q[at]);
+        at += ik_joint_type_dof(w->chain->joints[i].type);
+    }
+    return pr->pos_err <= o->tolerance - pr->slack - turn * pr->span &&
+           (!w->pose || pr->rot_err <= o->rotation_tolerance - pr->rslack - turn);
+}
+
+// q stored from the carried state and its errors by forward kinematics; true to stop (status
+// set), else the solve goes on from q. Without info, the forward kinematics only decides
+// whether to go on, which a last sweep (final) has decided already, and so has a carried state
+// surely within the tolerance (where the chain's reach bounds its lengths: an unlimited
+// prismatic joint's travel may make the rounding as large as it likes).
+static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o, int sweep,
+                          bool final, const ik_solve_info *info)
+{
+    ik__ccd_store(w, pr->again);
+    if (!info && !final && ik__finite(pr->reach) && pr->pos_err <= o->tolerance - pr->slack)
+        final = ik__ccd_surely_within(w, pr, o);
+    if (!info && final)
+        return true;
+    pr->err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
+        w->target,
+        ik__jacobian(w->chain, NULL, w->q, 6, w->dof, NULL, false, w->pose ? 1 : 0, NULL, NULL),
+        pr->wbase, pr->ps, w->wo, &pr->pos_err, &pr->rot_err);
+    if (pr->pos_err <= o->tolerance && (!w->pose || pr->rot_err <= o->rotation_tolerance)) {
+        pr->status = IK_STATUS_CONVERGED;
+        return true;
+    }
+    if (pr->idle >= 3) {
+        pr->status = IK_STATUS_STALLED;
+        return true;
+    }
+    if (sweep == o->max_sweeps)
+        return true;
+    pr->refused = pr->err;
+    pr->again = true;
+    ik__ccd_load(w); // not converged after all: go on from q
+    return false;
+}
+
+// The result: the status (unreachable: not converged with the target beyond reach), q copied
+// out unless it is not finite, info.
+static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
+                                int sweep, ik_real *q_io, ik_solve_info *info)
+{
+    int i;
+    if (info && pr->status != IK_STATUS_CONVERGED &&
+        ik__beyond_reach(w->chain, w->target->pos, pr->reach, o->tolerance))
+        pr->status = IK_STATUS_UNREACHABLE;
+    for (i = 0; i < w->dof; i++)
+        if (!ik__bounded(w->q[i]))
+            return IK_ERR_NUMERIC;
+    for (i = 0; i < w->dof; i++)
+        q_io[i] = w->q[i];
+    if (info) {
+        info->status = pr->status;
+        info->iterations = sweep;
+        info->position_error = pr->pos_err;
+        info->rotation_error = pr->rot_err;
+    }
+    return IK_OK;
+}
+
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                              const ik_ccd_opts *opts, ik_real *q_io, void *scratch,
                              size_t scratch_size, ik_solve_info *info)
@@ -4751,216 +5007,26 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik__ccd_work w;
-    ik_real *base, *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
-    ik_real span, slack, rslack;   // the lengths involved; the carried state's rounding
-    ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
-    ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
-    ik_mat3 fr;
+    ik__ccd_progress pr;
+    ik_mat3 fr; // the carried state's effector: its axes (pose) and position
     ik_vec3 f;
-    ik_status status = IK_STATUS_MAX_ITERATIONS;
-    int dof, i, sweep, n, idle = 0;
-    bool within, band, final, again = false;
+    int dof, sweep;
+    bool final;
     ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
-    ik_result r;
-    if (kept) { // the chain is the one checked when the frames were made: q alone
-        dof = kept->dof;
-        r = ik__state_validate(q_io, dof);
-    } else {
-        r = ik__chain_state_validate(chain, q_io, &dof);
-    }
+    ik_result r = ik__ccd_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, kept,
+                                   &target, &dof);
     if (r != IK_OK)
         return r;
-    r = ik__target_prepare(target_in, &target);
-    if (r != IK_OK)
-        return r;
-    if (o._valid != IK__CCD_VALID || o.max_sweeps < 1 || !ik__bounded(o.tolerance) ||
-        o.tolerance < 0 || !ik__bounded(o.rotation_tolerance) || o.rotation_tolerance < 0 ||
-        !ik__bounded(o.position_weight) || !ik__bounded(o.orientation_weight) ||
-        o.orientation_weight < 0 || !ik__bounded(o.length_scale) || o.length_scale < 0 ||
-        !(o.max_angle > 0 && o.max_angle <= IK_PI) ||
-        !(o.min_improvement >= 0 && o.min_improvement < 1))
-        return IK_ERR_BAD_OPTS;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    n = chain->joint_count;
-    base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
-    if (!base || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
-        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
-    w.jd = (ik__ccd_joint *)(void *)(base + IK__REALS_OF(sizeof(ik__ccd_kept)) +
-                                     (size_t)n * IK__REALS_OF(sizeof(ik_joint)));
-    q = (ik_real *)(void *)(w.jd + n);
-
-    // work on a copy of q, clamped into the limits
-    for (i = 0; i < dof; i++)
-        q[i] = q_io[i];
-    {
-        int at = 0;
-        for (i = 0; i < n; i++) {
-            const ik_joint *j = &chain->joints[i];
-            if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
-                q[at] = ik__clamp(q[at], j->lo, j->hi);
-            at += ik_joint_type_dof(j->type);
-        }
-    }
-    reach = kept ? kept->reach : ik__chain_reach(chain);
-    scale = o.length_scale > 0 ? o.length_scale : reach;
-    if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
-        scale = ik__finite(reach) && reach > 0 ? reach : 1;
-    // Welman's alpha = k / W. g1 is a squared length, so alpha must go as 1 / length^2 for the
-    // position term to weigh the same against the dimensionless orientation term at every
-    // scale; the length that balances them is the distance between joints (a joint's turn by
-    // t moves the effector by about t times its lever arm), so alpha = (n / W)^2, W the chain's
-    // length and n its moving joints (bench --ccd-weights: on 100 random 7-joint arms with pose
-    // targets from far starts, 80 converge with this, 7 with a fixed 1 / W^2, 61 with 1 / W).
-    // It is applied as lengths divided by the mean distance W / n (gs below) with w_p = 1 + rho,
-    // which is the same but neither underflows nor overflows for chains of any size. A fixed
-    // w_p is for lengths in model units (ps = 1 in the error).
-    w.gs = kept ? kept->gs : (ik_real)ik__movable_joints(chain) / scale;
-    ps = o.position_weight >= 0 ? 1 : w.gs;
-    wbase = o.position_weight >= 0 ? o.position_weight : 1;
-    w.wfix = o.position_weight >= 0 ? o.position_weight / w.gs / w.gs : -1;
-    w.chain = chain;
-    w.q = q;
-    w.start = q_io;
-    w.dof = dof;
-    w.target = &target;
-    w.pose = target.use_rotation;
-    w.wo = target.use_rotation ? o.orientation_weight : 0;
-    w.max_angle = o.max_angle;
-    w.pt = ik_vec3_scale(target.pos, w.gs);
-    if (kept) {
-        w.revolute = kept->revolute != 0;
-        w.tip = kept->tip;
-        memcpy(w.tip_rot, kept->tip_rot, sizeof w.tip_rot);
-    } else {
-        // (a scratch that held another chain's frames no longer does; with keep_frames it holds
-        // these once they are made)
-        ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
-        memset(h->self, 0, sizeof h->self);
-        ik__ccd_frames(&w, o.max_angle);
-        if (o.keep_frames) {
-            h->n = n;
-            h->dof = dof;
-            h->pose = w.pose ? 1 : 0;
-            h->revolute = w.revolute ? 1 : 0;
-            h->max_angle = o.max_angle;
-            h->length_scale = o.length_scale;
-            h->reach = reach;
-            h->gs = w.gs;
-            h->chain_tip = chain->tip;
-            h->tip = w.tip;
-            memcpy(h->tip_rot, w.tip_rot, sizeof h->tip_rot);
-            memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
-                   (size_t)n * sizeof(ik_joint));
-            memcpy(h->self, &h, sizeof h);
-        }
-    }
-    ik__ccd_load(&w);
-    {
-        ik_real where = ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos),
-                size = ik__finite(reach) ? reach : scale, nf, nd;
-        // how far the carried state's effector (and axes, rslack) may be from ik_chain_fk()'s
-        // (rounding); a carried error within an epsilon of span no sweep can lower
-        span = where + size;
-        slack = 64 * n * IK_EPSILON * span;
-        rslack = 64 * n * IK_EPSILON;
-        // The effector's local coordinates come from the chain's own transforms: their rounding
-        // is about n epsilon of the chain's size. The target's come from its root coordinates
-        // too, rounded to a few epsilon of their size (wherever the chain sits).
-        nf = 4 * n * IK_EPSILON * w.gs * size;
-        nd = nf + 4 * IK_EPSILON * w.gs * where;
-        w.noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
-        w.noise_d2 =
-            nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
-    }
-    ik__ccd_sweep(&w, false, &f, &fr);
-
+    ik__ccd_setup(&w, &pr, chain, &target, &o, q_io, dof, scratch, scratch_size, kept);
+    ik__ccd_sweep(&w, false, &f, &fr); // the starting state's effector
     for (sweep = 0;; sweep++) {
-        err = ik__ccd_error(&w, f, &fr, wbase, ps, &pos_err, &rot_err);
-        // With Welman's weights the steps minimize w_p |dp|^2 + w_o sum |du|^2 with w_p varying
-        // from joint to joint (alpha to 2 alpha), so the error above may rise in a sweep that is
-        // still making progress: only three sweeps in a row without improvement stop the solve.
-        if (sweep > 0)
-            idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
-        if (sweep == 0 || err < best_err)
-            best_err = err;
-        // Converged, or within the rounding of the carried state (slack) of it: the library's
-        // forward kinematics of q decides, so that a q it calls converged stops here too (once
-        // per improvement: a state no better than the last one it turned down is not asked
-        // again, which would cost a forward kinematics per sweep at rounding level). Within
-        // the slack but not the tolerance, the rounding may go either way: while the carried
-        // error still falls fast (16 times in a sweep, 4 times in length) and is above the
-        // floor, a far better state is one sweep away, which costs less than a forward
-        // kinematics (with a tolerance below the rounding, such as 0, a check at every sweep
-        // that converges fast).
-        within = pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance);
-        band = pos_err <= o.tolerance + slack &&
-               (!w.pose || rot_err <= o.rotation_tolerance + rslack) && !(err >= refused) &&
-               (within || !(err < last / 16) ||
-                (pos_err <= IK_EPSILON * span && (!w.pose || rot_err <= 4 * IK_EPSILON)));
-        last = err;
-        final = idle >= 3 || sweep == o.max_sweeps;
-        if (band || final) {
-            // q from the carried state, and the errors by forward kinematics of q: without info
-            // only to decide whether to go on, which a last sweep has decided already (final),
-            // and so has a carried state within the tolerance by more than its rounding: slack,
-            // where the chain's reach bounds its lengths (an unlimited prismatic joint's travel
-            // may make the rounding as large as it likes), and the rounding of the stored angles
-            // (an epsilon of each, which is 1e-4 rad at 1e12)
-            ik__ccd_store(&w, again);
-            if (!info && !final && ik__finite(reach) && pos_err <= o.tolerance - slack) {
-                ik_real turn = 0; // the angles' rounding, summed: radians
-                int at = 0;
-                for (i = 0; i < n; i++) {
-                    if (chain->joints[i].type == IK_JOINT_REVOLUTE)
-                        turn += 2 * IK_EPSILON * IK_FABS(q[at]);
-                    at += ik_joint_type_dof(chain->joints[i].type);
-                }
-                final = pos_err <= o.tolerance - slack - turn * span &&
-                        (!w.pose || rot_err <= o.rotation_tolerance - rslack - turn);
-            }
-            if (!info && final)
-                break;
-            err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
-                &target,
-                ik__jacobian(chain, NULL, q, 6, dof, NULL, false, w.pose ? 1 : 0, NULL, NULL),
-                wbase, ps, w.wo, &pos_err, &rot_err);
-            if (pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) {
-                status = IK_STATUS_CONVERGED;
-                break;
-            }
-            if (idle >= 3) {
-                status = IK_STATUS_STALLED;
-                break;
-            }
-            if (sweep == o.max_sweeps)
-                break;
-            refused = err;
-            again = true;
-            ik__ccd_load(&w); // not converged after all: go on from q
-        }
+        if (ik__ccd_progress_made(&w, &pr, &o, sweep, f, &fr, &final) &&
+            ik__ccd_check(&w, &pr, &o, sweep, final, info))
+            break;
         ik__ccd_targets(&w);
         ik__ccd_sweep(&w, true, &f, &fr);
     }
-
-    // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps
-    if (info && status != IK_STATUS_CONVERGED &&
-        ik__beyond_reach(chain, target.pos, reach, o.tolerance))
-        status = IK_STATUS_UNREACHABLE;
-    for (i = 0; i < dof; i++)
-        if (!ik__bounded(q[i]))
-            return IK_ERR_NUMERIC;
-    for (i = 0; i < dof; i++)
-        q_io[i] = q[i];
-    if (info) {
-        info->status = status;
-        info->iterations = sweep;
-        info->position_error = pos_err;
-        info->rotation_error = rot_err;
-    }
-    return IK_OK;
+    return ik__ccd_finish(&w, &pr, &o, sweep, q_io, info);
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------
