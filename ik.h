@@ -4183,30 +4183,6 @@ static bool ik__ccd_unit2(ik_real x, ik_real y, ik_real *c, ik_real *s)
     return true;
 }
 
-// out = a b.
-static void ik__ccd_mat_mul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
-{
-    int r;
-    for (r = 0; r < 3; r++) {
-        ik_real x = a[r][0], y = a[r][1], z = a[r][2];
-        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
-        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
-        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
-    }
-}
-
-// out = a^T b.
-static void ik__ccd_mat_tmul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
-{
-    int r;
-    for (r = 0; r < 3; r++) {
-        ik_real x = a[0][r], y = a[1][r], z = a[2][r];
-        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
-        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
-        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
-    }
-}
-
 // A complex product: (c, s) *= (x, y).
 static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
 {
@@ -4252,80 +4228,77 @@ static void ik__ccd_links(ik__ccd_work *w)
     }
 }
 
-// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind. B_i and B_{i-1}
-// are pointers into basis (the identity, or one of two axis bases used in turns): no copies,
-// and no product with an identity.
+// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos (in units of 1 / gs) of joint j,
+// B_i and B_{i-1} the axis bases b and bp (identity: no product with it).
+static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs, const ik_mat3 *bp,
+                                const ik_mat3 *b, const ik_mat3 *identity)
+{
+    ik_vec3 o = ik_vec3_scale(j->origin.pos, gs);
+    ik_quat qr = j->origin.rot;
+    const bool turned = !(qr.x == 0 && qr.y == 0 && qr.z == 0);
+    ik_mat3 c = *b, bt; // origin.rot B_i
+    if (turned)
+        c = b == identity ? ik_quat_to_mat3(qr) : ik_mat3_mul(ik_quat_to_mat3(qr), *b);
+    if (bp == identity) {
+        p->frame = c;
+        p->origin = o;
+        return;
+    }
+    bt = ik_mat3_transpose(*bp);
+    p->frame = turned || b != identity ? ik_mat3_mul(bt, c) : bt;
+    p->origin = ik_mat3_mul_vec3(bt, o);
+}
+
+// Joint i's flags, and whether the chain still takes the lean passes (w->revolute).
+static void ik__ccd_joint_flags(ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
+                                ik_real max_angle)
+{
+    ik_real wt = ik__clamp(j->weight, 0, 1);
+    p->flags = wt > 0 ? IK__CCD_MOVE : 0;
+    if (j->type == IK_JOINT_REVOLUTE &&
+        (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
+        p->flags |= IK__CCD_ANGLE;
+    if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !w->pose)
+        p->flags |= IK__CCD_FAST;
+    if (w->pose || !(p->flags & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
+                     (j->type == IK_JOINT_REVOLUTE && wt == 0)))
+        w->revolute = false;
+}
+
+// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's flags. B_i and
+// B_{i-1} point into basis (the identity, or one of two axis bases used in turns): no copies.
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
     const ik_chain *chain = w->chain;
-    ik_real basis[3][3][3] = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } }, t[3][3];
-    ik_real(*const identity)[3] = basis[0], (*bp)[3] = identity; // B_{i-1}
-    ik_mat3 m;
-    int i, r, k, at = 0;
+    ik_mat3 basis[3], tip_rot;
+    const ik_mat3 *const identity = &basis[0];
+    const ik_mat3 *bp = identity; // B_{i-1}
+    int i, at = 0;
+    basis[0] = ik_mat3_identity();
     w->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         ik__ccd_joint *p = &w->jd[i];
-        ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
-        ik_real wt = ik__clamp(j->weight, 0, 1);
-        ik_quat qr = j->origin.rot;
-        ik_real(*b)[3] = identity, (*c)[3]; // B_i, and origin.rot B_i
+        const ik_mat3 *b = identity; // B_i
         if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
             !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)) {
-            b = basis[1 + (i & 1)];
-            ik__ccd_basis(j->axis, b);
+            b = &basis[1 + (i & 1)];
+            ik__ccd_basis(j->axis, basis[1 + (i & 1)].m);
         }
-        c = b;
-        if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
-            m = ik_quat_to_mat3(qr);
-            c = m.m;
-            if (b != identity) {
-                ik__ccd_mat_mul(m.m, b, t);
-                c = t;
-            }
-        }
-        if (bp == identity) {
-            for (r = 0; r < 3; r++)
-                for (k = 0; k < 3; k++)
-                    p->frame.m[r][k] = c[r][k];
-            p->origin = o;
-        } else {
-            if (c == identity) // C_i = B_{i-1}^T
-                for (r = 0; r < 3; r++)
-                    for (k = 0; k < 3; k++)
-                        p->frame.m[r][k] = bp[k][r];
-            else
-                ik__ccd_mat_tmul(bp, c, p->frame.m);
-            p->origin = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                                     bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                                     bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
-        }
+        ik__ccd_joint_frame(p, j, w->gs, bp, b, identity);
         p->type = (int)j->type;
         p->qi = at;
         p->offset[0] = 1;
         p->offset[1] = 0;
-        p->flags = wt > 0 ? IK__CCD_MOVE : 0;
-        if (j->type == IK_JOINT_REVOLUTE &&
-            (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
-            p->flags |= IK__CCD_ANGLE;
-        if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !w->pose)
-            p->flags |= IK__CCD_FAST;
-        if (w->pose || !(p->flags & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
-                         (j->type == IK_JOINT_REVOLUTE && wt == 0)))
-            w->revolute = false;
+        ik__ccd_joint_flags(w, p, j, max_angle);
         at += ik_joint_type_dof(j->type);
         bp = b;
     }
     if (w->revolute)
         ik__ccd_links(w);
-    {
-        ik_vec3 o = ik_vec3_scale(chain->tip.pos, w->gs);
-        m = ik_quat_to_mat3(chain->tip.rot);
-        w->tip = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                              bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                              bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
-        ik__ccd_mat_tmul(bp, m.m, w->tip_rot);
-    }
+    w->tip = ik_mat3_mul_vec3(ik_mat3_transpose(*bp), ik_vec3_scale(chain->tip.pos, w->gs));
+    tip_rot = ik_mat3_mul(ik_mat3_transpose(*bp), ik_quat_to_mat3(chain->tip.rot));
+    memcpy(w->tip_rot, tip_rot.m, sizeof w->tip_rot);
 }
 
 // The carried state from q: (cos, sin) of revolute joints, ball joints' quaternions.
@@ -4744,6 +4717,17 @@ static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, const ik_mat3 *fr
     return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
 }
 
+// The options are in range.
+static bool ik__ccd_opts_valid(const ik_ccd_opts *o)
+{
+    return !(o->_valid != IK__CCD_VALID || o->max_sweeps < 1 || !ik__bounded(o->tolerance) ||
+             o->tolerance < 0 || !ik__bounded(o->rotation_tolerance) || o->rotation_tolerance < 0 ||
+             !ik__bounded(o->position_weight) || !ik__bounded(o->orientation_weight) ||
+             o->orientation_weight < 0 || !ik__bounded(o->length_scale) || o->length_scale < 0 ||
+             !(o->max_angle > 0 && o->max_angle <= IK_PI) ||
+             !(o->min_improvement >= 0 && o->min_improvement < 1));
+}
+
 // The inputs checked, in the order of their status codes; *dof and target set. kept: the chain
 // is the one checked when its frames were made, q alone is.
 static ik_result ik__ccd_validate(const ik_chain *chain, const ik_target *target_in,
@@ -4763,12 +4747,7 @@ static ik_result ik__ccd_validate(const ik_chain *chain, const ik_target *target
     r = ik__target_prepare(target_in, target);
     if (r != IK_OK)
         return r;
-    if (o->_valid != IK__CCD_VALID || o->max_sweeps < 1 || !ik__bounded(o->tolerance) ||
-        o->tolerance < 0 || !ik__bounded(o->rotation_tolerance) || o->rotation_tolerance < 0 ||
-        !ik__bounded(o->position_weight) || !ik__bounded(o->orientation_weight) ||
-        o->orientation_weight < 0 || !ik__bounded(o->length_scale) || o->length_scale < 0 ||
-        !(o->max_angle > 0 && o->max_angle <= IK_PI) ||
-        !(o->min_improvement >= 0 && o->min_improvement < 1))
+    if (!ik__ccd_opts_valid(o))
         return IK_ERR_BAD_OPTS;
     if (!scratch)
         return IK_ERR_NULL_ARG;
