@@ -4237,15 +4237,18 @@ static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs,
     ik_quat qr = j->origin.rot;
     const bool turned = !(qr.x == 0 && qr.y == 0 && qr.z == 0);
     ik_mat3 c = *b, bt; // origin.rot B_i
-    if (turned)
-        c = b == identity ? ik_quat_to_mat3(qr) : ik_mat3_mul(ik_quat_to_mat3(qr), *b);
+    if (turned) {
+        c = ik_quat_to_mat3(qr);
+        if (b != identity)
+            c = ik__mat3_mul_rows(&c, &b->m[0][0]);
+    }
     if (bp == identity) {
         p->frame = c;
         p->origin = o;
         return;
     }
     bt = ik_mat3_transpose(*bp);
-    p->frame = turned || b != identity ? ik_mat3_mul(bt, c) : bt;
+    p->frame = turned || b != identity ? ik__mat3_mul_rows(&bt, &c.m[0][0]) : bt;
     p->origin = ik_mat3_mul_vec3(bt, o);
 }
 
@@ -4270,7 +4273,7 @@ static void ik__ccd_joint_flags(ik__ccd_work *w, ik__ccd_joint *p, const ik_join
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
     const ik_chain *chain = w->chain;
-    ik_mat3 basis[3], tip_rot;
+    ik_mat3 basis[3], tip_rot, bt;
     const ik_mat3 *const identity = &basis[0];
     const ik_mat3 *bp = identity; // B_{i-1}
     int i, at = 0;
@@ -4297,7 +4300,9 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
     if (w->revolute)
         ik__ccd_links(w);
     w->tip = ik_mat3_mul_vec3(ik_mat3_transpose(*bp), ik_vec3_scale(chain->tip.pos, w->gs));
-    tip_rot = ik_mat3_mul(ik_mat3_transpose(*bp), ik_quat_to_mat3(chain->tip.rot));
+    bt = ik_mat3_transpose(*bp);
+    tip_rot = ik_quat_to_mat3(chain->tip.rot);
+    tip_rot = ik__mat3_mul_rows(&bt, &tip_rot.m[0][0]);
     memcpy(w->tip_rot, tip_rot.m, sizeof w->tip_rot);
 }
 
@@ -4385,10 +4390,18 @@ static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
     return ik_vec3_add(ik_mat3_mul_vec3(p->frame, e), p->origin);
 }
 
+// m^T v.
+static inline ik_vec3 ik__ccd_tmul(const ik_mat3 *m, ik_vec3 v)
+{
+    return ik_vec3_make(m->m[0][0] * v.x + m->m[1][0] * v.y + m->m[2][0] * v.z,
+                        m->m[0][1] * v.x + m->m[1][1] * v.y + m->m[2][1] * v.z,
+                        m->m[0][2] * v.x + m->m[1][2] * v.y + m->m[2][2] * v.z);
+}
+
 // From M_{i-1} to P_i: C_i^T (x - o_i).
 static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
 {
-    return ik_mat3_mul_vec3(ik_mat3_transpose(p->frame), ik_vec3_sub(x, p->origin));
+    return ik__ccd_tmul(&p->frame, ik_vec3_sub(x, p->origin));
 }
 
 // A link that is a turn about x (IK__CCD_LINK) from M_{i-1} to P_i, with the previous joint's
@@ -4429,15 +4442,16 @@ static inline void ik__ccd_goal_unit(const ik__ccd_work *w, ik__ccd_joint *p)
 static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p, ik_vec3 d,
                                  ik_mat3 *xr)
 {
-    ik_mat3 mt;
+    ik_mat3 m, mt;
     if (p->type == IK_JOINT_PRISMATIC) {
         d.z -= w->q[p->qi] * w->gs;
     } else if (p->type == IK_JOINT_BALL) {
-        mt = ik_mat3_transpose(ik__quat_to_mat3_unit(
-            ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3])));
-        d = ik_mat3_mul_vec3(mt, d);
-        if (xr)
-            *xr = ik_mat3_mul(mt, *xr);
+        m = ik__quat_to_mat3_unit(ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]));
+        d = ik__ccd_tmul(&m, d);
+        if (xr) {
+            mt = ik_mat3_transpose(m);
+            *xr = ik__mat3_mul_rows(&mt, &xr->m[0][0]);
+        }
     }
     return d;
 }
@@ -4467,7 +4481,8 @@ IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
         sq = 0;
         turned = lean;
         if (pose) { // the axes in P_i
-            xr = ik_mat3_mul(ik_mat3_transpose(p->frame), xr);
+            ik_mat3 ct = ik_mat3_transpose(p->frame);
+            xr = ik__mat3_mul_rows(&ct, &xr.m[0][0]);
             memcpy(p->goal_axes, xr.m, sizeof p->goal_axes);
         }
         if (p->type == IK_JOINT_REVOLUTE) { // into M_i: x = T_i^-1 d, which waits (cq, sq)
@@ -4638,7 +4653,7 @@ static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint
     ik_mat3 m = ik__quat_to_mat3_unit(rb);
     *e = ik_mat3_mul_vec3(m, *e);
     if (w->pose)
-        *er = ik_mat3_mul(m, *er);
+        *er = ik__mat3_mul_rows(&m, &er->m[0][0]);
     if (!step)
         return;
     rot = ik__ccd_ball_step(w, j, p->goal, p->goal_axes, *e, er);
@@ -4651,7 +4666,7 @@ static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint
     m = ik__quat_to_mat3_unit(rot);
     *e = ik_mat3_mul_vec3(m, *e);
     if (w->pose)
-        *er = ik_mat3_mul(m, *er);
+        *er = ik__mat3_mul_rows(&m, &er->m[0][0]);
 }
 
 // The effector from the tip to the root; with move, each joint takes its step on the way.
@@ -4690,7 +4705,7 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
         }
         f = ik__ccd_out(p, e); // f_{i-1} = C_i e_i + o_i
         if (pose)
-            fr = ik_mat3_mul(p->frame, er);
+            fr = ik__mat3_mul_rows(&p->frame, &er.m[0][0]);
     }
     *out_f = f;
     if (pose)
