@@ -4644,16 +4644,22 @@ static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, cons
     return fz + *v * w->gs;
 }
 
+// v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
+static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
+{
+    ik_mat3 m = ik__quat_to_mat3_unit(r);
+    *v = ik_mat3_mul_vec3(m, *v);
+    if (axes)
+        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
+}
+
 // A ball joint: the effector e and its axes er (pose) from M_i into P_i by its rotation, and with
 // step its step, which turns them on.
 static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
     ik_quat rb = ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]), rot;
-    ik_mat3 m = ik__quat_to_mat3_unit(rb);
-    *e = ik_mat3_mul_vec3(m, *e);
-    if (w->pose)
-        *er = ik__mat3_mul_rows(&m, &er->m[0][0]);
+    ik__ccd_rotate(rb, w->pose, e, er);
     if (!step)
         return;
     rot = ik__ccd_ball_step(w, j, p->goal, p->goal_axes, *e, er);
@@ -4663,10 +4669,7 @@ static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint
     p->state[2] = rb.z;
     p->state[3] = rb.w;
     p->flags |= IK__CCD_MOVED;
-    m = ik__quat_to_mat3_unit(rot);
-    *e = ik_mat3_mul_vec3(m, *e);
-    if (w->pose)
-        *er = ik__mat3_mul_rows(&m, &er->m[0][0]);
+    ik__ccd_rotate(rot, w->pose, e, er);
 }
 
 // The effector from the tip to the root; with move, each joint takes its step on the way.
