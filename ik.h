@@ -4338,32 +4338,33 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_ANGLE 2  // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
 #define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
-#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: a and kd are set
+#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: goal_dir, goal_inv_xy set
 #define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
 
 // Per joint, in the caller's scratch.
 typedef struct ik__ccd_joint {
-    ik_real c[3][3];  // C_i: P_i -> M_{i-1}
-    ik_vec3 o;        // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
-    ik_real st[4];    // revolute: cos, sin of the current angle, then of q[] (the state is q[] +
-                      // arg(st[0..1] conj(st[2..3]))); ball: T_i as a quaternion (x, y, z, w)
-    ik_real off[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (the angle in
-                      // st is q + off)
-    ik_vec3 d;        // the target in P_i (this sweep)
-    ik_real dr[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
-    ik_vec3 a;        // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
-    ik_vec3 k;        // IK__CCD_LINK: C_i^T o_i
-    ik_real kd;       // and 1 / |d_xy|
-    int type;         // the joint's ik_joint_type
-    int qi;           // its first value in q
-    int kind;         // IK__CCD_* flags
+    ik_mat3 frame;           // C_i: P_i -> M_{i-1}
+    ik_vec3 origin;          // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
+    ik_real state[4];        // revolute: cos, sin of the current angle, then of q[] (the state is
+                             // q[] + arg(state[0..1] conj(state[2..3]))); ball: T_i as a quaternion
+                             // (x, y, z, w)
+    ik_real offset[2];       // revolute: cos, sin of the angle P_i's x axis is turned by (the angle
+                             // in state is q + offset)
+    ik_vec3 goal;            // d_i: the target in P_i (this sweep)
+    ik_real goal_axes[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
+    ik_vec3 goal_dir;    // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
+    ik_real goal_inv_xy; // and 1 / |d_xy|
+    ik_vec3 link_origin; // IK__CCD_LINK: C_i^T o_i
+    int type;            // the joint's ik_joint_type
+    int qi;              // its first value in q
+    int flags;           // IK__CCD_* flags
 } ik__ccd_joint;
 
 // What the passes of one solve share.
 typedef struct ik__ccd_work {
     const ik_chain *chain;
     ik__ccd_joint *jd;
-    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see st)
+    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see state)
     const ik_real *start; // [dof] the caller's q (free revolute joints end within pi of it)
     int dof;
     const ik_target *target;
@@ -4503,30 +4504,6 @@ static bool ik__ccd_unit2(ik_real x, ik_real y, ik_real *c, ik_real *s)
     return true;
 }
 
-// out = a b.
-static void ik__ccd_mat_mul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
-{
-    int r;
-    for (r = 0; r < 3; r++) {
-        ik_real x = a[r][0], y = a[r][1], z = a[r][2];
-        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
-        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
-        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
-    }
-}
-
-// out = a^T b.
-static void ik__ccd_mat_tmul(ik_real a[3][3], ik_real b[3][3], ik_real out[3][3])
-{
-    int r;
-    for (r = 0; r < 3; r++) {
-        ik_real x = a[0][r], y = a[1][r], z = a[2][r];
-        out[r][0] = x * b[0][0] + y * b[1][0] + z * b[2][0];
-        out[r][1] = x * b[0][1] + y * b[1][1] + z * b[2][1];
-        out[r][2] = x * b[0][2] + y * b[1][2] + z * b[2][2];
-    }
-}
-
 // A complex product: (c, s) *= (x, y).
 static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
 {
@@ -4547,8 +4524,8 @@ static void ik__ccd_links(ik__ccd_work *w)
     int i, k;
     for (i = 1; i < w->chain->joint_count; i++) {
         ik__ccd_joint *p = &w->jd[i], *pp = &w->jd[i - 1];
-        ik_real(*c)[3] = p->c, cg = 1, sg = 0, cb, sb, ch, sh;
-        ik_vec3 o = p->o;
+        ik_real(*c)[3] = p->frame.m, cg = 1, sg = 0, cb, sb, ch, sh;
+        ik_vec3 o = p->origin;
         if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
             continue;
         cb = c[2][2];
@@ -4564,88 +4541,91 @@ static void ik__ccd_links(ik__ccd_work *w)
         c[1][1] = c[2][2] = cb;
         c[2][1] = sb;
         c[1][2] = -sb;
-        p->o = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
-        p->k = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
-        ik__ccd_cmul(&pp->off[0], &pp->off[1], cg, sg);
-        ik__ccd_cmul(&p->off[0], &p->off[1], ch, sh);
-        p->kind |= IK__CCD_LINK;
+        p->origin = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
+        p->link_origin = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
+        ik__ccd_cmul(&pp->offset[0], &pp->offset[1], cg, sg);
+        ik__ccd_cmul(&p->offset[0], &p->offset[1], ch, sh);
+        p->flags |= IK__CCD_LINK;
     }
 }
 
-// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's kind. B_i and B_{i-1}
-// are pointers into basis (the identity, or one of two axis bases used in turns): no copies,
-// and no product with an identity.
+// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos (in units of 1 / gs) of joint j,
+// B_i and B_{i-1} the axis bases b and bp (identity: no product with it).
+static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs, const ik_mat3 *bp,
+                                const ik_mat3 *b, const ik_mat3 *identity)
+{
+    ik_vec3 o = ik_vec3_scale(j->origin.pos, gs);
+    ik_quat qr = j->origin.rot;
+    const bool turned = !(qr.x == 0 && qr.y == 0 && qr.z == 0);
+    ik_mat3 c = *b, bt; // origin.rot B_i
+    if (turned) {
+        c = ik_quat_to_mat3(qr);
+        if (b != identity)
+            c = ik__mat3_mul_rows(&c, &b->m[0][0]);
+    }
+    if (bp == identity) {
+        p->frame = c;
+        p->origin = o;
+        return;
+    }
+    bt = ik_mat3_transpose(*bp);
+    p->frame = turned || b != identity ? ik__mat3_mul_rows(&bt, &c.m[0][0]) : bt;
+    p->origin = ik_mat3_mul_vec3(bt, o);
+}
+
+// Joint i's flags, and whether the chain still takes the lean passes (w->revolute).
+static void ik__ccd_joint_flags(ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
+                                ik_real max_angle)
+{
+    ik_real wt = ik__clamp(j->weight, 0, 1);
+    p->flags = wt > 0 ? IK__CCD_MOVE : 0;
+    if (j->type == IK_JOINT_REVOLUTE &&
+        (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
+        p->flags |= IK__CCD_ANGLE;
+    if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !w->pose)
+        p->flags |= IK__CCD_FAST;
+    if (!IK__FAST || w->pose ||
+        !(p->flags & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
+          (j->type == IK_JOINT_REVOLUTE && wt == 0)))
+        w->revolute = false; // (the lean sweep of chains of free hinges: a fast path)
+}
+
+// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's flags. B_i and
+// B_{i-1} point into basis (the identity, or one of two axis bases used in turns): no copies.
 static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
 {
     const ik_chain *chain = w->chain;
-    ik_real basis[3][3][3] = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } }, t[3][3];
-    ik_real(*const identity)[3] = basis[0], (*bp)[3] = identity; // B_{i-1}
-    ik_mat3 m;
-    int i, r, k, at = 0;
+    ik_mat3 basis[3], tip_rot, bt;
+    const ik_mat3 *const identity = &basis[0];
+    const ik_mat3 *bp = identity; // B_{i-1}
+    int i, at = 0;
+    basis[0] = ik_mat3_identity();
     w->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
         ik__ccd_joint *p = &w->jd[i];
-        ik_vec3 o = ik_vec3_scale(j->origin.pos, w->gs);
-        ik_real wt = ik__clamp(j->weight, 0, 1);
-        ik_quat qr = j->origin.rot;
-        ik_real(*b)[3] = identity, (*c)[3]; // B_i, and origin.rot B_i
+        const ik_mat3 *b = identity; // B_i
         if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
             !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)) {
-            b = basis[1 + (i & 1)];
-            ik__ccd_basis(j->axis, b);
+            b = &basis[1 + (i & 1)];
+            ik__ccd_basis(j->axis, basis[1 + (i & 1)].m);
         }
-        c = b;
-        if (!(qr.x == 0 && qr.y == 0 && qr.z == 0)) { // C_i = B_{i-1}^T origin.rot B_i
-            m = ik_quat_to_mat3(qr);
-            c = m.m;
-            if (b != identity) {
-                ik__ccd_mat_mul(m.m, b, t);
-                c = t;
-            }
-        }
-        if (bp == identity) {
-            for (r = 0; r < 3; r++)
-                for (k = 0; k < 3; k++)
-                    p->c[r][k] = c[r][k];
-            p->o = o;
-        } else {
-            if (c == identity) // C_i = B_{i-1}^T
-                for (r = 0; r < 3; r++)
-                    for (k = 0; k < 3; k++)
-                        p->c[r][k] = bp[k][r];
-            else
-                ik__ccd_mat_tmul(bp, c, p->c);
-            p->o = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                                bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                                bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
-        }
+        ik__ccd_joint_frame(p, j, w->gs, bp, b, identity);
         p->type = (int)j->type;
         p->qi = at;
-        p->off[0] = 1;
-        p->off[1] = 0;
-        p->kind = wt > 0 ? IK__CCD_MOVE : 0;
-        if (j->type == IK_JOINT_REVOLUTE &&
-            (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
-            p->kind |= IK__CCD_ANGLE;
-        if (j->type == IK_JOINT_REVOLUTE && p->kind == IK__CCD_MOVE && !w->pose)
-            p->kind |= IK__CCD_FAST;
-        if (w->pose || !(p->kind & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
-                         (j->type == IK_JOINT_REVOLUTE && wt == 0)))
-            w->revolute = false;
+        p->offset[0] = 1;
+        p->offset[1] = 0;
+        ik__ccd_joint_flags(w, p, j, max_angle);
         at += ik_joint_type_dof(j->type);
         bp = b;
     }
     if (w->revolute)
         ik__ccd_links(w);
-    {
-        ik_vec3 o = ik_vec3_scale(chain->tip.pos, w->gs);
-        m = ik_quat_to_mat3(chain->tip.rot);
-        w->tip = ik_vec3_make(bp[0][0] * o.x + bp[1][0] * o.y + bp[2][0] * o.z,
-                              bp[0][1] * o.x + bp[1][1] * o.y + bp[2][1] * o.z,
-                              bp[0][2] * o.x + bp[1][2] * o.y + bp[2][2] * o.z);
-        ik__ccd_mat_tmul(bp, m.m, w->tip_rot);
-    }
+    w->tip = ik_mat3_mul_vec3(ik_mat3_transpose(*bp), ik_vec3_scale(chain->tip.pos, w->gs));
+    bt = ik_mat3_transpose(*bp);
+    tip_rot = ik_quat_to_mat3(chain->tip.rot);
+    tip_rot = ik__mat3_mul_rows(&bt, &tip_rot.m[0][0]);
+    memcpy(w->tip_rot, tip_rot.m, sizeof w->tip_rot);
 }
 
 // The carried state from q: (cos, sin) of revolute joints, ball joints' quaternions.
@@ -4658,16 +4638,16 @@ static void ik__ccd_load(const ik__ccd_work *w)
         const ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE) {
             ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
-            ik__ccd_cmul(&c, &s, p->off[0], p->off[1]);
-            p->st[0] = p->st[2] = c;
-            p->st[1] = p->st[3] = s;
+            ik__ccd_cmul(&c, &s, p->offset[0], p->offset[1]);
+            p->state[0] = p->state[2] = c;
+            p->state[1] = p->state[3] = s;
         } else if (j->type == IK_JOINT_BALL) {
             ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
-            p->st[0] = r.x;
-            p->st[1] = r.y;
-            p->st[2] = r.z;
-            p->st[3] = r.w;
-            p->kind &= ~IK__CCD_MOVED;
+            p->state[0] = r.x;
+            p->state[1] = r.y;
+            p->state[2] = r.z;
+            p->state[3] = r.w;
+            p->flags &= ~IK__CCD_MOVED;
         }
         at += ik_joint_type_dof(j->type);
     }
@@ -4683,8 +4663,8 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
         ik__ccd_joint *p = &w->jd[i];
         ik_real *v = w->q + at;
         if (j->type == IK_JOINT_REVOLUTE &&
-            (p->kind & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = p->st[0], s = p->st[1], c0 = p->st[2], s0 = p->st[3], d;
+            (p->flags & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
+            ik_real c = p->state[0], s = p->state[1], c0 = p->state[2], s0 = p->state[3], d;
             if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
                 // a store turns it by at most pi from the start, the stores of a solve that
@@ -4695,121 +4675,158 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
                 else if (d < -IK_PI)
                     v[0] += 2 * IK_PI;
             }
-            p->st[2] = c;
-            p->st[3] = s;
-        } else if (j->type == IK_JOINT_BALL && (p->kind & IK__CCD_MOVED)) {
+            p->state[2] = c;
+            p->state[3] = s;
+        } else if (j->type == IK_JOINT_BALL && (p->flags & IK__CCD_MOVED)) {
             ik_vec3 lv = ik__quat_log(
-                ik__quat_unitize(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3])));
+                ik__quat_unitize(ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3])));
             v[0] = lv.x;
             v[1] = lv.y;
             v[2] = lv.z;
-            p->kind &= ~IK__CCD_MOVED;
+            p->flags &= ~IK__CCD_MOVED;
         }
         at += ik_joint_type_dof(j->type);
     }
 }
 
+// v turned by the angle whose (cos, sin) is (c, s) about z (with (c, -s): turned back).
+static inline ik_vec3 ik__ccd_turn_z(ik_real c, ik_real s, ik_vec3 v)
+{
+    return ik_vec3_make(c * v.x - s * v.y, s * v.x + c * v.y, v.z);
+}
+
+// Rows x and y of m (the x and y coordinates of its columns) turned likewise.
+static inline void ik__ccd_turn_rows(ik_real c, ik_real s, ik_mat3 *m)
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        ik_real x = m->m[0][k], y = m->m[1][k];
+        m->m[0][k] = c * x - s * y;
+        m->m[1][k] = s * x + c * y;
+    }
+}
+
+// From P_i to M_{i-1}: C_i e + o_i.
+static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
+{
+    return ik_vec3_add(ik_mat3_mul_vec3(p->frame, e), p->origin);
+}
+
+// m^T v.
+static inline ik_vec3 ik__ccd_tmul(const ik_mat3 *m, ik_vec3 v)
+{
+    return ik_vec3_make(m->m[0][0] * v.x + m->m[1][0] * v.y + m->m[2][0] * v.z,
+                        m->m[0][1] * v.x + m->m[1][1] * v.y + m->m[2][1] * v.z,
+                        m->m[0][2] * v.x + m->m[1][2] * v.y + m->m[2][2] * v.z);
+}
+
+// From M_{i-1} to P_i: C_i^T (x - o_i).
+static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
+{
+    return ik__ccd_tmul(&p->frame, ik_vec3_sub(x, p->origin));
+}
+
+// A link that is a turn about x (IK__CCD_LINK) from M_{i-1} to P_i, with the previous joint's
+// turn (c, s) not yet undone: d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i (whose matrix does not wait
+// for x).
+static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real c, ik_real s)
+{
+    ik_real cb = p->frame.m[1][1], sb = p->frame.m[2][1];
+    return ik_vec3_make((c * x.x + s * x.y) - p->link_origin.x,
+                        ((cb * c) * x.y - (cb * s) * x.x) + (sb * x.z - p->link_origin.y),
+                        ((sb * s) * x.x - (sb * c) * x.y) + (cb * x.z - p->link_origin.z));
+}
+
+// For the half-plane step (IK__CCD_FAST) when this sweep's d_xy is neither tiny nor huge
+// (IK__CCD_UNIT): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|.
+static inline void ik__ccd_goal_unit(const ik__ccd_work *w, ik__ccd_joint *p)
+{
+    ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = p->goal;
+    ik_real dd2 = d.x * d.x + d.y * d.y, kd, t;
+    p->flags &= ~IK__CCD_UNIT;
+    if (!(dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX))
+        return;
+    kd = 1 / IK_SQRT(dd2);
+    if (p->flags & IK__CCD_LINK) {
+        t = d.y * kd;
+        p->goal_dir = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
+    } else {
+        p->goal_dir.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+        p->goal_dir.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+        p->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+    }
+    p->goal_inv_xy = kd;
+    p->flags |= IK__CCD_UNIT;
+}
+
+// A prismatic or ball joint's T_i^-1: the target d (and its axes xr, unless NULL) in M_i.
+static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p, ik_vec3 d,
+                                 ik_mat3 *xr)
+{
+    ik_mat3 m, mt;
+    if (p->type == IK_JOINT_PRISMATIC) {
+        d.z -= w->q[p->qi] * w->gs;
+    } else if (p->type == IK_JOINT_BALL) {
+        m = ik__quat_to_mat3_unit(ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]));
+        d = ik__ccd_tmul(&m, d);
+        if (xr) {
+            mt = ik_mat3_transpose(m);
+            *xr = ik__mat3_mul_rows(&mt, &xr->m[0][0]);
+        }
+    }
+    return d;
+}
+
 // The target from the root to the tip: d_i and, for a pose, the target's axes in every P_i.
+// lean (w->revolute): free revolute and fixed joints, a position target, links turned about x.
+// A revolute joint's turn back, T_i^-1, waits for the next joint (x and its turn (cq, sq)).
+IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
+{
+    const bool pose = !lean && w->pose;
+    ik_vec3 x = w->pt;      // the target in M_{i-1}, before the turn (cq, sq) when turned
+    ik_mat3 xr;             // its axes (columns) there (pose)
+    ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1}
+    bool turned = lean;     // (lean: always, by (1, 0) after a fixed joint)
+    int i;
+    if (pose)
+        xr = ik__quat_to_mat3_unit(w->target->rot);
+    for (i = 0; i < w->chain->joint_count; i++) {
+        ik__ccd_joint *p = &w->jd[i];
+        ik_vec3 d;
+        if (lean && (p->flags & IK__CCD_LINK))
+            d = ik__ccd_link_in(p, x, cq, sq);
+        else
+            d = ik__ccd_in(p, turned ? ik__ccd_turn_z(cq, -sq, x) : x);
+        p->goal = x = d;
+        cq = 1;
+        sq = 0;
+        turned = lean;
+        if (pose) { // the axes in P_i
+            ik_mat3 ct = ik_mat3_transpose(p->frame);
+            xr = ik__mat3_mul_rows(&ct, &xr.m[0][0]);
+            memcpy(p->goal_axes, xr.m, sizeof p->goal_axes);
+        }
+        if (p->type == IK_JOINT_REVOLUTE) { // into M_i: x = T_i^-1 d, which waits (cq, sq)
+            if (lean || (p->flags & IK__CCD_FAST))
+                ik__ccd_goal_unit(w, p);
+            cq = p->state[0];
+            sq = p->state[1];
+            turned = true;
+            if (pose)
+                ik__ccd_turn_rows(cq, -sq, &xr);
+        } else if (!lean) {
+            x = ik__ccd_move_back(w, p, d, pose ? &xr : NULL);
+        }
+    }
+}
+
 static void ik__ccd_targets(const ik__ccd_work *w)
 {
-    ik_vec3 x = w->pt; // the target in M_{i-1}
-    ik_real xr[3][3];  // its axes (columns) there
-    const bool pose = w->pose;
-    const int n = w->chain->joint_count;
-    int i, k;
-    if (w->revolute) {          // the same for free revolute joints and a position target, leaner
-        ik_real cq = 1, sq = 0; // the previous joint's turn T_{i-1} (none before the root)
-        for (i = 0; i < n; i++) {
-            ik__ccd_joint *p = &w->jd[i];
-            ik_real(*c)[3] = p->c;
-            ik_vec3 d;
-            const bool link = (p->kind & IK__CCD_LINK) != 0;
-            if (link) { // d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i: its matrix does not wait for x
-                ik_real cb = c[1][1], sb = c[2][1];
-                d.x = (cq * x.x + sq * x.y) - p->k.x;
-                d.y = ((cb * cq) * x.y - (cb * sq) * x.x) + (sb * x.z - p->k.y);
-                d.z = ((sb * sq) * x.x - (sb * cq) * x.y) + (cb * x.z - p->k.z);
-            } else {
-                ik_vec3 v = ik_vec3_make(cq * x.x + sq * x.y - p->o.x, cq * x.y - sq * x.x - p->o.y,
-                                         x.z - p->o.z);
-                d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
-                d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
-                d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
-            }
-            p->d = d;
-            x = d;
-            cq = 1;
-            sq = 0;
-            if (p->type == IK_JOINT_REVOLUTE) {
-                ik_real dd2 = d.x * d.x + d.y * d.y, kd;
-                cq = p->st[0];
-                sq = p->st[1];
-                p->kind &= ~IK__CCD_UNIT;
-                if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX) { // for ik__ccd_sweep_revolute()
-                    kd = 1 / IK_SQRT(dd2);
-                    if (link) {
-                        ik_real t = d.y * kd;
-                        p->a = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
-                    } else {
-                        p->a.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
-                        p->a.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
-                        p->a.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
-                    }
-                    p->kd = kd;
-                    p->kind |= IK__CCD_UNIT;
-                }
-            }
-        }
-        return;
-    }
-    if (pose) {
-        ik_mat3 m = ik__quat_to_mat3_unit(w->target->rot);
-        memcpy(xr, m.m, sizeof xr);
-    }
-    for (i = 0; i < n; i++) {
-        ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->c, dr[3][3];
-        ik_vec3 v = ik_vec3_sub(x, p->o), d;
-        d.x = c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z;
-        d.y = c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z;
-        d.z = c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z;
-        p->d = d;
-        x = d;
-        if (pose) {
-            for (k = 0; k < 3; k++) {
-                dr[0][k] = c[0][0] * xr[0][k] + c[1][0] * xr[1][k] + c[2][0] * xr[2][k];
-                dr[1][k] = c[0][1] * xr[0][k] + c[1][1] * xr[1][k] + c[2][1] * xr[2][k];
-                dr[2][k] = c[0][2] * xr[0][k] + c[1][2] * xr[1][k] + c[2][2] * xr[2][k];
-            }
-            memcpy(p->dr, dr, sizeof p->dr);
-            memcpy(xr, dr, sizeof xr);
-        }
-        switch (p->type) { // into M_i: x = T_i^-1 d
-        case IK_JOINT_REVOLUTE: {
-            ik_real cq = p->st[0], sq = p->st[1];
-            x.x = cq * d.x + sq * d.y;
-            x.y = cq * d.y - sq * d.x;
-            for (k = 0; k < 3 && pose; k++) {
-                xr[0][k] = cq * dr[0][k] + sq * dr[1][k];
-                xr[1][k] = cq * dr[1][k] - sq * dr[0][k];
-            }
-            break;
-        }
-        case IK_JOINT_PRISMATIC: x.z -= w->q[p->qi] * w->gs; break;
-        case IK_JOINT_BALL: {
-            ik_mat3 m = ik__quat_to_mat3_unit(ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]));
-            int r;
-            x = ik_vec3_make(m.m[0][0] * d.x + m.m[1][0] * d.y + m.m[2][0] * d.z,
-                             m.m[0][1] * d.x + m.m[1][1] * d.y + m.m[2][1] * d.z,
-                             m.m[0][2] * d.x + m.m[1][2] * d.y + m.m[2][2] * d.z);
-            for (r = 0; r < 3 && pose; r++)
-                for (k = 0; k < 3; k++)
-                    xr[r][k] = m.m[0][r] * dr[0][k] + m.m[1][r] * dr[1][k] + m.m[2][r] * dr[2][k];
-            break;
-        }
-        default: break;
-        }
-    }
+    if (w->revolute)
+        ik__ccd_targets_pass(w, true);
+    else
+        ik__ccd_targets_pass(w, false);
 }
 
 // Welman's w_p at a joint (lengths in units of 1 / gs): 1 + rho, or the fixed weight.
@@ -4827,7 +4844,7 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
 // The best new rotation of a ball joint, relative to its current one, in P_i: e and er (columns)
 // are the effector's position and axes there, d and dr the target's.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
-                                 ik_real dr[2][3], ik_vec3 e, ik_real er[3][3])
+                                 ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
     ik_quat rot;
     ik_real wt = ik__clamp(j->weight, 0, 1);
@@ -4843,8 +4860,9 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
         }
         for (a = 0; a < 3; a++)
             for (b = 0; b < 3; b++)
-                s[a][b] = wp * pe[a] * pd[b] +
-                          w->wo * (er[a][0] * t[b][0] + er[a][1] * t[b][1] + er[a][2] * t[b][2]);
+                s[a][b] =
+                    wp * pe[a] * pd[b] +
+                    w->wo * (er->m[a][0] * t[b][0] + er->m[a][1] * t[b][1] + er->m[a][2] * t[b][2]);
         rot = ik__horn_rotation(s);
     } else {
         rot = ik_quat_from_two_vectors(e, d);
@@ -4859,214 +4877,447 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     return rot;
 }
 
-// v = m v and, with axes, vr = m vr (vr's columns are vectors).
-static void ik__ccd_rotate(ik_mat3 m, bool axes, ik_vec3 *v, ik_real vr[3][3])
+// A free revolute joint's step for a position target (IK__CCD_FAST): the effector f (in M_i)
+// turns into the target's half-plane, e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1}, which is
+// |f_xy| C_i (d.x, d.y, 0) / |d_xy| + f.z C_i e_z + o_i (C_i applied beforehand: goal_dir).
+// Its edge cases: d_xy or f_xy tiny (on the axis: no turn) or huge (rescaled).
+static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f)
 {
-    ik_vec3 a = *v;
-    ik_real b[3][3];
-    int r, k;
-    v->x = m.m[0][0] * a.x + m.m[0][1] * a.y + m.m[0][2] * a.z;
-    v->y = m.m[1][0] * a.x + m.m[1][1] * a.y + m.m[1][2] * a.z;
-    v->z = m.m[2][0] * a.x + m.m[2][1] * a.y + m.m[2][2] * a.z;
-    if (!axes)
+    ik_vec3 d = p->goal;
+    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
+        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->state[0], &p->state[1]);
+    return ik__ccd_out(p, ik__ccd_turn_z(p->state[0], p->state[1], f));
+}
+
+IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f)
+{
+    ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = p->goal;
+    ik_real m2 = f.x * f.x + f.y * f.y, m, r;
+    if (!(p->flags & IK__CCD_UNIT) || !(m2 > w->noise_f2))
+        return ik__ccd_half_plane_edge(w, p, f);
+    m = IK_SQRT(m2);
+    r = p->goal_inv_xy / m;
+    p->state[0] = (d.x * f.x + d.y * f.y) * r;
+    p->state[1] = (d.y * f.x - d.x * f.y) * r;
+    return ik_vec3_make(m * p->goal_dir.x + (c[0][2] * f.z + p->origin.x),
+                        m * p->goal_dir.y + (c[1][2] * f.z + p->origin.y),
+                        m * p->goal_dir.z + (c[2][2] * f.z + p->origin.z));
+}
+
+// A revolute joint's step with limits, stiffness or max_angle (IK__CCD_ANGLE), toward the best
+// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), scaled, clamped, added to q.
+static void ik__ccd_angle_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
+                               ik_real nc, ik_real ns)
+{
+    ik_real cq = p->state[0], sq = p->state[1];
+    ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
+    ik_real *v = w->q + p->qi;
+    phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
+    phi = ik__clamp(phi * ik__clamp(j->weight, 0, 1), -w->max_angle, w->max_angle);
+    next = ik__clamp(*v + phi, j->lo, j->hi);
+    if (next != *v) {
+        *v = next;
+        p->state[0] = IK_COS(next);
+        p->state[1] = IK_SIN(next);
+    }
+}
+
+// A revolute joint's step (any but the half-plane one): the best angle, (cos, sin) = Z / |Z|
+// with Z = w_p d_c conj(f_c) + w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr
+// (pose) in M_i; into p->state.
+static void ik__ccd_revolute_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
+                                  ik_vec3 f, const ik_mat3 *fr)
+{
+    ik_vec3 d = p->goal;
+    ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, nc, ns, wp;
+    int k;
+    if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
+        zr = zi = 0; // on the axis: the position term is rounding noise
+    if (w->pose) {
+        wp = ik__ccd_wp(w, d, f);
+        zr *= wp;
+        zi *= wp;
+        for (k = 0; k < 3; k++) {
+            zr += w->wo * (p->goal_axes[0][k] * fr->m[0][k] + p->goal_axes[1][k] * fr->m[1][k]);
+            zi += w->wo * (p->goal_axes[1][k] * fr->m[0][k] - p->goal_axes[0][k] * fr->m[1][k]);
+        }
+    }
+    if (!ik__ccd_unit2(zr, zi, &nc, &ns))
         return;
-    memcpy(b, vr, sizeof b);
-    for (r = 0; r < 3; r++)
-        for (k = 0; k < 3; k++)
-            vr[r][k] = m.m[r][0] * b[0][k] + m.m[r][1] * b[1][k] + m.m[r][2] * b[2][k];
+    if (p->flags & IK__CCD_ANGLE) {
+        ik__ccd_angle_step(w, p, j, nc, ns);
+    } else {
+        p->state[0] = nc;
+        p->state[1] = ns;
+    }
 }
 
-// A free revolute joint's step for a position target (IK__CCD_FAST; or, without that flag, no
-// step): the state, and the effector f (in M_i) in P_i.
-static ik_vec3 ik__ccd_turn(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f, bool move)
+// A prismatic joint's step, lambda = (Pd - Pc) . axis (scaled by the weight, clamped), with
+// step; returns the effector's z in P_i from its z in M_i.
+static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik_joint *j,
+                             bool step, ik_real fz)
 {
-    ik_real cq, sq;
-    if (move && (p->kind & IK__CCD_FAST)) {
-        ik_vec3 d = p->d;
-        ik_real dd2 = d.x * d.x + d.y * d.y, m2 = f.x * f.x + f.y * f.y;
-        if (dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX && m2 > w->noise_f2) {
-            // the effector turns into the target's half-plane: e_xy = d_xy |f_xy| / |d_xy|
-            ik_real id2 = 1 / dd2, kf = IK_SQRT(m2 * id2), r = id2 / kf;
-            p->st[0] = (d.x * f.x + d.y * f.y) * r;
-            p->st[1] = (d.y * f.x - d.x * f.y) * r;
-            return ik_vec3_make(kf * d.x, kf * d.y, f.z);
-        }
-        if (dd2 > w->noise_d2 && m2 > w->noise_f2) // (huge: rescaled) else on the axis: no turn
-            ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->st[0], &p->st[1]);
+    ik_real *v = w->q + p->qi;
+    if (step) {
+        ik_real lam = (p->goal.z - (fz + *v * w->gs)) / w->gs;
+        *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
     }
-    cq = p->st[0];
-    sq = p->st[1];
-    return ik_vec3_make(cq * f.x - sq * f.y, sq * f.x + cq * f.y, f.z);
+    return fz + *v * w->gs;
 }
 
-// The sweep of ik__ccd_sweep() for a position target on a chain of free revolute (and fixed or
-// frozen) joints: the same steps, in a lean loop.
-static ik_vec3 ik__ccd_sweep_revolute(const ik__ccd_work *w, bool move)
+// v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
+static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
 {
-    ik_vec3 f = w->tip, e;
-    int i;
-    for (i = w->chain->joint_count - 1; i >= 0; i--) {
-        ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->c;
-        if (move && (p->kind & (IK__CCD_FAST | IK__CCD_UNIT)) == (IK__CCD_FAST | IK__CCD_UNIT)) {
-            // ik__ccd_turn()'s half-plane step, with C_i applied to d_xy / |d_xy| beforehand
-            // (p->a): f_{i-1} = |f_xy| a + f.z C_i e_z + o_i
-            ik_real m2 = f.x * f.x + f.y * f.y, m, r;
-            if (m2 > w->noise_f2) {
-                ik_vec3 d = p->d;
-                m = IK_SQRT(m2);
-                r = p->kd / m;
-                p->st[0] = (d.x * f.x + d.y * f.y) * r;
-                p->st[1] = (d.y * f.x - d.x * f.y) * r;
-                f.x = m * p->a.x + (c[0][2] * f.z + p->o.x);
-                f.y = m * p->a.y + (c[1][2] * f.z + p->o.y);
-                f.z = m * p->a.z + (c[2][2] * f.z + p->o.z);
-                continue;
-            }
-        }
-        e = f;
-        if (move && (p->kind & IK__CCD_FAST)) { // d_xy or f_xy zero or huge
-            e = ik__ccd_turn(w, p, f, true);
-        } else if (p->type == IK_JOINT_REVOLUTE) {
-            e.x = p->st[0] * f.x - p->st[1] * f.y;
-            e.y = p->st[1] * f.x + p->st[0] * f.y;
-        }
-        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x;
-        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
-        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
-    }
-    return f;
+    ik_mat3 m = ik__quat_to_mat3_unit(r);
+    *v = ik_mat3_mul_vec3(m, *v);
+    if (axes)
+        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
+}
+
+// A ball joint: the effector e and its axes er (pose) from M_i into P_i by its rotation, and with
+// step its step, which turns them on.
+static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j, bool step,
+                         ik_vec3 *e, ik_mat3 *er)
+{
+    ik_quat rb = ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]), rot;
+    ik__ccd_rotate(rb, w->pose, e, er);
+    if (!step)
+        return;
+    rot = ik__ccd_ball_step(w, j, p->goal, p->goal_axes, *e, er);
+    rb = ik__quat_unitize(ik_quat_mul(rot, rb));
+    p->state[0] = rb.x;
+    p->state[1] = rb.y;
+    p->state[2] = rb.z;
+    p->state[3] = rb.w;
+    p->flags |= IK__CCD_MOVED;
+    ik__ccd_rotate(rot, w->pose, e, er);
 }
 
 // The effector from the tip to the root; with move, each joint takes its step on the way.
-// *out_f and out_fr get the effector's position and axes in the root frame (axes: pose only).
-static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_real out_fr[3][3])
+// *out_f and *out_fr get the effector's position and axes in the root frame (axes: pose only).
+// lean (w->revolute): free revolute and fixed joints, a position target.
+IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool lean, ik_vec3 *out_f,
+                                  ik_mat3 *out_fr)
 {
-    const bool pose = w->pose;
-    ik_vec3 f = w->tip; // the effector in M_i
-    ik_real fr[3][3], er[3][3];
-    int i, k;
-    if (w->revolute) {
-        *out_f = ik__ccd_sweep_revolute(w, move);
-        return;
-    }
+    const bool pose = !lean && w->pose;
+    ik_vec3 f = w->tip, e; // the effector in M_i, in P_i
+    ik_mat3 fr, er;        // its axes (pose)
+    int i;
     if (pose)
-        memcpy(fr, w->tip_rot, sizeof fr);
+        memcpy(fr.m, w->tip_rot, sizeof fr.m);
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
         ik__ccd_joint *p = &w->jd[i];
-        ik_real(*c)[3] = p->c;
-        bool step = move && (p->kind & IK__CCD_MOVE);
-        ik_vec3 e = f; // the effector in P_i
+        const ik_joint *j = &w->chain->joints[i];
+        bool step = move && (p->flags & IK__CCD_MOVE);
+        if (move && (p->flags & IK__CCD_FAST)) { // (position targets only)
+            f = ik__ccd_half_plane(w, p, f);
+            continue;
+        }
+        e = f;
         if (pose)
-            memcpy(er, fr, sizeof er);
-        switch (p->type) {
-        case IK_JOINT_REVOLUTE: {
-            ik_vec3 d = p->d;
-            ik_real cq, sq, zr, zi, nc, ns;
-            if (move && (p->kind & IK__CCD_FAST)) {
-                e = ik__ccd_turn(w, p, f, true);
-                break;
-            }
-            cq = p->st[0];
-            sq = p->st[1];
-            if (step) {
-                zr = d.x * f.x + d.y * f.y; // Z = w_p d_c conj(f_c) + w_o sum D_jc conj(F_jc)
-                zi = d.y * f.x - d.x * f.y;
-                if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
-                    zr = zi = 0; // on the axis: the position term is rounding noise
-                if (pose) {
-                    ik_real wp = ik__ccd_wp(w, d, f);
-                    zr *= wp;
-                    zi *= wp;
-                    for (k = 0; k < 3; k++) {
-                        zr += w->wo * (p->dr[0][k] * fr[0][k] + p->dr[1][k] * fr[1][k]);
-                        zi += w->wo * (p->dr[1][k] * fr[0][k] - p->dr[0][k] * fr[1][k]);
-                    }
-                }
-                if (ik__ccd_unit2(zr, zi, &nc, &ns)) {
-                    if (p->kind & IK__CCD_ANGLE) { // step phi = arg(Z conj(e^{iq}))
-                        const ik_joint *j = &w->chain->joints[i];
-                        ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
-                        ik_real *v = w->q + p->qi;
-                        phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
-                        phi = ik__clamp(phi * ik__clamp(j->weight, 0, 1), -w->max_angle,
-                                        w->max_angle);
-                        next = ik__clamp(*v + phi, j->lo, j->hi);
-                        if (next != *v) {
-                            *v = next;
-                            cq = IK_COS(next);
-                            sq = IK_SIN(next);
-                        }
-                    } else {
-                        cq = nc;
-                        sq = ns;
-                    }
-                    p->st[0] = cq;
-                    p->st[1] = sq;
-                }
-            }
-            e.x = cq * f.x - sq * f.y;
-            e.y = sq * f.x + cq * f.y;
-            for (k = 0; k < 3 && pose; k++) {
-                er[0][k] = cq * fr[0][k] - sq * fr[1][k];
-                er[1][k] = sq * fr[0][k] + cq * fr[1][k];
-            }
-            break;
+            er = fr;
+        if (p->type == IK_JOINT_REVOLUTE) {
+            if (!lean && step)
+                ik__ccd_revolute_step(w, p, j, f, &fr);
+            e = ik__ccd_turn_z(p->state[0], p->state[1], f);
+            if (pose)
+                ik__ccd_turn_rows(p->state[0], p->state[1], &er);
+        } else if (!lean && p->type == IK_JOINT_PRISMATIC) {
+            e.z = ik__ccd_slide(w, p, j, step, f.z);
+        } else if (!lean && p->type == IK_JOINT_BALL) {
+            ik__ccd_ball(w, p, j, step, &e, &er);
         }
-        case IK_JOINT_PRISMATIC: {
-            ik_real *v = w->q + p->qi;
-            if (step) { // lambda = (Pd - Pc) . axis
-                const ik_joint *j = &w->chain->joints[i];
-                ik_real lam = (p->d.z - (f.z + *v * w->gs)) / w->gs;
-                *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
-            }
-            e.z = f.z + *v * w->gs;
-            break;
-        }
-        case IK_JOINT_BALL: {
-            ik_quat rb = ik_quat_make(p->st[0], p->st[1], p->st[2], p->st[3]);
-            ik__ccd_rotate(ik__quat_to_mat3_unit(rb), pose, &e, er);
-            if (step) {
-                ik_quat rot = ik__ccd_ball_step(w, &w->chain->joints[i], p->d, p->dr, e, er);
-                rb = ik__quat_unitize(ik_quat_mul(rot, rb));
-                p->st[0] = rb.x;
-                p->st[1] = rb.y;
-                p->st[2] = rb.z;
-                p->st[3] = rb.w;
-                p->kind |= IK__CCD_MOVED;
-                ik__ccd_rotate(ik__quat_to_mat3_unit(rot), pose, &e, er);
-            }
-            break;
-        }
-        default: break;
-        }
-        f.x = c[0][0] * e.x + c[0][1] * e.y + c[0][2] * e.z + p->o.x; // f_{i-1} = C_i e_i + o_i
-        f.y = c[1][0] * e.x + c[1][1] * e.y + c[1][2] * e.z + p->o.y;
-        f.z = c[2][0] * e.x + c[2][1] * e.y + c[2][2] * e.z + p->o.z;
-        for (k = 0; k < 3 && pose; k++) {
-            fr[0][k] = c[0][0] * er[0][k] + c[0][1] * er[1][k] + c[0][2] * er[2][k];
-            fr[1][k] = c[1][0] * er[0][k] + c[1][1] * er[1][k] + c[1][2] * er[2][k];
-            fr[2][k] = c[2][0] * er[0][k] + c[2][1] * er[1][k] + c[2][2] * er[2][k];
-        }
+        f = ik__ccd_out(p, e); // f_{i-1} = C_i e_i + o_i
+        if (pose)
+            fr = ik__mat3_mul_rows(&p->frame, &er.m[0][0]);
     }
     *out_f = f;
     if (pose)
-        memcpy(out_fr, fr, sizeof fr);
+        *out_fr = fr;
+}
+
+static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_mat3 *out_fr)
+{
+    if (w->revolute)
+        ik__ccd_sweep_pass(w, move, true, out_f, out_fr);
+    else
+        ik__ccd_sweep_pass(w, move, false, out_f, out_fr);
 }
 
 // The error of the carried state's effector (position f and axes fr in the root frame).
-static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, ik_real fr[3][3], ik_real wbase,
+static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, const ik_mat3 *fr, ik_real wbase,
                              ik_real ps, ik_real *pos_err, ik_real *rot_err)
 {
     ik_xform e;
     e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
     e.rot = ik_quat_identity();
-    if (w->pose) {
-        ik_mat3 m;
-        memcpy(m.m, fr, sizeof m.m);
-        e.rot = ik_quat_from_mat3(m);
-    }
+    if (w->pose)
+        e.rot = ik_quat_from_mat3(*fr);
     return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
+}
+
+// The options are in range.
+static bool ik__ccd_opts_valid(const ik_ccd_opts *o)
+{
+    return !(o->_valid != IK__CCD_VALID || o->max_sweeps < 1 || !ik__bounded(o->tolerance) ||
+             o->tolerance < 0 || !ik__bounded(o->rotation_tolerance) || o->rotation_tolerance < 0 ||
+             !ik__bounded(o->position_weight) || !ik__bounded(o->orientation_weight) ||
+             o->orientation_weight < 0 || !ik__bounded(o->length_scale) || o->length_scale < 0 ||
+             !ik__finite(o->max_angle) || !(o->max_angle > 0 && o->max_angle <= IK_PI) ||
+             !ik__finite(o->min_improvement) ||
+             !(o->min_improvement >= 0 && o->min_improvement < 1));
+}
+
+// The inputs checked, in the order of their status codes; *dof and target set. kept: the chain
+// is the one checked when its frames were made, q alone is.
+static ik_result ik__ccd_validate(const ik_chain *chain, const ik_target *target_in,
+                                  const ik_ccd_opts *o, const ik_real *q_io, void *scratch,
+                                  size_t scratch_size, const ik_solve_info *info,
+                                  const ik__ccd_kept *kept, ik_target *target, int *dof)
+{
+    ik_result r;
+    if (kept) {
+        *dof = kept->dof;
+        r = ik__state_validate(q_io, *dof);
+    } else {
+        r = ik__chain_state_validate(chain, q_io, dof);
+    }
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (!ik__ccd_opts_valid(o))
+        return IK_ERR_BAD_OPTS;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, *dof, NULL, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
+    if (!ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(chain->joint_count, *dof)) ||
+        scratch_size < (ik__ccd_reals(chain->joint_count, *dof) + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
+    return IK_OK;
+}
+
+// What the stopping tests of one solve read and keep.
+typedef struct ik__ccd_progress {
+    ik_real wbase, ps;     // the position error's weight and length scale (ik__pose_error())
+    ik_real reach, scale;  // the chain's reach; the length that sets gs
+    ik_real span, slack;   // the lengths involved; the carried state's rounding (position)
+    ik_real rslack;        // and the carried axes'
+    ik_real err, best_err; // the carried state's error, the least so far
+    ik_real pos_err, rot_err;
+    ik_real refused; // the error (by FK) of the last state found not converged
+    ik_real last;    // the carried state's error a sweep before (0: sweep 0 is not falling)
+    int idle;        // sweeps in a row without improvement
+    bool again;      // q was loaded back after a store
+    ik_status status;
+} ik__ccd_progress;
+
+// q copied into the work's q, clamped into the limits.
+static void ik__ccd_copy_q(const ik_chain *chain, const ik_real *q_io, ik_real *q, int dof)
+{
+    int i, at = 0;
+    for (i = 0; i < dof; i++)
+        q[i] = q_io[i];
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+            q[at] = ik__clamp(q[at], j->lo, j->hi);
+        at += ik_joint_type_dof(j->type);
+    }
+}
+
+// The frames from a kept scratch, or made (and kept, with keep_frames).
+static void ik__ccd_frames_kept(ik__ccd_work *w, const ik__ccd_progress *pr, const ik_ccd_opts *o,
+                                ik__ccd_kept *kept, ik_real *base)
+{
+    ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
+    const int n = w->chain->joint_count;
+    if (kept) {
+        w->revolute = kept->revolute != 0;
+        w->tip = kept->tip;
+        memcpy(w->tip_rot, kept->tip_rot, sizeof w->tip_rot);
+        return;
+    }
+    // (a scratch that held another chain's frames no longer does; with keep_frames it holds
+    // these once they are made)
+    memset(h->self, 0, sizeof h->self);
+    ik__ccd_frames(w, o->max_angle);
+    if (!o->keep_frames)
+        return;
+    h->n = n;
+    h->dof = w->dof;
+    h->pose = w->pose ? 1 : 0;
+    h->revolute = w->revolute ? 1 : 0;
+    h->max_angle = o->max_angle;
+    h->length_scale = o->length_scale;
+    h->reach = pr->reach;
+    h->gs = w->gs;
+    h->chain_tip = w->chain->tip;
+    h->tip = w->tip;
+    memcpy(h->tip_rot, w->tip_rot, sizeof h->tip_rot);
+    memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), w->chain->joints,
+           (size_t)n * sizeof(ik_joint));
+    memcpy(h->self, &h, sizeof h);
+}
+
+// The rounding bounds: how far the carried state's effector (and axes, rslack) may be from
+// ik_chain_fk()'s, and the noise below which a point counts as on a joint's axis.
+static void ik__ccd_bounds(ik__ccd_work *w, ik__ccd_progress *pr)
+{
+    const int n = w->chain->joint_count;
+    ik_real where = ik_vec3_length(w->target->pos) + ik_vec3_length(w->chain->joints[0].origin.pos),
+            size = ik__finite(pr->reach) ? pr->reach : pr->scale, nf, nd;
+    // a carried error within an epsilon of span no sweep can lower
+    pr->span = where + size;
+    pr->slack = (ik_real)(64 * n) * IK_EPSILON * pr->span;
+    pr->rslack = (ik_real)(64 * n) * IK_EPSILON;
+    // The effector's local coordinates come from the chain's own transforms: their rounding
+    // is about n epsilon of the chain's size. The target's come from its root coordinates
+    // too, rounded to a few epsilon of their size (wherever the chain sits).
+    nf = (ik_real)(4 * n) * IK_EPSILON * w->gs * size;
+    nd = nf + 4 * IK_EPSILON * w->gs * where;
+    w->noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
+    w->noise_d2 =
+        nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
+}
+
+// Everything a solve's sweeps read, and its starting state.
+static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik_chain *chain,
+                          const ik_target *target, const ik_ccd_opts *o, const ik_real *q_io,
+                          int dof, void *scratch, size_t scratch_size, ik__ccd_kept *kept)
+{
+    const int n = chain->joint_count;
+    ik_real *base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
+    w->jd = (ik__ccd_joint *)(void *)(base + IK__REALS_OF(sizeof(ik__ccd_kept)) +
+                                      (size_t)n * IK__REALS_OF(sizeof(ik_joint)));
+    w->q = (ik_real *)(void *)(w->jd + n);
+    ik__ccd_copy_q(chain, q_io, w->q, dof);
+    pr->reach = kept ? kept->reach : ik__chain_reach(chain);
+    pr->scale = o->length_scale > 0 ? o->length_scale : pr->reach;
+    if (!(pr->scale > 0 && pr->scale < IK_INFINITY)) // no finite length: unit scale
+        pr->scale = ik__finite(pr->reach) && pr->reach > 0 ? pr->reach : 1;
+    // Welman's alpha as lengths in units of the mean distance between moving joints (gs) with
+    // w_p = 1 + rho (docs/ccd.md, "Weights"); a fixed w_p is for lengths in model units (ps = 1).
+    w->gs = kept ? kept->gs : (ik_real)ik__movable_joints(chain) / pr->scale;
+    pr->ps = o->position_weight >= 0 ? 1 : w->gs;
+    pr->wbase = o->position_weight >= 0 ? o->position_weight : 1;
+    w->wfix = o->position_weight >= 0 ? o->position_weight / w->gs / w->gs : -1;
+    w->chain = chain;
+    w->start = q_io;
+    w->dof = dof;
+    w->target = target;
+    w->pose = target->use_rotation;
+    w->wo = target->use_rotation ? o->orientation_weight : 0;
+    w->max_angle = o->max_angle;
+    w->pt = ik_vec3_scale(target->pos, w->gs);
+    ik__ccd_frames_kept(w, pr, o, kept, base);
+    ik__ccd_load(w);
+    ik__ccd_bounds(w, pr);
+    pr->err = pr->best_err = pr->pos_err = pr->rot_err = pr->last = 0;
+    pr->refused = IK_INFINITY;
+    pr->idle = 0;
+    pr->again = false;
+    pr->status = IK_STATUS_MAX_ITERATIONS;
+}
+
+// The carried state's error and progress after a sweep; true when it is worth a store and a
+// forward kinematics: within the tolerance up to the rounding (docs/ccd.md, "Stopping"), or
+// the last sweep (*final: no improvement for three sweeps, or out of sweeps).
+static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
+                                  int sweep, ik_vec3 f, const ik_mat3 *fr, bool *final)
+{
+    bool within, band;
+    pr->err = ik__ccd_error(w, f, fr, pr->wbase, pr->ps, &pr->pos_err, &pr->rot_err);
+    // three sweeps in a row without improvement stop the solve (the error may rise in a sweep
+    // that still makes progress: w_p varies from joint to joint)
+    if (sweep > 0)
+        pr->idle = pr->err < pr->best_err * (1 - o->min_improvement) ? 0 : pr->idle + 1;
+    if (sweep == 0 || pr->err < pr->best_err)
+        pr->best_err = pr->err;
+    within = pr->pos_err <= o->tolerance && (!w->pose || pr->rot_err <= o->rotation_tolerance);
+    band = pr->pos_err <= o->tolerance + pr->slack &&
+           (!w->pose || pr->rot_err <= o->rotation_tolerance + pr->rslack) &&
+           !(pr->err >= pr->refused) &&
+           (within || !(pr->err < pr->last / 16) ||
+            (pr->pos_err <= IK_EPSILON * pr->span && (!w->pose || pr->rot_err <= 4 * IK_EPSILON)));
+    pr->last = pr->err;
+    *final = pr->idle >= 3 || sweep == o->max_sweeps;
+    return band || *final;
+}
+
+// Whether the carried state is within the tolerance by more than its rounding: slack, and the
+// rounding of the stored angles (an epsilon of each, which is 1e-4 rad at 1e12).
+static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress *pr,
+                                  const ik_ccd_opts *o)
+{
+    ik_real turn = 0; // the angles' rounding, summed: radians
+    int i, at = 0;
+    for (i = 0; i < w->chain->joint_count; i++) {
+        if (w->chain->joints[i].type == IK_JOINT_REVOLUTE)
+            turn += 2 * IK_EPSILON * IK_FABS(w->q[at]);
+        at += ik_joint_type_dof(w->chain->joints[i].type);
+    }
+    return pr->pos_err <= o->tolerance - pr->slack - turn * pr->span &&
+           (!w->pose || pr->rot_err <= o->rotation_tolerance - pr->rslack - turn);
+}
+
+// q stored from the carried state and its errors by forward kinematics; true to stop (status
+// set), else the solve goes on from q. Without info, the forward kinematics only decides
+// whether to go on, which a last sweep (final) has decided already, and so has a carried state
+// surely within the tolerance (where the chain's reach bounds its lengths: an unlimited
+// prismatic joint's travel may make the rounding as large as it likes).
+static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o, int sweep,
+                          bool final, const ik_solve_info *info)
+{
+    ik__ccd_store(w, pr->again);
+    if (!info && !final && ik__finite(pr->reach) && pr->pos_err <= o->tolerance - pr->slack)
+        final = ik__ccd_surely_within(w, pr, o);
+    if (!info && final)
+        return true;
+    pr->err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
+        w->target,
+        ik__jacobian(w->chain, NULL, w->q, 6, w->dof, NULL, false, w->pose ? 1 : 0, NULL, NULL),
+        pr->wbase, pr->ps, w->wo, &pr->pos_err, &pr->rot_err);
+    if (pr->pos_err <= o->tolerance && (!w->pose || pr->rot_err <= o->rotation_tolerance)) {
+        pr->status = IK_STATUS_CONVERGED;
+        return true;
+    }
+    if (pr->idle >= 3) {
+        pr->status = IK_STATUS_STALLED;
+        return true;
+    }
+    if (sweep == o->max_sweeps)
+        return true;
+    pr->refused = pr->err;
+    pr->again = true;
+    ik__ccd_load(w); // not converged after all: go on from q
+    return false;
+}
+
+// The result: the status (unreachable: not converged with the target beyond reach), q copied
+// out unless it is not finite, info.
+static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
+                                int sweep, ik_real *q_io, ik_solve_info *info)
+{
+    int i;
+    if (info && pr->status != IK_STATUS_CONVERGED &&
+        ik__beyond_reach(w->chain, w->target->pos, pr->reach, o->tolerance))
+        pr->status = IK_STATUS_UNREACHABLE;
+    for (i = 0; i < w->dof; i++)
+        if (!ik__bounded(w->q[i]))
+            return IK_ERR_NUMERIC;
+    for (i = 0; i < w->dof; i++)
+        q_io[i] = w->q[i];
+    if (info) {
+        info->status = pr->status;
+        info->iterations = sweep;
+        info->position_error = pr->pos_err;
+        info->rotation_error = pr->rot_err;
+    }
+    return IK_OK;
 }
 
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
@@ -5076,216 +5327,26 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik__ccd_work w;
-    ik_real *base, *q, scale, ps, wbase, reach, err = 0, best_err = 0, pos_err = 0, rot_err = 0;
-    ik_real span, slack, rslack;   // the lengths involved; the carried state's rounding
-    ik_real refused = IK_INFINITY; // the error (by FK) of the last state found not converged
-    ik_real last = 0; // the carried state's error a sweep before (0: sweep 0 is not falling)
-    ik_real fr[3][3];
+    ik__ccd_progress pr;
+    ik_mat3 fr; // the carried state's effector: its axes (pose) and position
     ik_vec3 f;
-    ik_status status = IK_STATUS_MAX_ITERATIONS;
-    int dof, i, sweep, n, idle = 0;
-    bool within, band, final, again = false;
+    int dof, sweep;
+    bool final;
     ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
-    ik_result r;
-    if (kept) { // the chain is the one checked when the frames were made: q alone
-        dof = kept->dof;
-        r = ik__state_validate(q_io, dof);
-    } else {
-        r = ik__chain_state_validate(chain, q_io, &dof);
-    }
+    ik_result r = ik__ccd_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, kept,
+                                   &target, &dof);
     if (r != IK_OK)
         return r;
-    r = ik__target_prepare(target_in, &target);
-    if (r != IK_OK)
-        return r;
-    if (o._valid != IK__CCD_VALID || o.max_sweeps < 1 || !ik__bounded(o.tolerance) ||
-        o.tolerance < 0 || !ik__bounded(o.rotation_tolerance) || o.rotation_tolerance < 0 ||
-        !ik__bounded(o.position_weight) || !ik__bounded(o.orientation_weight) ||
-        o.orientation_weight < 0 || !ik__bounded(o.length_scale) || o.length_scale < 0 ||
-        !ik__finite(o.max_angle) || !(o.max_angle > 0 && o.max_angle <= IK_PI) ||
-        !ik__finite(o.min_improvement) || !(o.min_improvement >= 0 && o.min_improvement < 1))
-        return IK_ERR_BAD_OPTS;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    n = chain->joint_count;
-    base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
-    if (!base || scratch_size < (ik__ccd_reals(n, dof) + 1) * sizeof(ik_real))
-        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
-    w.jd = (ik__ccd_joint *)(void *)(base + IK__REALS_OF(sizeof(ik__ccd_kept)) +
-                                     (size_t)n * IK__REALS_OF(sizeof(ik_joint)));
-    q = (ik_real *)(void *)(w.jd + n);
-
-    // work on a copy of q, clamped into the limits
-    for (i = 0; i < dof; i++)
-        q[i] = q_io[i];
-    {
-        int at = 0;
-        for (i = 0; i < n; i++) {
-            const ik_joint *j = &chain->joints[i];
-            if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
-                q[at] = ik__clamp(q[at], j->lo, j->hi);
-            at += ik_joint_type_dof(j->type);
-        }
-    }
-    reach = kept ? kept->reach : ik__chain_reach(chain);
-    scale = o.length_scale > 0 ? o.length_scale : reach;
-    if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
-        scale = ik__finite(reach) && reach > 0 ? reach : 1;
-    // Welman's alpha = k / W. g1 is a squared length, so alpha must go as 1 / length^2 for the
-    // position term to weigh the same against the dimensionless orientation term at every
-    // scale; the length that balances them is the distance between joints (a joint's turn by
-    // t moves the effector by about t times its lever arm), so alpha = (n / W)^2, W the chain's
-    // length and n its moving joints (bench --ccd-weights: on 100 random 7-joint arms with pose
-    // targets from far starts, 80 converge with this, 7 with a fixed 1 / W^2, 61 with 1 / W).
-    // It is applied as lengths divided by the mean distance W / n (gs below) with w_p = 1 + rho,
-    // which is the same but neither underflows nor overflows for chains of any size. A fixed
-    // w_p is for lengths in model units (ps = 1 in the error).
-    w.gs = kept ? kept->gs : (ik_real)ik__movable_joints(chain) / scale;
-    ps = o.position_weight >= 0 ? 1 : w.gs;
-    wbase = o.position_weight >= 0 ? o.position_weight : 1;
-    w.wfix = o.position_weight >= 0 ? o.position_weight / w.gs / w.gs : -1;
-    w.chain = chain;
-    w.q = q;
-    w.start = q_io;
-    w.dof = dof;
-    w.target = &target;
-    w.pose = target.use_rotation;
-    w.wo = target.use_rotation ? o.orientation_weight : 0;
-    w.max_angle = o.max_angle;
-    w.pt = ik_vec3_scale(target.pos, w.gs);
-    if (kept) {
-        w.revolute = kept->revolute != 0;
-        w.tip = kept->tip;
-        memcpy(w.tip_rot, kept->tip_rot, sizeof w.tip_rot);
-    } else {
-        // (a scratch that held another chain's frames no longer does; with keep_frames it holds
-        // these once they are made)
-        ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
-        memset(h->self, 0, sizeof h->self);
-        ik__ccd_frames(&w, o.max_angle);
-        if (o.keep_frames) {
-            h->n = n;
-            h->dof = dof;
-            h->pose = w.pose ? 1 : 0;
-            h->revolute = w.revolute ? 1 : 0;
-            h->max_angle = o.max_angle;
-            h->length_scale = o.length_scale;
-            h->reach = reach;
-            h->gs = w.gs;
-            h->chain_tip = chain->tip;
-            h->tip = w.tip;
-            memcpy(h->tip_rot, w.tip_rot, sizeof h->tip_rot);
-            memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), chain->joints,
-                   (size_t)n * sizeof(ik_joint));
-            memcpy(h->self, &h, sizeof h);
-        }
-    }
-    ik__ccd_load(&w);
-    {
-        ik_real where = ik_vec3_length(target.pos) + ik_vec3_length(chain->joints[0].origin.pos),
-                size = ik__finite(reach) ? reach : scale, nf, nd;
-        // how far the carried state's effector (and axes, rslack) may be from ik_chain_fk()'s
-        // (rounding); a carried error within an epsilon of span no sweep can lower
-        span = where + size;
-        slack = (ik_real)(64 * n) * IK_EPSILON * span;
-        rslack = (ik_real)(64 * n) * IK_EPSILON;
-        // The effector's local coordinates come from the chain's own transforms: their rounding
-        // is about n epsilon of the chain's size. The target's come from its root coordinates
-        // too, rounded to a few epsilon of their size (wherever the chain sits).
-        nf = (ik_real)(4 * n) * IK_EPSILON * w.gs * size;
-        nd = nf + 4 * IK_EPSILON * w.gs * where;
-        w.noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
-        w.noise_d2 =
-            nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
-    }
-    ik__ccd_sweep(&w, false, &f, fr);
-
+    ik__ccd_setup(&w, &pr, chain, &target, &o, q_io, dof, scratch, scratch_size, kept);
+    ik__ccd_sweep(&w, false, &f, &fr); // the starting state's effector
     for (sweep = 0;; sweep++) {
-        err = ik__ccd_error(&w, f, fr, wbase, ps, &pos_err, &rot_err);
-        // With Welman's weights the steps minimize w_p |dp|^2 + w_o sum |du|^2 with w_p varying
-        // from joint to joint (alpha to 2 alpha), so the error above may rise in a sweep that is
-        // still making progress: only three sweeps in a row without improvement stop the solve.
-        if (sweep > 0)
-            idle = err < best_err * (1 - o.min_improvement) ? 0 : idle + 1;
-        if (sweep == 0 || err < best_err)
-            best_err = err;
-        // Converged, or within the rounding of the carried state (slack) of it: the library's
-        // forward kinematics of q decides, so that a q it calls converged stops here too (once
-        // per improvement: a state no better than the last one it turned down is not asked
-        // again, which would cost a forward kinematics per sweep at rounding level). Within
-        // the slack but not the tolerance, the rounding may go either way: while the carried
-        // error still falls fast (16 times in a sweep, 4 times in length) and is above the
-        // floor, a far better state is one sweep away, which costs less than a forward
-        // kinematics (with a tolerance below the rounding, such as 0, a check at every sweep
-        // that converges fast).
-        within = pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance);
-        band = pos_err <= o.tolerance + slack &&
-               (!w.pose || rot_err <= o.rotation_tolerance + rslack) && !(err >= refused) &&
-               (within || !(err < last / 16) ||
-                (pos_err <= IK_EPSILON * span && (!w.pose || rot_err <= 4 * IK_EPSILON)));
-        last = err;
-        final = idle >= 3 || sweep == o.max_sweeps;
-        if (band || final) {
-            // q from the carried state, and the errors by forward kinematics of q: without info
-            // only to decide whether to go on, which a last sweep has decided already (final),
-            // and so has a carried state within the tolerance by more than its rounding: slack,
-            // where the chain's reach bounds its lengths (an unlimited prismatic joint's travel
-            // may make the rounding as large as it likes), and the rounding of the stored angles
-            // (an epsilon of each, which is 1e-4 rad at 1e12)
-            ik__ccd_store(&w, again);
-            if (!info && !final && ik__finite(reach) && pos_err <= o.tolerance - slack) {
-                ik_real turn = 0; // the angles' rounding, summed: radians
-                int at = 0;
-                for (i = 0; i < n; i++) {
-                    if (chain->joints[i].type == IK_JOINT_REVOLUTE)
-                        turn += 2 * IK_EPSILON * IK_FABS(q[at]);
-                    at += ik_joint_type_dof(chain->joints[i].type);
-                }
-                final = pos_err <= o.tolerance - slack - turn * span &&
-                        (!w.pose || rot_err <= o.rotation_tolerance - rslack - turn);
-            }
-            if (!info && final)
-                break;
-            err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
-                &target,
-                ik__jacobian(chain, NULL, q, 6, dof, NULL, false, w.pose ? 1 : 0, NULL, NULL),
-                wbase, ps, w.wo, &pos_err, &rot_err);
-            if (pos_err <= o.tolerance && (!w.pose || rot_err <= o.rotation_tolerance)) {
-                status = IK_STATUS_CONVERGED;
-                break;
-            }
-            if (idle >= 3) {
-                status = IK_STATUS_STALLED;
-                break;
-            }
-            if (sweep == o.max_sweeps)
-                break;
-            refused = err;
-            again = true;
-            ik__ccd_load(&w); // not converged after all: go on from q
-        }
+        if (ik__ccd_progress_made(&w, &pr, &o, sweep, f, &fr, &final) &&
+            ik__ccd_check(&w, &pr, &o, sweep, final, info))
+            break;
         ik__ccd_targets(&w);
-        ik__ccd_sweep(&w, true, &f, fr);
+        ik__ccd_sweep(&w, true, &f, &fr);
     }
-
-    // not converged with the target beyond reach: unreachable, whether stalled or out of sweeps
-    if (info && status != IK_STATUS_CONVERGED &&
-        ik__beyond_reach(chain, target.pos, reach, o.tolerance))
-        status = IK_STATUS_UNREACHABLE;
-    for (i = 0; i < dof; i++)
-        if (!ik__bounded(q[i]))
-            return IK_ERR_NUMERIC;
-    for (i = 0; i < dof; i++)
-        q_io[i] = q[i];
-    if (info) {
-        info->status = status;
-        info->iterations = sweep;
-        info->position_error = pos_err;
-        info->rotation_error = rot_err;
-    }
-    return IK_OK;
+    return ik__ccd_finish(&w, &pr, &o, sweep, q_io, info);
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------
