@@ -59,6 +59,14 @@
                            (for testing: no joint tables' turns, planar passes and steps, closed
                            forms; the same answers within rounding, slower)
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
+       Units that disagree on IK_USE_FLOAT do not link (gcc, clang; not with IK_STATIC): the
+       linker reports an undefined reference to ik_link_error_IK_USE_FLOAT_mismatch_ik_real_
+       is_float_here_but_no_IK_IMPLEMENTATION_unit_has_float (or ..._double_...) in the unit
+       whose ik_real differs from the implementation's.
+       Compiler options: -O3, -ffast-math, -ffinite-math-only are fine (finiteness is checked
+       on the bits; results agree within rounding, not bit for bit) and so are trapped
+       floating-point exceptions; -Wfloat-equal is off inside the implementation only
+       (docs/robustness.md, "Compiler options").
 
    MATHS
        Small value types and the conversions between rotation representations: quaternion,
@@ -436,7 +444,8 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q);
 // v (1 - 2 pi / |v|) when |v| > pi, repeated for |v| beyond 3 pi).
 IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v);
 // d/dt exp(v(t)) = [w]x exp(v) with w = ik_expmap_jacobian(v) * dv/dt: the left Jacobian of
-// SO(3), I + (1 - cos a)/a^2 [v]x + (a - sin a)/a^3 [v]x^2, a = |v|; series near 0.
+// SO(3), I + (1 - cos a)/a^2 [v]x + (a - sin a)/a^3 [v]x^2, a = |v|; series near 0; beyond
+// IK_MAX_MAGNITUDE its limit n n^T (n = v / |v|), within 1e-12.
 IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v);
 // Rotation matrix of q (normalized here).
 IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q);
@@ -447,7 +456,8 @@ IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m);
 // vectors give a half turn about ik_vec3_any_perpendicular(from); a zero vector, the identity.
 IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to);
 // Spherical linear interpolation from a (t = 0) to b (t = 1) along the shorter arc; t outside
-// [0, 1] extrapolates. Inputs normalized here.
+// [0, 1] extrapolates. Inputs normalized here. A non-finite t, or one so large that
+// t log(a^-1 b) overflows, gives a.
 IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t);
 // Splits q = swing * twist, twist a rotation about twist_axis and swing a rotation about an
 // axis perpendicular to it. A zero twist_axis, or a half-turn swing that leaves no twist,

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Builds and runs the test program in every variant: {gcc, clang} x {C99, C++11} x {double,
 # float}, -Wall -Wextra -Wpedantic -Werror, then AddressSanitizer + UndefinedBehaviorSanitizer,
-# two IK_STATIC copies in one program, the examples (and their pictures, rendered by rsvg-convert),
-# every C snippet of the documentation (and the output a program's text claims), docs/api.md's
-# coverage, one version everywhere, and every command that README.md and docs/ name in a short
-# run. A variant whose compiler, sanitizer runtime or tool is missing is skipped with a notice.
-# The last line sums the counts.
+# the general code (IK_NO_FAST_PATHS) and the fast paths against it, -Ofast (-ffast-math),
+# floating-point traps, more warnings on the implementation, units of both ik_reals that must
+# not link, two IK_STATIC copies in one program, the examples (and their pictures, rendered by
+# rsvg-convert), every C snippet of the documentation (and the output a program's text claims),
+# docs/api.md's coverage, one version everywhere, and every command that README.md and docs/
+# name in a short run. A variant whose compiler, sanitizer runtime or tool is missing is
+# skipped with a notice. The last line sums the counts.
 # Usage: tests/matrix.sh [quick]   (quick: gcc C99 double only)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -163,6 +165,121 @@ for prec in double float; do
         failed=$((failed + 1))
     fi
 done
+
+# ---- compiler options: -ffast-math, -O3, floating-point traps, more warnings, mixed ik_real ----
+# (docs/robustness.md, "Compiler options")
+# trap_sites LOG PROGRAM: the functions of the instructions that trapped (addr2line)
+trap_sites() {
+    have addr2line || return 0
+    grep -E 'trapped \(.*\) at offset 0x' "$1" | while read -r line; do
+        t=${line#FAIL }
+        t=${t%%:*}
+        off=${line##* }
+        echo "     $t: $(addr2line -f -e "$2" "$off" | head -n 1)"
+    done
+}
+# -Ofast (-O3 -ffast-math; -O3 alone adds nothing this does not): bad input must get the same
+# error codes, answers stay within the tests' tolerances, and the optimizer's flow analysis
+# finds nothing to warn about. gcc, double: the whole test program; clang, float: the maths,
+# the chain model, CCD and the robustness tables (the float tests of the limb, the Jacobian
+# solver, the arm and the SVD assert rounding-level answers at singular states, such as one
+# iteration to full stretch, that fast-math's regrouping and approximate square roots do not
+# give: docs/robustness.md). Then the fuzz corpora under -ffast-math.
+variant gcc-ofast-double gcc c -Ofast
+build clang-ofast-float clang c -Ofast -DIK_USE_FLOAT &&
+    run clang-ofast-float "$OUT/clang-ofast-float" math main chain ccd robust
+for v in gcc:double clang:float; do
+    cc=${v%%:*}
+    prec=${v#*:}
+    def=""
+    [ $prec = float ] && def=-DIK_USE_FLOAT
+    have $cc || { echo "skip fuzz-replay-fastmath-$prec: $cc not found"; skipped="$skipped fuzz-replay-fastmath-$prec"; continue; }
+    if $cc -std=c99 $WARN -O2 -ffast-math $def -o "$OUT/fuzz-replay-fastmath-$prec" $FUZZ_SRCS -lm \
+        >"$OUT/fuzz-replay-fastmath-$prec.build.log" 2>&1; then
+        run fuzz-replay-fastmath-$prec "$OUT/fuzz-replay-fastmath-$prec" tests/fuzz/corpus
+    else
+        echo "FAIL fuzz-replay-fastmath-$prec: build failed"; cat "$OUT/fuzz-replay-fastmath-$prec.build.log"
+        failed=$((failed + 1))
+    fi
+done
+# FE_INVALID, FE_DIVBYZERO and FE_OVERFLOW trapped (glibc's feenableexcept): the gcc builds
+# above again, every group (clang may compute both sides of a branch, so its builds would need
+# -ffp-exception-behavior=maytrap). A trap fails its test; the instruction's function follows.
+for prec in double float; do
+    bin="$OUT/gcc-c99-$prec"
+    if [ "$CC0" != gcc ] || [ ! -x "$bin" ]; then
+        echo "skip trap-fe-$prec: no gcc build"; skipped="$skipped trap-fe-$prec"; continue
+    fi
+    if "$bin" --trap-fe math 2>&1 | grep -q 'no feenableexcept'; then
+        echo "skip trap-fe-$prec: no feenableexcept (glibc only)"; skipped="$skipped trap-fe-$prec"; continue
+    fi
+    before=$failed
+    run trap-fe-$prec "$bin" --trap-fe
+    [ "$failed" -ne "$before" ] && trap_sites "$OUT/trap-fe-$prec.log" "$bin"
+done
+# the implementation unit alone under more warnings: -Wfloat-equal (off inside the
+# implementation only: a unit's own == after the #include must still warn), -Wconversion,
+# -Wsign-conversion, -Wcast-align (gcc: =strict, or it is silent on x86)
+printf '#define IK_IMPLEMENTATION\n#include "ik.h"\n' >"$OUT/impl.c"
+printf '#define IK_IMPLEMENTATION\n#include "ik.h"\nint eq(ik_real a, ik_real b);\nint eq(ik_real a, ik_real b) { return a == b; }\n' >"$OUT/impl-eq.c"
+MORE="-Wfloat-equal -Wconversion -Wsign-conversion"
+before=$failed
+for v in gcc:c:double gcc:c:float clang++:cxx:double clang++:cxx:float; do
+    cc=${v%%:*}
+    rest=${v#*:}
+    lang=${rest%%:*}
+    prec=${rest#*:}
+    have $cc || { echo "skip warnings-$cc-$prec: $cc not found"; skipped="$skipped warnings-$cc"; continue; }
+    def=""
+    [ $prec = float ] && def=-DIK_USE_FLOAT
+    align=-Wcast-align
+    [ $cc = gcc ] && align=-Wcast-align=strict
+    if [ "$lang" = c ]; then std="-x c -std=c99"; else std="-x c++ -std=c++11"; fi
+    if $cc $std $WARN $MORE $align $def -O0 -I. -c -o "$OUT/impl.o" "$OUT/impl.c" \
+        >"$OUT/warnings-$cc-$prec.log" 2>&1; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL warnings $cc $lang $prec:"; head -n 20 "$OUT/warnings-$cc-$prec.log"; failed=$((failed + 1))
+    fi
+done
+if $CC0 -std=c99 $WARN -Wfloat-equal -O0 -I. -c -o "$OUT/impl-eq.o" "$OUT/impl-eq.c" \
+    >"$OUT/warnings-leak.log" 2>&1 || ! grep -q 'float-equal' "$OUT/warnings-leak.log"; then
+    echo "FAIL -Wfloat-equal is off after the implementation too"; failed=$((failed + 1))
+else
+    passed=$((passed + 1))
+fi
+[ "$failed" -eq "$before" ] &&
+    echo "ok   the implementation compiles clean under $MORE -Wcast-align (gcc, clang++; both ik_reals)"
+# units that disagree on IK_USE_FLOAT must not link, and the linker must name the mismatch;
+# units that agree link and run (tests/mix_impl.c, tests/mix_user.c)
+before=$failed
+for prec in double float; do
+    def=""
+    [ $prec = float ] && def=-DIK_USE_FLOAT
+    for f in mix_impl mix_user; do
+        $CC0 -std=c99 $WARN -O0 $def -c -o "$OUT/$f-$prec.o" tests/$f.c >"$OUT/$f-$prec.log" 2>&1 ||
+            { echo "FAIL $f ($prec): build failed"; cat "$OUT/$f-$prec.log"; failed=$((failed + 1)); }
+    done
+done
+for v in double:double float:float double:float float:double; do
+    i=${v%%:*}
+    u=${v#*:}
+    if $CC0 -o "$OUT/mix-$i-$u" "$OUT/mix_impl-$i.o" "$OUT/mix_user-$u.o" -lm >"$OUT/mix-$i-$u.log" 2>&1; then
+        if [ "$i" = "$u" ] && "$OUT/mix-$i-$u" >>"$OUT/mix-$i-$u.log" 2>&1; then
+            passed=$((passed + 1))
+        else
+            echo "FAIL mixed ik_real: implementation $i, unit $u linked or did not run"
+            cat "$OUT/mix-$i-$u.log"; failed=$((failed + 1))
+        fi
+    elif [ "$i" != "$u" ] &&
+        grep -q "ik_link_error_IK_USE_FLOAT_mismatch_ik_real_is_${u}_here" "$OUT/mix-$i-$u.log"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL mixed ik_real: implementation $i, unit $u:"; cat "$OUT/mix-$i-$u.log"; failed=$((failed + 1))
+    fi
+done
+[ "$failed" -eq "$before" ] &&
+    echo "ok   a float unit linked with a double implementation fails to link, naming the mismatch (both ways)"
 
 # every example builds without a warning and runs to a zero exit (with argument 3: examples that
 # repeat an experiment do 3 trials instead of their default), writing its pictures to $FIG

@@ -258,7 +258,7 @@ static void test_normal_equations(void)
     for (trial = 0; trial < 600; trial++) {
         const int m = trial % 2 ? 6 : 3;
         const double top = TOL(9.0, 3.0) / 2, lk = top * (double)(trial % 10) / 9; // cond(J)
-        double u[6][6], s[6], cond, smin2;
+        double u[6][6] = { { 0 } }, s[6], cond, smin2; // (zeroed for gcc -O3's flow analysis)
         long double yref[6], tref = 0;
         ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, e[6] = { 0, 0, 0, 0, 0, 0 }, ti;
         for (j = 0; j < m; j++) { // Gram-Schmidt on random columns
