@@ -178,7 +178,7 @@ trap_sites() {
         echo "     $t: $(addr2line -f -e "$2" "$off" | head -n 1)"
     done
 }
-# -Ofast (-O3 -ffast-math; -O3 alone adds nothing this does not): bad input must get the same
+# -Ofast (-O3 -ffast-math): bad input must get the same
 # error codes, answers stay within the tests' tolerances, and the optimizer's flow analysis
 # finds nothing to warn about. gcc, double: the whole test program; clang, float: the maths,
 # the chain model, CCD and the robustness tables (the float tests of the limb, the Jacobian
@@ -186,6 +186,9 @@ trap_sites() {
 # iteration to full stretch, that fast-math's regrouping and approximate square roots do not
 # give: docs/robustness.md). Then the fuzz corpora under -ffast-math.
 variant gcc-ofast-double gcc c -Ofast
+# and -O3 without fast-math, as release builds use it: the whole suite, gcc float, clang double
+variant gcc-o3-float gcc c -O3 -DIK_USE_FLOAT
+variant clang-o3-double clang c -O3
 build clang-ofast-float clang c -Ofast -DIK_USE_FLOAT &&
     run clang-ofast-float "$OUT/clang-ofast-float" math main chain ccd robust
 for v in gcc:double clang:float; do
