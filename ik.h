@@ -1850,7 +1850,9 @@ static ik_result ik__joint_validate(const ik_joint *j)
             return IK_ERR_BAD_ARG;
     }
     // a ball joint has no limits yet: lo, hi must say "none" (ik_joint_ball() sets them so)
-    if (j->type == IK_JOINT_BALL && !(j->lo <= -IK_INFINITY && j->hi >= IK_INFINITY))
+    // (on the bits: lo and hi infinite, lo below hi; no comparison with a NaN)
+    if (j->type == IK_JOINT_BALL && !(ik__abs_bits(j->lo) == IK__INF_BITS &&
+                                      ik__abs_bits(j->hi) == IK__INF_BITS && j->lo < j->hi))
         return IK_ERR_BAD_ARG;
     return IK_OK;
 }
@@ -2907,6 +2909,15 @@ static int ik__movable_joints(const ik_chain *chain)
     return n > 0 ? n : 1;
 }
 
+// The length a solver measures its chain by (dampings, rounding floors, restarts): its reach,
+// 1 where that is 0 or infinite, and at most 1e-3 IK__SQUARABLE (limits may be huge: squares
+// of the length, times a few factors, must not overflow).
+static ik_real ik__length_scale(ik_real reach)
+{
+    const ik_real most = IK__SQUARABLE * IK_R(1e-3);
+    return ik__finite(reach) && reach > 0 ? (reach < most ? reach : most) : 1;
+}
+
 // The farthest the effector can be from the first joint: the sum of the offsets between joints
 // and of the tip, plus the largest extension of every prismatic joint (infinite if unlimited).
 static ik_real ik__chain_reach(const ik_chain *chain)
@@ -3676,24 +3687,39 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
 // (e . J J^T e) / |J J^T e|^2, the minimizer of the linearized error along it.
 static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const ik_real *e)
 {
-    ik_real jjte[6], num = 0, den = 0, alpha;
+    ik_real jjte[6], es[6], num = 0, den = 0, alpha, big = 0, emax = 0, js = 1, back = 1;
     int r, c;
+    // (J and e scaled to 1 where |J J^T e|^2 could overflow, as a huge orientation weight makes
+    // it: alpha goes as 1 / |J|^2 and not with |e|, so the step is alpha' (|e| / |J|) J'^T e')
+    for (r = 0; r < m; r++) {
+        emax = IK_FABS(e[r]) > emax ? IK_FABS(e[r]) : emax;
+        for (c = 0; c < dof; c++)
+            big = IK_FABS(w->jac[r * dof + c] * w->sw[c]) > big
+                      ? IK_FABS(w->jac[r * dof + c] * w->sw[c])
+                      : big;
+    }
+    if (big > 0 && emax > 0 &&
+        (big > IK_SQRT(IK_SQRT(IK__REAL_MAX)) ||
+         emax * (ik_real)(m * dof) > IK_SQRT(IK__REAL_MAX) / (big * big)))
+        js = 1 / big, back = emax / big;
+    for (r = 0; r < m; r++)
+        es[r] = back != 1 ? e[r] / emax : e[r];
     for (c = 0; c < dof; c++) {
         w->dq[c] = 0;
         for (r = 0; r < m; r++)
-            w->dq[c] += w->jac[r * dof + c] * e[r];
+            w->dq[c] += w->jac[r * dof + c] * js * es[r];
         w->dq[c] *= w->pinned[c] != 0 ? 0 : w->sw[c];
     }
     for (r = 0; r < m; r++) {
         jjte[r] = 0;
         for (c = 0; c < dof; c++)
-            jjte[r] += w->jac[r * dof + c] * w->sw[c] * w->dq[c];
-        num += e[r] * jjte[r];
+            jjte[r] += w->jac[r * dof + c] * js * w->sw[c] * w->dq[c];
+        num += es[r] * jjte[r];
         den += jjte[r] * jjte[r];
     }
     alpha = den > 0 ? num / den : 0;
     for (c = 0; c < dof; c++)
-        w->dq[c] *= alpha;
+        w->dq[c] *= alpha * back;
 }
 
 // The pull toward the rest pose into w->trial (all dof): rest_gain (rest - q) in the weighted
@@ -4037,7 +4063,7 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     reach = ik__chain_reach(chain);
-    w->scale = ik__finite(reach) && reach > 0 ? reach : 1;
+    w->scale = ik__length_scale(reach);
     w->ow = o->orientation_weight > 0 ? o->orientation_weight
                                       : w->scale / (ik_real)ik__movable_joints(chain);
     ik__jacobian_load(w, q_io);
@@ -6809,7 +6835,7 @@ static void ik__arm_setup(ik__arm_work *w, const ik_chain *chain, const ik_targe
     w->o = &o->jacobian;
     w->dof = dof;
     w->m = target->use_rotation ? 6 : 3;
-    w->reach = ik__finite(reach) && reach > 0 ? reach : 1;
+    w->reach = ik__length_scale(reach);
     w->lw = w->reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
     w->ow = o->jacobian.orientation_weight > 0 ? o->jacobian.orientation_weight : w->lw;
     w->floor2 = (16 * IK_EPSILON * w->reach) * (16 * IK_EPSILON * w->reach);

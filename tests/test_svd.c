@@ -459,7 +459,7 @@ static void sv_check_body(sv_work *w, int m, int n, int rank, int full, double r
             // the closed form A^T (A A^T)^-1 or (A^T A)^-1 A^T, computed here in double from
             // the normal equations (error ~ kappa^2 eps_double): only where kappa <= 100. The
             // pinv's forward error is ~ kappa times its backward error.
-            double kappa = w->sd[0] / w->sd[k - 1];
+            double kappa = w->sd[k - 1] > 0 ? w->sd[0] / w->sd[k - 1] : HUGE_VAL;
             if (kappa <= 100 && sv_ref_pinv(w, w->ad, m, n, 0, w->ref)) {
                 w->explicit_checked++;
                 CHECK_NEAR(sv_fro_diff(w->xd, w->ref, w->t3, n * m) / sv_fro(w->ref, n * m), 0,
