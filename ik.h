@@ -4178,7 +4178,7 @@ static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
         p->off[1] = 0;
         p->kind = wt > 0 ? IK__CCD_MOVE : 0;
         if (j->type == IK_JOINT_REVOLUTE &&
-            (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
+            (wt < 1 || ik__finite(j->lo) || ik__finite(j->hi) || max_angle < IK_PI))
             p->kind |= IK__CCD_ANGLE;
         if (j->type == IK_JOINT_REVOLUTE && p->kind == IK__CCD_MOVE && !w->pose)
             p->kind |= IK__CCD_FAST;
@@ -4673,7 +4673,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     }
     reach = kept ? kept->reach : ik__chain_reach(chain);
     scale = o.length_scale > 0 ? o.length_scale : reach;
-    if (!(scale > 0 && scale < IK_INFINITY)) // no finite length: unit scale
+    if (!(ik__finite(scale) && scale > 0)) // no finite length: unit scale
         scale = ik__finite(reach) && reach > 0 ? reach : 1;
     // Welman's alpha = k / W. g1 is a squared length, so alpha must go as 1 / length^2 for the
     // position term to weigh the same against the dimensionless orientation term at every
