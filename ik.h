@@ -4616,7 +4616,7 @@ static void ik__ccd_joint_flags(ik__ccd_work *w, ik__ccd_joint *p, const ik_join
     ik_real wt = ik__clamp(j->weight, 0, 1);
     p->flags = wt > 0 ? IK__CCD_MOVE : 0;
     if (j->type == IK_JOINT_REVOLUTE &&
-        (wt < 1 || j->lo > -IK_INFINITY || j->hi < IK_INFINITY || max_angle < IK_PI))
+        (wt < 1 || ik__finite(j->lo) || ik__finite(j->hi) || max_angle < IK_PI))
         p->flags |= IK__CCD_ANGLE;
     if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !w->pose)
         p->flags |= IK__CCD_FAST;
@@ -5233,7 +5233,7 @@ static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik_chain 
     ik__ccd_copy_q(chain, q_io, w->q, dof);
     pr->reach = kept ? kept->reach : ik__chain_reach(chain);
     pr->scale = o->length_scale > 0 ? o->length_scale : pr->reach;
-    if (!(pr->scale > 0 && pr->scale < IK_INFINITY)) // no finite length: unit scale
+    if (!(ik__finite(pr->scale) && pr->scale > 0)) // no finite length: unit scale
         pr->scale = ik__finite(pr->reach) && pr->reach > 0 ? pr->reach : 1;
     // Welman's alpha as lengths in units of the mean distance between moving joints (gs) with
     // w_p = 1 + rho (docs/ccd.md, "Weights"); a fixed w_p is for lengths in model units (ps = 1).
