@@ -1461,6 +1461,80 @@ static void test_jacobian_step_formula(void)
     }
 }
 
+// PINV near a singularity, one iteration against the formula dq = V diag(1/s) U^T e over the
+// singular values above rcond s_max (the rest dropped): the 7-DOF arm of
+// test_jacobian_step_formula with its y hinges at delta = 1e-7 or 1e-4 rad (its z axes nearly in
+// line: 2 singular values of about delta next to 1; J J^T then too ill-conditioned for the
+// normal equations in double at 1e-7), pose targets 1e-5 rad away, the default rcond 1e-9 and
+// rcond 1e-2 (which drops them). Double only: in float, steps of 1e-5 rad are a few roundings
+// of q.
+static void test_jacobian_step_near_singular(void)
+{
+    static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
+    test_rng rng = { 97531 };
+    int trial, compared = 0;
+    for (trial = 0; trial < 40; trial++) {
+        ik_joint j[7];
+        ik_real q[7], qt[7], qs[7], jac[42], u[36], s[6], v[42], e[6];
+        double dq[7], big = 0, L = 0.126, ow;
+        const double delta = trial % 2 ? 1e-4 : 1e-7;
+        const ik_real rcond = trial % 4 >= 2 ? IK_R(1e-2) : IK_R(1e-9);
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info info;
+        ik_target t;
+        ik_chain c;
+        int i, r, k;
+        if (sizeof(ik_real) < 8)
+            return;
+        for (i = 0; i < 7; i++) {
+            j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
+                                     i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
+            L += off[i];
+        }
+        c = ik_chain_make(j, 7, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.126))));
+        ow = (L - off[0]) / 7; // (the solver's: the reach from the first joint over 7 joints)
+        for (i = 0; i < 7; i++) {
+            q[i] = i % 2 ? (ik_real)(delta * test_rng_uniform(&rng, 0.5, 1))
+                         : (ik_real)test_rng_uniform(&rng, -1, 1);
+            qt[i] = q[i] + (ik_real)(1e-5 * test_rng_uniform(&rng, -1, 1));
+        }
+        t = ik_target_pose(fk(&c, qt));
+        task_error(&c, q, &t, 6, ow, jac, e);
+        for (r = 3; r < 6; r++)
+            for (i = 0; i < 7; i++)
+                jac[r * 7 + i] *= (ik_real)ow;
+        CHECK(ik_svd(jac, 6, 7, u, s, v) == IK_OK);
+        CHECK((double)s[5] < 4 * delta * (double)s[0]); // (nearly singular)
+        for (i = 0; i < 7; i++) {
+            dq[i] = 0;
+            for (k = 0; k < 6; k++) {
+                double ue = 0;
+                if (!(s[k] > rcond * s[0]))
+                    continue;
+                for (r = 0; r < 6; r++)
+                    ue += (double)u[r * 6 + k] * (double)e[r];
+                dq[i] += ue / (double)s[k] * (double)v[i * 6 + k];
+            }
+            big = fabs(dq[i]) > big ? fabs(dq[i]) : big;
+        }
+        o.method = IK_JACOBIAN_PINV;
+        o.rcond = rcond;
+        o.max_iterations = 1;
+        o.max_joint_step = 10;
+        o.tolerance = o.rotation_tolerance = 0;
+        memcpy(qs, q, sizeof q);
+        CHECK(solve(&c, &t, &o, qs, &info) == IK_OK);
+        if (qs[0] == q[0] && qs[2] == q[2])
+            continue; // (the step made the error worse: no state to compare)
+        for (i = 0; i < 7; i++)
+            CHECK_NEAR(qs[i] - q[i], dq[i], 1e-6 * big);
+        compared++;
+    }
+    CHECK(compared >= 30);
+    if (compared < 30)
+        printf("  near-singular PINV steps: %d of 40 compared\n", compared);
+}
+
 // Unit weights take a path of their own (no weighing) while no column is pinned at a limit; a
 // pinned column must be weighed out again. The same solves with one weight a rounding below 1
 // (which takes the weighted path throughout) agree to rounding, and many of them pin columns.
@@ -1935,6 +2009,7 @@ void test_jacobian(void)
     RUN(test_jacobian_reference_experiment);
     RUN(test_jacobian_axis_paths);
     RUN(test_jacobian_step_formula);
+    RUN(test_jacobian_step_near_singular);
     RUN(test_jacobian_unit_weights_pinned);
     RUN(test_jacobian_pinned_step);
     RUN(test_jacobian_one_sided_limits);
