@@ -618,7 +618,7 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 // a = U diag(s) V^T with k = min(m, n), U m x k and V n x k row-major with orthonormal columns
 // (completed to an orthonormal set where singular values are zero), s[k] >= 0 sorted
 // descending. No scratch: the work happens in the outputs, which must not overlap a or each
-// other. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not
+// other. Accurate to sqrt(max(m, n)) epsilon of s_max: a singular value below that is 0. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not
 // finite or larger than IK_MAX_MAGNITUDE, overlapping arrays); outputs untouched on error.
 IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
                        ik_real *out_v);
@@ -1010,6 +1010,11 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfloat-equal"
+#endif
+// The unroll requests (IK__UNROLL) are hints for speed: where clang's vectorizer has taken a
+// loop first (-Ofast -march=native, say), it cannot unroll it and says so; no error of the code.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 #ifndef IK_ASSERT
 // Internal invariants only (never user input). Off by default, so that ik.h needs no
@@ -3396,7 +3401,7 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 // `rows` rows are summed: the trace of the leading block of a matrix padded with the identity.
 IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int rows)
 {
-    ik_real tr = 0, mi[6][6];
+    ik_real tr = 0, mi[6][6], term[6];
     int i, j, k;
     IK__UNROLL
     for (k = 0; k < n; k++) {
@@ -3410,8 +3415,10 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int ro
             mi[k][j] = -t;
             norm2 += t * t;
         }
-        tr += k < rows ? norm2 * l[k * 6 + k] : 0;
+        term[k] = norm2 * l[k * 6 + k];
     }
+    for (k = 0; k < rows; k++) // (the leading rows: outside the unrolled loop)
+        tr += term[k];
     return tr;
 }
 
