@@ -618,7 +618,8 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 // a = U diag(s) V^T with k = min(m, n), U m x k and V n x k row-major with orthonormal columns
 // (completed to an orthonormal set where singular values are zero), s[k] >= 0 sorted
 // descending. No scratch: the work happens in the outputs, which must not overlap a or each
-// other. Accurate to sqrt(max(m, n)) epsilon of s_max: a singular value below that is 0. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not
+// other. Accurate to sqrt(max(m, n)) epsilon of s_max: a singular value below that is 0.
+// Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (m or n < 1, m * n > IK_MAX_JOINTS * 64, a not
 // finite or larger than IK_MAX_MAGNITUDE, overlapping arrays); outputs untouched on error.
 IKDEF ik_result ik_svd(const ik_real *a, int m, int n, ik_real *out_u, ik_real *out_s,
                        ik_real *out_v);
