@@ -3124,6 +3124,7 @@ typedef struct ik__jac_work {
     int released;          // pins freed in this iteration (ik__pins_release())
     ik_real y[6];          // the step's dual (has_y): the weighted step is Jw^T y
     bool has_y;
+    ik_real jac_bound; // at least every |J_rc| sqrt(w_c) (infinite: unknown)
     // the solve (ik_jacobian_solve): its problem, and the iterations' state
     const ik_chain *chain;
     const ik_jacobian_opts *o;
@@ -3418,7 +3419,7 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int ro
         }
         term[k] = norm2 * l[k * 6 + k];
     }
-    for (k = 0; k < rows; k++) // (the leading rows: outside the unrolled loop)
+    for (k = 0; k < rows && k < n; k++) // (the leading rows: outside the unrolled loop)
         tr += term[k];
     return tr;
 }
@@ -3693,19 +3694,35 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
 
 // The Jacobian transpose step alpha Jw^T e (weighted, pinned columns 0), alpha =
 // (e . J J^T e) / |J J^T e|^2, the minimizer of the linearized error along it.
+// A bound on the weighted Jacobian's entries for the solve: lever arms are at most the chain's
+// reach (a prismatic column is a unit axis), rotation rows ow; times the largest sqrt(weight).
+// Infinite where the reach is.
+static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
+{
+    ik_real sw = 0;
+    int c;
+    for (c = 0; c < w->dof; c++)
+        sw = w->sw[c] > sw ? w->sw[c] : sw;
+    reach = reach > 1 ? reach : 1;
+    return ik__finite(reach) ? (reach > w->ow ? reach : w->ow) * sw : IK_INFINITY;
+}
+
 static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const ik_real *e)
 {
     ik_real jjte[6], es[6], num = 0, den = 0, alpha, big = 0, emax = 0, js = 1, back = 1;
     int r, c;
     // (J and e scaled to 1 where |J J^T e|^2 could overflow, as a huge orientation weight makes
     // it: alpha goes as 1 / |J|^2 and not with |e|, so the step is alpha' (|e| / |J|) J'^T e')
-    for (r = 0; r < m; r++) {
+    for (r = 0; r < m; r++)
         emax = IK_FABS(e[r]) > emax ? IK_FABS(e[r]) : emax;
-        for (c = 0; c < dof; c++)
-            big = IK_FABS(w->jac[r * dof + c] * w->sw[c]) > big
-                      ? IK_FABS(w->jac[r * dof + c] * w->sw[c])
-                      : big;
-    }
+    big = w->jac_bound; // (any bound will do; the entries themselves where it is large)
+    if (!(big <= IK_SQRT(IK_SQRT(IK__REAL_MAX))))
+        for (r = 0, big = 0; r < m; r++)
+            for (c = 0; c < dof; c++)
+                big = IK_FABS(w->jac[r * dof + c] * w->sw[c]) > big
+                          ? IK_FABS(w->jac[r * dof + c] * w->sw[c])
+                          : big;
+
     if (big > 0 && emax > 0 &&
         (big > IK_SQRT(IK_SQRT(IK__REAL_MAX)) ||
          emax * (ik_real)(m * dof) > IK_SQRT(IK__REAL_MAX) / (big * big)))
@@ -4076,6 +4093,7 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
                                       : w->scale / (ik_real)ik__movable_joints(chain);
     ik__jacobian_load(w, q_io);
     w->within_reach = !ik__beyond_reach(chain, target.pos, reach, o->tolerance);
+    w->jac_bound = ik__jacobian_bound(w, reach);
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
     w->at.err =
         ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac, w->at.e0);
