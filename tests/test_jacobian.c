@@ -1360,6 +1360,22 @@ static void task_error(const ik_chain *c, const ik_real *q, const ik_target *t, 
     e[5] = (ik_real)(ow * (double)dr.z);
 }
 
+// Row i of the DLS formula's step V diag(s / (s^2 + lambda2)) U^T e for an SVD (U m x k, V
+// n x k), in double: the value the solver's step must match.
+static double formula_step(const ik_real *u, const ik_real *s, const ik_real *v, const ik_real *e,
+                           int m, int k, int i, double lambda2)
+{
+    double sum = 0;
+    int a, b;
+    for (a = 0; a < k; a++) {
+        double ue = 0;
+        for (b = 0; b < m; b++)
+            ue += (double)(u[b * k + a] * e[b]);
+        sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
+    }
+    return sum;
+}
+
 static void test_jacobian_step_formula(void)
 {
     static const double off[7] = { 0.34, 0, 0.4, 0, 0.4, 0, 0.126 };
@@ -1382,7 +1398,6 @@ static void test_jacobian_step_formula(void)
         ik_real qs[7];
         double big = 0, e2 = 0, lambda2 = 0, ti = 0, L = 0.126, ow, eps, lmax2;
         const int m = mi == 3 ? 3 : 6, n = mi == 8 ? 5 : 7, kk = m < n ? m : n;
-        int i2;
         const bool unit = mi >= 4, near = mi == 6, mid = mi == 7;
         if ((near || mid) && sizeof(ik_real) < 8)
             continue; // (a step near rounding level in float: no formula to hold it to)
@@ -1437,17 +1452,8 @@ static void test_jacobian_step_formula(void)
         lambda2 = mi == 2 ? 0.09 : 0;
         if ((mi == 0 || mi >= 4) && mi != 5 && 1 / ti < eps * eps)
             lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
-        for (i = 0; i < n; i++) {
-            double sum = 0;
-            for (r = 0; r < kk; r++) {
-                double ue = 0, f;
-                for (i2 = 0; i2 < m; i2++)
-                    ue += (double)(u[i2 * kk + r] * e[i2]);
-                f = ue * (double)s[r] / ((double)(s[r] * s[r]) + lambda2);
-                sum += f * (double)v[i * kk + r];
-            }
-            dq[i] = (ik_real)(sum * (double)wsq[i]);
-        }
+        for (i = 0; i < n; i++)
+            dq[i] = (ik_real)(formula_step(u, s, v, e, m, kk, i, lambda2) * (double)wsq[i]);
         for (i = 0; i < n; i++)
             big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
         // a real step, not clamped (near, mid: about the 1e-12, 5e-6 the target is away)
@@ -1719,14 +1725,7 @@ static void test_jacobian_pinned_step(void)
         for (i = 0; i < 7; i++)
             dq[i] = 0;
         for (i = 0; i < na; i++) {
-            double sum = 0;
-            int a, b;
-            for (a = 0; a < k; a++) {
-                double ue = 0;
-                for (b = 0; b < m; b++)
-                    ue += (double)(u[b * k + a] * e[b]);
-                sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
-            }
+            double sum = formula_step(u, s, v, e, m, k, i, lambda2);
             dq[col[i]] = (ik_real)(sum * (double)sw[col[i]]);
             big = fabs((double)dq[col[i]]) > big ? fabs((double)dq[col[i]]) : big;
         }
@@ -1894,14 +1893,7 @@ static void test_jacobian_pinned_forced_move(void)
         for (i = 0; i < 7; i++)
             dq[i] = pinned[i] ? j[i].lo - q[i] : 0;
         for (i = 0; i < na; i++) {
-            double sum = 0;
-            int a, b;
-            for (a = 0; a < k; a++) {
-                double ue = 0;
-                for (b = 0; b < m; b++)
-                    ue += (double)(u[b * k + a] * e[b]);
-                sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
-            }
+            double sum = formula_step(u, s, v, e, m, k, i, lambda2);
             dq[col[i]] = (ik_real)sum;
             big = fabs(sum) > big ? fabs(sum) : big;
         }
