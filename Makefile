@@ -14,7 +14,7 @@ TEST_SRCS = tests/test_main.c tests/test_math.c tests/test_chain.c tests/test_sv
 FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm
 FUZZ_SECONDS ?= 600
 
-.PHONY: all demo test test-quick examples run-examples figures bench bench-kdl arm-tools callgrind \
+.PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl arm-tools callgrind \
         format check-format clean fuzz fuzz-replay coverage valgrind stability
 
 all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench $(ARM_TOOLS)
@@ -63,6 +63,11 @@ $(BUILD)/bench/bench: bench/bench.c ik.h
 # BENCH_ARGS: e.g. --runs=1 (make test's short run) or --limits
 bench: $(BUILD)/bench/bench
 	./$(BUILD)/bench/bench $(BENCH_ARGS)
+
+# every make bench figure as instructions, 0.9.0's ik.h against this one (needs valgrind; a few
+# minutes; BENCH_ARGS as for bench, BASE=rev for another ik.h to compare with)
+bench-instructions:
+	sh bench/instructions.sh $(if $(BASE),--base $(BASE)) $(BENCH_ARGS)
 
 # the CLI tools of the arm benchmark: problem generator, solver, checker (bench/arm_csv.h)
 ARM_TOOLS = $(BUILD)/arm/ik_problems $(BUILD)/arm/ik_solve $(BUILD)/arm/arm_report

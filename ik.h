@@ -1827,10 +1827,10 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
 
 // (components of a unit rotation are at most 1: larger ones, NaN and Inf are refused before
 // the squared length, which could overflow, is computed)
-static bool ik__xform_valid(ik_xform t)
+static inline IK__ALWAYS_INLINE bool ik__xform_valid(const ik_xform *t)
 {
-    return ik__vec3_bounded(t.pos) && ik__quat_max_bits(t.rot) <= ik__abs_bits(2) &&
-           IK_FABS(ik_quat_dot(t.rot, t.rot) - 1) <= IK__UNIT_TOL;
+    return ik__vec3_bounded(t->pos) && ik__quat_max_bits(t->rot) <= ik__abs_bits(2) &&
+           IK_FABS(ik_quat_dot(t->rot, t->rot) - 1) <= IK__UNIT_TOL;
 }
 
 // lo <= hi, neither NaN; infinite limits mean "none" (so lo = hi = +-Inf is no range). The
@@ -1846,7 +1846,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
     if (j->type != IK_JOINT_FIXED && j->type != IK_JOINT_REVOLUTE &&
         j->type != IK_JOINT_PRISMATIC && j->type != IK_JOINT_BALL)
         return IK_ERR_BAD_ARG;
-    if (!ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
+    if (!ik__xform_valid(&j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
         if (ik__vec3_max_bits(j->axis) > ik__abs_bits(2) || // (as in ik__xform_valid)
@@ -1870,7 +1870,7 @@ IKDEF ik_result ik_chain_validate(const ik_chain *chain)
         return IK_ERR_NULL_ARG;
     if (chain->joint_count < 1 || chain->joint_count > IK_MAX_JOINTS)
         return IK_ERR_BAD_ARG;
-    if (!ik__xform_valid(chain->tip))
+    if (!ik__xform_valid(&chain->tip))
         return IK_ERR_BAD_ARG;
     for (i = 0; i < chain->joint_count; i++)
         if (ik__joint_validate(&chain->joints[i]) != IK_OK)

@@ -9,7 +9,9 @@
    the limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with
    q, 1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
    path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
-   --ccd-calls and --jac-calls likewise (see calls() below). */
+   --ccd-calls and --jac-calls likewise (see calls() below). Built with -DBENCH_CALLGRIND and
+   run under callgrind, --instructions=F prints every table with instructions in place of ns
+   (make bench-instructions, bench/instructions.sh). */
 #define _POSIX_C_SOURCE 199309L
 #define IK_IMPLEMENTATION
 #include "../ik.h"
@@ -18,12 +20,61 @@
 #include <string.h>
 #include <time.h>
 #include "arms.h"
+#ifdef BENCH_CALLGRIND
+#include <valgrind/callgrind.h>
+#endif
 
 static double now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+// --instructions=F (make bench-instructions): run under valgrind --tool=callgrind
+// --callgrind-out-file=F, every figure is a count of instructions instead of ns, read from
+// callgrind's dump of each timed loop (F.1, F.2, ...). Counts repeat: one run is enough.
+static const char *count_file;
+static int count_dumps;
+
+// The instructions in callgrind's dump number k (its "totals:" line), or -1.
+static double dump_totals(int k)
+{
+    char name[512], line[256];
+    double total = -1;
+    FILE *f;
+    snprintf(name, sizeof name, "%s.%d", count_file, k);
+    f = fopen(name, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "totals:", 7) == 0)
+            total = atof(line + 7);
+    if (f)
+        fclose(f);
+    return total;
+}
+
+// Starts a timing (or a count of instructions).
+static double clock_start(void)
+{
+#ifdef BENCH_CALLGRIND
+    if (count_file) {
+        CALLGRIND_ZERO_STATS;
+        return 0;
+    }
+#endif
+    return now_ns();
+}
+
+// The ns (or instructions) since clock_start() returned t0.
+static double clock_stop(double t0)
+{
+#ifdef BENCH_CALLGRIND
+    if (count_file) {
+        CALLGRIND_DUMP_STATS;
+        return dump_totals(++count_dumps);
+    }
+#endif
+    return now_ns() - t0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -50,10 +101,10 @@ static double median_ns(bench_fn fn, void *arg, int inner, int runs)
     for (i = 0; i < inner; i++) // warm-up
         fn(arg);
     for (r = 0; r < runs; r++) {
-        double t0 = now_ns();
+        double t0 = clock_start();
         for (i = 0; i < inner; i++)
             fn(arg);
-        t[r] = (now_ns() - t0) / inner;
+        t[r] = clock_stop(t0) / inner;
     }
     qsort(t, (size_t)runs, sizeof(double), cmp_double);
     med = t[runs / 2];
@@ -73,10 +124,10 @@ static void median_ns_interleaved(const bench_fn *fn, void *arg, size_t arg_size
     for (r = 0; r < runs; r++)
         for (k = 0; k < n; k++) {
             void *a = (char *)arg + (size_t)k * arg_size;
-            double t0 = now_ns();
+            double t0 = clock_start();
             for (i = 0; i < inner; i++)
                 fn[k](a);
-            t[k * runs + r] = (now_ns() - t0) / inner;
+            t[k * runs + r] = clock_stop(t0) / inner;
         }
     for (k = 0; k < n; k++) {
         qsort(t + k * runs, (size_t)runs, sizeof(double), cmp_double);
@@ -709,6 +760,12 @@ static int parse_args(int argc, char **argv, bench_args *a)
             a->runs = runs;
             continue;
         }
+#ifdef BENCH_CALLGRIND
+        if (strncmp(s, "--instructions=", 15) == 0 && s[15] != '\0') {
+            count_file = s + 15;
+            continue;
+        }
+#endif
         for (f = 1; f < 5; f++)
             if (strcmp(s, flags[f]) == 0)
                 mode = (bench_mode)f;
@@ -770,6 +827,16 @@ static void calls(const bench_args *a)
     }
 }
 
+// The first line: the version, the type, how the figures were taken.
+static void print_title(int runs, const char *end)
+{
+    printf("ik.h %s, ik_real = %s, ", IK_VERSION_STRING, IK_REAL_FMT);
+    if (count_file)
+        printf("INSTRUCTIONS (callgrind) in place of every ns figure%s", end);
+    else
+        printf("median of %d runs%s", runs, end);
+}
+
 int main(int argc, char **argv)
 {
     static chain_case c;
@@ -780,11 +847,10 @@ int main(int argc, char **argv)
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
     if (!parse_args(argc, argv, &args)) {
-        fprintf(
-            stderr,
-            "usage: bench [--runs=N] [--limits] | --ccd-weights | --ccd-split | --damping-range | "
-            "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
-            "--pin-calls=L,R,N[,I]\n");
+        fprintf(stderr, "usage: bench [--runs=N] [--instructions=F] [--limits] | --ccd-weights | "
+                        "--ccd-split | --damping-range | "
+                        "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
+                        "--pin-calls=L,R,N[,I]\n");
         return 2;
     }
     switch (args.mode) {
@@ -793,14 +859,13 @@ int main(int argc, char **argv)
     case MODE_CCD_SPLIT: ccd_split(); return 0;
     case MODE_DAMPING_RANGE: damping_range(); return 0;
     case MODE_LIMITS:
-        printf("ik.h %s, ik_real = %s, median of %d runs\n", IK_VERSION_STRING, IK_REAL_FMT,
-               args.runs);
+        print_title(args.runs, "\n");
         svd_table(args.runs);
         return pin_table(args.runs) ? 0 : 1;
     default: calls(&args); return 0;
     }
     runs = args.runs;
-    printf("ik.h %s, ik_real = %s, median of %d runs\n\n", IK_VERSION_STRING, IK_REAL_FMT, runs);
+    print_title(runs, "\n\n");
     printf("| chain          | dof | FK ns | Jacobian 6xdof ns | pinv (SVD) 6xdof ns |\n");
     printf("|----------------|-----|-------|-------------------|---------------------|\n");
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
