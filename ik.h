@@ -3110,6 +3110,21 @@ typedef struct ik__progress {
     int idle;                 // iterations in a row without min_improvement
 } ik__progress;
 
+// What ik_jacobian_solve() and ik_arm_solve()'s attempts do differently within the one iteration
+// (ik__iterate(); docs/jacobian.md, "One iteration, two policies").
+typedef struct ik__policy {
+    bool lm_damping;    // DLS on the normal equations alone, lambda^2 = |e|^2 / 20 + 1e-9 L^2
+                        // (or the fixed damping^2); else the method's own step
+    bool carry_pins;    // pins carried into the next iteration and released by their
+                        // multipliers; else every iteration starts with every joint free
+    bool planar;        // a planar chain's exact two-joint step first (ik__planar_step())
+    int halvings;       // most step halvings per iteration
+    int max_kicks;      // most nudges out of a symmetric stall (ik__jacobian_stuck())
+    int probe_it;       // the iteration (-1: none) at which a run still far is abandoned:
+    ik_real probe_cost; // position error plus lw times rotation error above this
+    ik_real lw;         // metres per radian in that cost
+} ik__policy;
+
 // Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
 // (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
 // SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
@@ -3136,7 +3151,12 @@ typedef struct ik__jac_work {
     ik_real floor2;    // |e|^2 at the rounding of the effector's coordinates
     ik__progress at;   // the error at q (jac: the Jacobian there)
     int kicks;         // nudges taken
+    ik__policy policy; // ik__jacobian_policy(), or the arm's
+    ik_real *turn;     // [dof] 1 for a revolute joint whose limits span a turn or more (wrapped
+                       // into them, never pinned), else 0; NULL: none (ik_jacobian_solve())
 } ik__jac_work;
+
+static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
 
 static size_t ik__jacobian_reals(int dof, size_t table)
 {
@@ -4025,7 +4045,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
     const ik_chain *chain = w->chain;
     int c, jt, t;
     w->unit_weights = true;
-    w->frozen = w->pins = w->released = 0;
+    w->frozen = 0;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type);
@@ -4033,7 +4053,6 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
             w->sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
             w->unit_weights = w->unit_weights && w->sw[c + t] == 1;
             w->frozen += w->sw[c + t] == 0;
-            w->pinned[c + t] = w->forced[c + t] = 0;
             w->lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
@@ -4050,15 +4069,59 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
     }
 }
 
-// Checks the input (in the documented order of errors) and sets up w in scratch: the arrays, the
-// problem's constants, the state, and the error and Jacobian at the start.
+// ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
+static ik__policy ik__jacobian_policy(void)
+{
+    ik__policy p = { false, true, false, 20, 3, -1, 0, 0 };
+    return p;
+}
+
+// w in scratch (base) for a valid problem: the arrays, the problem's constants, the state q_io
+// (clamped into the limits) and ik_jacobian_solve()'s policies.
+static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
+                              const ik_jacobian_opts *o, int dof, ik_real *base,
+                              const ik_real *q_io)
+{
+    ik_real reach = ik__chain_reach(chain);
+    w->chain = chain;
+    w->o = o;
+    w->goal = ik__goal_make(chain, target);
+    w->dof = dof;
+    w->m = target->use_rotation ? 6 : 3;
+    w->euler = o->ball_param == IK_BALL_EULER;
+    ik__jacobian_layout(w, base, dof);
+    w->scale = ik__length_scale(reach);
+    w->ow = o->orientation_weight > 0 ? o->orientation_weight
+                                      : w->scale / (ik_real)ik__movable_joints(chain);
+    ik__jacobian_load(w, q_io);
+    w->within_reach = !ik__beyond_reach(chain, target->pos, reach, o->tolerance);
+    w->jac_bound = ik__jacobian_bound(w, reach);
+    w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
+    w->policy = ik__jacobian_policy();
+    w->turn = NULL;
+}
+
+// A run from the state in w->q: every joint free, no nudge taken, the error and Jacobian there.
+static void ik__jacobian_start(ik__jac_work *w)
+{
+    int c;
+    for (c = 0; c < w->dof; c++)
+        w->pinned[c] = w->forced[c] = 0;
+    w->pins = w->released = w->kicks = 0;
+    w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac,
+                               w->at.e0);
+    w->at.best_err = 0;
+    w->at.idle = 0;
+}
+
+// Checks the input (in the documented order of errors) and sets up w in scratch for a run.
 static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
                                     const ik_target *target_in, const ik_jacobian_opts *o,
                                     const ik_real *q_io, void *scratch, size_t scratch_size,
                                     const ik_solve_info *info)
 {
     ik_target target;
-    ik_real *base, reach;
+    ik_real *base;
     size_t need;
     int dof, i;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
@@ -4080,25 +4143,8 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
-    w->chain = chain;
-    w->o = o;
-    w->goal = ik__goal_make(chain, &target);
-    w->dof = dof;
-    w->m = target.use_rotation ? 6 : 3;
-    w->euler = o->ball_param == IK_BALL_EULER;
-    ik__jacobian_layout(w, base, dof);
-    reach = ik__chain_reach(chain);
-    w->scale = ik__length_scale(reach);
-    w->ow = o->orientation_weight > 0 ? o->orientation_weight
-                                      : w->scale / (ik_real)ik__movable_joints(chain);
-    ik__jacobian_load(w, q_io);
-    w->within_reach = !ik__beyond_reach(chain, target.pos, reach, o->tolerance);
-    w->jac_bound = ik__jacobian_bound(w, reach);
-    w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
-    w->at.err =
-        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac, w->at.e0);
-    w->at.best_err = 0;
-    w->at.idle = w->kicks = 0;
+    ik__jacobian_init(w, chain, &target, o, dof, base, q_io);
+    ik__jacobian_start(w);
     return IK_OK;
 }
 
@@ -4140,7 +4186,7 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     for (c = 0; c < dof; c++) {
         ik_real to = w->q[c] + w->dq[c],
                 lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-        if (w->pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
+        if (w->pinned[c] == 0 && lim != to && !(w->turn && w->turn[c] != 0)) { // (balls: none)
             w->pinned[c] = w->forced[c] != 0 ? 2 + IK__PIN_WAIT : 1;
             w->pins++;
             w->forced[c] = lim - w->q[c];
@@ -4152,20 +4198,65 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     return pinned_one;
 }
 
+// The arm's DLS step (policy lm_damping; docs/jacobian.md, "The arm's damping"):
+// (J W J^T + lambda^2 I) y = e, dq = W J^T y plus the forced moves, W the weights with pinned
+// columns 0; lambda^2 raised while the factorization fails. false if it cannot be.
+static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
+{
+    const int m = w->m, dof = w->dof;
+    const bool plain = ik__unweighted(w);
+    const ik_real reach2 = w->scale * w->scale, damping2 = w->o->damping * w->o->damping;
+    ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, *wa = w->jw;
+    ik_real lambda2 = damping2 > 0 ? damping2 : w->at.err / 20 + IK_R(1e-9) * reach2;
+    int r, c;
+    for (c = 0; c < dof && !plain; c++)
+        wa[c] = w->pinned[c] != 0 ? 0 : w->sw[c] * w->sw[c];
+    ik__normal_matrix(w->jac, plain ? NULL : wa, m, dof, a);
+    while (!ik__ldlt(a, lambda2, m, l)) {
+        if (!ik__finite(lambda2) || lambda2 > reach2 * IK_R(1e6))
+            return false;
+        lambda2 = lambda2 * 100 + IK_EPSILON * reach2;
+    }
+    for (r = 0; r < m; r++)
+        y[r] = e[r];
+    ik__ldlt_solve(l, m, y);
+    ik__jacobian_tmul(w->jac, y, m, dof, w->dq);
+    for (c = 0; c < dof && !plain; c++)
+        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : wa[c] * w->dq[c];
+    return true;
+}
+
+// Every joint free again (policy: no pins carried).
+static void ik__pins_clear(ik__jac_work *w)
+{
+    int c;
+    for (c = 0; c < w->dof && w->pins > 0; c++)
+        w->pinned[c] = w->forced[c] = 0;
+    w->pins = 0;
+}
+
 // The step dq for the clamped error e with the limits as an active set: the last iteration's
-// pins that still hold, then steps again with freed pins or new ones (at most one pass per
-// joint and one per freed pin). docs/jacobian.md, "Joint limits: the reduced problem".
-static void ik__active_set_step(ik__jac_work *w, ik_real *e)
+// pins that still hold (or none), then steps again with freed pins or new ones (at most one pass
+// per joint and one per freed pin). docs/jacobian.md, "Joint limits: the reduced problem".
+// false if the step cannot be made (ik__lm_step()).
+static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
-    ik__pins_carry(w, w->dof);
+    if (w->policy.carry_pins)
+        ik__pins_carry(w, w->dof);
+    else
+        ik__pins_clear(w);
     for (pass = 0; pass <= 2 * w->dof; pass++) {
-        ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
-        if (ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
+        if (!w->policy.lm_damping)
+            ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
+        else if (!ik__lm_step(w, e))
+            return false;
+        if (w->policy.carry_pins && ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
             continue;
         if (!ik__pin_crossings(w, e))
             break;
     }
+    return true;
 }
 
 // A symmetric singular configuration (a straight arm with a reachable target on its line) has
@@ -4177,7 +4268,7 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     const int dof = w->dof, m = w->m;
     ik_real jmax = 0, gmax = 0, enorm = 0;
     int c, i;
-    if (!(w->kicks < 3 && w->within_reach && w->at.err > w->floor2))
+    if (!(w->kicks < w->policy.max_kicks && w->within_reach && w->at.err > w->floor2))
         return false;
     for (c = 0; c < dof; c++)
         if (IK_FABS(w->dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w->q[c])))
@@ -4238,38 +4329,28 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik__jacobian_step(w->chain, &od, w, w->m, w->dof, e, w->scale, w->euler);
 }
 
-// Takes the step, halving it while it makes the error worse; none at all if 20 halvings do not
-// help, once the step no longer moves any joint, or at once if the error is already at the
-// rounding of the effector's coordinates (the state stays, and the iteration counts as idle).
-// The first try's pass also gives the Jacobian there: the next iteration's.
-static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e)
+static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
+
+// The trial state q + step dq into w->trial: the joints' own limits, turning joints (w->turn)
+// moved by whole turns into theirs.
+static void ik__jacobian_trial(ik__jac_work *w, ik_real step)
 {
-    const int dof = w->dof;
-    const bool pinv = w->o->method == IK_JACOBIAN_PINV;
-    ik_real step = 1, new_err = 0, e1[6] = { 0 };
-    int tries, c, i;
-    for (tries = 0; tries < 20; tries++, step /= 2) {
-        bool moves = tries == 0;
-        if (tries == 8 && pinv) {
-            ik__pinv_fallback(w, e);
-            step = 1;
-            moves = true;
-        }
-        for (c = 0; c < dof && !moves && w->at.err > w->floor2; c++)
-            moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
-        if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
-            return;
-        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
-        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, dof,
-                                 tries == 0 ? w->jac_trial : NULL, e1);
-        if (new_err <= w->at.err)
-            break;
-    }
-    if (!(new_err <= w->at.err))
-        return;
-    for (c = 0; c < dof; c++) // the trial's error and Jacobian are the next iteration's
+    int c;
+    ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
+    for (c = 0; w->turn && c < w->dof; c++)
+        if (w->turn[c] != 0)
+            w->trial[c] = ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
+                                    w->lo[c], w->hi[c]);
+}
+
+// The trial state becomes the state; its error e1 (new_err) and Jacobian are the next
+// iteration's where that pass made them (fresh), else one pass at the state makes them.
+static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
+{
+    int c, i;
+    for (c = 0; c < w->dof; c++)
         w->q[c] = w->trial[c];
-    if (tries == 0) {
+    if (fresh) {
         ik_real *swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
@@ -4277,9 +4358,42 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e)
             w->at.e0[i] = e1[i];
         w->at.err = new_err;
     } else {
-        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof,
+        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof,
                                    w->jac, w->at.e0);
     }
+}
+
+// Takes the step, halving it while it makes the error worse; none at all if policy.halvings
+// halvings do not help, once the step no longer moves any joint, or at once if the error is
+// already at the rounding of the effector's coordinates (the state stays, and the iteration
+// counts as idle). The first try's pass also gives the Jacobian there: the next iteration's
+// (after an exact step, only where it has converged: else the pass would be wasted).
+static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
+{
+    const bool pinv = w->o->method == IK_JACOBIAN_PINV;
+    ik_real step = 1, new_err = 0, e1[6] = { 0 };
+    int tries, c;
+    for (tries = 0; tries < w->policy.halvings; tries++, step /= 2) {
+        bool moves = tries == 0;
+        if (tries == 8 && pinv) {
+            ik__pinv_fallback(w, e);
+            step = 1;
+            moves = true;
+        }
+        for (c = 0; c < w->dof && !moves && w->at.err > w->floor2; c++)
+            moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
+        if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
+            return;
+        ik__jacobian_trial(w, step);
+        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, w->dof,
+                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
+        if (new_err <= w->at.err)
+            break;
+    }
+    if (new_err <= w->at.err)
+        ik__jacobian_accept(w, e1, new_err,
+                            tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] +
+                                                             e1[2] * e1[2]) <= w->o->tolerance));
 }
 
 // The solve's answer into q_io (back to exponential maps; a ball joint that never moved keeps
@@ -4309,34 +4423,60 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     return IK_OK;
 }
 
+// Whether a run is abandoned at iteration it: policy.probe_it, and still far from the target.
+static bool ik__probe_fails(const ik__jac_work *w, int it)
+{
+    return it == w->policy.probe_it &&
+           w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost;
+}
+
+// The iterations from the state w->q (ik__jacobian_start()) until a stopping test holds: the one
+// loop of ik_jacobian_solve() and of ik_arm_solve()'s attempts, their differences in w->policy
+// (docs/jacobian.md, "One iteration, two policies"). The task error and Jacobian come from
+// ik__task_error() (m rows). *status and *iterations; false on a numerical breakdown.
+static bool ik__iterate(ik__jac_work *w, ik_status *status, int *iterations)
+{
+    const ik_jacobian_opts *o = w->o;
+    ik_real e[6];
+    int it;
+    *status = IK_STATUS_MAX_ITERATIONS;
+    for (it = 0; ik__finite(w->at.err); it++) {
+        bool exact;
+        if (ik__progress_stop(&w->at, o, w->ow, w->goal.use_rotation, it, o->max_iterations,
+                              status) ||
+            ik__probe_fails(w, it)) {
+            // not converged with the target beyond reach: unreachable, whether stalled or out of
+            // iterations (the chain is then stretched toward it as far as the iterations went)
+            if (*status != IK_STATUS_CONVERGED && !w->within_reach)
+                *status = IK_STATUS_UNREACHABLE;
+            *iterations = it;
+            return true;
+        }
+        ik__clamp_error(w->at.e0, w->m, o->max_step, e);
+        exact = w->policy.planar && ik__planar_step(w, w->at.e0);
+        if (!exact && !ik__active_set_step(w, e))
+            return false;
+        if (!exact && ik__jacobian_stuck(w, e))
+            ik__jacobian_nudge(w);
+        else
+            ik__jacobian_line_search(w, e, exact);
+    }
+    return false;
+}
+
 IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target_in,
                                   const ik_jacobian_opts *opts, ik_real *q_io, void *scratch,
                                   size_t scratch_size, ik_solve_info *info)
 {
     const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
-    ik_status status = IK_STATUS_MAX_ITERATIONS;
+    ik_status status;
     ik__jac_work w;
-    ik_real e[6];
     int it;
     ik_result r = ik__jacobian_setup(&w, chain, target_in, &o, q_io, scratch, scratch_size, info);
     if (r != IK_OK)
         return r;
-    for (it = 0;
-         !ik__progress_stop(&w.at, &o, w.ow, w.goal.use_rotation, it, o.max_iterations, &status);
-         it++) {
-        ik__clamp_error(w.at.e0, w.m, o.max_step, e);
-        ik__active_set_step(&w, e);
-        if (ik__jacobian_stuck(&w, e))
-            ik__jacobian_nudge(&w);
-        else
-            ik__jacobian_line_search(&w, e);
-        if (!ik__finite(w.at.err))
-            return IK_ERR_NUMERIC;
-    }
-    // not converged with the target beyond reach: unreachable, whether stalled or out of
-    // iterations (the chain is then stretched toward it as far as the iterations went)
-    if (status != IK_STATUS_CONVERGED && !w.within_reach)
-        status = IK_STATUS_UNREACHABLE;
+    if (!ik__iterate(&w, &status, &it))
+        return IK_ERR_NUMERIC;
     r = ik__jacobian_store(&w, q_io);
     if (r != IK_OK)
         return r;
@@ -6224,37 +6364,6 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
     return o;
 }
 
-// An attempt of ik_arm_solve() with DLS options: the Jacobian solver's iteration (damped least
-// squares on the normal equations, limits by an active set, halving a step that raises the
-// error), specialised so that nothing is validated or set up per attempt and no SVD is ever
-// needed. The damping is Levenberg-Marquardt's after Sugihara (2011), lambda^2 = |e|^2 / 20 +
-// 1e-9 reach^2 (opts.damping^2 if set): it vanishes with the error, so the last iterations
-// converge as fast as Gauss-Newton's even at a singular solution, and it keeps
-// J W J^T + lambda^2 I positive definite when pinned joints leave fewer active columns than task
-// rows (random starts pin joints often; the Jacobian solver then falls back to an SVD, ~20 times
-// the cost of this step). The coefficients were tuned on the arm benchmark (bench/): 1/2 needs
-// 1.5-2x the iterations from random starts, 1/10 to 1/50 about the same; a floor of 1e-6 reach^2
-// stalls near singular targets (a stretched UR5 elbow).
-typedef struct ik__arm_work {
-    const ik_chain *chain;
-    const ik_target *target;
-    ik__goal goal; // of target
-    const ik_jacobian_opts *o;
-    int dof, m;
-    ik_real ow, reach, lw, floor2, damping2;
-    // [6 dof] the Jacobian at the state and at the trial; [dof] the step, trial state, forced
-    // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits, and 1 for
-    // a revolute joint whose limits span a whole turn or more (else 0)
-    ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi, *turn;
-    ik__joint_table table; // ik__joint_table_make()
-    bool planar;           // a planar table and a position target within reach: ik__planar_step()
-} ik__arm_work;
-
-static size_t ik__arm_work_reals(int dof, size_t table)
-{
-    return (size_t)dof * (6 * 2 + 8) + table;
-}
-
 // x if it is within [lo, hi], else x moved by whole turns to within half a turn of the middle
 // of [lo, hi] (which may still be outside a range narrower than a turn).
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi)
@@ -6262,37 +6371,11 @@ static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi)
     return x < lo || x > hi ? ik__angle_near(x, lo / 2 + hi / 2) : x;
 }
 
-// x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
-// x itself when it is within them already.
-static ik_real ik__arm_wrap(ik_real x, ik_real lo, ik_real hi)
-{
-    return ik__clamp(ik__angle_into(x, lo, hi), lo, hi);
-}
-
 // ik__angle_into() into *out; false if that is not within [lo, hi].
 static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
 {
     *out = ik__angle_into(x, lo, hi);
     return *out >= lo && *out <= hi;
-}
-
-// The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
-// dq = diag(wa) J^T y. false if the factorization fails (non-finite input).
-static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda2)
-{
-    ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 };
-    const ik_real *jac = w->jac, *wa = w->wa;
-    int r, c, m = w->m, dof = w->dof;
-    ik__normal_matrix(jac, wa, m, dof, a);
-    if (!ik__ldlt(a, lambda2, m, l))
-        return false;
-    for (r = 0; r < m; r++)
-        y[r] = e[r];
-    ik__ldlt_solve(l, m, y);
-    ik__jacobian_tmul(jac, y, m, dof, w->dq);
-    for (c = 0; c < dof; c++)
-        w->dq[c] = wa[c] != 0 ? wa[c] * w->dq[c] : w->forced[c];
-    return true;
 }
 
 // ---- arm: the closed form for planar chains and position targets ------------------------------
@@ -6312,9 +6395,9 @@ static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda
 // a state near an answer, two small moves), its bend on the side it has, else the other, with
 // b and k within their limits after the step. w->dq gets the step; false (dq untouched) if no
 // split fits.
-static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_real *q)
+static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
 {
-    const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof;
+    const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof, *q = w->q;
     ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0,
                                   ab = 0;
     int dof = w->dof, b, c, k = -1, side;
@@ -6368,129 +6451,12 @@ static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_re
     return false;
 }
 
-// The step dq from q for the clamped error e, damped by lambda2 (raised while the factorization
-// fails; false if it cannot be), with the limits as an active set: a joint whose step would
-// cross a limit is pinned there, its forced move taken out of e, and the others step again. A
-// joint that can turn whole turns is not stopped at a limit: the trial state wraps it into its
-// range (the same rotation).
-static bool ik__arm_active_step(ik__arm_work *w, const ik_real *q, ik_real *e, ik_real lambda2)
-{
-    const int dof = w->dof;
-    int pass, c, i;
-    for (pass = 0; pass <= dof; pass++) {
-        bool pinned_one = false;
-        ik_real emax = 0;
-        while (!ik__arm_step(w, e, lambda2)) {
-            if (!ik__finite(lambda2) || lambda2 > w->reach * w->reach * IK_R(1e6))
-                return false;
-            lambda2 = lambda2 * 100 + IK_EPSILON * w->reach * w->reach;
-        }
-        for (c = 0; c < dof; c++)
-            if (w->wa[c] != 0 && IK_FABS(w->dq[c]) > emax)
-                emax = IK_FABS(w->dq[c]);
-        for (c = 0; c < dof && emax > w->o->max_joint_step; c++)
-            w->dq[c] *= w->wa[c] != 0 ? w->o->max_joint_step / emax : 1;
-        for (c = 0; c < dof; c++) {
-            ik_real to = q[c] + w->dq[c],
-                    lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-            if (w->wa[c] != 0 && lim != to && w->turn[c] == 0) {
-                w->wa[c] = 0;
-                w->forced[c] = lim - q[c];
-                for (i = 0; i < w->m; i++)
-                    e[i] -= w->jac[i * dof + c] * w->forced[c];
-                pinned_one = true;
-            }
-        }
-        if (!pinned_one)
-            break;
-    }
-    return true;
-}
-
-// Takes the step, halved while it raises the error (at most 10 times, else none and the
-// iteration counts as idle; none either once the error is at the rounding of the effector's
-// coordinates); the first try also gives the Jacobian there (after an exact step, only if it
-// has not converged). e1: the trial's task error (kept between calls).
-static void ik__arm_line_search(ik__arm_work *w, ik_real *q, ik__progress *at, ik_real *e1,
-                                bool exact)
-{
-    const int dof = w->dof;
-    ik_real step = 1, new_err = 0;
-    int tries, c, i;
-    for (tries = 0; tries < 10 && at->err > w->floor2; tries++, step /= 2) {
-        ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
-        for (c = 0; c < dof; c++)
-            if (w->turn[c] != 0)
-                w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
-        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, false, w->ow, dof,
-                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
-        if (new_err <= at->err)
-            break;
-    }
-    if (!(tries < 10 && at->err > w->floor2))
-        return;
-    for (c = 0; c < dof; c++)
-        q[c] = w->trial[c];
-    if (tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) <=
-                                     w->o->tolerance)) { // (exact: converged, as above)
-        ik_real *swap = w->jac;
-        w->jac = w->jac_trial; // (exact: not needed)
-        w->jac_trial = swap;
-        for (i = 0; i < 6; i++)
-            at->e0[i] = e1[i];
-        at->err = new_err;
-    } else {
-        at->err =
-            ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at->e0);
-    }
-}
-
-// One attempt from q (within the limits; updated) for at most max_it iterations; abandoned
-// (status max iterations) if after probe_it iterations the cost (position error plus rotation
-// error times the mean joint distance) is above probe. false on a numerical breakdown.
-static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_it, ik_real probe,
-                            ik_solve_info *info)
-{
-    const ik_jacobian_opts *o = w->o;
-    int dof = w->dof, m = w->m, it, c;
-    ik_real e1[6] = { 0 }, e[6];
-    ik__progress at = { 0, { 0, 0, 0, 0, 0, 0 }, 0, 0, 0, 0 };
-    bool rot = w->target->use_rotation;
-    info->status = IK_STATUS_MAX_ITERATIONS;
-    at.err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at.e0);
-    for (it = 0;; it++) {
-        ik_real lambda2;
-        bool exact, stop;
-        info->iterations = it;
-        if (!ik__finite(at.err))
-            return false;
-        stop = ik__progress_stop(&at, o, w->ow, rot, it, max_it, &info->status);
-        info->position_error = at.pos_err;
-        info->rotation_error = at.rot_err;
-        if (stop || (it == probe_it && at.pos_err + w->lw * at.rot_err > probe))
-            return true;
-        ik__clamp_error(at.e0, m, o->max_step, e);
-        lambda2 = w->damping2 > 0 ? w->damping2 : at.err / 20 + IK_R(1e-9) * w->reach * w->reach;
-        for (c = 0; c < dof; c++) // (weight 0: frozen, its forced move none)
-            w->wa[c] = w->sw[c] * w->sw[c], w->forced[c] = 0;
-        // a planar chain's two-joint step onto the target, when one fits; else active set: a
-        // joint whose step would cross a limit is pinned there, its forced move taken out of
-        // the error, and the others step again
-        exact = w->planar && ik__planar_step(w, at.e0, q);
-        if (!exact && !ik__arm_active_step(w, q, e, lambda2))
-            return false;
-        ik__arm_line_search(w, q, &at, e1, exact);
-    }
-}
-
-// Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
-// then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
-// valid chain's.
+// The best state so far and the turning flags (dof each), the attempts' work (the Jacobian
+// solver's arrays), alignment slack, then the Jacobian solver's scratch (for options the
+// attempts' policies do not cover). dof: the valid chain's.
 static size_t ik__arm_scratch_size(int dof, size_t table)
 {
-    return ((size_t)dof * 2 + ik__arm_work_reals(dof, table) + 1 + ik__jacobian_reals(dof, table) +
-            1) *
-           sizeof(ik_real); // (the second part is ik_jacobian_scratch_size(chain))
+    return ((size_t)dof * 2 + 2 * (ik__jacobian_reals(dof, table) + 1)) * sizeof(ik_real);
 }
 
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
@@ -6800,7 +6766,7 @@ static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik
     }
 }
 
-// true if ik__arm_attempt() covers these (valid) options: DLS, no rest pose, exponential maps.
+// true if the arm's policies cover these (valid) options: DLS, no rest pose, exponential maps.
 // Their check is ik_jacobian_solve()'s, for the fields the attempts read.
 static bool ik__arm_fast_opts(const ik_jacobian_opts *o)
 {
@@ -6814,58 +6780,33 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
            ik__jacobian_opts_valid(&o->jacobian);
 }
 
-// The arm's work arrays in scratch after cur and keep (dof each), and per column its joint's
-// sqrt(weight), limits, and whether it turns whole turns (a revolute joint whose limits span 2 pi
-// or more); returns the Jacobian solver's scratch, which follows them.
-static ik_real *ik__arm_layout(ik__arm_work *w, ik_real *keep)
+// The attempts' work w in scratch after keep (the best state so far; dof reals), for a valid
+// problem: the Jacobian solver's, the state q_io clamped into the limits, turning joints (a
+// revolute joint whose limits span 2 pi or more) and the arm's policies. Returns the Jacobian
+// solver's scratch, which follows.
+static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
+                              const ik_arm_opts *o, int dof, ik_real *keep, const ik_real *q_io)
 {
-    const ik_chain *chain = w->chain;
-    const int dof = w->dof;
     int c, jt, t;
-    w->jac = keep + dof;
-    w->jac_trial = w->jac + 6 * dof;
-    w->dq = w->jac_trial + 6 * dof;
-    w->trial = w->dq + dof;
-    w->forced = w->trial + dof;
-    w->sw = w->forced + dof;
-    w->wa = w->sw + dof;
-    w->lo = w->wa + dof;
-    w->hi = w->lo + dof;
-    w->turn = w->hi + dof;
-    w->table = ik__joint_table_make(chain, w->turn + dof);
+    ik__jacobian_init(w, chain, target, &o->jacobian, dof, keep + 2 * dof, q_io);
+    w->turn = keep + dof;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type);
-        for (t = 0; t < nd; t++, c++) {
-            w->sw[c] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-            w->lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
-            w->hi[c] = nd == 1 ? j->hi : IK_INFINITY;
+        for (t = 0; t < ik_joint_type_dof(j->type); t++, c++)
             w->turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
                                  ik__finite(j->hi - j->lo) &&
                                  IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
                              ? 1
                              : 0;
-        }
     }
-    return w->turn + dof + ik__table_reals(chain);
-}
-
-// The arm's problem in w: the target, the options, the chain's length and weights.
-static void ik__arm_setup(ik__arm_work *w, const ik_chain *chain, const ik_target *target,
-                          const ik_arm_opts *o, int dof)
-{
-    ik_real reach = ik__chain_reach(chain); // (infinite with an unlimited prismatic joint)
-    w->chain = chain;
-    w->target = target;
-    w->goal = ik__goal_make(chain, target);
-    w->o = &o->jacobian;
-    w->dof = dof;
-    w->m = target->use_rotation ? 6 : 3;
-    w->reach = ik__length_scale(reach);
-    w->lw = w->reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
-    w->ow = o->jacobian.orientation_weight > 0 ? o->jacobian.orientation_weight : w->lw;
-    w->floor2 = (16 * IK_EPSILON * w->reach) * (16 * IK_EPSILON * w->reach);
-    w->damping2 = o->jacobian.damping * o->jacobian.damping;
+    w->policy.lm_damping = true;
+    w->policy.carry_pins = false;
+    w->policy.planar = w->table.planar && !target->use_rotation && w->within_reach;
+    w->policy.halvings = 10;
+    w->policy.max_kicks = 0;
+    w->policy.lw = w->scale / (ik_real)ik__movable_joints(chain); // metres per radian
+    w->policy.probe_cost = o->probe_error * w->scale;
+    return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
 }
 
 // The checks of ik_arm_solve()'s input, in the documented order of errors (scratch's size
@@ -6894,20 +6835,21 @@ static ik_result ik__arm_validate(const ik_chain *chain, const ik_target *target
     return IK_OK;
 }
 
-// One attempt from cur (updated): the arm's own iterations where the options allow
-// (ik__arm_fast_opts(); abandoned early if still far after probe_it iterations), else
-// ik_jacobian_solve() in jscratch. false on a numerical breakdown.
-static bool ik__arm_try(ik__arm_work *w, const ik_arm_opts *o, ik_real *cur, int probe_it,
-                        bool within_reach, ik_real *jscratch, size_t jsize, ik_solve_info *att)
+// One attempt from w->q (updated): the one iteration with the arm's policies where the options
+// allow (ik__arm_fast_opts(); abandoned at probe_it if still far), else ik_jacobian_solve() in
+// jscratch. false on a numerical breakdown.
+static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int probe_it, ik_real *jscratch,
+                        size_t jsize, const ik_target *target, ik_solve_info *att)
 {
     if (!ik__arm_fast_opts(&o->jacobian))
-        return ik_jacobian_solve(w->chain, w->target, &o->jacobian, cur, jscratch, jsize, att) ==
+        return ik_jacobian_solve(w->chain, target, &o->jacobian, w->q, jscratch, jsize, att) ==
                IK_OK;
-    if (!ik__arm_attempt(w, cur, o->jacobian.max_iterations, probe_it, o->probe_error * w->reach,
-                         att))
+    w->policy.probe_it = probe_it;
+    ik__jacobian_start(w);
+    if (!ik__iterate(w, &att->status, &att->iterations))
         return false;
-    if (att->status != IK_STATUS_CONVERGED && !within_reach)
-        att->status = IK_STATUS_UNREACHABLE;
+    att->position_error = w->at.pos_err;
+    att->rotation_error = w->at.rot_err;
     return true;
 }
 
@@ -6918,61 +6860,53 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_arm_opts o = opts ? *opts : ik_default_arm_opts();
     ik_target target;
     ik_solve_info att, best;
-    ik__arm_work w;
+    ik__jac_work w;
     ik__srs srs;
-    ik_real *cur, *keep, *jscratch, best_cost = 0;
+    ik_real *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, c, iterations = 0, probe_it;
-    bool within_reach, valid = false, closed_form;
+    int dof, a, c, iterations = 0;
+    bool valid = false, closed_form;
     ik_result r =
         ik__arm_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, &target, &dof);
     if (r != IK_OK)
         return r;
     table = ik__table_reals(chain);
-    cur =
-        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, table));
-    if (!cur || scratch_size < ik__arm_scratch_size(dof, table))
+    keep =
+        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__jacobian_reals(dof, table));
+    if (!keep || scratch_size < ik__arm_scratch_size(dof, table))
         return IK_ERR_SCRATCH_TOO_SMALL;
-    keep = cur + dof;
-    ik__arm_setup(&w, chain, &target, &o, dof);
     // the Jacobian solver's scratch follows the arm's; what is left of the buffer is its
-    jscratch = ik__arm_layout(&w, keep);
+    jscratch = ik__arm_setup(&w, chain, &target, &o, dof, keep, q_io);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
-    within_reach =
-        !ik__beyond_reach(chain, target.pos, ik__chain_reach(chain), o.jacobian.tolerance);
-    probe_it = o.probe_iterations > 0 ? o.probe_iterations : -1;
     rng = o.random_seed;
     // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer
     // nearest q
     closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
-                  ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.reach, &srs);
-    w.planar = w.table.planar && !target.use_rotation && within_reach;
+                  ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.scale, &srs);
     best.status = IK_STATUS_MAX_ITERATIONS;
     best.iterations = 0;
     best.position_error = best.rotation_error = 0;
     for (a = 0; a < o.max_attempts; a++) {
         ik_real cost;
-        if (a == 0) {
-            for (c = 0; c < dof; c++)
-                cur[c] = ik__clamp(q_io[c], w.lo[c], w.hi[c]);
-            if (closed_form)
-                ik__srs_solve(&srs, &target, cur, cur);
-        } else {
+        if (a == 0 && closed_form) { // (w.q: q_io within the limits)
+            ik__srs_solve(&srs, &target, w.q, w.q);
+        } else if (a > 0) {
             if (o.stop && o.stop(o.stop_user))
                 break;
-            ik__arm_random_state(chain, q_io, w.reach, &rng, cur);
+            ik__arm_random_state(chain, q_io, w.scale, &rng, w.q);
         }
-        if (!ik__arm_try(&w, &o, cur, a > 0 ? probe_it : -1, within_reach, jscratch, jsize, &att))
+        if (!ik__arm_try(&w, &o, a > 0 && o.probe_iterations > 0 ? o.probe_iterations : -1,
+                         jscratch, jsize, &target, &att))
             continue; // a numerical breakdown: try the next start
         iterations += att.iterations;
-        cost = att.position_error + w.lw * att.rotation_error;
+        cost = att.position_error + w.policy.lw * att.rotation_error;
         if (!valid || cost < best_cost || att.status == IK_STATUS_CONVERGED) {
             best = att;
             best_cost = cost;
             valid = true;
             for (c = 0; c < dof; c++)
-                keep[c] = cur[c];
+                keep[c] = w.q[c];
         }
         // beyond reach no restart can converge (the closest pose is the stretched chain)
         if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
