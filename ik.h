@@ -3050,21 +3050,8 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 
 // ---- implementation: Jacobian solver -----------------------------------------------------------
 
-// Each iteration linearizes the effector error e (position, and the rotation vector of
-// R_target R_effector^T, scaled by orientation_weight) as e ~ J dq and steps:
-//   PINV       dq = J+ e = V diag(1/s) U^T e (Gauss-Newton; s <= rcond s_max dropped)
-//   DLS        dq = J^T (J J^T + lambda^2 I)^-1 e = V diag(s / (s^2 + lambda^2)) U^T e
-//   SDLS       dq = sum_i clamp(s_i^-1 (u_i . e) v_i, gamma_i), gamma_i = gamma_max
-//              min(1, N_i / M_i), N_i = sum of the 3-row blocks' norms of u_i, M_i = s_i^-1
-//              sum_j |v_ji| rho_j, rho_j the column's block norms (Buss and Kim 2005)
-//   TRANSPOSE  dq = alpha J^T e, alpha = (e . J J^T e) / |J J^T e|^2, the minimizer of the
-//              linearized error |e - alpha J J^T e|^2 along J^T e
-// Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
-// norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
-// its forced move to the limit is subtracted from e, and the step is recomputed.
-// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, by LDL^T
-// when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
-// without an SVD; SDLS and ill-conditioned cases use the SVD.
+// Each iteration linearizes the task error e ~ J dq and steps by the chosen method on the
+// weighted active columns (docs/jacobian.md: the methods' formulas, limits, the normal equations).
 
 #define IK__JACOBIAN_VALID 0x1cab1e
 #ifdef IK_USE_FLOAT
@@ -3125,11 +3112,9 @@ typedef struct ik__policy {
     ik_real lw;         // metres per radian in that cost
 } ik__policy;
 
-// Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
-// (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
-// SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
-// the pinned flags and forced moves, per column its joint's sqrt(weight) and limits (infinite
-// for ball joints).
+// Work arrays, [dof] unless said: the Jacobian at the state and at the trial (6 x dof each), the
+// weighted active copy, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state, a trial state,
+// pinned flags and forced moves, per column sqrt(weight) and limits (infinite for balls).
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
     ik__joint_table table; // ik__joint_table_make()
@@ -3180,11 +3165,8 @@ static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
     return g;
 }
 
-// log(G R^T): the rotation vector of the rotation from R to G, in [0, pi] (the one of
-// ik__quat_log). With v = (E21 - E12, E02 - E20, E10 - E01) / 2 = sin(a) n and
-// c = (trace E - 1) / 2 = cos(a) for E = G R^T, the angle is atan2(|v|, c) and the vector
-// v a / |v|; both carry absolute errors of a few ulps, so the axis is accurate while |v| is not
-// small or c > 0: c >= -1/2 (a <= 120 degrees, |v| >= 0.86); beyond, by the quaternion of E.
+// log(G R^T): the rotation vector from R to G, angle in [0, pi], read off E = G R^T while its
+// angle is below 120 degrees, else by its quaternion (docs/jacobian.md, "The rotation error").
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
     ik_mat3 e;
@@ -3202,10 +3184,8 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
-// The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
-// at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
-// rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
-// next iteration's Jacobian come from the same pass.
+// The task error e at state q (e[0..2] position, e[3..5] the rotation vector times ow) and the
+// Jacobian jac (6 x dof, rotation rows times ow; NULL: none) from one pass; returns |e|^2.
 static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
                               const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
                               ik_real *jac, ik_real *e)
@@ -3223,9 +3203,7 @@ static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *tabl
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
-// The rotation error (radians) of a task error e from ik__task_error: |e[3..5]| / ow, divided
-// first (with a huge ow, as a prismatic joint of huge travel makes it, the squares of e[3..5]
-// would overflow).
+// The rotation error (radians) of e: |e[3..5]| / ow, divided first (no overflow for a huge ow).
 static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 {
     ik_real x = e[3] / ow, y = e[4] / ow, z = e[5] / ow;
@@ -3268,15 +3246,10 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
 // they are called, so that each size is unrolled (and no copy with an unknown size is left).
 #define IK__SIZED static inline IK__ALWAYS_INLINE
 
-// The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
-// their leading 3 x 3 block (factors, solves), its right-hand sides are padded with zeros (which
-// the solves keep zero, and which add exact zeros to every sum).
+// The normal equations' matrices are stored 6 x 6: a 3-row task uses the leading 3 x 3 block.
 
-// A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
-// only; wa NULL: every weight 1); each sum runs over the columns in order. In blocks of rows
-// (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that each loop's sums stay in registers. (Inline
-// with a constant weighted, so that the unweighted copy has no products by 1: 84 instructions
-// fewer for 6 x 7, about 1.5% of a 7-DOF iteration.)
+// A = J diag(wa) J^T (m rows; wa NULL: weights 1) by blocks of 3 rows whose sums stay in
+// registers; inlined per `weighted`, so that the unweighted copy has no products by 1.
 IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
                                   bool diagonal, ik_real *a, int at, const bool weighted)
 {
@@ -3344,10 +3317,8 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// The LDL^T factorization of a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
-// matrix, lower triangle read): l gets L's strict lower part and 1 / D_ii on its diagonal (no
-// square roots, and the solves multiply); false if a pivot is not positive. (Inline with a
-// constant n below, so that each size gets its own unrolled code.)
+// LDL^T of a + shift I (leading n x n block, n = 3 or 6; lower triangle read): l gets L's strict
+// lower part and 1 / D_ii on its diagonal; false if a pivot is not positive.
 IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
@@ -3417,10 +3388,8 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
         ik__ldlt_solve_n(l, x, 6);
 }
 
-// tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
-// lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
-// positive terms (accurate to a few epsilon cond(A) relative, as the factor). Only the leading
-// `rows` rows are summed: the trace of the leading block of a matrix padded with the identity.
+// tr(A^-1) of the leading `rows` rows from ik__ldlt's factor: sum_k |row k of L^-1|^2 / D_k, a
+// sum of positive terms (docs/jacobian.md).
 IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int rows)
 {
     ik_real tr = 0, mi[6][6], term[6];
@@ -3471,9 +3440,8 @@ static int ik__jacobian_compact(ik__jac_work *w, int m, int dof)
     return na;
 }
 
-// dq (weighted, compact: na values) to joint units in place: sqrt(w) times the active columns'
-// values, the forced moves of pinned joints, 0 for frozen ones. (From the back: the compact
-// index never passes the full one.)
+// dq (weighted, compact: na values) to joint units in place: sqrt(w) times the active values,
+// the forced moves of pinned joints, 0 for frozen ones (from the back).
 static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 {
     int c, a = na - 1;
@@ -3503,15 +3471,9 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
-// lambda^2 of a step for the task error e (m rows), given s2 = s_h^2 of the weighted Jacobian:
-// 0 but for DLS; a fixed damping squared; or adaptive (docs/jacobian.md): only below
-// s_h = eps = 0.05 L (L: scale), at most lambda_max = 0.1 L and never more than the error,
-// lambda^2 = (1 - s_h^2 / eps^2) min(|e|^2, lambda_max^2), so that the damping vanishes as the
-// target is reached and the last iterations converge as fast as Gauss-Newton's.
-// s_h^2 = 1 / sum_i 1 / s_i^2 = 1 / tr((Jw Jw^T)^-1) measures how near the chain is to a
-// singularity: within s_min^2 / k <= s_h^2 <= s_min^2 (k singular values s_i), s_min^2 itself up
-// to the others' share where one singular value is small, smooth in the state (s_min turns a
-// corner where two singular values cross), and exact from an LDL^T factor or the SVD alike.
+// lambda^2 for the error e given s2 = s_h^2 = 1 / tr((Jw Jw^T)^-1): 0 but for DLS; the fixed
+// damping squared; or adaptive, (1 - s_h^2 / eps^2) min(|e|^2, lambda_max^2) below s_h = eps =
+// 0.05 L, lambda_max = 0.1 L (docs/jacobian.md).
 static ik_real ik__dls_damping(const ik_jacobian_opts *o, ik_real s2, const ik_real *e, int m,
                                ik_real scale)
 {
@@ -3532,26 +3494,17 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
-// The conditioning the normal equations need (below: the SVD): s_h^2 = 1 / tr(A^-1) > cut tr(A),
-// so that s_min^2 >= s_h^2 > 1e4 epsilon s_max^2 (cond(A) < 1e-4 / epsilon; stricter than a cut
-// on s_min^2 itself, by up to a factor m) and the normal equations' error (cond(A) epsilon,
-// relative) stays below 1e-4 of the step, which the next iteration corrects (Newton's
-// convergence stays superlinear); and no singular value that PINV would drop
-// (s_min^2 >= s_h^2 > rcond^2 tr(A) >= rcond^2 s_max^2).
+// The conditioning the normal equations need, s_h^2 > cut tr(A) (below it, the SVD): cond(A) <
+// 1e-4 / epsilon, and no singular value PINV would drop (docs/jacobian.md).
 static ik_real ik__normal_cut(const ik_jacobian_opts *o)
 {
     ik_real cut = IK_EPSILON * IK_R(1e4);
     return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
 }
 
-// Solves (B + lambda^2 I) y = y for a normal equations' matrix B (the leading `rows` block of
-// n = 3 or 6, padded with the identity; lower triangle read; tr its trace) by LDL^T, lambda^2 the
-// DLS damping (ik__dls_damping; 0 for PINV). Where B is well conditioned (ik__normal_cut) *l gets
-// its undamped factor. Where it is not (near or at a singularity, or rank deficient: two joints
-// moving the effector alike), a damping that keeps B + lambda^2 I well conditioned still does:
-// s_h^2 is then below the cut, as good as 0 to the damping's formula. Returns false (y as it
-// was) if neither holds, or if need_l and B is not well conditioned (the rest pose's null space
-// needs the undamped factor): the SVD's case.
+// Solves (B + lambda^2 I) y = y (B: the leading `rows` block of n = 3 or 6, trace tr) by LDL^T,
+// lambda^2 by ik__dls_damping(); *l gets B's undamped factor where B is well conditioned. false
+// (y as it was) where neither B nor the damped matrix is, or need_l and B is not: the SVD's case.
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
                              ik_real *l, ik_real *y)
@@ -3577,10 +3530,8 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     return true;
 }
 
-// The DLS and PINV steps without an SVD, with at least m active columns: (Jw Jw^T +
-// lambda^2 I) y = e (ik__normal_solve), dq = Jw^T y (weighted coordinates; Jw = J diag(sqrt w),
-// pinned columns zero). Returns false (nothing written) where that does not hold; *l gets the
-// undamped factor for the rest pose's projection (with_rest).
+// DLS and PINV without an SVD, at least m active columns: (Jw Jw^T + lambda^2 I) y = e, dq =
+// Jw^T y (weighted). false (nothing written) where ik__normal_solve() is; *l for the rest pose.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
 {
@@ -3609,13 +3560,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     return true;
 }
 
-// The DLS and PINV steps when fewer columns are active than the task has rows (joints pinned at
-// their limits): the normal equations of the compact columns Jw (w->jw, m x na),
-// (Jw^T Jw + lambda^2 I) x = Jw^T e, the same step as Jw^T (Jw Jw^T + lambda^2 I)^-1 e and as
-// the SVD formulas; x (na values) into w->dq. B = Jw^T Jw is the leading na x na block of a
-// matrix padded with the identity, which the factor and the solves keep apart. A well
-// conditioned B leaves no null space for the rest pose (with_rest: false where B is not).
-// Returns false (nothing written) where ik__normal_solve does.
+// DLS and PINV with fewer active columns than rows: (Jw^T Jw + lambda^2 I) x = Jw^T e on the
+// compact columns (w->jw, m x na), the same step; x into w->dq. false where ik__normal_solve() is.
 static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                    const ik_real *e, ik_real scale, bool with_rest)
 {
@@ -3643,10 +3589,8 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     return true;
 }
 
-// SDLS's factor for singular triple i of the compact Jw (m x na; k triples): (u_i . e) / s_i,
-// scaled down so that no joint moves more than gamma_i = gamma_max min(1, N_i / M_i), N_i the
-// sum of u_i's 3-row blocks' norms, M_i = s_i^-1 sum_j |v_ji| rho_j, rho_j the column's block
-// norms (Buss and Kim 2005).
+// SDLS's factor for singular triple i of the compact Jw: (u_i . e) / s_i, scaled so that no joint
+// moves more than gamma_i (Buss and Kim 2005; docs/jacobian.md).
 static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int i, ik_real ue,
                                ik_real gamma_max)
 {
@@ -3673,9 +3617,8 @@ static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int 
     return big > gi ? f * (gi / big) : f;
 }
 
-// The PINV, DLS and SDLS steps by the SVD of the compact active columns Jw (w->jw, m x na):
-// dq = sum_i f_i (u_i . e) v_i with the factors f_i of the formulas above; dq compact (na).
-// Its dual y = sum_i f_i (u_i . e) / s_i u_i (Jw^T y = dq, as v_i = Jw^T u_i / s_i).
+// PINV, DLS and SDLS by the SVD of the compact Jw (w->jw, m x na): dq = sum_i f_i (u_i . e) v_i
+// (compact), and its dual y = sum_i f_i (u_i . e) / s_i u_i.
 static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                   const ik_real *e, ik_real scale)
 {
@@ -3712,11 +3655,8 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
     }
 }
 
-// The Jacobian transpose step alpha Jw^T e (weighted, pinned columns 0), alpha =
-// (e . J J^T e) / |J J^T e|^2, the minimizer of the linearized error along it.
-// A bound on the weighted Jacobian's entries for the solve: lever arms are at most the chain's
-// reach (a prismatic column is a unit axis), rotation rows ow; times the largest sqrt(weight).
-// Infinite where the reach is.
+// The transpose step alpha Jw^T e (pinned columns 0), alpha the minimizer along it.
+// A bound on the weighted Jacobian's entries: the reach (or ow) times the largest sqrt(weight).
 static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
 {
     ik_real sw = 0;
@@ -3767,9 +3707,15 @@ static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const i
         w->dq[c] *= alpha * back;
 }
 
-// The pull toward the rest pose into w->trial (all dof): rest_gain (rest - q) in the weighted
-// coordinates the projection works in (divided by sqrt w, multiplied back with the step), for
-// Euler balls in Euler angles too; 0 on pinned and frozen columns.
+// A ball joint's exponential map v[0..2] as IK_BALL_EULER's yaw, pitch, roll.
+static ik_vec3 ik__expmap_to_ypr(const ik_real *v)
+{
+    ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+    return ik_mat3_to_euler(ik_quat_to_mat3(r), IK_EULER_YXZ);
+}
+
+// The pull toward the rest pose into w->trial: rest_gain (rest - q) / sqrt(w) (Euler balls in
+// Euler angles); 0 on pinned and frozen columns.
 static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                           bool euler)
 {
@@ -3781,9 +3727,7 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
         for (t = 0; t < nd; t++)
             rest[t] = o->rest[c + t];
         if (euler && j->type == IK_JOINT_BALL) {
-            ik_vec3 ypr = ik_mat3_to_euler(
-                ik_quat_to_mat3(ik_quat_from_expmap(ik_vec3_make(rest[0], rest[1], rest[2]))),
-                IK_EULER_YXZ);
+            ik_vec3 ypr = ik__expmap_to_ypr(rest);
             rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
         }
         for (t = 0; t < nd; t++, c++)
@@ -3792,11 +3736,8 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
     }
 }
 
-// Adds to the step dq (n values: all dof with the normal equations' factor l, else the compact
-// na) the pull toward the rest pose projected on the null space of the step's columns: by l, or
-// I - V V^T over the singular vectors the SVD step used (a zero singular value's vector is in
-// the null space). No longer than the task's own step: a pull that is large next to it would
-// move the effector by its second-order drift and keep the task from converging.
+// Adds to dq the rest pull projected on the step's null space (by l, else I - V V^T over the
+// SVD's vectors; compact without l), no longer than the task's own step.
 static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, int na, const ik_real *l, bool euler)
 {
@@ -3826,10 +3767,8 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
 }
 
-// One step dq (joint units) for the m x dof task J dq = e on the active columns: with DLS and
-// PINV by the normal equations where they are well conditioned (J Jw^T with at least m active
-// columns, else Jw^T Jw of the fewer ones), else by the SVD of the active columns alone (pinned
-// and frozen joints' columns never enter it); the forced moves of pinned joints added.
+// One step dq (joint units) for J dq = e on the active columns: the normal equations where they
+// are well conditioned, else the SVD of the active columns; forced moves of pinned joints added.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
@@ -3859,19 +3798,11 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 
-// pinned[c]: 0 free; 1 pinned in this iteration; 2 carried from the last one (releasable);
-// above 2, carried but not to be released for pinned[c] - 2 more iterations while the steps are
-// clamped to max_joint_step: a pin that was released and pinned again in one iteration (the
-// released problem's own damping moved it out again) waits IK__PIN_WAIT iterations before the
-// next try, so that it costs no extra passes in every iteration of a long drag toward a target
-// beyond the limit. A step that is not clamped is tried on waiting pins as well (else a pin
-// held by the wait could keep the others in a minimum of the reduced problem for 8 iterations).
+// pinned[c]: 0 free; 1 pinned in this iteration; 2 carried (releasable); above 2, re-pinned and
+// waiting pinned[c] - 2 more iterations while steps are clamped (docs/jacobian.md).
 #define IK__PIN_WAIT 8
 
-// -1 if column c's value is on its lower limit, 1 on its upper one, 0 if on neither: within a
-// few roundings (q + (limit - q), the move that pinned it, need not be the limit to the bit).
-// The rounding is taken of q, which is finite: of an infinite limit it would be infinite too,
-// and every value would count as on it.
+// -1 if column c is on its lower limit, 1 on its upper one, else 0 (within a few roundings of q).
 static int ik__limit_side(const ik__jac_work *w, int c)
 {
     const ik_real q = w->q[c], lo = w->lo[c], hi = w->hi[c],
@@ -3881,9 +3812,7 @@ static int ik__limit_side(const ik__jac_work *w, int c)
     return IK_FABS(q - hi) <= within ? 1 : 0;
 }
 
-// The active set at an iteration's start: a joint pinned in the last iteration and still on its
-// limit stays pinned, with no forced move; the others are free. A pin that holds from one
-// iteration to the next costs no extra pass.
+// The active set at an iteration's start: a pin still on its limit stays (no forced move).
 static void ik__pins_carry(ik__jac_work *w, int dof)
 {
     int c;
@@ -3898,14 +3827,8 @@ static void ik__pins_carry(ik__jac_work *w, int dof)
     }
 }
 
-// Which way the task pulls pinned column c, given the step's residual r = e - J dq (e with the
-// forced moves taken out; e2 = |e|^2): +1 if the error falls as joint c moves up, -1 down, 0 if
-// neither beyond rounding. From J_c^T r (the derivative of |r|^2 in joint c is -2 J_c^T r: the
-// sign test of an active-set method's multipliers), by more than sqrt(epsilon) |J_c| |e|. A
-// reduced task solved exactly (no damping, at least as many free columns as rows) leaves r at
-// rounding level; the multiplier is then the step's dual's, J_c^T y (the minimum-norm step
-// with joint c free moves it by sqrt(w_c) times that, to first order), compared with y scaled
-// to its largest entry.
+// Which way the task pulls pinned column c (+1 up, -1 down, 0 neither beyond rounding): the sign
+// of J_c^T r for the residual r, else of J_c^T y for the step's dual y (docs/jacobian.md).
 static int ik__pin_pull(const ik__jac_work *w, int m, int dof, int c, const ik_real *r, ik_real e2)
 {
     ik_real g = 0, j2 = 0, ymax = 0, gy = 0, y2 = 0;
@@ -3935,9 +3858,7 @@ static bool ik__pin_releasable(const ik__jac_work *w, int c, bool clamped)
            (!clamped && w->pinned[c] > 2 && w->pinned[c] <= (ik_real)(1 + IK__PIN_WAIT));
 }
 
-// Frees the pins that the task pulls off their limits (ik__pin_pull: inward) among those
-// ik__pin_releasable() names (clamped: a free joint's step is longer than max_step). Returns
-// whether it freed any: the step is then taken again.
+// Frees the releasable pins the task pulls inward; true if any (the step is then taken again).
 static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, ik_real max_step)
 {
     ik_real r[6], e2 = 0;
@@ -3972,9 +3893,8 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, 
     return freed;
 }
 
-// q + dq in the solver's parameterization: additive for 1-DOF joints and Euler balls; for
-// exponential-map balls, exp(v') = exp(J(v) dv) exp(v) (the step composed on the manifold,
-// matching the Jacobian's columns P J(v) e_k), |v'| <= pi.
+// q + dq in the solver's parameterization: additive, but composed on the manifold for
+// exponential-map balls (|v'| <= pi).
 static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
                                const ik_real *dq, ik_real scale_step, ik_real *out)
 {
@@ -4057,9 +3977,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
             w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
         if (j->type == IK_JOINT_BALL && w->euler) {
-            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
-                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
-                                           IK_EULER_YXZ);
+            ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
             c += 3;
         } else {
@@ -4114,7 +4032,33 @@ static void ik__jacobian_start(ik__jac_work *w)
     w->at.idle = 0;
 }
 
-// Checks the input (in the documented order of errors) and sets up w in scratch for a run.
+// The checks of a solve's input, in the documented order of errors (scratch's size aside):
+// opts_valid the options' own check, rest their rest pose (NULL: none).
+static ik_result ik__jacobian_validate(const ik_chain *chain, const ik_target *target_in,
+                                       bool opts_valid, const ik_real *rest, const ik_real *q_io,
+                                       const void *scratch, size_t scratch_size,
+                                       const ik_solve_info *info, ik_target *target, int *dof)
+{
+    int c;
+    ik_result r = ik__chain_state_validate(chain, q_io, dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (!opts_valid)
+        return IK_ERR_BAD_OPTS;
+    for (c = 0; rest && c < *dof; c++)
+        if (!ik__bounded(rest[c]))
+            return IK_ERR_BAD_ARG;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, *dof, rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
+    return IK_OK;
+}
+
+// Checks the input and sets up w in scratch for a run.
 static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
                                     const ik_target *target_in, const ik_jacobian_opts *o,
                                     const ik_real *q_io, void *scratch, size_t scratch_size,
@@ -4123,22 +4067,11 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     ik_target target;
     ik_real *base;
     size_t need;
-    int dof, i;
-    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    int dof;
+    ik_result r = ik__jacobian_validate(chain, target_in, ik__jacobian_opts_valid(o), o->rest, q_io,
+                                        scratch, scratch_size, info, &target, &dof);
     if (r != IK_OK)
         return r;
-    r = ik__target_prepare(target_in, &target);
-    if (r != IK_OK)
-        return r;
-    if (!ik__jacobian_opts_valid(o))
-        return IK_ERR_BAD_OPTS;
-    for (i = 0; o->rest && i < dof; i++)
-        if (!ik__bounded(o->rest[i]))
-            return IK_ERR_BAD_ARG;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, o->rest, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real))
@@ -4167,9 +4100,8 @@ static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real 
     }
 }
 
-// Scales the free joints' step so that none moves more than max_joint_step, then pins each
-// free joint whose step would cross a limit (forced to the limit, its move taken out of e).
-// Returns whether it pinned any.
+// Scales the free joints' step to max_joint_step, then pins each one whose step would cross a
+// limit (its move taken out of e). Returns whether it pinned any.
 static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
 {
     const int dof = w->dof;
@@ -4235,10 +4167,8 @@ static void ik__pins_clear(ik__jac_work *w)
     w->pins = 0;
 }
 
-// The step dq for the clamped error e with the limits as an active set: the last iteration's
-// pins that still hold (or none), then steps again with freed pins or new ones (at most one pass
-// per joint and one per freed pin). docs/jacobian.md, "Joint limits: the reduced problem".
-// false if the step cannot be made (ik__lm_step()).
+// The step dq for the clamped error e with the limits as an active set (docs/jacobian.md, "Joint
+// limits: the reduced problem"). false if it cannot be made (ik__lm_step()).
 static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
@@ -4259,10 +4189,8 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     return true;
 }
 
-// A symmetric singular configuration (a straight arm with a reachable target on its line) has
-// an error orthogonal to every column: every method steps by zero. True if that is the case
-// (at most 3 times per solve, never at the rounding floor, where there is nothing to break):
-// the step is nothing, and J^T e ~ 0 next to |J| |e|.
+// Whether a symmetric singular state (error orthogonal to every column) stalls the step: the
+// step is nothing and J^T e ~ 0 next to |J| |e| (policy.max_kicks times at most).
 static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
 {
     const int dof = w->dof, m = w->m;
@@ -4283,9 +4211,8 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     return gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
 }
 
-// Breaks the symmetry of ik__jacobian_stuck() with a small fixed nudge of the free joints,
-// taken as it is: 0.01 rad (0.01 of the mean link for prismatic joints), at most
-// max_joint_step, scaled by sqrt(weight) so that frozen joints stay, signs alternating.
+// Breaks that symmetry by a small fixed nudge of the free joints (0.01 rad, or 0.01 of the mean
+// link; at most max_joint_step; times sqrt(weight)), signs alternating.
 static void ik__jacobian_nudge(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
@@ -4312,9 +4239,8 @@ static void ik__jacobian_nudge(ik__jac_work *w)
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
 
-// PINV's full step failed 8 halvings near a singularity with a residual that cannot vanish (a
-// target out of reach: Gauss-Newton's known weakness): a damped step for this iteration
-// instead, lambda = min(|e|, lambda_max), for the unclamped error (into e).
+// PINV's full step failed 8 halvings: a damped step for this iteration, lambda = min(|e|,
+// lambda_max), for the unclamped error (into e).
 static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 {
     ik_jacobian_opts od = *w->o;
@@ -4363,11 +4289,9 @@ static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_
     }
 }
 
-// Takes the step, halving it while it makes the error worse; none at all if policy.halvings
-// halvings do not help, once the step no longer moves any joint, or at once if the error is
-// already at the rounding of the effector's coordinates (the state stays, and the iteration
-// counts as idle). The first try's pass also gives the Jacobian there: the next iteration's
-// (after an exact step, only where it has converged: else the pass would be wasted).
+// Takes the step, halved while it raises the error (policy.halvings times at most, else none and
+// the iteration counts as idle); none once it moves no joint. The first try also gives the next
+// Jacobian (after an exact step, only where it converged).
 static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
 {
     const bool pinv = w->o->method == IK_JACOBIAN_PINV;
@@ -4405,9 +4329,7 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && w->euler) {
-            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
-                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
-                                           IK_EULER_YXZ);
+            ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             ik_vec3 v = ik__quat_log(ik__ball_rotation(w->q + c, true));
             if (ypr.x == w->q[c] && ypr.y == w->q[c + 1] && ypr.z == w->q[c + 2])
                 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
@@ -4430,10 +4352,9 @@ static bool ik__probe_fails(const ik__jac_work *w, int it)
            w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost;
 }
 
-// The iterations from the state w->q (ik__jacobian_start()) until a stopping test holds: the one
-// loop of ik_jacobian_solve() and of ik_arm_solve()'s attempts, their differences in w->policy
-// (docs/jacobian.md, "One iteration, two policies"). The task error and Jacobian come from
-// ik__task_error() (m rows). *status and *iterations; false on a numerical breakdown.
+// The iterations from w->q (ik__jacobian_start()) until a stopping test holds: the one loop of
+// ik_jacobian_solve() and of ik_arm_solve()'s attempts, their differences in w->policy (docs/
+// jacobian.md, "One iteration core"). *status, *iterations; false on a numerical breakdown.
 static bool ik__iterate(ik__jac_work *w, ik_status *status, int *iterations)
 {
     const ik_jacobian_opts *o = w->o;
@@ -6379,31 +6300,19 @@ static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
 }
 
 // ---- arm: the closed form for planar chains and position targets ------------------------------
-// A chain whose joints all turn about +-z (fixed joints and unrotated origins between them: a
-// planar table) moves its effector E in a plane z = const. Let b be its first joint free to
-// move and split it at a later free joint k: while only b and k turn, the part from b to k
-// (u = P_k - P_b, P a joint's point on its axis) and the part from k to the effector
-// (v = E - P_k) are rigid. The effector meets the target T (t = T - P_b, in the plane) when
-// |u + Rot(beta) v| = |t|, that is (law of cosines) cos(phi + beta) = (|t|^2 - |u|^2 - |v|^2)
-// / (2 |u| |v|) with phi the angle from u to v, two answers mirrored across u's line; joint b
-// then turns u + Rot(beta) v onto t. The lever arms E - P are the Jacobian's columns turned
-// back (a column is sign (-(E - P)_y, (E - P)_x) for a joint about sign e_z).
+// A chain whose joints all turn about +-z meets a position target in its plane by two joints
+// (law of cosines; docs/jacobian.md, "Planar chains in ik_arm_solve").
 
-// The two-joint step of a planar chain toward a position target in its plane, from the
-// Jacobian at q (position rows, then sign in row 5: ik__task_error() with ow 0) and the error
-// e: of the joints k whose cosine is within [-1, 1], the one whose cosine changes least (from
-// a state near an answer, two small moves), its bend on the side it has, else the other, with
-// b and k within their limits after the step. w->dq gets the step; false (dq untouched) if no
-// split fits.
+// The planar two-joint step into w->dq from the Jacobian at w->q (row 5: the signs) and e: of the
+// joints k that fit, the one whose cosine changes least, its bend's side first, within the limits.
+// false (dq untouched) if none fits.
 static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
 {
     const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof, *q = w->q;
     ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0,
                                   ab = 0;
     int dof = w->dof, b, c, k = -1, side;
-    // (per joint k one root and one division: the cosine n / (2 r) is within [-1, 1], to the
-    // rounding of n (a target at full stretch or folded), when |n| <= 2 r + slack; its change
-    // from cos phi = u.v / r is compared squared)
+    // (the cosine n / (2 r) within [-1, 1] to the rounding of n; its change compared squared)
     for (b = 0; b < dof && w->sw[b] == 0; b++)
         ;
     if (b >= dof || !(IK_FABS(e[2]) <= w->o->tolerance)) // (off the plane: out of reach)
@@ -6451,9 +6360,8 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
     return false;
 }
 
-// The best state so far and the turning flags (dof each), the attempts' work (the Jacobian
-// solver's arrays), alignment slack, then the Jacobian solver's scratch (for options the
-// attempts' policies do not cover). dof: the valid chain's.
+// The best state and the turning flags (dof each), the attempts' work, then the Jacobian solver's
+// scratch (for options the arm's policies do not cover).
 static size_t ik__arm_scratch_size(int dof, size_t table)
 {
     return ((size_t)dof * 2 + 2 * (ik__jacobian_reals(dof, table) + 1)) * sizeof(ik_real);
@@ -6476,17 +6384,8 @@ static ik_real ik__random01(unsigned long long *state)
 }
 
 // ---- arm: the closed form for 7-DOF arms with a spherical shoulder and wrist ----------------
-// An arm of seven revolute joints whose first three axes meet in one point (the shoulder S) and
-// whose last three meet in another (the wrist centre), as the KUKA iiwa and the human arm, has a
-// closed form up to one free angle, the swivel of the elbow about the shoulder-wrist line. In
-// product-of-exponentials form about the axes at q = 0 (b_k through p_k; the effector at R_0,
-// P_0), a pose target (R_T, P_T) puts the wrist centre at W = P_T + R_T R_0^T (W_0 - P_0); the
-// elbow q4 alone sets |W - S| (W_0 turned about the elbow's axis: u = Rot(b4, q4) ... - S, two
-// answers); the shoulder's rotation R_03 takes u to v = W - S: Rot(v, psi) R_ref with R_ref
-// the shortest arc and psi the swivel; R_03 = Rot(b1, q1) Rot(b2, q2) Rot(b3, q3) and the
-// wrist's Rot(b5, q5) Rot(b6, q6) Rot(b7, q7) = (R_03 Rot(b4, q4))^T R_T R_0^T are each three
-// angles about three axes (two for the third axis's direction, then one: up to two answers).
-// Up to 8 answers per swivel (Paden-Kahan subproblems; Tolani, Goswami and Badler 2000).
+// Seven revolute joints, the first three axes meeting at the shoulder and the last three at the
+// wrist: a closed form up to the elbow's swivel (docs/jacobian.md, "The 7-DOF closed form").
 typedef struct ik__srs {
     ik_vec3 b[7];   // the axes at q = 0 (root frame, unit)
     ik_vec3 elbow;  // a point on the elbow's axis
@@ -6575,10 +6474,8 @@ static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_ve
     return true;
 }
 
-// The geometry of a validated chain (table: its joint table) if it is such an arm: seven
-// revolute joints and no other movable ones, every weight > 0 (a frozen joint must keep its
-// value), the axes meeting to within tol (a length), the second and third and the fifth and
-// sixth axes not parallel.
+// The geometry of a validated chain if it is such an arm (every weight > 0, axes meeting to
+// within tol, the 2nd/3rd and 5th/6th axes not parallel).
 static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik_real tol,
                          ik__srs *g)
 {
@@ -6633,10 +6530,8 @@ static bool ik__fit_angles(ik_real *a, const ik_real *lo, const ik_real *hi, con
     return true;
 }
 
-// The answers for the elbow's n4 answers (q4[e], its cosine and sine cs4[2 e ..], the shortest
-// arc ref[e] taking u to v) at their swivels (cosine and sine sw[2 e ..]), m = R_T R_0^T: the
-// one within every limit nearest start into out, *best its squared distance from start (kept
-// if none is nearer).
+// For each elbow answer e (q4, cs4, ref[e]) at its swivel sw[2 e ..]: the answer within the
+// limits nearest start into out, *best its squared distance (kept if none is nearer).
 static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_real *q4,
                        const ik_real *cs4, const ik_mat3 *ref, ik_vec3 v, const ik_mat3 *m,
                        const ik_real *start, ik_real *out, ik_real *best)
@@ -6675,10 +6570,8 @@ static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_rea
     }
 }
 
-// The closed-form answer for the pose target t nearest start (7 values), within every limit,
-// into out (which may be start); false if none of the swivels tried has one, or the target is
-// out of the arm's reach. The swivel is tried at start's value (from its elbow), then outward
-// in steps of a 32nd of a turn, half a turn each way.
+// The closed-form answer within the limits nearest start into out (may be start); the swivel
+// from start's, then outward by a 32nd of a turn, half a turn each way. false if none.
 static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *start, ik_real *out)
 {
     ik_mat3 m = ik_mat3_mul(ik_quat_to_mat3(t->rot), ik_mat3_transpose(g->r0)), ref[2], rs;
@@ -6780,10 +6673,9 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
            ik__jacobian_opts_valid(&o->jacobian);
 }
 
-// The attempts' work w in scratch after keep (the best state so far; dof reals), for a valid
-// problem: the Jacobian solver's, the state q_io clamped into the limits, turning joints (a
-// revolute joint whose limits span 2 pi or more) and the arm's policies. Returns the Jacobian
-// solver's scratch, which follows.
+// The attempts' work w after keep (the best state; dof reals): the Jacobian solver's, q_io
+// clamped, turning joints (revolute, limits spanning 2 pi or more) and the arm's policies.
+// Returns the Jacobian solver's scratch, which follows.
 static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
                               const ik_arm_opts *o, int dof, ik_real *keep, const ik_real *q_io)
 {
@@ -6809,35 +6701,8 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
 }
 
-// The checks of ik_arm_solve()'s input, in the documented order of errors (scratch's size
-// aside).
-static ik_result ik__arm_validate(const ik_chain *chain, const ik_target *target_in,
-                                  const ik_arm_opts *o, const ik_real *q_io, const void *scratch,
-                                  size_t scratch_size, const ik_solve_info *info, ik_target *target,
-                                  int *dof)
-{
-    int c;
-    ik_result r = ik__chain_state_validate(chain, q_io, dof);
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (!ik__arm_opts_valid(o))
-        return IK_ERR_BAD_OPTS;
-    for (c = 0; o->jacobian.rest && c < *dof; c++)
-        if (!ik__bounded(o->jacobian.rest[c]))
-            return IK_ERR_BAD_ARG;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, *dof, o->jacobian.rest, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    return IK_OK;
-}
-
-// One attempt from w->q (updated): the one iteration with the arm's policies where the options
-// allow (ik__arm_fast_opts(); abandoned at probe_it if still far), else ik_jacobian_solve() in
-// jscratch. false on a numerical breakdown.
+// One attempt from w->q (updated): ik__iterate() with the arm's policies where they cover the
+// options, else ik_jacobian_solve() in jscratch. false on a numerical breakdown.
 static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int probe_it, ik_real *jscratch,
                         size_t jsize, const ik_target *target, ik_solve_info *att)
 {
@@ -6867,8 +6732,8 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     size_t jsize, table;
     int dof, a, c, iterations = 0;
     bool valid = false, closed_form;
-    ik_result r =
-        ik__arm_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, &target, &dof);
+    ik_result r = ik__jacobian_validate(chain, target_in, ik__arm_opts_valid(&o), o.jacobian.rest,
+                                        q_io, scratch, scratch_size, info, &target, &dof);
     if (r != IK_OK)
         return r;
     table = ik__table_reals(chain);
