@@ -3136,7 +3136,7 @@ typedef struct ik__jac_work {
     ik_real floor2;    // |e|^2 at the rounding of the effector's coordinates
     ik__progress at;   // the error at q (jac: the Jacobian there)
     int kicks;         // nudges taken
-    ik__policy policy; // ik__jacobian_policy(), or the arm's
+    ik__policy policy; // ik__jacobian_policy, or the arm's
     ik_real *turn;     // [dof] 1 for a revolute joint whose limits span a turn or more (wrapped
                        // into them, never pinned), else 0; NULL: none (ik_jacobian_solve())
 } ik__jac_work;
@@ -3988,11 +3988,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 }
 
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
-static ik__policy ik__jacobian_policy(void)
-{
-    ik__policy p = { false, true, false, 20, 3, -1, 0, 0 };
-    return p;
-}
+static const ik__policy ik__jacobian_policy = { false, true, false, 20, 3, -1, 0, 0 };
 
 // w in scratch (base) for a valid problem: the arrays, the problem's constants, the state q_io
 // (clamped into the limits) and ik_jacobian_solve()'s policies.
@@ -4015,7 +4011,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     w->within_reach = !ik__beyond_reach(chain, target->pos, reach, o->tolerance);
     w->jac_bound = ik__jacobian_bound(w, reach);
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
-    w->policy = ik__jacobian_policy();
+    w->policy = ik__jacobian_policy;
     w->turn = NULL;
 }
 
@@ -6659,13 +6655,6 @@ static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik
     }
 }
 
-// true if the arm's policies cover these (valid) options: DLS, no rest pose, exponential maps.
-// Their check is ik_jacobian_solve()'s, for the fields the attempts read.
-static bool ik__arm_fast_opts(const ik_jacobian_opts *o)
-{
-    return o->method == IK_JACOBIAN_DLS && !o->rest && o->ball_param == IK_BALL_EXPMAP;
-}
-
 static bool ik__arm_opts_valid(const ik_arm_opts *o)
 {
     return o->_valid == IK__ARM_VALID && o->max_attempts >= 1 && o->probe_iterations >= 0 &&
@@ -6691,22 +6680,22 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
                              ? 1
                              : 0;
     }
-    w->policy.lm_damping = true;
-    w->policy.carry_pins = false;
-    w->policy.planar = w->table.planar && !target->use_rotation && w->within_reach;
-    w->policy.halvings = 10;
-    w->policy.max_kicks = 0;
-    w->policy.lw = w->scale / (ik_real)ik__movable_joints(chain); // metres per radian
-    w->policy.probe_cost = o->probe_error * w->scale;
+    // the arm's policies: LM damping, no pins carried, 10 halvings, no nudges, the probe
+    ik__policy arm = { true, false, false, 10, 0, -1, o->probe_error * w->scale, 0 };
+    arm.planar = w->table.planar && !target->use_rotation && w->within_reach;
+    arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
+                                                : w->ow; // metres per radian in the cost
+    w->policy = arm;
     return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
 }
 
 // One attempt from w->q (updated): ik__iterate() with the arm's policies where they cover the
-// options, else ik_jacobian_solve() in jscratch. false on a numerical breakdown.
+// options (valid, checked as ik_jacobian_solve() does), else ik_jacobian_solve() in jscratch. false on a numerical breakdown.
 static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int probe_it, ik_real *jscratch,
                         size_t jsize, const ik_target *target, ik_solve_info *att)
 {
-    if (!ik__arm_fast_opts(&o->jacobian))
+    const ik_jacobian_opts *jo = &o->jacobian; // (the arm's policies: DLS, exponential maps)
+    if (jo->method != IK_JACOBIAN_DLS || jo->rest || jo->ball_param != IK_BALL_EXPMAP)
         return ik_jacobian_solve(w->chain, target, &o->jacobian, w->q, jscratch, jsize, att) ==
                IK_OK;
     w->policy.probe_it = probe_it;
@@ -6724,7 +6713,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 {
     ik_arm_opts o = opts ? *opts : ik_default_arm_opts();
     ik_target target;
-    ik_solve_info att, best;
+    ik_solve_info att, best = { IK_STATUS_MAX_ITERATIONS, 0, 0, 0 };
     ik__jac_work w;
     ik__srs srs;
     ik_real *keep, *jscratch, best_cost = 0;
@@ -6749,9 +6738,6 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     // nearest q
     closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
                   ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.scale, &srs);
-    best.status = IK_STATUS_MAX_ITERATIONS;
-    best.iterations = 0;
-    best.position_error = best.rotation_error = 0;
     for (a = 0; a < o.max_attempts; a++) {
         ik_real cost;
         if (a == 0 && closed_form) { // (w.q: q_io within the limits)
