@@ -3080,16 +3080,14 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
     return o;
 }
 
-// A target as the Jacobian iterations use it: the effector's rotation R T (R the last joint's
-// frame, T the tip's rotation) meets the target's G when G T^T R^T = I, so rot = G T^T.
+// A target as the iterations use it: rot = G T^T (G the target's rotation, T the tip's).
 typedef struct ik__goal {
     ik_vec3 pos;
     ik_mat3 rot; // G T^T (not read for a position target)
     bool use_rotation;
 } ik__goal;
 
-// The convergence and stall bookkeeping of a Jacobian iteration loop (ik_jacobian_solve() and
-// ik_arm_solve()'s attempts): the error at the state, and how it has gone.
+// The convergence and stall bookkeeping of ik__iterate(): the error at the state, and its trend.
 typedef struct ik__progress {
     ik_real err, e0[6];       // |e|^2 and the task error (position, weighted rotation vector)
     ik_real best_err;         // the least err so far (from the last nudge on)
@@ -3097,8 +3095,7 @@ typedef struct ik__progress {
     int idle;                 // iterations in a row without min_improvement
 } ik__progress;
 
-// What ik_jacobian_solve() and ik_arm_solve()'s attempts do differently within the one iteration
-// (ik__iterate(); docs/jacobian.md, "One iteration, two policies").
+// What ik_jacobian_solve() and ik_arm_solve() do differently (docs/jacobian.md, the policies).
 typedef struct ik__policy {
     bool lm_damping;    // DLS on the normal equations alone, lambda^2 = |e|^2 / 20 + 1e-9 L^2
                         // (or the fixed damping^2); else the method's own step
@@ -3112,9 +3109,9 @@ typedef struct ik__policy {
     ik_real lw;         // metres per radian in that cost
 } ik__policy;
 
-// Work arrays, [dof] unless said: the Jacobian at the state and at the trial (6 x dof each), the
-// weighted active copy, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state, a trial state,
-// pinned flags and forced moves, per column sqrt(weight) and limits (infinite for balls).
+// Work arrays ([dof]; jac, jac_trial, jw, v 6 x dof; u 6 x 6, s 6): the Jacobian at the state and
+// at the trial, the weighted active copy, the SVD, the step, the state, the trial, pins, forced
+// moves, per column sqrt(weight) and limits (infinite for balls).
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
     ik__joint_table table; // ik__joint_table_make()
@@ -3165,8 +3162,7 @@ static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
     return g;
 }
 
-// log(G R^T): the rotation vector from R to G, angle in [0, pi], read off E = G R^T while its
-// angle is below 120 degrees, else by its quaternion (docs/jacobian.md, "The rotation error").
+// log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
     ik_mat3 e;
@@ -3184,8 +3180,8 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
-// The task error e at state q (e[0..2] position, e[3..5] the rotation vector times ow) and the
-// Jacobian jac (6 x dof, rotation rows times ow; NULL: none) from one pass; returns |e|^2.
+// The task error e at q (position; rotation vector times ow) and the Jacobian jac (6 x dof,
+// NULL: none) from one kinematics pass; returns |e|^2.
 static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
                               const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
                               ik_real *jac, ik_real *e)
@@ -3210,8 +3206,7 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
     return IK_SQRT(x * x + y * y + z * z);
 }
 
-// Whether iteration it stops the loop, and why (*status): converged (pos_err, rot_err within
-// the tolerances), stalled (5 iterations in a row without min_improvement), or at max_it.
+// Whether iteration it stops the loop (*status): converged, stalled (5 idle iterations), max_it.
 static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_real ow, bool rot,
                               int it, int max_it, ik_status *status)
 {
@@ -3233,8 +3228,7 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
     return it == max_it;
 }
 
-// Fixed-length loops (the 6 x 6 normal equations below) fully unrolled: neither GCC nor clang
-// does it at -O2 by itself, and the loop control would cost as much as the arithmetic.
+// Fixed-length loops (the 6 x 6 normal equations) fully unrolled: GCC and clang do not at -O2.
 #if defined(__clang__)
 #define IK__UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && __GNUC__ >= 8
@@ -3242,14 +3236,12 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
 #else
 #define IK__UNROLL
 #endif
-// Functions whose loops run to a size given as a constant by every caller: inlined wherever
-// they are called, so that each size is unrolled (and no copy with an unknown size is left).
+// Inlined wherever called, so that each constant size is unrolled.
 #define IK__SIZED static inline IK__ALWAYS_INLINE
 
 // The normal equations' matrices are stored 6 x 6: a 3-row task uses the leading 3 x 3 block.
 
-// A = J diag(wa) J^T (m rows; wa NULL: weights 1) by blocks of 3 rows whose sums stay in
-// registers; inlined per `weighted`, so that the unweighted copy has no products by 1.
+// A = J diag(wa) J^T (wa NULL: weights 1) by blocks of 3 rows, per `weighted` its own copy.
 IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
                                   bool diagonal, ik_real *a, int at, const bool weighted)
 {
@@ -3317,8 +3309,8 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// LDL^T of a + shift I (leading n x n block, n = 3 or 6; lower triangle read): l gets L's strict
-// lower part and 1 / D_ii on its diagonal; false if a pivot is not positive.
+// LDL^T of a + shift I (leading n x n block, n = 3 or 6): L's strict lower part and 1 / D_ii into
+// l; false if a pivot is not positive.
 IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
@@ -3348,8 +3340,7 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
     int i, j;
     if (n != 3)
         return ik__ldlt_n(a, shift, l, 6);
-    // (the rest of l as the factor of an identity padding: never read for n = 3, but written,
-    // so that no compiler sees a 6 x 6 solve read it uninitialized)
+    // (the padding's factor: never read for n = 3, written for the compilers' flow analysis)
     for (i = 3; i < 6; i++) {
         for (j = 0; j < i; j++)
             l[i * 6 + j] = 0;
@@ -3388,8 +3379,7 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
         ik__ldlt_solve_n(l, x, 6);
 }
 
-// tr(A^-1) of the leading `rows` rows from ik__ldlt's factor: sum_k |row k of L^-1|^2 / D_k, a
-// sum of positive terms (docs/jacobian.md).
+// tr(A^-1) over the leading `rows` rows from ik__ldlt's factor (docs/jacobian.md).
 IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int rows)
 {
     ik_real tr = 0, mi[6][6], term[6];
@@ -3440,8 +3430,7 @@ static int ik__jacobian_compact(ik__jac_work *w, int m, int dof)
     return na;
 }
 
-// dq (weighted, compact: na values) to joint units in place: sqrt(w) times the active values,
-// the forced moves of pinned joints, 0 for frozen ones (from the back).
+// dq (weighted, compact) to joint units in place: forced moves for pins, 0 for frozen joints.
 static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 {
     int c, a = na - 1;
@@ -3451,8 +3440,7 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
                                              : 0;
 }
 
-// The projection of z (weighted joint coordinates) on the null space of the weighted active
-// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
+// z projected on the null space of Jw, by the factor l of Jw Jw^T (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
@@ -3471,9 +3459,8 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
-// lambda^2 for the error e given s2 = s_h^2 = 1 / tr((Jw Jw^T)^-1): 0 but for DLS; the fixed
-// damping squared; or adaptive, (1 - s_h^2 / eps^2) min(|e|^2, lambda_max^2) below s_h = eps =
-// 0.05 L, lambda_max = 0.1 L (docs/jacobian.md).
+// lambda^2 for the error e given s2 = s_h^2: 0 but for DLS; damping^2; or adaptive below s_h =
+// 0.05 L (docs/jacobian.md).
 static ik_real ik__dls_damping(const ik_jacobian_opts *o, ik_real s2, const ik_real *e, int m,
                                ik_real scale)
 {
@@ -3494,17 +3481,15 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
-// The conditioning the normal equations need, s_h^2 > cut tr(A) (below it, the SVD): cond(A) <
-// 1e-4 / epsilon, and no singular value PINV would drop (docs/jacobian.md).
+// The conditioning the normal equations need, s_h^2 > cut tr(A) (docs/jacobian.md).
 static ik_real ik__normal_cut(const ik_jacobian_opts *o)
 {
     ik_real cut = IK_EPSILON * IK_R(1e4);
     return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
 }
 
-// Solves (B + lambda^2 I) y = y (B: the leading `rows` block of n = 3 or 6, trace tr) by LDL^T,
-// lambda^2 by ik__dls_damping(); *l gets B's undamped factor where B is well conditioned. false
-// (y as it was) where neither B nor the damped matrix is, or need_l and B is not: the SVD's case.
+// Solves (B + lambda^2 I) y = y by LDL^T (B: the leading `rows` block, trace tr; *l its undamped
+// factor); false where B or need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
                              ik_real *l, ik_real *y)
@@ -3518,8 +3503,7 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     if (!conditioned && (need_l || !(tr > 0)))
         return false;
     lambda2 = ik__dls_damping(o, sh2, e, m, scale);
-    // (a damping below the rounding of B's smallest eigenvalue leaves the factor as it is:
-    // s_h^2 <= s_min^2)
+    // (a damping below the rounding of B's smallest eigenvalue keeps the factor)
     damped = lambda2 > IK_EPSILON * sh2 / 8;
     if (damped && !ik__ldlt(b, lambda2, n, ld))
         return false;
@@ -3530,8 +3514,7 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     return true;
 }
 
-// DLS and PINV without an SVD, at least m active columns: (Jw Jw^T + lambda^2 I) y = e, dq =
-// Jw^T y (weighted). false (nothing written) where ik__normal_solve() is; *l for the rest pose.
+// DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
 {
@@ -3540,8 +3523,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     ik_real a[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
     ik_real *wa = w->jw;
     int r, c;
-    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain:
-    // none, all ones)
+    // A = J diag(wa) J^T, pinned columns weighted 0 (wa in jw; plain: none)
     for (c = 0; c < dof && !plain; c++)
         wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
     ik__normal_matrix(jac, plain ? NULL : wa, m, dof, a);
@@ -3560,8 +3542,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     return true;
 }
 
-// DLS and PINV with fewer active columns than rows: (Jw^T Jw + lambda^2 I) x = Jw^T e on the
-// compact columns (w->jw, m x na), the same step; x into w->dq. false where ik__normal_solve() is.
+// DLS and PINV with fewer active columns than rows: (Jw^T Jw + lambda^2 I) x = Jw^T e.
 static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                    const ik_real *e, ik_real scale, bool with_rest)
 {
@@ -3589,8 +3570,7 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     return true;
 }
 
-// SDLS's factor for singular triple i of the compact Jw: (u_i . e) / s_i, scaled so that no joint
-// moves more than gamma_i (Buss and Kim 2005; docs/jacobian.md).
+// SDLS's factor for singular triple i: (u_i . e) / s_i, clamped to gamma_i (docs/jacobian.md).
 static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int i, ik_real ue,
                                ik_real gamma_max)
 {
@@ -3617,8 +3597,7 @@ static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int 
     return big > gi ? f * (gi / big) : f;
 }
 
-// PINV, DLS and SDLS by the SVD of the compact Jw (w->jw, m x na): dq = sum_i f_i (u_i . e) v_i
-// (compact), and its dual y = sum_i f_i (u_i . e) / s_i u_i.
+// PINV, DLS and SDLS by the SVD of the compact Jw: dq (compact), and its dual y.
 static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                   const ik_real *e, ik_real scale)
 {
@@ -3655,7 +3634,6 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
     }
 }
 
-// The transpose step alpha Jw^T e (pinned columns 0), alpha the minimizer along it.
 // A bound on the weighted Jacobian's entries: the reach (or ow) times the largest sqrt(weight).
 static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
 {
@@ -3667,12 +3645,12 @@ static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
     return ik__finite(reach) ? (reach > w->ow ? reach : w->ow) * sw : IK_INFINITY;
 }
 
+// The transpose step alpha Jw^T e (pinned columns 0), alpha the minimizer along it.
 static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const ik_real *e)
 {
     ik_real jjte[6], es[6], num = 0, den = 0, alpha, big = 0, emax = 0, js = 1, back = 1;
     int r, c;
-    // (J and e scaled to 1 where |J J^T e|^2 could overflow, as a huge orientation weight makes
-    // it: alpha goes as 1 / |J|^2 and not with |e|, so the step is alpha' (|e| / |J|) J'^T e')
+    // (J and e scaled to 1 where |J J^T e|^2 could overflow: a huge orientation weight)
     for (r = 0; r < m; r++)
         emax = IK_FABS(e[r]) > emax ? IK_FABS(e[r]) : emax;
     big = w->jac_bound; // (any bound will do; the entries themselves where it is large)
@@ -3714,8 +3692,7 @@ static ik_vec3 ik__expmap_to_ypr(const ik_real *v)
     return ik_mat3_to_euler(ik_quat_to_mat3(r), IK_EULER_YXZ);
 }
 
-// The pull toward the rest pose into w->trial: rest_gain (rest - q) / sqrt(w) (Euler balls in
-// Euler angles); 0 on pinned and frozen columns.
+// The pull toward the rest pose into w->trial, rest_gain (rest - q) / sqrt(w); 0 if not active.
 static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                           bool euler)
 {
@@ -3736,8 +3713,7 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
     }
 }
 
-// Adds to dq the rest pull projected on the step's null space (by l, else I - V V^T over the
-// SVD's vectors; compact without l), no longer than the task's own step.
+// Adds the rest pull projected on the step's null space, no longer than the task's step.
 static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, int na, const ik_real *l, bool euler)
 {
@@ -3767,8 +3743,8 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
 }
 
-// One step dq (joint units) for J dq = e on the active columns: the normal equations where they
-// are well conditioned, else the SVD of the active columns; forced moves of pinned joints added.
+// One step dq (joint units) for J dq = e on the active columns, by the normal equations or the
+// SVD; forced moves of pinned joints added. false where the arm's damping cannot factor.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
@@ -3798,8 +3774,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 
-// pinned[c]: 0 free; 1 pinned in this iteration; 2 carried (releasable); above 2, re-pinned and
-// waiting pinned[c] - 2 more iterations while steps are clamped (docs/jacobian.md).
+// pinned[c]: 0 free, 1 new, 2 carried, above 2 waiting to be freed (docs/jacobian.md).
 #define IK__PIN_WAIT 8
 
 // -1 if column c is on its lower limit, 1 on its upper one, else 0 (within a few roundings of q).
@@ -3827,8 +3802,7 @@ static void ik__pins_carry(ik__jac_work *w, int dof)
     }
 }
 
-// Which way the task pulls pinned column c (+1 up, -1 down, 0 neither beyond rounding): the sign
-// of J_c^T r for the residual r, else of J_c^T y for the step's dual y (docs/jacobian.md).
+// Which way the task pulls pinned column c: +1 up, -1 down, 0 neither (docs/jacobian.md).
 static int ik__pin_pull(const ik__jac_work *w, int m, int dof, int c, const ik_real *r, ik_real e2)
 {
     ik_real g = 0, j2 = 0, ymax = 0, gy = 0, y2 = 0;
@@ -3850,8 +3824,7 @@ static int ik__pin_pull(const ik__jac_work *w, int m, int dof, int c, const ik_r
     return gy > 0 ? 1 : -1;
 }
 
-// Whether pinned column c may be freed now: carried (2), or waiting (3 .. 1 + IK__PIN_WAIT; not
-// one pinned again in this iteration) where the step is not clamped.
+// Whether pinned column c may be freed now: carried, or waiting with an unclamped step.
 static bool ik__pin_releasable(const ik__jac_work *w, int c, bool clamped)
 {
     return w->pinned[c] == 2 ||
@@ -3893,8 +3866,7 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, 
     return freed;
 }
 
-// q + dq in the solver's parameterization: additive, but composed on the manifold for
-// exponential-map balls (|v'| <= pi).
+// q + dq in the solver's parameterization (balls' exponential maps composed on the manifold).
 static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
                                const ik_real *dq, ik_real scale_step, ik_real *out)
 {
@@ -3923,8 +3895,7 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
     }
 }
 
-// The checks of ik_jacobian_opts that ik_jacobian_solve() and ik_arm_solve() share (the rest
-// pose is checked against the chain's DOF by each).
+// The checks of ik_jacobian_opts (the rest pose's values apart).
 static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
 {
     return o->_valid == IK__JACOBIAN_VALID && (int)o->method >= 0 && (int)o->method <= 3 &&
@@ -3958,8 +3929,7 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->table = ik__joint_table_make(w->chain, w->s + 6);
 }
 
-// The state in the solver's parameterization, clamped into the limits (Euler balls: as
-// yaw-pitch-roll); per column its joint's sqrt(weight) and limits (infinite for ball joints).
+// The state in the solver's parameterization, clamped; per column sqrt(weight) and limits.
 static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 {
     const ik_chain *chain = w->chain;
@@ -3990,8 +3960,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
 static const ik__policy ik__jacobian_policy = { false, true, false, 20, 3, -1, 0, 0 };
 
-// w in scratch (base) for a valid problem: the arrays, the problem's constants, the state q_io
-// (clamped into the limits) and ik_jacobian_solve()'s policies.
+// w in scratch (base) for a valid problem: arrays, constants, q_io, ik_jacobian_solve()'s policies.
 static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
                               const ik_jacobian_opts *o, int dof, ik_real *base,
                               const ik_real *q_io)
@@ -4028,8 +3997,7 @@ static void ik__jacobian_start(ik__jac_work *w)
     w->at.idle = 0;
 }
 
-// The checks of a solve's input, in the documented order of errors (scratch's size aside):
-// opts_valid the options' own check, rest their rest pose (NULL: none).
+// The input's checks in the documented order (scratch's size apart); opts_valid: the options'.
 static ik_result ik__jacobian_validate(const ik_chain *chain, const ik_target *target_in,
                                        bool opts_valid, const ik_real *rest, const ik_real *q_io,
                                        const void *scratch, size_t scratch_size,
@@ -4096,11 +4064,11 @@ static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real 
     }
 }
 
-// Scales the free joints' step to max_joint_step, then pins each one whose step would cross a
-// limit (its move taken out of e). Returns whether it pinned any.
+// Scales the free joints' step to max_joint_step, then pins those that would cross a limit.
 static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
 {
     const int dof = w->dof;
+    const ik_real *turn = w->turn; // (never pinned)
     ik_real emax = 0;
     bool pinned_one = false;
     int c, i;
@@ -4114,7 +4082,7 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     for (c = 0; c < dof; c++) {
         ik_real to = w->q[c] + w->dq[c],
                 lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-        if (w->pinned[c] == 0 && lim != to && !(w->turn && w->turn[c] != 0)) { // (balls: none)
+        if (w->pinned[c] == 0 && lim != to && !(turn && turn[c] != 0)) { // (balls: none)
             w->pinned[c] = w->forced[c] != 0 ? 2 + IK__PIN_WAIT : 1;
             w->pins++;
             w->forced[c] = lim - w->q[c];
@@ -4126,9 +4094,8 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     return pinned_one;
 }
 
-// The arm's DLS step (policy lm_damping; docs/jacobian.md, "The arm's damping"):
-// (J W J^T + lambda^2 I) y = e, dq = W J^T y plus the forced moves, W the weights with pinned
-// columns 0; lambda^2 raised while the factorization fails. false if it cannot be.
+// The arm's DLS step (docs/jacobian.md, "The arm's damping"): (J W J^T + lambda^2 I) y = e,
+// dq = W J^T y plus the forced moves; false if no damping factors.
 static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
 {
     const int m = w->m, dof = w->dof;
@@ -4163,8 +4130,8 @@ static void ik__pins_clear(ik__jac_work *w)
     w->pins = 0;
 }
 
-// The step dq for the clamped error e with the limits as an active set (docs/jacobian.md, "Joint
-// limits: the reduced problem"). false if it cannot be made (ik__lm_step()).
+// The step for the clamped error e, limits as an active set (docs/jacobian.md, "Joint limits: the
+// reduced problem"); false if it cannot be made.
 static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
@@ -4185,8 +4152,7 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     return true;
 }
 
-// Whether a symmetric singular state (error orthogonal to every column) stalls the step: the
-// step is nothing and J^T e ~ 0 next to |J| |e| (policy.max_kicks times at most).
+// Whether a symmetric singular state stalls the step (J^T e ~ 0; policy.max_kicks at most).
 static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
 {
     const int dof = w->dof, m = w->m;
@@ -4207,11 +4173,11 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     return gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
 }
 
-// Breaks that symmetry by a small fixed nudge of the free joints (0.01 rad, or 0.01 of the mean
-// link; at most max_joint_step; times sqrt(weight)), signs alternating.
+// Breaks that symmetry by a small fixed nudge of the free joints, signs alternating.
 static void ik__jacobian_nudge(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
+    ik_real *swap;
     int c, jt, t;
     w->kicks++;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
@@ -4228,15 +4194,15 @@ static void ik__jacobian_nudge(ik__jac_work *w)
                            : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
     }
     ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
-    for (c = 0; c < w->dof; c++)
-        w->q[c] = w->trial[c];
+    swap = w->q;
+    w->q = w->trial;
+    w->trial = swap;
     w->at.err =
         ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->at.e0);
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
 
-// PINV's full step failed 8 halvings: a damped step for this iteration, lambda = min(|e|,
-// lambda_max), for the unclamped error (into e).
+// PINV's full step failed 8 halvings: a damped step instead, lambda = min(|e|, lambda_max).
 static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 {
     ik_jacobian_opts od = *w->o;
@@ -4253,27 +4219,28 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
 
-// The trial state q + step dq into w->trial: the joints' own limits, turning joints (w->turn)
-// moved by whole turns into theirs.
+// The trial state q + step dq, turning joints (w->turn) wrapped into their limits.
 static void ik__jacobian_trial(ik__jac_work *w, ik_real step)
 {
     int c;
     ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
-    for (c = 0; w->turn && c < w->dof; c++)
+    if (!w->turn)
+        return;
+    for (c = 0; c < w->dof; c++)
         if (w->turn[c] != 0)
             w->trial[c] = ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
                                     w->lo[c], w->hi[c]);
 }
 
-// The trial state becomes the state; its error e1 (new_err) and Jacobian are the next
-// iteration's where that pass made them (fresh), else one pass at the state makes them.
+// The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
 static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
 {
-    int c, i;
-    for (c = 0; c < w->dof; c++)
-        w->q[c] = w->trial[c];
+    ik_real *swap = w->q;
+    int i;
+    w->q = w->trial;
+    w->trial = swap;
     if (fresh) {
-        ik_real *swap = w->jac;
+        swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
         for (i = 0; i < 6; i++)
@@ -4285,9 +4252,8 @@ static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_
     }
 }
 
-// Takes the step, halved while it raises the error (policy.halvings times at most, else none and
-// the iteration counts as idle); none once it moves no joint. The first try also gives the next
-// Jacobian (after an exact step, only where it converged).
+// Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
+// or it moves no joint); the first try's pass gives the next Jacobian (not after an exact step).
 static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
 {
     const bool pinv = w->o->method == IK_JACOBIAN_PINV;
@@ -4316,8 +4282,7 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
                                                              e1[2] * e1[2]) <= w->o->tolerance));
 }
 
-// The solve's answer into q_io (back to exponential maps; a ball joint that never moved keeps
-// its values bit for bit), or IK_ERR_NUMERIC (q_io untouched) if a value left the bounds.
+// The answer into q_io (unmoved balls bit for bit), or IK_ERR_NUMERIC if a value is unbounded.
 static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
 {
     const ik_chain *chain = w->chain;
@@ -4348,9 +4313,8 @@ static bool ik__probe_fails(const ik__jac_work *w, int it)
            w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost;
 }
 
-// The iterations from w->q (ik__jacobian_start()) until a stopping test holds: the one loop of
-// ik_jacobian_solve() and of ik_arm_solve()'s attempts, their differences in w->policy (docs/
-// jacobian.md, "One iteration core"). *status, *iterations; false on a numerical breakdown.
+// The one iteration loop of ik_jacobian_solve() and ik_arm_solve()'s attempts from w->q, their
+// differences in w->policy (docs/jacobian.md, "One iteration core"); false on a breakdown.
 static bool ik__iterate(ik__jac_work *w, ik_status *status, int *iterations)
 {
     const ik_jacobian_opts *o = w->o;
@@ -4362,8 +4326,7 @@ static bool ik__iterate(ik__jac_work *w, ik_status *status, int *iterations)
         if (ik__progress_stop(&w->at, o, w->ow, w->goal.use_rotation, it, o->max_iterations,
                               status) ||
             ik__probe_fails(w, it)) {
-            // not converged with the target beyond reach: unreachable, whether stalled or out of
-            // iterations (the chain is then stretched toward it as far as the iterations went)
+            // not converged with the target beyond reach: unreachable
             if (*status != IK_STATUS_CONVERGED && !w->within_reach)
                 *status = IK_STATUS_UNREACHABLE;
             *iterations = it;
@@ -6281,8 +6244,7 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
     return o;
 }
 
-// x if it is within [lo, hi], else x moved by whole turns to within half a turn of the middle
-// of [lo, hi] (which may still be outside a range narrower than a turn).
+// x, or if outside [lo, hi] x moved by whole turns to within half a turn of the middle.
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi)
 {
     return x < lo || x > hi ? ik__angle_near(x, lo / 2 + hi / 2) : x;
@@ -6296,12 +6258,10 @@ static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
 }
 
 // ---- arm: the closed form for planar chains and position targets ------------------------------
-// A chain whose joints all turn about +-z meets a position target in its plane by two joints
-// (law of cosines; docs/jacobian.md, "Planar chains in ik_arm_solve").
+// Two joints of a chain turning about +-z (docs/jacobian.md, "Planar chains in ik_arm_solve").
 
-// The planar two-joint step into w->dq from the Jacobian at w->q (row 5: the signs) and e: of the
-// joints k that fit, the one whose cosine changes least, its bend's side first, within the limits.
-// false (dq untouched) if none fits.
+// The planar two-joint step into w->dq from the Jacobian at w->q (row 5: the signs) and e; false
+// (dq untouched) if no split fits.
 static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
 {
     const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof, *q = w->q;
@@ -6356,8 +6316,7 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
     return false;
 }
 
-// The best state and the turning flags (dof each), the attempts' work, then the Jacobian solver's
-// scratch (for options the arm's policies do not cover).
+// The best state, turning flags, the attempts' work, then ik_jacobian_solve()'s scratch.
 static size_t ik__arm_scratch_size(int dof, size_t table)
 {
     return ((size_t)dof * 2 + 2 * (ik__jacobian_reals(dof, table) + 1)) * sizeof(ik_real);
@@ -6380,8 +6339,7 @@ static ik_real ik__random01(unsigned long long *state)
 }
 
 // ---- arm: the closed form for 7-DOF arms with a spherical shoulder and wrist ----------------
-// Seven revolute joints, the first three axes meeting at the shoulder and the last three at the
-// wrist: a closed form up to the elbow's swivel (docs/jacobian.md, "The 7-DOF closed form").
+// Spherical shoulder and wrist (docs/jacobian.md, "The 7-DOF closed form").
 typedef struct ik__srs {
     ik_vec3 b[7];   // the axes at q = 0 (root frame, unit)
     ik_vec3 elbow;  // a point on the elbow's axis
@@ -6399,8 +6357,7 @@ static ik_vec3 ik__rotate(ik_vec3 b, ik_real c, ik_real s, ik_vec3 v)
                        ik_vec3_scale(b, ik_vec3_dot(b, v) * (1 - c)));
 }
 
-// The angle that turns u toward v about the unit axis b (their parts across b), its cosine and
-// sine into cs[0], cs[1]; 0 if either part is zero.
+// The angle turning u toward v about unit b, its cosine and sine into cs; 0 if a part is zero.
 static ik_real ik__turn_angle(ik_vec3 b, ik_vec3 u, ik_vec3 v, ik_real *cs)
 {
     ik_vec3 uu = ik_vec3_sub(u, ik_vec3_scale(b, ik_vec3_dot(b, u)));
@@ -6412,9 +6369,8 @@ static ik_real ik__turn_angle(ik_vec3 b, ik_vec3 u, ik_vec3 v, ik_real *cs)
     return n > 0 ? IK_ATAN2(y, x) : 0;
 }
 
-// The angles with Rot(b1, t1) Rot(b2, t2) p = q, b1 and b2 unit and not parallel: 0, 1 or 2
-// answers into t1[k], t2[k] (cosines and sines into cs[4 k .. 4 k + 3]: t1's, then t2's). The
-// middle vector z = Rot(b2, t2) p = Rot(b1, -t1) q has z.b1 = q.b1, z.b2 = p.b2, |z| = |p|.
+// The 0, 1 or 2 answers of Rot(b1, t1) Rot(b2, t2) p = q (b1, b2 unit, not parallel) into t1,
+// t2, their cosines and sines into cs[4 k ..] (docs/jacobian.md).
 static int ik__two_axes(ik_vec3 b1, ik_vec3 b2, ik_vec3 p, ik_vec3 q, ik_real *t1, ik_real *t2,
                         ik_real *cs)
 {
@@ -6437,9 +6393,8 @@ static int ik__two_axes(ik_vec3 b1, ik_vec3 b2, ik_vec3 p, ik_vec3 q, ik_real *t
     return count;
 }
 
-// The angles t[3 k .. 3 k + 2] with Rot(b[0], t0) Rot(b[1], t1) Rot(b[2], t2) = r (unit b,
-// b[0] and b[1] not parallel; x a unit vector across b[2]): 0, 1 or 2 answers. The first two
-// take b[2] to r b[2], the third turns x to Rot(b[1], -t1) Rot(b[0], -t0) r x.
+// The 0, 1 or 2 answers t[3 k ..] of Rot(b0, t0) Rot(b1, t1) Rot(b2, t2) = r (x across b[2]):
+// two angles take b[2] to r b[2], the third turns x.
 static int ik__three_axes(const ik_vec3 *b, ik_vec3 x, const ik_mat3 *r, ik_real *t)
 {
     ik_real t0[2], t1[2], cs[8], c3[2];
@@ -6453,8 +6408,7 @@ static int ik__three_axes(const ik_vec3 *b, ik_vec3 x, const ik_mat3 *r, ik_real
     return n;
 }
 
-// The point where the lines (p[k], b[k]), k = 0, 1, 2, meet to within tol, into x; false if
-// they do not (or the first two are parallel).
+// The point where the lines (p[k], b[k]) meet to within tol, into x; false if they do not.
 static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_vec3 *x)
 {
     ik_vec3 n = ik_vec3_cross(b[0], b[1]);
@@ -6470,8 +6424,7 @@ static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_ve
     return true;
 }
 
-// The geometry of a validated chain if it is such an arm (every weight > 0, axes meeting to
-// within tol, the 2nd/3rd and 5th/6th axes not parallel).
+// The geometry of a validated chain if it is such an arm (weights > 0, axes meeting to tol).
 static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik_real tol,
                          ik__srs *g)
 {
@@ -6511,8 +6464,7 @@ static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik
     return true;
 }
 
-// ik__fit_angle() for three angles a[0..2] (in place), their squared distance from start into
-// *d; false if one does not fit.
+// ik__fit_angle() for three angles in place, their squared distance from start into *d.
 static bool ik__fit_angles(ik_real *a, const ik_real *lo, const ik_real *hi, const ik_real *start,
                            ik_real *d)
 {
@@ -6526,8 +6478,7 @@ static bool ik__fit_angles(ik_real *a, const ik_real *lo, const ik_real *hi, con
     return true;
 }
 
-// For each elbow answer e (q4, cs4, ref[e]) at its swivel sw[2 e ..]: the answer within the
-// limits nearest start into out, *best its squared distance (kept if none is nearer).
+// The answer within the limits nearest start for each elbow answer at its swivel (*best).
 static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_real *q4,
                        const ik_real *cs4, const ik_mat3 *ref, ik_vec3 v, const ik_mat3 *m,
                        const ik_real *start, ik_real *out, ik_real *best)
@@ -6566,8 +6517,7 @@ static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_rea
     }
 }
 
-// The closed-form answer within the limits nearest start into out (may be start); the swivel
-// from start's, then outward by a 32nd of a turn, half a turn each way. false if none.
+// The closed-form answer within the limits nearest start into out, swivels outward from start's.
 static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *start, ik_real *out)
 {
     ik_mat3 m = ik_mat3_mul(ik_quat_to_mat3(t->rot), ik_mat3_transpose(g->r0)), ref[2], rs;
@@ -6581,8 +6531,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
     ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
     int e, n4, i, j;
-    // the elbow: y . Rot(b, q4) x = (|x|^2 + |y|^2 - |v|^2) / 2, that is
-    // ca cos q4 + sa sin q4 = rhs: q4 = atan2(sa, ca) +- acos(rhs / rho)
+    // the elbow: ca cos q4 + sa sin q4 = rhs (docs/jacobian.md)
     if (!(rho > 0) || !(ik_vec3_length2(vn) > 0))
         return false;
     k = rhs / rho;
@@ -6621,8 +6570,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     return true;
 }
 
-// A random state within the limits (see ik_arm_solve()); start is the caller's q, which frozen
-// joints (weight 0) keep.
+// A random state within the limits; frozen joints keep start's (the caller's q).
 static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik_real reach,
                                  unsigned long long *rng, ik_real *out)
 {
@@ -6662,9 +6610,8 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
            ik__jacobian_opts_valid(&o->jacobian);
 }
 
-// The attempts' work w after keep (the best state; dof reals): the Jacobian solver's, q_io
-// clamped, turning joints (revolute, limits spanning 2 pi or more) and the arm's policies.
-// Returns the Jacobian solver's scratch, which follows.
+// The attempts' work after keep (dof reals): the Jacobian solver's, turning joints, the arm's
+// policies; returns ik_jacobian_solve()'s scratch, which follows.
 static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
                               const ik_arm_opts *o, int dof, ik_real *keep, const ik_real *q_io)
 {
@@ -6689,8 +6636,7 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
 }
 
-// One attempt from w->q (updated): ik__iterate() with the arm's policies where they cover the
-// options (valid, checked as ik_jacobian_solve() does), else ik_jacobian_solve() in jscratch. false on a numerical breakdown.
+// One attempt from w->q: ik__iterate() where the arm's policies apply, else ik_jacobian_solve().
 static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int probe_it, ik_real *jscratch,
                         size_t jsize, const ik_target *target, ik_solve_info *att)
 {
@@ -6734,8 +6680,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     jscratch = ik__arm_setup(&w, chain, &target, &o, dof, keep, q_io);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     rng = o.random_seed;
-    // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer
-    // nearest q
+    // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
     closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
                   ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.scale, &srs);
     for (a = 0; a < o.max_attempts; a++) {
