@@ -3099,8 +3099,8 @@ typedef struct ik__progress {
 typedef struct ik__policy {
     bool lm_damping;    // DLS on the normal equations alone, lambda^2 = |e|^2 / 20 + 1e-9 L^2
                         // (or the fixed damping^2); else the method's own step
-    bool carry_pins;    // pins carried into the next iteration and released by their
-                        // multipliers; else every iteration starts with every joint free
+    bool fresh_pins;    // every iteration starts with every joint free; else pins are carried
+                        // into the next one and released by their multipliers
     bool planar;        // a planar chain's exact two-joint step first (ik__planar_step())
     int halvings;       // most step halvings per iteration
     int max_kicks;      // most nudges out of a symmetric stall (ik__jacobian_stuck())
@@ -3514,6 +3514,15 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     return true;
 }
 
+// A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
+static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
+{
+    int c;
+    for (c = 0; c < w->dof && !plain; c++)
+        w->jw[c] = w->pinned[c] != 0 ? 0 : w->sw[c] * w->sw[c];
+    ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
+}
+
 // DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
@@ -3521,12 +3530,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
     ik_real a[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
-    ik_real *wa = w->jw;
     int r, c;
-    // A = J diag(wa) J^T, pinned columns weighted 0 (wa in jw; plain: none)
-    for (c = 0; c < dof && !plain; c++)
-        wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
-    ik__normal_matrix(jac, plain ? NULL : wa, m, dof, a);
+    ik__normal_weighted(w, plain, a);
     for (r = 0; r < m; r++) {
         tr += a[r * 6 + r];
         y[r] = e[r];
@@ -3787,7 +3792,8 @@ static int ik__limit_side(const ik__jac_work *w, int c)
     return IK_FABS(q - hi) <= within ? 1 : 0;
 }
 
-// The active set at an iteration's start: a pin still on its limit stays (no forced move).
+// The active set at an iteration's start: a pin still on its limit stays (no forced move) if
+// not policy.fresh_pins, else every joint is free.
 static void ik__pins_carry(ik__jac_work *w, int dof)
 {
     int c;
@@ -3795,7 +3801,7 @@ static void ik__pins_carry(ik__jac_work *w, int dof)
         return; // (nothing pinned or marked: nothing to carry or clear)
     w->pins = w->released = 0;
     for (c = 0; c < dof; c++) {
-        int side = w->pinned[c] != 0 ? ik__limit_side(w, c) : 0;
+        int side = w->pinned[c] != 0 && !w->policy.fresh_pins ? ik__limit_side(w, c) : 0;
         w->pinned[c] = side == 0 ? 0 : (w->pinned[c] > 2 ? w->pinned[c] - 1 : 2);
         w->forced[c] = side < 0 ? w->lo[c] - w->q[c] : (side > 0 ? w->hi[c] - w->q[c] : 0);
         w->pins += side != 0;
@@ -3958,7 +3964,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 }
 
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
-static const ik__policy ik__jacobian_policy = { false, true, false, 20, 3, -1, 0, 0 };
+static const ik__policy ik__jacobian_policy = { false, false, false, 20, 3, -1, 0, 0 };
 
 // w in scratch (base) for a valid problem: arrays, constants, q_io, ik_jacobian_solve()'s policies.
 static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
@@ -4104,9 +4110,7 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, *wa = w->jw;
     ik_real lambda2 = damping2 > 0 ? damping2 : w->at.err / 20 + IK_R(1e-9) * reach2;
     int r, c;
-    for (c = 0; c < dof && !plain; c++)
-        wa[c] = w->pinned[c] != 0 ? 0 : w->sw[c] * w->sw[c];
-    ik__normal_matrix(w->jac, plain ? NULL : wa, m, dof, a);
+    ik__normal_weighted(w, plain, a);
     while (!ik__ldlt(a, lambda2, m, l)) {
         if (!ik__finite(lambda2) || lambda2 > reach2 * IK_R(1e6))
             return false;
@@ -4121,30 +4125,18 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// Every joint free again (policy: no pins carried).
-static void ik__pins_clear(ik__jac_work *w)
-{
-    int c;
-    for (c = 0; c < w->dof && w->pins > 0; c++)
-        w->pinned[c] = w->forced[c] = 0;
-    w->pins = 0;
-}
-
 // The step for the clamped error e, limits as an active set (docs/jacobian.md, "Joint limits: the
 // reduced problem"); false if it cannot be made.
 static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
-    if (w->policy.carry_pins)
-        ik__pins_carry(w, w->dof);
-    else
-        ik__pins_clear(w);
+    ik__pins_carry(w, w->dof);
     for (pass = 0; pass <= 2 * w->dof; pass++) {
         if (!w->policy.lm_damping)
             ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
         else if (!ik__lm_step(w, e))
             return false;
-        if (w->policy.carry_pins && ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
+        if (!w->policy.fresh_pins && ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
             continue;
         if (!ik__pin_crossings(w, e))
             break;
@@ -4219,19 +4211,6 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
 
-// The trial state q + step dq, turning joints (w->turn) wrapped into their limits.
-static void ik__jacobian_trial(ik__jac_work *w, ik_real step)
-{
-    int c;
-    ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
-    if (!w->turn)
-        return;
-    for (c = 0; c < w->dof; c++)
-        if (w->turn[c] != 0)
-            w->trial[c] = ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
-                                    w->lo[c], w->hi[c]);
-}
-
 // The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
 static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
 {
@@ -4270,7 +4249,12 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
             moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
         if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
             return;
-        ik__jacobian_trial(w, step);
+        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
+        for (c = 0; w->turn && c < w->dof; c++) // (turning joints wrapped into their limits)
+            if (w->turn[c] != 0)
+                w->trial[c] =
+                    ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
+                              w->lo[c], w->hi[c]);
         new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, w->dof,
                                  tries == 0 && !exact ? w->jac_trial : NULL, e1);
         if (new_err <= w->at.err)
@@ -4306,18 +4290,12 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     return IK_OK;
 }
 
-// Whether a run is abandoned at iteration it: policy.probe_it, and still far from the target.
-static bool ik__probe_fails(const ik__jac_work *w, int it)
-{
-    return it == w->policy.probe_it &&
-           w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost;
-}
-
 // The one iteration loop of ik_jacobian_solve() and ik_arm_solve()'s attempts from w->q, their
 // differences in w->policy (docs/jacobian.md, "One iteration core"); false on a breakdown.
-static bool ik__iterate(ik__jac_work *w, ik_status *status, int *iterations)
+static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
 {
     const ik_jacobian_opts *o = w->o;
+    ik_status *status = &res->status;
     ik_real e[6];
     int it;
     *status = IK_STATUS_MAX_ITERATIONS;
@@ -4325,11 +4303,14 @@ static bool ik__iterate(ik__jac_work *w, ik_status *status, int *iterations)
         bool exact;
         if (ik__progress_stop(&w->at, o, w->ow, w->goal.use_rotation, it, o->max_iterations,
                               status) ||
-            ik__probe_fails(w, it)) {
+            (it == w->policy.probe_it &&
+             w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost)) { // (the probe)
             // not converged with the target beyond reach: unreachable
             if (*status != IK_STATUS_CONVERGED && !w->within_reach)
                 *status = IK_STATUS_UNREACHABLE;
-            *iterations = it;
+            res->iterations = it;
+            res->position_error = w->at.pos_err;
+            res->rotation_error = w->at.rot_err;
             return true;
         }
         ik__clamp_error(w->at.e0, w->m, o->max_step, e);
@@ -4349,24 +4330,17 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
                                   size_t scratch_size, ik_solve_info *info)
 {
     const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
-    ik_status status;
+    ik_solve_info res;
     ik__jac_work w;
-    int it;
     ik_result r = ik__jacobian_setup(&w, chain, target_in, &o, q_io, scratch, scratch_size, info);
     if (r != IK_OK)
         return r;
-    if (!ik__iterate(&w, &status, &it))
+    if (!ik__iterate(&w, &res))
         return IK_ERR_NUMERIC;
     r = ik__jacobian_store(&w, q_io);
-    if (r != IK_OK)
-        return r;
-    if (info) {
-        info->status = status;
-        info->iterations = it;
-        info->position_error = w.at.pos_err;
-        info->rotation_error = w.at.rot_err;
-    }
-    return IK_OK;
+    if (r == IK_OK && info)
+        *info = res;
+    return r;
 }
 
 // ---- implementation: CCD -----------------------------------------------------------------------
@@ -6628,7 +6602,7 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
                              : 0;
     }
     // the arm's policies: LM damping, no pins carried, 10 halvings, no nudges, the probe
-    ik__policy arm = { true, false, false, 10, 0, -1, o->probe_error * w->scale, 0 };
+    ik__policy arm = { true, true, false, 10, 0, -1, o->probe_error * w->scale, 0 };
     arm.planar = w->table.planar && !target->use_rotation && w->within_reach;
     arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
                                                 : w->ow; // metres per radian in the cost
@@ -6646,11 +6620,7 @@ static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int probe_it, ik_
                IK_OK;
     w->policy.probe_it = probe_it;
     ik__jacobian_start(w);
-    if (!ik__iterate(w, &att->status, &att->iterations))
-        return false;
-    att->position_error = w->at.pos_err;
-    att->rotation_error = w->at.rot_err;
-    return true;
+    return ik__iterate(w, att);
 }
 
 IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
