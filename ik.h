@@ -3050,8 +3050,7 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 
 // ---- implementation: Jacobian solver -----------------------------------------------------------
 
-// Each iteration linearizes the task error e ~ J dq and steps by the chosen method on the
-// weighted active columns (docs/jacobian.md: the methods' formulas, limits, the normal equations).
+// Each iteration steps by J dq ~ e (docs/jacobian.md: the methods, limits, normal equations).
 
 #define IK__JACOBIAN_VALID 0x1cab1e
 #ifdef IK_USE_FLOAT
@@ -3097,10 +3096,8 @@ typedef struct ik__progress {
 
 // What ik_jacobian_solve() and ik_arm_solve() do differently (docs/jacobian.md, the policies).
 typedef struct ik__policy {
-    bool lm_damping;    // DLS on the normal equations alone, lambda^2 = |e|^2 / 20 + 1e-9 L^2
-                        // (or the fixed damping^2); else the method's own step
-    bool fresh_pins;    // every iteration starts with every joint free; else pins are carried
-                        // into the next one and released by their multipliers
+    bool lm_damping;    // the arm's damping on the normal equations; else the method's step
+    bool fresh_pins;    // every iteration starts with all joints free; else pins are carried
     bool planar;        // a planar chain's exact two-joint step first (ik__planar_step())
     int halvings;       // most step halvings per iteration
     int max_kicks;      // most nudges out of a symmetric stall (ik__jacobian_stuck())
@@ -3134,8 +3131,7 @@ typedef struct ik__jac_work {
     ik__progress at;   // the error at q (jac: the Jacobian there)
     int kicks;         // nudges taken
     ik__policy policy; // ik__jacobian_policy, or the arm's
-    ik_real *turn;     // [dof] 1 for a revolute joint whose limits span a turn or more (wrapped
-                       // into them, never pinned), else 0; NULL: none (ik_jacobian_solve())
+    ik_real *turn;     // [dof] 1: a revolute joint that turns whole turns; NULL: none
 } ik__jac_work;
 
 static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
@@ -3180,8 +3176,7 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
-// The task error e at q (position; rotation vector times ow) and the Jacobian jac (6 x dof,
-// NULL: none) from one kinematics pass; returns |e|^2.
+// The task error e at q and the Jacobian jac (NULL: none) from one kinematics pass; |e|^2.
 static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
                               const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
                               ik_real *jac, ik_real *e)
@@ -3309,8 +3304,7 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// LDL^T of a + shift I (leading n x n block, n = 3 or 6): L's strict lower part and 1 / D_ii into
-// l; false if a pivot is not positive.
+// LDL^T of a + shift I (n = 3 or 6): L and 1 / D_ii into l; false if a pivot is not positive.
 IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
@@ -3459,8 +3453,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
-// lambda^2 for the error e given s2 = s_h^2: 0 but for DLS; damping^2; or adaptive below s_h =
-// 0.05 L (docs/jacobian.md).
+// lambda^2 for the error e given s2 = s_h^2: 0 but for DLS, damping^2, or adaptive (docs).
 static ik_real ik__dls_damping(const ik_jacobian_opts *o, ik_real s2, const ik_real *e, int m,
                                ik_real scale)
 {
@@ -3792,8 +3785,7 @@ static int ik__limit_side(const ik__jac_work *w, int c)
     return IK_FABS(q - hi) <= within ? 1 : 0;
 }
 
-// The active set at an iteration's start: a pin still on its limit stays (no forced move) if
-// not policy.fresh_pins, else every joint is free.
+// The active set at an iteration's start: pins still on their limits stay, unless fresh_pins.
 static void ik__pins_carry(ik__jac_work *w, int dof)
 {
     int c;
@@ -4100,8 +4092,7 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     return pinned_one;
 }
 
-// The arm's DLS step (docs/jacobian.md, "The arm's damping"): (J W J^T + lambda^2 I) y = e,
-// dq = W J^T y plus the forced moves; false if no damping factors.
+// The arm's DLS step (docs/jacobian.md, "The arm's damping"); false if no damping factors.
 static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
 {
     const int m = w->m, dof = w->dof;
@@ -4125,8 +4116,7 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// The step for the clamped error e, limits as an active set (docs/jacobian.md, "Joint limits: the
-// reduced problem"); false if it cannot be made.
+// The step for the clamped error e, limits as an active set (docs/jacobian.md); false: none.
 static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
@@ -6231,8 +6221,7 @@ static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
     return *out >= lo && *out <= hi;
 }
 
-// ---- arm: the closed form for planar chains and position targets ------------------------------
-// Two joints of a chain turning about +-z (docs/jacobian.md, "Planar chains in ik_arm_solve").
+// ---- arm: the closed form for planar chains and position targets (docs/jacobian.md) ------------
 
 // The planar two-joint step into w->dq from the Jacobian at w->q (row 5: the signs) and e; false
 // (dq untouched) if no split fits.
@@ -6312,8 +6301,7 @@ static ik_real ik__random01(unsigned long long *state)
     return (ik_real)((double)(z >> 11) * (1.0 / 9007199254740992.0));
 }
 
-// ---- arm: the closed form for 7-DOF arms with a spherical shoulder and wrist ----------------
-// Spherical shoulder and wrist (docs/jacobian.md, "The 7-DOF closed form").
+// ---- arm: the closed form for 7-DOF arms, spherical shoulder and wrist (docs/jacobian.md) ------
 typedef struct ik__srs {
     ik_vec3 b[7];   // the axes at q = 0 (root frame, unit)
     ik_vec3 elbow;  // a point on the elbow's axis
@@ -6610,15 +6598,31 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
 }
 
-// One attempt from w->q: ik__iterate() where the arm's policies apply, else ik_jacobian_solve().
-static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int probe_it, ik_real *jscratch,
+// Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
+// answer nearest it with srs), the others from random states. false if the caller stops.
+static bool ik__arm_start(ik__jac_work *w, const ik_arm_opts *o, int a, const ik__srs *srs,
+                          const ik_target *target, const ik_real *q_io, unsigned long long *rng)
+{
+    if (a == 0 && srs)
+        ik__srs_solve(srs, target, w->q, w->q);
+    if (a == 0)
+        return true;
+    if (o->stop && o->stop(o->stop_user))
+        return false;
+    ik__arm_random_state(w->chain, q_io, w->scale, rng, w->q);
+    return true;
+}
+
+// Attempt a from w->q: ik__iterate() where the arm's policies apply (a restart abandoned at the
+// probe), else ik_jacobian_solve(). false on a numerical breakdown.
+static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int a, ik_real *jscratch,
                         size_t jsize, const ik_target *target, ik_solve_info *att)
 {
     const ik_jacobian_opts *jo = &o->jacobian; // (the arm's policies: DLS, exponential maps)
     if (jo->method != IK_JACOBIAN_DLS || jo->rest || jo->ball_param != IK_BALL_EXPMAP)
         return ik_jacobian_solve(w->chain, target, &o->jacobian, w->q, jscratch, jsize, att) ==
                IK_OK;
-    w->policy.probe_it = probe_it;
+    w->policy.probe_it = a > 0 && o->probe_iterations > 0 ? o->probe_iterations : -1;
     ik__jacobian_start(w);
     return ik__iterate(w, att);
 }
@@ -6653,17 +6657,11 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
     closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
                   ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.scale, &srs);
-    for (a = 0; a < o.max_attempts; a++) {
+    for (a = 0; a < o.max_attempts &&
+                ik__arm_start(&w, &o, a, closed_form ? &srs : NULL, &target, q_io, &rng);
+         a++) {
         ik_real cost;
-        if (a == 0 && closed_form) { // (w.q: q_io within the limits)
-            ik__srs_solve(&srs, &target, w.q, w.q);
-        } else if (a > 0) {
-            if (o.stop && o.stop(o.stop_user))
-                break;
-            ik__arm_random_state(chain, q_io, w.scale, &rng, w.q);
-        }
-        if (!ik__arm_try(&w, &o, a > 0 && o.probe_iterations > 0 ? o.probe_iterations : -1,
-                         jscratch, jsize, &target, &att))
+        if (!ik__arm_try(&w, &o, a, jscratch, jsize, &target, &att))
             continue; // a numerical breakdown: try the next start
         iterations += att.iterations;
         cost = att.position_error + w.policy.lw * att.rotation_error;
