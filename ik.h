@@ -3512,7 +3512,7 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
 {
     int c;
     for (c = 0; c < w->dof && !plain; c++)
-        w->jw[c] = w->pinned[c] != 0 ? 0 : w->sw[c] * w->sw[c];
+        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // (no branch)
     ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
 }
 
@@ -3792,8 +3792,10 @@ static void ik__pins_carry(ik__jac_work *w, int dof)
     if (w->pins == 0 && w->released == 0)
         return; // (nothing pinned or marked: nothing to carry or clear)
     w->pins = w->released = 0;
-    for (c = 0; c < dof; c++) {
-        int side = w->pinned[c] != 0 && !w->policy.fresh_pins ? ik__limit_side(w, c) : 0;
+    for (c = 0; c < dof && w->policy.fresh_pins; c++)
+        w->pinned[c] = w->forced[c] = 0;
+    for (c = 0; c < dof && !w->policy.fresh_pins; c++) {
+        int side = w->pinned[c] != 0 ? ik__limit_side(w, c) : 0;
         w->pinned[c] = side == 0 ? 0 : (w->pinned[c] > 2 ? w->pinned[c] - 1 : 2);
         w->forced[c] = side < 0 ? w->lo[c] - w->q[c] : (side > 0 ? w->hi[c] - w->q[c] : 0);
         w->pins += side != 0;
@@ -4070,9 +4072,10 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     ik_real emax = 0;
     bool pinned_one = false;
     int c, i;
-    for (c = 0; c < dof; c++)
-        if (IK_FABS(w->dq[c]) > emax && w->pinned[c] == 0)
-            emax = IK_FABS(w->dq[c]);
+    for (c = 0; c < dof; c++) { // (the largest free step, without a branch on the data)
+        ik_real step = IK_FABS(w->dq[c]) * (w->pins == 0 || w->pinned[c] == 0 ? 1 : 0);
+        emax = step > emax ? step : emax;
+    }
     if (emax > w->o->max_joint_step)
         for (c = 0; c < dof; c++)
             if (w->pinned[c] == 0)
@@ -6613,8 +6616,7 @@ static bool ik__arm_start(ik__jac_work *w, const ik_arm_opts *o, int a, const ik
     return true;
 }
 
-// Attempt a from w->q: ik__iterate() where the arm's policies apply (a restart abandoned at the
-// probe), else ik_jacobian_solve(). false on a numerical breakdown.
+// Attempt a from w->q (the arm's policies, else ik_jacobian_solve()); false on a breakdown.
 static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int a, ik_real *jscratch,
                         size_t jsize, const ik_target *target, ik_solve_info *att)
 {
