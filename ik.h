@@ -3050,21 +3050,7 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
 
 // ---- implementation: Jacobian solver -----------------------------------------------------------
 
-// Each iteration linearizes the effector error e (position, and the rotation vector of
-// R_target R_effector^T, scaled by orientation_weight) as e ~ J dq and steps:
-//   PINV       dq = J+ e = V diag(1/s) U^T e (Gauss-Newton; s <= rcond s_max dropped)
-//   DLS        dq = J^T (J J^T + lambda^2 I)^-1 e = V diag(s / (s^2 + lambda^2)) U^T e
-//   SDLS       dq = sum_i clamp(s_i^-1 (u_i . e) v_i, gamma_i), gamma_i = gamma_max
-//              min(1, N_i / M_i), N_i = sum of the 3-row blocks' norms of u_i, M_i = s_i^-1
-//              sum_j |v_ji| rho_j, rho_j the column's block norms (Buss and Kim 2005)
-//   TRANSPOSE  dq = alpha J^T e, alpha = (e . J J^T e) / |J J^T e|^2, the minimizer of the
-//              linearized error |e - alpha J J^T e|^2 along J^T e
-// Joint weights w scale the columns (J diag(sqrt w), dq = sqrt w * step): a weighted minimum
-// norm. A pinned joint (at a limit it would cross) leaves the active set: its column is removed,
-// its forced move to the limit is subtracted from e, and the step is recomputed.
-// PINV and DLS solve the normal equations (J J^T + lambda^2 I) y = e, dq = J^T y, by LDL^T
-// when J J^T is well conditioned (ik__jacobian_step_normal), the same step as the SVD formulas
-// without an SVD; SDLS and ill-conditioned cases use the SVD.
+// Each iteration steps by J dq ~ e (docs/jacobian.md: the methods, limits, normal equations).
 
 #define IK__JACOBIAN_VALID 0x1cab1e
 #ifdef IK_USE_FLOAT
@@ -3093,16 +3079,14 @@ IKDEF ik_jacobian_opts ik_default_jacobian_opts(void)
     return o;
 }
 
-// A target as the Jacobian iterations use it: the effector's rotation R T (R the last joint's
-// frame, T the tip's rotation) meets the target's G when G T^T R^T = I, so rot = G T^T.
+// A target as the iterations use it: rot = G T^T (G the target's rotation, T the tip's).
 typedef struct ik__goal {
     ik_vec3 pos;
     ik_mat3 rot; // G T^T (not read for a position target)
     bool use_rotation;
 } ik__goal;
 
-// The convergence and stall bookkeeping of a Jacobian iteration loop (ik_jacobian_solve() and
-// ik_arm_solve()'s attempts): the error at the state, and how it has gone.
+// The convergence and stall bookkeeping of ik__iterate(): the error at the state, and its trend.
 typedef struct ik__progress {
     ik_real err, e0[6];       // |e|^2 and the task error (position, weighted rotation vector)
     ik_real best_err;         // the least err so far (from the last nudge on)
@@ -3110,11 +3094,21 @@ typedef struct ik__progress {
     int idle;                 // iterations in a row without min_improvement
 } ik__progress;
 
-// Work arrays, all [dof] unless said: the Jacobian at the state and at the trial state
-// (6 x dof each, the rotation rows times orientation_weight), the weighted active copy for the
-// SVD, the SVD (u 6 x 6, s 6, v dof x 6), the step, the state being solved and a trial state,
-// the pinned flags and forced moves, per column its joint's sqrt(weight) and limits (infinite
-// for ball joints).
+// What ik_jacobian_solve() and ik_arm_solve() do differently (docs/jacobian.md, the policies).
+typedef struct ik__policy {
+    bool lm_damping;    // the arm's damping on the normal equations; else the method's step
+    bool fresh_pins;    // every iteration starts with all joints free; else pins are carried
+    bool planar;        // a planar chain's exact two-joint step first (ik__planar_step())
+    int halvings;       // most step halvings per iteration
+    int max_kicks;      // most nudges out of a symmetric stall (ik__jacobian_stuck())
+    int probe_it;       // the iteration (-1: none) at which a run still far is abandoned:
+    ik_real probe_cost; // position error plus lw times rotation error above this
+    ik_real lw;         // metres per radian in that cost
+} ik__policy;
+
+// Work arrays ([dof]; jac, jac_trial, jw, v 6 x dof; u 6 x 6, s 6): the Jacobian at the state and
+// at the trial, the weighted active copy, the SVD, the step, the state, the trial, pins, forced
+// moves, per column sqrt(weight) and limits (infinite for balls).
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
     ik__joint_table table; // ik__joint_table_make()
@@ -3136,7 +3130,11 @@ typedef struct ik__jac_work {
     ik_real floor2;    // |e|^2 at the rounding of the effector's coordinates
     ik__progress at;   // the error at q (jac: the Jacobian there)
     int kicks;         // nudges taken
+    ik__policy policy; // ik__jacobian_policy, or the arm's
+    ik_real *turn;     // [dof] 1: a revolute joint that turns whole turns; NULL: none
 } ik__jac_work;
+
+static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
 
 static size_t ik__jacobian_reals(int dof, size_t table)
 {
@@ -3160,11 +3158,7 @@ static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
     return g;
 }
 
-// log(G R^T): the rotation vector of the rotation from R to G, in [0, pi] (the one of
-// ik__quat_log). With v = (E21 - E12, E02 - E20, E10 - E01) / 2 = sin(a) n and
-// c = (trace E - 1) / 2 = cos(a) for E = G R^T, the angle is atan2(|v|, c) and the vector
-// v a / |v|; both carry absolute errors of a few ulps, so the axis is accurate while |v| is not
-// small or c > 0: c >= -1/2 (a <= 120 degrees, |v| >= 0.86); beyond, by the quaternion of E.
+// log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
     ik_mat3 e;
@@ -3182,10 +3176,7 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
-// The Jacobian jac (6 x dof, the rotation rows times ow; NULL for none) and the task error e
-// at state q (in the solver's parameterization): e[0..2] position, e[3..5] the weighted
-// rotation vector; returns |e|^2. One kinematics pass: the backtracking test's error and the
-// next iteration's Jacobian come from the same pass.
+// The task error e at q and the Jacobian jac (NULL: none) from one kinematics pass; |e|^2.
 static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
                               const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
                               ik_real *jac, ik_real *e)
@@ -3203,17 +3194,14 @@ static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *tabl
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
 
-// The rotation error (radians) of a task error e from ik__task_error: |e[3..5]| / ow, divided
-// first (with a huge ow, as a prismatic joint of huge travel makes it, the squares of e[3..5]
-// would overflow).
+// The rotation error (radians) of e: |e[3..5]| / ow, divided first (no overflow for a huge ow).
 static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
 {
     ik_real x = e[3] / ow, y = e[4] / ow, z = e[5] / ow;
     return IK_SQRT(x * x + y * y + z * z);
 }
 
-// Whether iteration it stops the loop, and why (*status): converged (pos_err, rot_err within
-// the tolerances), stalled (5 iterations in a row without min_improvement), or at max_it.
+// Whether iteration it stops the loop (*status): converged, stalled (5 idle iterations), max_it.
 static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_real ow, bool rot,
                               int it, int max_it, ik_status *status)
 {
@@ -3235,8 +3223,7 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
     return it == max_it;
 }
 
-// Fixed-length loops (the 6 x 6 normal equations below) fully unrolled: neither GCC nor clang
-// does it at -O2 by itself, and the loop control would cost as much as the arithmetic.
+// Fixed-length loops (the 6 x 6 normal equations) fully unrolled: GCC and clang do not at -O2.
 #if defined(__clang__)
 #define IK__UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && __GNUC__ >= 8
@@ -3244,19 +3231,12 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
 #else
 #define IK__UNROLL
 #endif
-// Functions whose loops run to a size given as a constant by every caller: inlined wherever
-// they are called, so that each size is unrolled (and no copy with an unknown size is left).
+// Inlined wherever called, so that each constant size is unrolled.
 #define IK__SIZED static inline IK__ALWAYS_INLINE
 
-// The normal equations' matrices are stored 6 x 6 whatever the task's m: a 3-row task uses
-// their leading 3 x 3 block (factors, solves), its right-hand sides are padded with zeros (which
-// the solves keep zero, and which add exact zeros to every sum).
+// The normal equations' matrices are stored 6 x 6: a 3-row task uses the leading 3 x 3 block.
 
-// A = J diag(wa) J^T (the first m rows of jac, dof columns; m = 3: the leading 3 x 3 block
-// only; wa NULL: every weight 1); each sum runs over the columns in order. In blocks of rows
-// (0-2 with 0-2, 3-5 with 0-2, 3-5 with 3-5), so that each loop's sums stay in registers. (Inline
-// with a constant weighted, so that the unweighted copy has no products by 1: 84 instructions
-// fewer for 6 x 7, about 1.5% of a 7-DOF iteration.)
+// A = J diag(wa) J^T (wa NULL: weights 1) by blocks of 3 rows, per `weighted` its own copy.
 IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
                                   bool diagonal, ik_real *a, int at, const bool weighted)
 {
@@ -3324,10 +3304,7 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// The LDL^T factorization of a + shift I (the leading n x n block, n = 3 or 6, of a 6 x 6
-// matrix, lower triangle read): l gets L's strict lower part and 1 / D_ii on its diagonal (no
-// square roots, and the solves multiply); false if a pivot is not positive. (Inline with a
-// constant n below, so that each size gets its own unrolled code.)
+// LDL^T of a + shift I (n = 3 or 6): L and 1 / D_ii into l; false if a pivot is not positive.
 IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
@@ -3357,8 +3334,7 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
     int i, j;
     if (n != 3)
         return ik__ldlt_n(a, shift, l, 6);
-    // (the rest of l as the factor of an identity padding: never read for n = 3, but written,
-    // so that no compiler sees a 6 x 6 solve read it uninitialized)
+    // (the padding's factor: never read for n = 3, written for the compilers' flow analysis)
     for (i = 3; i < 6; i++) {
         for (j = 0; j < i; j++)
             l[i * 6 + j] = 0;
@@ -3397,10 +3373,7 @@ static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
         ik__ldlt_solve_n(l, x, 6);
 }
 
-// tr(A^-1) for A = L D L^T from ik__ldlt (n = 3 or 6): A^-1 = M^T D^-1 M with M = L^-1 (unit
-// lower triangular, by forward substitution), so tr(A^-1) = sum_k |row k of M|^2 / D_k, a sum of
-// positive terms (accurate to a few epsilon cond(A) relative, as the factor). Only the leading
-// `rows` rows are summed: the trace of the leading block of a matrix padded with the identity.
+// tr(A^-1) over the leading `rows` rows from ik__ldlt's factor (docs/jacobian.md).
 IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int rows)
 {
     ik_real tr = 0, mi[6][6], term[6];
@@ -3451,9 +3424,7 @@ static int ik__jacobian_compact(ik__jac_work *w, int m, int dof)
     return na;
 }
 
-// dq (weighted, compact: na values) to joint units in place: sqrt(w) times the active columns'
-// values, the forced moves of pinned joints, 0 for frozen ones. (From the back: the compact
-// index never passes the full one.)
+// dq (weighted, compact) to joint units in place: forced moves for pins, 0 for frozen joints.
 static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 {
     int c, a = na - 1;
@@ -3463,8 +3434,7 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
                                              : 0;
 }
 
-// The projection of z (weighted joint coordinates) on the null space of the weighted active
-// Jacobian Jw: z - Jw^T (Jw Jw^T)^-1 Jw z with the factor l of Jw Jw^T (m x m).
+// z projected on the null space of Jw, by the factor l of Jw Jw^T (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
@@ -3483,15 +3453,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     }
 }
 
-// lambda^2 of a step for the task error e (m rows), given s2 = s_h^2 of the weighted Jacobian:
-// 0 but for DLS; a fixed damping squared; or adaptive (docs/jacobian.md): only below
-// s_h = eps = 0.05 L (L: scale), at most lambda_max = 0.1 L and never more than the error,
-// lambda^2 = (1 - s_h^2 / eps^2) min(|e|^2, lambda_max^2), so that the damping vanishes as the
-// target is reached and the last iterations converge as fast as Gauss-Newton's.
-// s_h^2 = 1 / sum_i 1 / s_i^2 = 1 / tr((Jw Jw^T)^-1) measures how near the chain is to a
-// singularity: within s_min^2 / k <= s_h^2 <= s_min^2 (k singular values s_i), s_min^2 itself up
-// to the others' share where one singular value is small, smooth in the state (s_min turns a
-// corner where two singular values cross), and exact from an LDL^T factor or the SVD alike.
+// lambda^2 for the error e given s2 = s_h^2: 0 but for DLS, damping^2, or adaptive (docs).
 static ik_real ik__dls_damping(const ik_jacobian_opts *o, ik_real s2, const ik_real *e, int m,
                                ik_real scale)
 {
@@ -3512,26 +3474,15 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
-// The conditioning the normal equations need (below: the SVD): s_h^2 = 1 / tr(A^-1) > cut tr(A),
-// so that s_min^2 >= s_h^2 > 1e4 epsilon s_max^2 (cond(A) < 1e-4 / epsilon; stricter than a cut
-// on s_min^2 itself, by up to a factor m) and the normal equations' error (cond(A) epsilon,
-// relative) stays below 1e-4 of the step, which the next iteration corrects (Newton's
-// convergence stays superlinear); and no singular value that PINV would drop
-// (s_min^2 >= s_h^2 > rcond^2 tr(A) >= rcond^2 s_max^2).
+// The conditioning the normal equations need, s_h^2 > cut tr(A) (docs/jacobian.md).
 static ik_real ik__normal_cut(const ik_jacobian_opts *o)
 {
     ik_real cut = IK_EPSILON * IK_R(1e4);
     return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
 }
 
-// Solves (B + lambda^2 I) y = y for a normal equations' matrix B (the leading `rows` block of
-// n = 3 or 6, padded with the identity; lower triangle read; tr its trace) by LDL^T, lambda^2 the
-// DLS damping (ik__dls_damping; 0 for PINV). Where B is well conditioned (ik__normal_cut) *l gets
-// its undamped factor. Where it is not (near or at a singularity, or rank deficient: two joints
-// moving the effector alike), a damping that keeps B + lambda^2 I well conditioned still does:
-// s_h^2 is then below the cut, as good as 0 to the damping's formula. Returns false (y as it
-// was) if neither holds, or if need_l and B is not well conditioned (the rest pose's null space
-// needs the undamped factor): the SVD's case.
+// Solves (B + lambda^2 I) y = y by LDL^T (B: the leading `rows` block, trace tr; *l its undamped
+// factor); false where B or need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
                              ik_real *l, ik_real *y)
@@ -3545,8 +3496,7 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     if (!conditioned && (need_l || !(tr > 0)))
         return false;
     lambda2 = ik__dls_damping(o, sh2, e, m, scale);
-    // (a damping below the rounding of B's smallest eigenvalue leaves the factor as it is:
-    // s_h^2 <= s_min^2)
+    // (a damping below the rounding of B's smallest eigenvalue keeps the factor)
     damped = lambda2 > IK_EPSILON * sh2 / 8;
     if (damped && !ik__ldlt(b, lambda2, n, ld))
         return false;
@@ -3557,23 +3507,24 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     return true;
 }
 
-// The DLS and PINV steps without an SVD, with at least m active columns: (Jw Jw^T +
-// lambda^2 I) y = e (ik__normal_solve), dq = Jw^T y (weighted coordinates; Jw = J diag(sqrt w),
-// pinned columns zero). Returns false (nothing written) where that does not hold; *l gets the
-// undamped factor for the rest pose's projection (with_rest).
+// A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
+static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
+{
+    int c;
+    for (c = 0; c < w->dof && !plain; c++)
+        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // (no branch)
+    ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
+}
+
+// DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
     ik_real a[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
-    ik_real *wa = w->jw;
     int r, c;
-    // A = J diag(wa) J^T, wa the weights with pinned columns 0 (kept in jw, unused here; plain:
-    // none, all ones)
-    for (c = 0; c < dof && !plain; c++)
-        wa[c] = pinned[c] != 0 ? 0 : sw[c] * sw[c];
-    ik__normal_matrix(jac, plain ? NULL : wa, m, dof, a);
+    ik__normal_weighted(w, plain, a);
     for (r = 0; r < m; r++) {
         tr += a[r * 6 + r];
         y[r] = e[r];
@@ -3589,13 +3540,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     return true;
 }
 
-// The DLS and PINV steps when fewer columns are active than the task has rows (joints pinned at
-// their limits): the normal equations of the compact columns Jw (w->jw, m x na),
-// (Jw^T Jw + lambda^2 I) x = Jw^T e, the same step as Jw^T (Jw Jw^T + lambda^2 I)^-1 e and as
-// the SVD formulas; x (na values) into w->dq. B = Jw^T Jw is the leading na x na block of a
-// matrix padded with the identity, which the factor and the solves keep apart. A well
-// conditioned B leaves no null space for the rest pose (with_rest: false where B is not).
-// Returns false (nothing written) where ik__normal_solve does.
+// DLS and PINV with fewer active columns than rows: (Jw^T Jw + lambda^2 I) x = Jw^T e.
 static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                    const ik_real *e, ik_real scale, bool with_rest)
 {
@@ -3623,10 +3568,7 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     return true;
 }
 
-// SDLS's factor for singular triple i of the compact Jw (m x na; k triples): (u_i . e) / s_i,
-// scaled down so that no joint moves more than gamma_i = gamma_max min(1, N_i / M_i), N_i the
-// sum of u_i's 3-row blocks' norms, M_i = s_i^-1 sum_j |v_ji| rho_j, rho_j the column's block
-// norms (Buss and Kim 2005).
+// SDLS's factor for singular triple i: (u_i . e) / s_i, clamped to gamma_i (docs/jacobian.md).
 static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int i, ik_real ue,
                                ik_real gamma_max)
 {
@@ -3653,9 +3595,7 @@ static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int 
     return big > gi ? f * (gi / big) : f;
 }
 
-// The PINV, DLS and SDLS steps by the SVD of the compact active columns Jw (w->jw, m x na):
-// dq = sum_i f_i (u_i . e) v_i with the factors f_i of the formulas above; dq compact (na).
-// Its dual y = sum_i f_i (u_i . e) / s_i u_i (Jw^T y = dq, as v_i = Jw^T u_i / s_i).
+// PINV, DLS and SDLS by the SVD of the compact Jw: dq (compact), and its dual y.
 static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                   const ik_real *e, ik_real scale)
 {
@@ -3692,11 +3632,7 @@ static void ik__jacobian_step_svd(const ik_jacobian_opts *o, ik__jac_work *w, in
     }
 }
 
-// The Jacobian transpose step alpha Jw^T e (weighted, pinned columns 0), alpha =
-// (e . J J^T e) / |J J^T e|^2, the minimizer of the linearized error along it.
-// A bound on the weighted Jacobian's entries for the solve: lever arms are at most the chain's
-// reach (a prismatic column is a unit axis), rotation rows ow; times the largest sqrt(weight).
-// Infinite where the reach is.
+// A bound on the weighted Jacobian's entries: the reach (or ow) times the largest sqrt(weight).
 static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
 {
     ik_real sw = 0;
@@ -3707,12 +3643,12 @@ static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
     return ik__finite(reach) ? (reach > w->ow ? reach : w->ow) * sw : IK_INFINITY;
 }
 
+// The transpose step alpha Jw^T e (pinned columns 0), alpha the minimizer along it.
 static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const ik_real *e)
 {
     ik_real jjte[6], es[6], num = 0, den = 0, alpha, big = 0, emax = 0, js = 1, back = 1;
     int r, c;
-    // (J and e scaled to 1 where |J J^T e|^2 could overflow, as a huge orientation weight makes
-    // it: alpha goes as 1 / |J|^2 and not with |e|, so the step is alpha' (|e| / |J|) J'^T e')
+    // (J and e scaled to 1 where |J J^T e|^2 could overflow: a huge orientation weight)
     for (r = 0; r < m; r++)
         emax = IK_FABS(e[r]) > emax ? IK_FABS(e[r]) : emax;
     big = w->jac_bound; // (any bound will do; the entries themselves where it is large)
@@ -3747,9 +3683,14 @@ static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const i
         w->dq[c] *= alpha * back;
 }
 
-// The pull toward the rest pose into w->trial (all dof): rest_gain (rest - q) in the weighted
-// coordinates the projection works in (divided by sqrt w, multiplied back with the step), for
-// Euler balls in Euler angles too; 0 on pinned and frozen columns.
+// A ball joint's exponential map v[0..2] as IK_BALL_EULER's yaw, pitch, roll.
+static ik_vec3 ik__expmap_to_ypr(const ik_real *v)
+{
+    ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+    return ik_mat3_to_euler(ik_quat_to_mat3(r), IK_EULER_YXZ);
+}
+
+// The pull toward the rest pose into w->trial, rest_gain (rest - q) / sqrt(w); 0 if not active.
 static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                           bool euler)
 {
@@ -3761,9 +3702,7 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
         for (t = 0; t < nd; t++)
             rest[t] = o->rest[c + t];
         if (euler && j->type == IK_JOINT_BALL) {
-            ik_vec3 ypr = ik_mat3_to_euler(
-                ik_quat_to_mat3(ik_quat_from_expmap(ik_vec3_make(rest[0], rest[1], rest[2]))),
-                IK_EULER_YXZ);
+            ik_vec3 ypr = ik__expmap_to_ypr(rest);
             rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
         }
         for (t = 0; t < nd; t++, c++)
@@ -3772,11 +3711,7 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
     }
 }
 
-// Adds to the step dq (n values: all dof with the normal equations' factor l, else the compact
-// na) the pull toward the rest pose projected on the null space of the step's columns: by l, or
-// I - V V^T over the singular vectors the SVD step used (a zero singular value's vector is in
-// the null space). No longer than the task's own step: a pull that is large next to it would
-// move the effector by its second-order drift and keep the task from converging.
+// Adds the rest pull projected on the step's null space, no longer than the task's step.
 static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, int na, const ik_real *l, bool euler)
 {
@@ -3806,10 +3741,8 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
 }
 
-// One step dq (joint units) for the m x dof task J dq = e on the active columns: with DLS and
-// PINV by the normal equations where they are well conditioned (J Jw^T with at least m active
-// columns, else Jw^T Jw of the fewer ones), else by the SVD of the active columns alone (pinned
-// and frozen joints' columns never enter it); the forced moves of pinned joints added.
+// One step dq (joint units) for J dq = e on the active columns, by the normal equations or the
+// SVD; forced moves of pinned joints added. false where the arm's damping cannot factor.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
@@ -3839,19 +3772,10 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : w->dq[c] * w->sw[c];
 }
 
-// pinned[c]: 0 free; 1 pinned in this iteration; 2 carried from the last one (releasable);
-// above 2, carried but not to be released for pinned[c] - 2 more iterations while the steps are
-// clamped to max_joint_step: a pin that was released and pinned again in one iteration (the
-// released problem's own damping moved it out again) waits IK__PIN_WAIT iterations before the
-// next try, so that it costs no extra passes in every iteration of a long drag toward a target
-// beyond the limit. A step that is not clamped is tried on waiting pins as well (else a pin
-// held by the wait could keep the others in a minimum of the reduced problem for 8 iterations).
+// pinned[c]: 0 free, 1 new, 2 carried, above 2 waiting to be freed (docs/jacobian.md).
 #define IK__PIN_WAIT 8
 
-// -1 if column c's value is on its lower limit, 1 on its upper one, 0 if on neither: within a
-// few roundings (q + (limit - q), the move that pinned it, need not be the limit to the bit).
-// The rounding is taken of q, which is finite: of an infinite limit it would be infinite too,
-// and every value would count as on it.
+// -1 if column c is on its lower limit, 1 on its upper one, else 0 (within a few roundings of q).
 static int ik__limit_side(const ik__jac_work *w, int c)
 {
     const ik_real q = w->q[c], lo = w->lo[c], hi = w->hi[c],
@@ -3861,16 +3785,16 @@ static int ik__limit_side(const ik__jac_work *w, int c)
     return IK_FABS(q - hi) <= within ? 1 : 0;
 }
 
-// The active set at an iteration's start: a joint pinned in the last iteration and still on its
-// limit stays pinned, with no forced move; the others are free. A pin that holds from one
-// iteration to the next costs no extra pass.
+// The active set at an iteration's start: pins still on their limits stay, unless fresh_pins.
 static void ik__pins_carry(ik__jac_work *w, int dof)
 {
     int c;
     if (w->pins == 0 && w->released == 0)
         return; // (nothing pinned or marked: nothing to carry or clear)
     w->pins = w->released = 0;
-    for (c = 0; c < dof; c++) {
+    for (c = 0; c < dof && w->policy.fresh_pins; c++)
+        w->pinned[c] = w->forced[c] = 0;
+    for (c = 0; c < dof && !w->policy.fresh_pins; c++) {
         int side = w->pinned[c] != 0 ? ik__limit_side(w, c) : 0;
         w->pinned[c] = side == 0 ? 0 : (w->pinned[c] > 2 ? w->pinned[c] - 1 : 2);
         w->forced[c] = side < 0 ? w->lo[c] - w->q[c] : (side > 0 ? w->hi[c] - w->q[c] : 0);
@@ -3878,14 +3802,7 @@ static void ik__pins_carry(ik__jac_work *w, int dof)
     }
 }
 
-// Which way the task pulls pinned column c, given the step's residual r = e - J dq (e with the
-// forced moves taken out; e2 = |e|^2): +1 if the error falls as joint c moves up, -1 down, 0 if
-// neither beyond rounding. From J_c^T r (the derivative of |r|^2 in joint c is -2 J_c^T r: the
-// sign test of an active-set method's multipliers), by more than sqrt(epsilon) |J_c| |e|. A
-// reduced task solved exactly (no damping, at least as many free columns as rows) leaves r at
-// rounding level; the multiplier is then the step's dual's, J_c^T y (the minimum-norm step
-// with joint c free moves it by sqrt(w_c) times that, to first order), compared with y scaled
-// to its largest entry.
+// Which way the task pulls pinned column c: +1 up, -1 down, 0 neither (docs/jacobian.md).
 static int ik__pin_pull(const ik__jac_work *w, int m, int dof, int c, const ik_real *r, ik_real e2)
 {
     ik_real g = 0, j2 = 0, ymax = 0, gy = 0, y2 = 0;
@@ -3907,17 +3824,14 @@ static int ik__pin_pull(const ik__jac_work *w, int m, int dof, int c, const ik_r
     return gy > 0 ? 1 : -1;
 }
 
-// Whether pinned column c may be freed now: carried (2), or waiting (3 .. 1 + IK__PIN_WAIT; not
-// one pinned again in this iteration) where the step is not clamped.
+// Whether pinned column c may be freed now: carried, or waiting with an unclamped step.
 static bool ik__pin_releasable(const ik__jac_work *w, int c, bool clamped)
 {
     return w->pinned[c] == 2 ||
            (!clamped && w->pinned[c] > 2 && w->pinned[c] <= (ik_real)(1 + IK__PIN_WAIT));
 }
 
-// Frees the pins that the task pulls off their limits (ik__pin_pull: inward) among those
-// ik__pin_releasable() names (clamped: a free joint's step is longer than max_step). Returns
-// whether it freed any: the step is then taken again.
+// Frees the releasable pins the task pulls inward; true if any (the step is then taken again).
 static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, ik_real max_step)
 {
     ik_real r[6], e2 = 0;
@@ -3952,9 +3866,7 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, 
     return freed;
 }
 
-// q + dq in the solver's parameterization: additive for 1-DOF joints and Euler balls; for
-// exponential-map balls, exp(v') = exp(J(v) dv) exp(v) (the step composed on the manifold,
-// matching the Jacobian's columns P J(v) e_k), |v'| <= pi.
+// q + dq in the solver's parameterization (balls' exponential maps composed on the manifold).
 static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
                                const ik_real *dq, ik_real scale_step, ik_real *out)
 {
@@ -3983,8 +3895,7 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
     }
 }
 
-// The checks of ik_jacobian_opts that ik_jacobian_solve() and ik_arm_solve() share (the rest
-// pose is checked against the chain's DOF by each).
+// The checks of ik_jacobian_opts (the rest pose's values apart).
 static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
 {
     return o->_valid == IK__JACOBIAN_VALID && (int)o->method >= 0 && (int)o->method <= 3 &&
@@ -4018,14 +3929,13 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->table = ik__joint_table_make(w->chain, w->s + 6);
 }
 
-// The state in the solver's parameterization, clamped into the limits (Euler balls: as
-// yaw-pitch-roll); per column its joint's sqrt(weight) and limits (infinite for ball joints).
+// The state in the solver's parameterization, clamped; per column sqrt(weight) and limits.
 static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 {
     const ik_chain *chain = w->chain;
     int c, jt, t;
     w->unit_weights = true;
-    w->frozen = w->pins = w->released = 0;
+    w->frozen = 0;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type);
@@ -4033,14 +3943,11 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
             w->sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
             w->unit_weights = w->unit_weights && w->sw[c + t] == 1;
             w->frozen += w->sw[c + t] == 0;
-            w->pinned[c + t] = w->forced[c + t] = 0;
             w->lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
         if (j->type == IK_JOINT_BALL && w->euler) {
-            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
-                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
-                                           IK_EULER_YXZ);
+            ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
             c += 3;
         } else {
@@ -4050,55 +3957,91 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
     }
 }
 
-// Checks the input (in the documented order of errors) and sets up w in scratch: the arrays, the
-// problem's constants, the state, and the error and Jacobian at the start.
+// ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
+static const ik__policy ik__jacobian_policy = { false, false, false, 20, 3, -1, 0, 0 };
+
+// w in scratch (base) for a valid problem: arrays, constants, q_io, ik_jacobian_solve()'s policies.
+static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
+                              const ik_jacobian_opts *o, int dof, ik_real *base,
+                              const ik_real *q_io)
+{
+    ik_real reach = ik__chain_reach(chain);
+    w->chain = chain;
+    w->o = o;
+    w->goal = ik__goal_make(chain, target);
+    w->dof = dof;
+    w->m = target->use_rotation ? 6 : 3;
+    w->euler = o->ball_param == IK_BALL_EULER;
+    ik__jacobian_layout(w, base, dof);
+    w->scale = ik__length_scale(reach);
+    w->ow = o->orientation_weight > 0 ? o->orientation_weight
+                                      : w->scale / (ik_real)ik__movable_joints(chain);
+    ik__jacobian_load(w, q_io);
+    w->within_reach = !ik__beyond_reach(chain, target->pos, reach, o->tolerance);
+    w->jac_bound = ik__jacobian_bound(w, reach);
+    w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
+    w->policy = ik__jacobian_policy;
+    w->turn = NULL;
+}
+
+// A run from the state in w->q: every joint free, no nudge taken, the error and Jacobian there.
+static void ik__jacobian_start(ik__jac_work *w)
+{
+    int c;
+    for (c = 0; c < w->dof; c++)
+        w->pinned[c] = w->forced[c] = 0;
+    w->pins = w->released = w->kicks = 0;
+    w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac,
+                               w->at.e0);
+    w->at.best_err = 0;
+    w->at.idle = 0;
+}
+
+// The input's checks in the documented order (scratch's size apart); opts_valid: the options'.
+static ik_result ik__jacobian_validate(const ik_chain *chain, const ik_target *target_in,
+                                       bool opts_valid, const ik_real *rest, const ik_real *q_io,
+                                       const void *scratch, size_t scratch_size,
+                                       const ik_solve_info *info, ik_target *target, int *dof)
+{
+    int c;
+    ik_result r = ik__chain_state_validate(chain, q_io, dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (!opts_valid)
+        return IK_ERR_BAD_OPTS;
+    for (c = 0; rest && c < *dof; c++)
+        if (!ik__bounded(rest[c]))
+            return IK_ERR_BAD_ARG;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, *dof, rest, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
+    return IK_OK;
+}
+
+// Checks the input and sets up w in scratch for a run.
 static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
                                     const ik_target *target_in, const ik_jacobian_opts *o,
                                     const ik_real *q_io, void *scratch, size_t scratch_size,
                                     const ik_solve_info *info)
 {
     ik_target target;
-    ik_real *base, reach;
+    ik_real *base;
     size_t need;
-    int dof, i;
-    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    int dof;
+    ik_result r = ik__jacobian_validate(chain, target_in, ik__jacobian_opts_valid(o), o->rest, q_io,
+                                        scratch, scratch_size, info, &target, &dof);
     if (r != IK_OK)
         return r;
-    r = ik__target_prepare(target_in, &target);
-    if (r != IK_OK)
-        return r;
-    if (!ik__jacobian_opts_valid(o))
-        return IK_ERR_BAD_OPTS;
-    for (i = 0; o->rest && i < dof; i++)
-        if (!ik__bounded(o->rest[i]))
-            return IK_ERR_BAD_ARG;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, o->rest, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real))
         return IK_ERR_SCRATCH_TOO_SMALL; // (ik_jacobian_scratch_size without a second validation)
-    w->chain = chain;
-    w->o = o;
-    w->goal = ik__goal_make(chain, &target);
-    w->dof = dof;
-    w->m = target.use_rotation ? 6 : 3;
-    w->euler = o->ball_param == IK_BALL_EULER;
-    ik__jacobian_layout(w, base, dof);
-    reach = ik__chain_reach(chain);
-    w->scale = ik__length_scale(reach);
-    w->ow = o->orientation_weight > 0 ? o->orientation_weight
-                                      : w->scale / (ik_real)ik__movable_joints(chain);
-    ik__jacobian_load(w, q_io);
-    w->within_reach = !ik__beyond_reach(chain, target.pos, reach, o->tolerance);
-    w->jac_bound = ik__jacobian_bound(w, reach);
-    w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
-    w->at.err =
-        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof, w->jac, w->at.e0);
-    w->at.best_err = 0;
-    w->at.idle = w->kicks = 0;
+    ik__jacobian_init(w, chain, &target, o, dof, base, q_io);
+    ik__jacobian_start(w);
     return IK_OK;
 }
 
@@ -4121,18 +4064,18 @@ static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real 
     }
 }
 
-// Scales the free joints' step so that none moves more than max_joint_step, then pins each
-// free joint whose step would cross a limit (forced to the limit, its move taken out of e).
-// Returns whether it pinned any.
+// Scales the free joints' step to max_joint_step, then pins those that would cross a limit.
 static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
 {
     const int dof = w->dof;
+    const ik_real *turn = w->turn; // (never pinned)
     ik_real emax = 0;
     bool pinned_one = false;
     int c, i;
-    for (c = 0; c < dof; c++)
-        if (IK_FABS(w->dq[c]) > emax && w->pinned[c] == 0)
-            emax = IK_FABS(w->dq[c]);
+    for (c = 0; c < dof; c++) { // (the largest free step, without a branch on the data)
+        ik_real step = IK_FABS(w->dq[c]) * (w->pins == 0 || w->pinned[c] == 0 ? 1 : 0);
+        emax = step > emax ? step : emax;
+    }
     if (emax > w->o->max_joint_step)
         for (c = 0; c < dof; c++)
             if (w->pinned[c] == 0)
@@ -4140,7 +4083,7 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     for (c = 0; c < dof; c++) {
         ik_real to = w->q[c] + w->dq[c],
                 lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-        if (w->pinned[c] == 0 && lim != to) { // (ball joints' limits are infinite)
+        if (w->pinned[c] == 0 && lim != to && !(turn && turn[c] != 0)) { // (balls: none)
             w->pinned[c] = w->forced[c] != 0 ? 2 + IK__PIN_WAIT : 1;
             w->pins++;
             w->forced[c] = lim - w->q[c];
@@ -4152,32 +4095,55 @@ static bool ik__pin_crossings(ik__jac_work *w, ik_real *e)
     return pinned_one;
 }
 
-// The step dq for the clamped error e with the limits as an active set: the last iteration's
-// pins that still hold, then steps again with freed pins or new ones (at most one pass per
-// joint and one per freed pin). docs/jacobian.md, "Joint limits: the reduced problem".
-static void ik__active_set_step(ik__jac_work *w, ik_real *e)
+// The arm's DLS step (docs/jacobian.md, "The arm's damping"); false if no damping factors.
+static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
+{
+    const int m = w->m, dof = w->dof;
+    const bool plain = ik__unweighted(w);
+    const ik_real reach2 = w->scale * w->scale, damping2 = w->o->damping * w->o->damping;
+    ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, *wa = w->jw;
+    ik_real lambda2 = damping2 > 0 ? damping2 : w->at.err / 20 + IK_R(1e-9) * reach2;
+    int r, c;
+    ik__normal_weighted(w, plain, a);
+    while (!ik__ldlt(a, lambda2, m, l)) {
+        if (!ik__finite(lambda2) || lambda2 > reach2 * IK_R(1e6))
+            return false;
+        lambda2 = lambda2 * 100 + IK_EPSILON * reach2;
+    }
+    for (r = 0; r < m; r++)
+        y[r] = e[r];
+    ik__ldlt_solve(l, m, y);
+    ik__jacobian_tmul(w->jac, y, m, dof, w->dq);
+    for (c = 0; c < dof && !plain; c++)
+        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : wa[c] * w->dq[c];
+    return true;
+}
+
+// The step for the clamped error e, limits as an active set (docs/jacobian.md); false: none.
+static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
     ik__pins_carry(w, w->dof);
     for (pass = 0; pass <= 2 * w->dof; pass++) {
-        ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
-        if (ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
+        if (!w->policy.lm_damping)
+            ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
+        else if (!ik__lm_step(w, e))
+            return false;
+        if (!w->policy.fresh_pins && ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
             continue;
         if (!ik__pin_crossings(w, e))
             break;
     }
+    return true;
 }
 
-// A symmetric singular configuration (a straight arm with a reachable target on its line) has
-// an error orthogonal to every column: every method steps by zero. True if that is the case
-// (at most 3 times per solve, never at the rounding floor, where there is nothing to break):
-// the step is nothing, and J^T e ~ 0 next to |J| |e|.
+// Whether a symmetric singular state stalls the step (J^T e ~ 0; policy.max_kicks at most).
 static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
 {
     const int dof = w->dof, m = w->m;
     ik_real jmax = 0, gmax = 0, enorm = 0;
     int c, i;
-    if (!(w->kicks < 3 && w->within_reach && w->at.err > w->floor2))
+    if (!(w->kicks < w->policy.max_kicks && w->within_reach && w->at.err > w->floor2))
         return false;
     for (c = 0; c < dof; c++)
         if (IK_FABS(w->dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w->q[c])))
@@ -4192,12 +4158,11 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     return gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
 }
 
-// Breaks the symmetry of ik__jacobian_stuck() with a small fixed nudge of the free joints,
-// taken as it is: 0.01 rad (0.01 of the mean link for prismatic joints), at most
-// max_joint_step, scaled by sqrt(weight) so that frozen joints stay, signs alternating.
+// Breaks that symmetry by a small fixed nudge of the free joints, signs alternating.
 static void ik__jacobian_nudge(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
+    ik_real *swap;
     int c, jt, t;
     w->kicks++;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
@@ -4214,16 +4179,15 @@ static void ik__jacobian_nudge(ik__jac_work *w)
                            : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
     }
     ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
-    for (c = 0; c < w->dof; c++)
-        w->q[c] = w->trial[c];
+    swap = w->q;
+    w->q = w->trial;
+    w->trial = swap;
     w->at.err =
         ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->at.e0);
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
 
-// PINV's full step failed 8 halvings near a singularity with a residual that cannot vanish (a
-// target out of reach: Gauss-Newton's known weakness): a damped step for this iteration
-// instead, lambda = min(|e|, lambda_max), for the unclamped error (into e).
+// PINV's full step failed 8 halvings: a damped step instead, lambda = min(|e|, lambda_max).
 static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 {
     ik_jacobian_opts od = *w->o;
@@ -4238,52 +4202,64 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik__jacobian_step(w->chain, &od, w, w->m, w->dof, e, w->scale, w->euler);
 }
 
-// Takes the step, halving it while it makes the error worse; none at all if 20 halvings do not
-// help, once the step no longer moves any joint, or at once if the error is already at the
-// rounding of the effector's coordinates (the state stays, and the iteration counts as idle).
-// The first try's pass also gives the Jacobian there: the next iteration's.
-static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e)
+static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
+
+// The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
+static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
 {
-    const int dof = w->dof;
-    const bool pinv = w->o->method == IK_JACOBIAN_PINV;
-    ik_real step = 1, new_err = 0, e1[6] = { 0 };
-    int tries, c, i;
-    for (tries = 0; tries < 20; tries++, step /= 2) {
-        bool moves = tries == 0;
-        if (tries == 8 && pinv) {
-            ik__pinv_fallback(w, e);
-            step = 1;
-            moves = true;
-        }
-        for (c = 0; c < dof && !moves && w->at.err > w->floor2; c++)
-            moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
-        if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
-            return;
-        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
-        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, dof,
-                                 tries == 0 ? w->jac_trial : NULL, e1);
-        if (new_err <= w->at.err)
-            break;
-    }
-    if (!(new_err <= w->at.err))
-        return;
-    for (c = 0; c < dof; c++) // the trial's error and Jacobian are the next iteration's
-        w->q[c] = w->trial[c];
-    if (tries == 0) {
-        ik_real *swap = w->jac;
+    ik_real *swap = w->q;
+    int i;
+    w->q = w->trial;
+    w->trial = swap;
+    if (fresh) {
+        swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
         for (i = 0; i < 6; i++)
             w->at.e0[i] = e1[i];
         w->at.err = new_err;
     } else {
-        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, dof,
+        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof,
                                    w->jac, w->at.e0);
     }
 }
 
-// The solve's answer into q_io (back to exponential maps; a ball joint that never moved keeps
-// its values bit for bit), or IK_ERR_NUMERIC (q_io untouched) if a value left the bounds.
+// Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
+// or it moves no joint); the first try's pass gives the next Jacobian (not after an exact step).
+static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
+{
+    const bool pinv = w->o->method == IK_JACOBIAN_PINV;
+    ik_real step = 1, new_err = 0, e1[6] = { 0 };
+    int tries, c;
+    for (tries = 0; tries < w->policy.halvings; tries++, step /= 2) {
+        bool moves = tries == 0;
+        if (tries == 8 && pinv) {
+            ik__pinv_fallback(w, e);
+            step = 1;
+            moves = true;
+        }
+        for (c = 0; c < w->dof && !moves && w->at.err > w->floor2; c++)
+            moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
+        if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
+            return;
+        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
+        for (c = 0; w->turn && c < w->dof; c++) // (turning joints wrapped into their limits)
+            if (w->turn[c] != 0)
+                w->trial[c] =
+                    ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
+                              w->lo[c], w->hi[c]);
+        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, w->dof,
+                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
+        if (new_err <= w->at.err)
+            break;
+    }
+    if (new_err <= w->at.err)
+        ik__jacobian_accept(w, e1, new_err,
+                            tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] +
+                                                             e1[2] * e1[2]) <= w->o->tolerance));
+}
+
+// The answer into q_io (unmoved balls bit for bit), or IK_ERR_NUMERIC if a value is unbounded.
 static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
 {
     const ik_chain *chain = w->chain;
@@ -4291,9 +4267,7 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && w->euler) {
-            ik_vec3 ypr = ik_mat3_to_euler(ik_quat_to_mat3(ik_quat_from_expmap(
-                                               ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]))),
-                                           IK_EULER_YXZ);
+            ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             ik_vec3 v = ik__quat_log(ik__ball_rotation(w->q + c, true));
             if (ypr.x == w->q[c] && ypr.y == w->q[c + 1] && ypr.z == w->q[c + 2])
                 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
@@ -4309,44 +4283,57 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     return IK_OK;
 }
 
+// The one iteration loop of ik_jacobian_solve() and ik_arm_solve()'s attempts from w->q, their
+// differences in w->policy (docs/jacobian.md, "One iteration core"); false on a breakdown.
+static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
+{
+    const ik_jacobian_opts *o = w->o;
+    ik_status *status = &res->status;
+    ik_real e[6];
+    int it;
+    *status = IK_STATUS_MAX_ITERATIONS;
+    for (it = 0; ik__finite(w->at.err); it++) {
+        bool exact;
+        if (ik__progress_stop(&w->at, o, w->ow, w->goal.use_rotation, it, o->max_iterations,
+                              status) ||
+            (it == w->policy.probe_it &&
+             w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost)) { // (the probe)
+            // not converged with the target beyond reach: unreachable
+            if (*status != IK_STATUS_CONVERGED && !w->within_reach)
+                *status = IK_STATUS_UNREACHABLE;
+            res->iterations = it;
+            res->position_error = w->at.pos_err;
+            res->rotation_error = w->at.rot_err;
+            return true;
+        }
+        ik__clamp_error(w->at.e0, w->m, o->max_step, e);
+        exact = w->policy.planar && ik__planar_step(w, w->at.e0);
+        if (!exact && !ik__active_set_step(w, e))
+            return false;
+        if (!exact && ik__jacobian_stuck(w, e))
+            ik__jacobian_nudge(w);
+        else
+            ik__jacobian_line_search(w, e, exact);
+    }
+    return false;
+}
+
 IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target_in,
                                   const ik_jacobian_opts *opts, ik_real *q_io, void *scratch,
                                   size_t scratch_size, ik_solve_info *info)
 {
     const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
-    ik_status status = IK_STATUS_MAX_ITERATIONS;
+    ik_solve_info res;
     ik__jac_work w;
-    ik_real e[6];
-    int it;
     ik_result r = ik__jacobian_setup(&w, chain, target_in, &o, q_io, scratch, scratch_size, info);
     if (r != IK_OK)
         return r;
-    for (it = 0;
-         !ik__progress_stop(&w.at, &o, w.ow, w.goal.use_rotation, it, o.max_iterations, &status);
-         it++) {
-        ik__clamp_error(w.at.e0, w.m, o.max_step, e);
-        ik__active_set_step(&w, e);
-        if (ik__jacobian_stuck(&w, e))
-            ik__jacobian_nudge(&w);
-        else
-            ik__jacobian_line_search(&w, e);
-        if (!ik__finite(w.at.err))
-            return IK_ERR_NUMERIC;
-    }
-    // not converged with the target beyond reach: unreachable, whether stalled or out of
-    // iterations (the chain is then stretched toward it as far as the iterations went)
-    if (status != IK_STATUS_CONVERGED && !w.within_reach)
-        status = IK_STATUS_UNREACHABLE;
+    if (!ik__iterate(&w, &res))
+        return IK_ERR_NUMERIC;
     r = ik__jacobian_store(&w, q_io);
-    if (r != IK_OK)
-        return r;
-    if (info) {
-        info->status = status;
-        info->iterations = it;
-        info->position_error = w.at.pos_err;
-        info->rotation_error = w.at.rot_err;
-    }
-    return IK_OK;
+    if (r == IK_OK && info)
+        *info = res;
+    return r;
 }
 
 // ---- implementation: CCD -----------------------------------------------------------------------
@@ -6224,49 +6211,10 @@ IKDEF ik_arm_opts ik_default_arm_opts(void)
     return o;
 }
 
-// An attempt of ik_arm_solve() with DLS options: the Jacobian solver's iteration (damped least
-// squares on the normal equations, limits by an active set, halving a step that raises the
-// error), specialised so that nothing is validated or set up per attempt and no SVD is ever
-// needed. The damping is Levenberg-Marquardt's after Sugihara (2011), lambda^2 = |e|^2 / 20 +
-// 1e-9 reach^2 (opts.damping^2 if set): it vanishes with the error, so the last iterations
-// converge as fast as Gauss-Newton's even at a singular solution, and it keeps
-// J W J^T + lambda^2 I positive definite when pinned joints leave fewer active columns than task
-// rows (random starts pin joints often; the Jacobian solver then falls back to an SVD, ~20 times
-// the cost of this step). The coefficients were tuned on the arm benchmark (bench/): 1/2 needs
-// 1.5-2x the iterations from random starts, 1/10 to 1/50 about the same; a floor of 1e-6 reach^2
-// stalls near singular targets (a stretched UR5 elbow).
-typedef struct ik__arm_work {
-    const ik_chain *chain;
-    const ik_target *target;
-    ik__goal goal; // of target
-    const ik_jacobian_opts *o;
-    int dof, m;
-    ik_real ow, reach, lw, floor2, damping2;
-    // [6 dof] the Jacobian at the state and at the trial; [dof] the step, trial state, forced
-    // moves (pinned joints), per column sqrt(weight), weight (0 when pinned), limits, and 1 for
-    // a revolute joint whose limits span a whole turn or more (else 0)
-    ik_real *jac, *jac_trial, *dq, *trial, *forced, *sw, *wa, *lo, *hi, *turn;
-    ik__joint_table table; // ik__joint_table_make()
-    bool planar;           // a planar table and a position target within reach: ik__planar_step()
-} ik__arm_work;
-
-static size_t ik__arm_work_reals(int dof, size_t table)
-{
-    return (size_t)dof * (6 * 2 + 8) + table;
-}
-
-// x if it is within [lo, hi], else x moved by whole turns to within half a turn of the middle
-// of [lo, hi] (which may still be outside a range narrower than a turn).
+// x, or if outside [lo, hi] x moved by whole turns to within half a turn of the middle.
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi)
 {
     return x < lo || x > hi ? ik__angle_near(x, lo / 2 + hi / 2) : x;
-}
-
-// x moved by whole turns into [lo, hi] (a revolute joint's limits spanning at least one turn);
-// x itself when it is within them already.
-static ik_real ik__arm_wrap(ik_real x, ik_real lo, ik_real hi)
-{
-    return ik__clamp(ik__angle_into(x, lo, hi), lo, hi);
 }
 
 // ik__angle_into() into *out; false if that is not within [lo, hi].
@@ -6276,51 +6224,17 @@ static bool ik__fit_angle(ik_real x, ik_real lo, ik_real hi, ik_real *out)
     return *out >= lo && *out <= hi;
 }
 
-// The DLS step for the active columns (wa > 0): (J diag(wa) J^T + lambda^2 I) y = e,
-// dq = diag(wa) J^T y. false if the factorization fails (non-finite input).
-static bool ik__arm_step(const ik__arm_work *w, const ik_real *e, ik_real lambda2)
-{
-    ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 };
-    const ik_real *jac = w->jac, *wa = w->wa;
-    int r, c, m = w->m, dof = w->dof;
-    ik__normal_matrix(jac, wa, m, dof, a);
-    if (!ik__ldlt(a, lambda2, m, l))
-        return false;
-    for (r = 0; r < m; r++)
-        y[r] = e[r];
-    ik__ldlt_solve(l, m, y);
-    ik__jacobian_tmul(jac, y, m, dof, w->dq);
-    for (c = 0; c < dof; c++)
-        w->dq[c] = wa[c] != 0 ? wa[c] * w->dq[c] : w->forced[c];
-    return true;
-}
+// ---- arm: the closed form for planar chains and position targets (docs/jacobian.md) ------------
 
-// ---- arm: the closed form for planar chains and position targets ------------------------------
-// A chain whose joints all turn about +-z (fixed joints and unrotated origins between them: a
-// planar table) moves its effector E in a plane z = const. Let b be its first joint free to
-// move and split it at a later free joint k: while only b and k turn, the part from b to k
-// (u = P_k - P_b, P a joint's point on its axis) and the part from k to the effector
-// (v = E - P_k) are rigid. The effector meets the target T (t = T - P_b, in the plane) when
-// |u + Rot(beta) v| = |t|, that is (law of cosines) cos(phi + beta) = (|t|^2 - |u|^2 - |v|^2)
-// / (2 |u| |v|) with phi the angle from u to v, two answers mirrored across u's line; joint b
-// then turns u + Rot(beta) v onto t. The lever arms E - P are the Jacobian's columns turned
-// back (a column is sign (-(E - P)_y, (E - P)_x) for a joint about sign e_z).
-
-// The two-joint step of a planar chain toward a position target in its plane, from the
-// Jacobian at q (position rows, then sign in row 5: ik__task_error() with ow 0) and the error
-// e: of the joints k whose cosine is within [-1, 1], the one whose cosine changes least (from
-// a state near an answer, two small moves), its bend on the side it has, else the other, with
-// b and k within their limits after the step. w->dq gets the step; false (dq untouched) if no
-// split fits.
-static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_real *q)
+// The planar two-joint step into w->dq from the Jacobian at w->q (row 5: the signs) and e; false
+// (dq untouched) if no split fits.
+static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
 {
-    const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof;
+    const ik_real *jac = w->jac, *sign = w->jac + 5 * w->dof, *q = w->q;
     ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0,
                                   ab = 0;
     int dof = w->dof, b, c, k = -1, side;
-    // (per joint k one root and one division: the cosine n / (2 r) is within [-1, 1], to the
-    // rounding of n (a target at full stretch or folded), when |n| <= 2 r + slack; its change
-    // from cos phi = u.v / r is compared squared)
+    // (the cosine n / (2 r) within [-1, 1] to the rounding of n; its change compared squared)
     for (b = 0; b < dof && w->sw[b] == 0; b++)
         ;
     if (b >= dof || !(IK_FABS(e[2]) <= w->o->tolerance)) // (off the plane: out of reach)
@@ -6368,129 +6282,10 @@ static bool ik__planar_step(const ik__arm_work *w, const ik_real *e, const ik_re
     return false;
 }
 
-// The step dq from q for the clamped error e, damped by lambda2 (raised while the factorization
-// fails; false if it cannot be), with the limits as an active set: a joint whose step would
-// cross a limit is pinned there, its forced move taken out of e, and the others step again. A
-// joint that can turn whole turns is not stopped at a limit: the trial state wraps it into its
-// range (the same rotation).
-static bool ik__arm_active_step(ik__arm_work *w, const ik_real *q, ik_real *e, ik_real lambda2)
-{
-    const int dof = w->dof;
-    int pass, c, i;
-    for (pass = 0; pass <= dof; pass++) {
-        bool pinned_one = false;
-        ik_real emax = 0;
-        while (!ik__arm_step(w, e, lambda2)) {
-            if (!ik__finite(lambda2) || lambda2 > w->reach * w->reach * IK_R(1e6))
-                return false;
-            lambda2 = lambda2 * 100 + IK_EPSILON * w->reach * w->reach;
-        }
-        for (c = 0; c < dof; c++)
-            if (w->wa[c] != 0 && IK_FABS(w->dq[c]) > emax)
-                emax = IK_FABS(w->dq[c]);
-        for (c = 0; c < dof && emax > w->o->max_joint_step; c++)
-            w->dq[c] *= w->wa[c] != 0 ? w->o->max_joint_step / emax : 1;
-        for (c = 0; c < dof; c++) {
-            ik_real to = q[c] + w->dq[c],
-                    lim = to > w->hi[c] ? w->hi[c] : (to < w->lo[c] ? w->lo[c] : to);
-            if (w->wa[c] != 0 && lim != to && w->turn[c] == 0) {
-                w->wa[c] = 0;
-                w->forced[c] = lim - q[c];
-                for (i = 0; i < w->m; i++)
-                    e[i] -= w->jac[i * dof + c] * w->forced[c];
-                pinned_one = true;
-            }
-        }
-        if (!pinned_one)
-            break;
-    }
-    return true;
-}
-
-// Takes the step, halved while it raises the error (at most 10 times, else none and the
-// iteration counts as idle; none either once the error is at the rounding of the effector's
-// coordinates); the first try also gives the Jacobian there (after an exact step, only if it
-// has not converged). e1: the trial's task error (kept between calls).
-static void ik__arm_line_search(ik__arm_work *w, ik_real *q, ik__progress *at, ik_real *e1,
-                                bool exact)
-{
-    const int dof = w->dof;
-    ik_real step = 1, new_err = 0;
-    int tries, c, i;
-    for (tries = 0; tries < 10 && at->err > w->floor2; tries++, step /= 2) {
-        ik__jacobian_apply(w->chain, false, q, w->dq, step, w->trial);
-        for (c = 0; c < dof; c++)
-            if (w->turn[c] != 0)
-                w->trial[c] = ik__arm_wrap(q[c] + step * w->dq[c], w->lo[c], w->hi[c]);
-        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, false, w->ow, dof,
-                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
-        if (new_err <= at->err)
-            break;
-    }
-    if (!(tries < 10 && at->err > w->floor2))
-        return;
-    for (c = 0; c < dof; c++)
-        q[c] = w->trial[c];
-    if (tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) <=
-                                     w->o->tolerance)) { // (exact: converged, as above)
-        ik_real *swap = w->jac;
-        w->jac = w->jac_trial; // (exact: not needed)
-        w->jac_trial = swap;
-        for (i = 0; i < 6; i++)
-            at->e0[i] = e1[i];
-        at->err = new_err;
-    } else {
-        at->err =
-            ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at->e0);
-    }
-}
-
-// One attempt from q (within the limits; updated) for at most max_it iterations; abandoned
-// (status max iterations) if after probe_it iterations the cost (position error plus rotation
-// error times the mean joint distance) is above probe. false on a numerical breakdown.
-static bool ik__arm_attempt(ik__arm_work *w, ik_real *q, int max_it, int probe_it, ik_real probe,
-                            ik_solve_info *info)
-{
-    const ik_jacobian_opts *o = w->o;
-    int dof = w->dof, m = w->m, it, c;
-    ik_real e1[6] = { 0 }, e[6];
-    ik__progress at = { 0, { 0, 0, 0, 0, 0, 0 }, 0, 0, 0, 0 };
-    bool rot = w->target->use_rotation;
-    info->status = IK_STATUS_MAX_ITERATIONS;
-    at.err = ik__task_error(w->chain, &w->table, &w->goal, q, false, w->ow, dof, w->jac, at.e0);
-    for (it = 0;; it++) {
-        ik_real lambda2;
-        bool exact, stop;
-        info->iterations = it;
-        if (!ik__finite(at.err))
-            return false;
-        stop = ik__progress_stop(&at, o, w->ow, rot, it, max_it, &info->status);
-        info->position_error = at.pos_err;
-        info->rotation_error = at.rot_err;
-        if (stop || (it == probe_it && at.pos_err + w->lw * at.rot_err > probe))
-            return true;
-        ik__clamp_error(at.e0, m, o->max_step, e);
-        lambda2 = w->damping2 > 0 ? w->damping2 : at.err / 20 + IK_R(1e-9) * w->reach * w->reach;
-        for (c = 0; c < dof; c++) // (weight 0: frozen, its forced move none)
-            w->wa[c] = w->sw[c] * w->sw[c], w->forced[c] = 0;
-        // a planar chain's two-joint step onto the target, when one fits; else active set: a
-        // joint whose step would cross a limit is pinned there, its forced move taken out of
-        // the error, and the others step again
-        exact = w->planar && ik__planar_step(w, at.e0, q);
-        if (!exact && !ik__arm_active_step(w, q, e, lambda2))
-            return false;
-        ik__arm_line_search(w, q, &at, e1, exact);
-    }
-}
-
-// Two states (the attempt's and the best so far), the attempts' work arrays, alignment slack,
-// then the Jacobian solver's scratch (for options ik__arm_attempt does not cover). dof: the
-// valid chain's.
+// The best state, turning flags, the attempts' work, then ik_jacobian_solve()'s scratch.
 static size_t ik__arm_scratch_size(int dof, size_t table)
 {
-    return ((size_t)dof * 2 + ik__arm_work_reals(dof, table) + 1 + ik__jacobian_reals(dof, table) +
-            1) *
-           sizeof(ik_real); // (the second part is ik_jacobian_scratch_size(chain))
+    return ((size_t)dof * 2 + 2 * (ik__jacobian_reals(dof, table) + 1)) * sizeof(ik_real);
 }
 
 IKDEF size_t ik_arm_scratch_size(const ik_chain *chain)
@@ -6509,18 +6304,7 @@ static ik_real ik__random01(unsigned long long *state)
     return (ik_real)((double)(z >> 11) * (1.0 / 9007199254740992.0));
 }
 
-// ---- arm: the closed form for 7-DOF arms with a spherical shoulder and wrist ----------------
-// An arm of seven revolute joints whose first three axes meet in one point (the shoulder S) and
-// whose last three meet in another (the wrist centre), as the KUKA iiwa and the human arm, has a
-// closed form up to one free angle, the swivel of the elbow about the shoulder-wrist line. In
-// product-of-exponentials form about the axes at q = 0 (b_k through p_k; the effector at R_0,
-// P_0), a pose target (R_T, P_T) puts the wrist centre at W = P_T + R_T R_0^T (W_0 - P_0); the
-// elbow q4 alone sets |W - S| (W_0 turned about the elbow's axis: u = Rot(b4, q4) ... - S, two
-// answers); the shoulder's rotation R_03 takes u to v = W - S: Rot(v, psi) R_ref with R_ref
-// the shortest arc and psi the swivel; R_03 = Rot(b1, q1) Rot(b2, q2) Rot(b3, q3) and the
-// wrist's Rot(b5, q5) Rot(b6, q6) Rot(b7, q7) = (R_03 Rot(b4, q4))^T R_T R_0^T are each three
-// angles about three axes (two for the third axis's direction, then one: up to two answers).
-// Up to 8 answers per swivel (Paden-Kahan subproblems; Tolani, Goswami and Badler 2000).
+// ---- arm: the closed form for 7-DOF arms, spherical shoulder and wrist (docs/jacobian.md) ------
 typedef struct ik__srs {
     ik_vec3 b[7];   // the axes at q = 0 (root frame, unit)
     ik_vec3 elbow;  // a point on the elbow's axis
@@ -6538,8 +6322,7 @@ static ik_vec3 ik__rotate(ik_vec3 b, ik_real c, ik_real s, ik_vec3 v)
                        ik_vec3_scale(b, ik_vec3_dot(b, v) * (1 - c)));
 }
 
-// The angle that turns u toward v about the unit axis b (their parts across b), its cosine and
-// sine into cs[0], cs[1]; 0 if either part is zero.
+// The angle turning u toward v about unit b, its cosine and sine into cs; 0 if a part is zero.
 static ik_real ik__turn_angle(ik_vec3 b, ik_vec3 u, ik_vec3 v, ik_real *cs)
 {
     ik_vec3 uu = ik_vec3_sub(u, ik_vec3_scale(b, ik_vec3_dot(b, u)));
@@ -6551,9 +6334,8 @@ static ik_real ik__turn_angle(ik_vec3 b, ik_vec3 u, ik_vec3 v, ik_real *cs)
     return n > 0 ? IK_ATAN2(y, x) : 0;
 }
 
-// The angles with Rot(b1, t1) Rot(b2, t2) p = q, b1 and b2 unit and not parallel: 0, 1 or 2
-// answers into t1[k], t2[k] (cosines and sines into cs[4 k .. 4 k + 3]: t1's, then t2's). The
-// middle vector z = Rot(b2, t2) p = Rot(b1, -t1) q has z.b1 = q.b1, z.b2 = p.b2, |z| = |p|.
+// The 0, 1 or 2 answers of Rot(b1, t1) Rot(b2, t2) p = q (b1, b2 unit, not parallel) into t1,
+// t2, their cosines and sines into cs[4 k ..] (docs/jacobian.md).
 static int ik__two_axes(ik_vec3 b1, ik_vec3 b2, ik_vec3 p, ik_vec3 q, ik_real *t1, ik_real *t2,
                         ik_real *cs)
 {
@@ -6576,9 +6358,8 @@ static int ik__two_axes(ik_vec3 b1, ik_vec3 b2, ik_vec3 p, ik_vec3 q, ik_real *t
     return count;
 }
 
-// The angles t[3 k .. 3 k + 2] with Rot(b[0], t0) Rot(b[1], t1) Rot(b[2], t2) = r (unit b,
-// b[0] and b[1] not parallel; x a unit vector across b[2]): 0, 1 or 2 answers. The first two
-// take b[2] to r b[2], the third turns x to Rot(b[1], -t1) Rot(b[0], -t0) r x.
+// The 0, 1 or 2 answers t[3 k ..] of Rot(b0, t0) Rot(b1, t1) Rot(b2, t2) = r (x across b[2]):
+// two angles take b[2] to r b[2], the third turns x.
 static int ik__three_axes(const ik_vec3 *b, ik_vec3 x, const ik_mat3 *r, ik_real *t)
 {
     ik_real t0[2], t1[2], cs[8], c3[2];
@@ -6592,8 +6373,7 @@ static int ik__three_axes(const ik_vec3 *b, ik_vec3 x, const ik_mat3 *r, ik_real
     return n;
 }
 
-// The point where the lines (p[k], b[k]), k = 0, 1, 2, meet to within tol, into x; false if
-// they do not (or the first two are parallel).
+// The point where the lines (p[k], b[k]) meet to within tol, into x; false if they do not.
 static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_vec3 *x)
 {
     ik_vec3 n = ik_vec3_cross(b[0], b[1]);
@@ -6609,10 +6389,7 @@ static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_ve
     return true;
 }
 
-// The geometry of a validated chain (table: its joint table) if it is such an arm: seven
-// revolute joints and no other movable ones, every weight > 0 (a frozen joint must keep its
-// value), the axes meeting to within tol (a length), the second and third and the fifth and
-// sixth axes not parallel.
+// The geometry of a validated chain if it is such an arm (weights > 0, axes meeting to tol).
 static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik_real tol,
                          ik__srs *g)
 {
@@ -6652,8 +6429,7 @@ static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik
     return true;
 }
 
-// ik__fit_angle() for three angles a[0..2] (in place), their squared distance from start into
-// *d; false if one does not fit.
+// ik__fit_angle() for three angles in place, their squared distance from start into *d.
 static bool ik__fit_angles(ik_real *a, const ik_real *lo, const ik_real *hi, const ik_real *start,
                            ik_real *d)
 {
@@ -6667,10 +6443,7 @@ static bool ik__fit_angles(ik_real *a, const ik_real *lo, const ik_real *hi, con
     return true;
 }
 
-// The answers for the elbow's n4 answers (q4[e], its cosine and sine cs4[2 e ..], the shortest
-// arc ref[e] taking u to v) at their swivels (cosine and sine sw[2 e ..]), m = R_T R_0^T: the
-// one within every limit nearest start into out, *best its squared distance from start (kept
-// if none is nearer).
+// The answer within the limits nearest start for each elbow answer at its swivel (*best).
 static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_real *q4,
                        const ik_real *cs4, const ik_mat3 *ref, ik_vec3 v, const ik_mat3 *m,
                        const ik_real *start, ik_real *out, ik_real *best)
@@ -6709,10 +6482,7 @@ static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_rea
     }
 }
 
-// The closed-form answer for the pose target t nearest start (7 values), within every limit,
-// into out (which may be start); false if none of the swivels tried has one, or the target is
-// out of the arm's reach. The swivel is tried at start's value (from its elbow), then outward
-// in steps of a 32nd of a turn, half a turn each way.
+// The closed-form answer within the limits nearest start into out, swivels outward from start's.
 static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *start, ik_real *out)
 {
     ik_mat3 m = ik_mat3_mul(ik_quat_to_mat3(t->rot), ik_mat3_transpose(g->r0)), ref[2], rs;
@@ -6726,8 +6496,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
     ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
     int e, n4, i, j;
-    // the elbow: y . Rot(b, q4) x = (|x|^2 + |y|^2 - |v|^2) / 2, that is
-    // ca cos q4 + sa sin q4 = rhs: q4 = atan2(sa, ca) +- acos(rhs / rho)
+    // the elbow: ca cos q4 + sa sin q4 = rhs (docs/jacobian.md)
     if (!(rho > 0) || !(ik_vec3_length2(vn) > 0))
         return false;
     k = rhs / rho;
@@ -6766,8 +6535,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     return true;
 }
 
-// A random state within the limits (see ik_arm_solve()); start is the caller's q, which frozen
-// joints (weight 0) keep.
+// A random state within the limits; frozen joints keep start's (the caller's q).
 static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik_real reach,
                                  unsigned long long *rng, ik_real *out)
 {
@@ -6800,13 +6568,6 @@ static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik
     }
 }
 
-// true if ik__arm_attempt() covers these (valid) options: DLS, no rest pose, exponential maps.
-// Their check is ik_jacobian_solve()'s, for the fields the attempts read.
-static bool ik__arm_fast_opts(const ik_jacobian_opts *o)
-{
-    return o->method == IK_JACOBIAN_DLS && !o->rest && o->ball_param == IK_BALL_EXPMAP;
-}
-
 static bool ik__arm_opts_valid(const ik_arm_opts *o)
 {
     return o->_valid == IK__ARM_VALID && o->max_attempts >= 1 && o->probe_iterations >= 0 &&
@@ -6814,101 +6575,58 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
            ik__jacobian_opts_valid(&o->jacobian);
 }
 
-// The arm's work arrays in scratch after cur and keep (dof each), and per column its joint's
-// sqrt(weight), limits, and whether it turns whole turns (a revolute joint whose limits span 2 pi
-// or more); returns the Jacobian solver's scratch, which follows them.
-static ik_real *ik__arm_layout(ik__arm_work *w, ik_real *keep)
+// The attempts' work after keep (dof reals): the Jacobian solver's, turning joints, the arm's
+// policies; returns ik_jacobian_solve()'s scratch, which follows.
+static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
+                              const ik_arm_opts *o, int dof, ik_real *keep, const ik_real *q_io)
 {
-    const ik_chain *chain = w->chain;
-    const int dof = w->dof;
     int c, jt, t;
-    w->jac = keep + dof;
-    w->jac_trial = w->jac + 6 * dof;
-    w->dq = w->jac_trial + 6 * dof;
-    w->trial = w->dq + dof;
-    w->forced = w->trial + dof;
-    w->sw = w->forced + dof;
-    w->wa = w->sw + dof;
-    w->lo = w->wa + dof;
-    w->hi = w->lo + dof;
-    w->turn = w->hi + dof;
-    w->table = ik__joint_table_make(chain, w->turn + dof);
+    ik__jacobian_init(w, chain, target, &o->jacobian, dof, keep + 2 * dof, q_io);
+    w->turn = keep + dof;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type);
-        for (t = 0; t < nd; t++, c++) {
-            w->sw[c] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-            w->lo[c] = nd == 1 ? j->lo : -IK_INFINITY;
-            w->hi[c] = nd == 1 ? j->hi : IK_INFINITY;
+        for (t = 0; t < ik_joint_type_dof(j->type); t++, c++)
             w->turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
                                  ik__finite(j->hi - j->lo) &&
                                  IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
                              ? 1
                              : 0;
-        }
     }
-    return w->turn + dof + ik__table_reals(chain);
+    // the arm's policies: LM damping, no pins carried, 10 halvings, no nudges, the probe
+    ik__policy arm = { true, true, false, 10, 0, -1, o->probe_error * w->scale, 0 };
+    arm.planar = w->table.planar && !target->use_rotation && w->within_reach;
+    arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
+                                                : w->ow; // metres per radian in the cost
+    w->policy = arm;
+    return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
 }
 
-// The arm's problem in w: the target, the options, the chain's length and weights.
-static void ik__arm_setup(ik__arm_work *w, const ik_chain *chain, const ik_target *target,
-                          const ik_arm_opts *o, int dof)
+// Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
+// answer nearest it with srs), the others from random states. false if the caller stops.
+static bool ik__arm_start(ik__jac_work *w, const ik_arm_opts *o, int a, const ik__srs *srs,
+                          const ik_target *target, const ik_real *q_io, unsigned long long *rng)
 {
-    ik_real reach = ik__chain_reach(chain); // (infinite with an unlimited prismatic joint)
-    w->chain = chain;
-    w->target = target;
-    w->goal = ik__goal_make(chain, target);
-    w->o = &o->jacobian;
-    w->dof = dof;
-    w->m = target->use_rotation ? 6 : 3;
-    w->reach = ik__length_scale(reach);
-    w->lw = w->reach / (ik_real)ik__movable_joints(chain); // metres per radian in the cost
-    w->ow = o->jacobian.orientation_weight > 0 ? o->jacobian.orientation_weight : w->lw;
-    w->floor2 = (16 * IK_EPSILON * w->reach) * (16 * IK_EPSILON * w->reach);
-    w->damping2 = o->jacobian.damping * o->jacobian.damping;
-}
-
-// The checks of ik_arm_solve()'s input, in the documented order of errors (scratch's size
-// aside).
-static ik_result ik__arm_validate(const ik_chain *chain, const ik_target *target_in,
-                                  const ik_arm_opts *o, const ik_real *q_io, const void *scratch,
-                                  size_t scratch_size, const ik_solve_info *info, ik_target *target,
-                                  int *dof)
-{
-    int c;
-    ik_result r = ik__chain_state_validate(chain, q_io, dof);
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (!ik__arm_opts_valid(o))
-        return IK_ERR_BAD_OPTS;
-    for (c = 0; o->jacobian.rest && c < *dof; c++)
-        if (!ik__bounded(o->jacobian.rest[c]))
-            return IK_ERR_BAD_ARG;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, *dof, o->jacobian.rest, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    return IK_OK;
-}
-
-// One attempt from cur (updated): the arm's own iterations where the options allow
-// (ik__arm_fast_opts(); abandoned early if still far after probe_it iterations), else
-// ik_jacobian_solve() in jscratch. false on a numerical breakdown.
-static bool ik__arm_try(ik__arm_work *w, const ik_arm_opts *o, ik_real *cur, int probe_it,
-                        bool within_reach, ik_real *jscratch, size_t jsize, ik_solve_info *att)
-{
-    if (!ik__arm_fast_opts(&o->jacobian))
-        return ik_jacobian_solve(w->chain, w->target, &o->jacobian, cur, jscratch, jsize, att) ==
-               IK_OK;
-    if (!ik__arm_attempt(w, cur, o->jacobian.max_iterations, probe_it, o->probe_error * w->reach,
-                         att))
+    if (a == 0 && srs)
+        ik__srs_solve(srs, target, w->q, w->q);
+    if (a == 0)
+        return true;
+    if (o->stop && o->stop(o->stop_user))
         return false;
-    if (att->status != IK_STATUS_CONVERGED && !within_reach)
-        att->status = IK_STATUS_UNREACHABLE;
+    ik__arm_random_state(w->chain, q_io, w->scale, rng, w->q);
     return true;
+}
+
+// Attempt a from w->q (the arm's policies, else ik_jacobian_solve()); false on a breakdown.
+static bool ik__arm_try(ik__jac_work *w, const ik_arm_opts *o, int a, ik_real *jscratch,
+                        size_t jsize, const ik_target *target, ik_solve_info *att)
+{
+    const ik_jacobian_opts *jo = &o->jacobian; // (the arm's policies: DLS, exponential maps)
+    if (jo->method != IK_JACOBIAN_DLS || jo->rest || jo->ball_param != IK_BALL_EXPMAP)
+        return ik_jacobian_solve(w->chain, target, &o->jacobian, w->q, jscratch, jsize, att) ==
+               IK_OK;
+    w->policy.probe_it = a > 0 && o->probe_iterations > 0 ? o->probe_iterations : -1;
+    ik__jacobian_start(w);
+    return ik__iterate(w, att);
 }
 
 IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
@@ -6917,62 +6635,44 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 {
     ik_arm_opts o = opts ? *opts : ik_default_arm_opts();
     ik_target target;
-    ik_solve_info att, best;
-    ik__arm_work w;
+    ik_solve_info att, best = { IK_STATUS_MAX_ITERATIONS, 0, 0, 0 };
+    ik__jac_work w;
     ik__srs srs;
-    ik_real *cur, *keep, *jscratch, best_cost = 0;
+    ik_real *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, c, iterations = 0, probe_it;
-    bool within_reach, valid = false, closed_form;
-    ik_result r =
-        ik__arm_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, &target, &dof);
+    int dof, a, c, iterations = 0;
+    bool valid = false, closed_form;
+    ik_result r = ik__jacobian_validate(chain, target_in, ik__arm_opts_valid(&o), o.jacobian.rest,
+                                        q_io, scratch, scratch_size, info, &target, &dof);
     if (r != IK_OK)
         return r;
     table = ik__table_reals(chain);
-    cur =
-        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__arm_work_reals(dof, table));
-    if (!cur || scratch_size < ik__arm_scratch_size(dof, table))
+    keep =
+        ik__scratch_reals(scratch, scratch_size, (size_t)dof * 2 + ik__jacobian_reals(dof, table));
+    if (!keep || scratch_size < ik__arm_scratch_size(dof, table))
         return IK_ERR_SCRATCH_TOO_SMALL;
-    keep = cur + dof;
-    ik__arm_setup(&w, chain, &target, &o, dof);
     // the Jacobian solver's scratch follows the arm's; what is left of the buffer is its
-    jscratch = ik__arm_layout(&w, keep);
+    jscratch = ik__arm_setup(&w, chain, &target, &o, dof, keep, q_io);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
-    within_reach =
-        !ik__beyond_reach(chain, target.pos, ik__chain_reach(chain), o.jacobian.tolerance);
-    probe_it = o.probe_iterations > 0 ? o.probe_iterations : -1;
     rng = o.random_seed;
-    // an arm with a closed form (pose targets, no rest pose): attempt 1 starts from its answer
-    // nearest q
+    // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
     closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
-                  ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.reach, &srs);
-    w.planar = w.table.planar && !target.use_rotation && within_reach;
-    best.status = IK_STATUS_MAX_ITERATIONS;
-    best.iterations = 0;
-    best.position_error = best.rotation_error = 0;
-    for (a = 0; a < o.max_attempts; a++) {
+                  ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.scale, &srs);
+    for (a = 0; a < o.max_attempts &&
+                ik__arm_start(&w, &o, a, closed_form ? &srs : NULL, &target, q_io, &rng);
+         a++) {
         ik_real cost;
-        if (a == 0) {
-            for (c = 0; c < dof; c++)
-                cur[c] = ik__clamp(q_io[c], w.lo[c], w.hi[c]);
-            if (closed_form)
-                ik__srs_solve(&srs, &target, cur, cur);
-        } else {
-            if (o.stop && o.stop(o.stop_user))
-                break;
-            ik__arm_random_state(chain, q_io, w.reach, &rng, cur);
-        }
-        if (!ik__arm_try(&w, &o, cur, a > 0 ? probe_it : -1, within_reach, jscratch, jsize, &att))
+        if (!ik__arm_try(&w, &o, a, jscratch, jsize, &target, &att))
             continue; // a numerical breakdown: try the next start
         iterations += att.iterations;
-        cost = att.position_error + w.lw * att.rotation_error;
+        cost = att.position_error + w.policy.lw * att.rotation_error;
         if (!valid || cost < best_cost || att.status == IK_STATUS_CONVERGED) {
             best = att;
             best_cost = cost;
             valid = true;
             for (c = 0; c < dof; c++)
-                keep[c] = cur[c];
+                keep[c] = w.q[c];
         }
         // beyond reach no restart can converge (the closest pose is the stretched chain)
         if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
