@@ -4374,10 +4374,10 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 
 // ---- implementation: CCD -----------------------------------------------------------------------
 
-// The step of each kind of joint (Welman's closed forms) and how a sweep carries the target and
-// the effector through the joints' frames: docs/ccd.md ("One joint", "How a sweep is computed").
-// Joint i's frame P_i has the joint's axis as z; its motion T_i moves it to M_i; C_i and o_i
-// place P_i in M_{i-1}. Lengths are in units of 1 / gs (the mean distance between joints).
+// Each joint's step (Welman's closed forms) and how a sweep carries the target and the effector
+// through the joints' frames: docs/ccd.md ("One joint", "How a sweep is computed"). Joint i's
+// frame P_i has the joint's axis as z; its motion T_i moves it to M_i; C_i and o_i place P_i in
+// M_{i-1}. Lengths are in units of 1 / gs (the mean distance between joints).
 
 #define IK__CCD_VALID    0x1cccd
 #define IK__CCD_PREPARED 0x2cccd // a prepared chain's valid
@@ -4393,7 +4393,7 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
 #define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
 // and a solve's (ik__ccd_state)
-#define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
+#define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its rotation
 #define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: goal_dir, goal_inv_xy set
 
 // A joint's constants, in a prepared chain.
@@ -4401,8 +4401,8 @@ typedef struct ik__ccd_joint {
     ik_mat3 frame;       // C_i: P_i -> M_{i-1}
     ik_vec3 origin;      // o_i: P_i's origin in M_{i-1}
     ik_vec3 link_origin; // IK__CCD_LINK: C_i^T o_i
-    ik_real offset[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (the angle
-                         // in the joint's motion is q + offset)
+    ik_real offset[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (turn's
+                         // angle is q + offset)
     int type;            // the joint's ik_joint_type
     int qi;              // its first value in q
     int flags;           // IK__CCD_MOVE, IK__CCD_ANGLE, IK__CCD_FAST, IK__CCD_LINK
@@ -4410,9 +4410,9 @@ typedef struct ik__ccd_joint {
 
 // A joint in one solve, in the scratch.
 typedef struct ik__ccd_state {
-    ik_real motion[4];       // T_i. revolute: cos, sin of the current angle, then of q[] (the
-                             // angle is q[] + arg(motion[0..1] conj(motion[2..3]))); ball: a
-                             // quaternion (x, y, z, w)
+    ik_real turn[2];         // revolute T_i: cos, sin of the current angle
+    ik_real turn_stored[2];  // and of the angle in q (their difference is yet to be stored)
+    ik_quat rot;             // ball T_i
     ik_vec3 goal;            // d_i: the target in P_i (this sweep)
     ik_real goal_axes[2][3]; // rows x and y of the target's axes in P_i (pose targets)
     ik_vec3 goal_dir;        // IK__CCD_UNIT: C_i (d.x, d.y, 0) / |d_xy|
@@ -4434,31 +4434,25 @@ typedef struct ik__ccd_prepared {
     ik_real tip_rot[3][3]; // its axes there
 } ik__ccd_prepared;
 
-// What a prepared chain's address is aligned for: its pointer and its reals.
-typedef union ik__ccd_align {
-    void *pointer;
-    ik_real real;
-    double wide;
-} ik__ccd_align;
-
-#define IK__CCD_ALIGN    sizeof(ik__ccd_align)
+// A prepared chain's start is aligned for its pointer and its reals; its size is a multiple.
+#define IK__CCD_ALIGN    (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) : sizeof(ik_real))
 #define IK__CCD_ROUND(b) (((b) + IK__CCD_ALIGN - 1) / IK__CCD_ALIGN * IK__CCD_ALIGN)
 #define IK__CCD_HEAD     IK__CCD_ROUND(sizeof(ik__ccd_prepared))
 #define IK__REALS_OF(b)  (((b) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
-// Where a chain solve works: a state per joint, then q [dof]; in reals.
+// Where a solve works: a state per joint, then q [dof]; in reals.
 static size_t ik__ccd_work_reals(int joint_count, int dof)
 {
     return IK__REALS_OF((size_t)joint_count * sizeof(ik__ccd_state)) + (size_t)dof;
 }
 
-// A prepared chain's bytes from its aligned start (a multiple of IK__CCD_ALIGN).
+// A prepared chain's bytes from its aligned start.
 static size_t ik__ccd_prepared_bytes(int joint_count)
 {
     return IK__CCD_HEAD + IK__CCD_ROUND((size_t)joint_count * sizeof(ik__ccd_joint));
 }
 
-// The first address in mem aligned for a prepared chain.
+// Bytes from mem to the first address aligned for a prepared chain.
 static size_t ik__ccd_align_skip(const void *mem)
 {
     return (IK__CCD_ALIGN - (size_t)(uintptr_t)mem % IK__CCD_ALIGN) % IK__CCD_ALIGN;
@@ -4501,9 +4495,8 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
     return ik__ccd_scratch_bytes(chain->joint_count, dof);
 }
 
-// An orthonormal, right-handed basis (columns) whose third axis is the unit a; the identity for
-// a = +z. With s = sign(a.z), h = -1 / (s + a.z): x = (1 + s h a.x^2, s h a.x a.y, -s a.x),
-// y = (h a.x a.y, s + h a.y^2, -a.y) (Frisvad 2012, as revised by Duff et al. 2017).
+// A right-handed orthonormal basis (columns) whose third axis is the unit a, the identity for
+// a = +z (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_basis(ik_vec3 a, ik_real b[3][3])
 {
     ik_real s = a.z >= 0 ? 1 : -1, h = -1 / (s + a.z), k = a.x * a.y * h;
@@ -4548,10 +4541,8 @@ static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
     *c = t;
 }
 
-// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) becomes Rx(b): Rz(g) goes into joint
-// i - 1's offset and o_i, Rz(h) into joint i's (docs/ccd.md, "How a sweep is computed"). From
-// C_i's entries: C_i e_z = (sin g sin b, -cos g sin b, cos b) gives g and b, Rx(-b) Rz(-g) C_i
-// = Rz(h) gives h.
+// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) becomes Rx(b), Rz(g) and Rz(h) going into
+// the joints' offsets (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
 {
     int i, k;
@@ -4582,8 +4573,8 @@ static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
     }
 }
 
-// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos (in units of 1 / gs) of joint j,
-// B_i and B_{i-1} the axis bases b and bp (identity: no product with it).
+// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos gs of joint j, B_i and B_{i-1}
+// the axis bases b and bp (identity: no product with it).
 static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs, const ik_mat3 *bp,
                                 const ik_mat3 *b, const ik_mat3 *identity)
 {
@@ -4622,8 +4613,8 @@ static void ik__ccd_joint_flags(ik__ccd_prepared *pp, ik__ccd_joint *p, const ik
         pp->revolute = false; // (the lean passes of chains of free hinges: a fast path)
 }
 
-// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's flags. B_i and
-// B_{i-1} point into basis (the identity, or one of two axis bases used in turns): no copies.
+// The constant frames (C_i, o_i, the effector in M_{n-1}) and every joint's flags. B_i and
+// B_{i-1} point into basis (the identity, or one of two axis bases used in turns).
 static void ik__ccd_frames(ik__ccd_prepared *pp, ik__ccd_joint *joints)
 {
     const ik_chain *chain = &pp->chain;
@@ -4672,8 +4663,7 @@ static void ik__ccd_prepare(ik__ccd_prepared *pp, const ik_chain *chain, const i
     pp->scale = o->length_scale > 0 ? o->length_scale : pp->reach;
     if (!(ik__finite(pp->scale) && pp->scale > 0)) // no finite length: unit scale
         pp->scale = ik__finite(pp->reach) && pp->reach > 0 ? pp->reach : 1;
-    // Welman's alpha as lengths in units of the mean distance between moving joints (gs) with
-    // w_p = 1 + rho (docs/ccd.md, "Weights")
+    // lengths in units of the mean distance between moving joints (docs/ccd.md, "Weights")
     pp->gs = (ik_real)ik__movable_joints(chain) / pp->scale;
     ik__ccd_frames(pp, (ik__ccd_joint *)(void *)((char *)pp + IK__CCD_HEAD));
     pp->valid = IK__CCD_PREPARED;
@@ -4685,7 +4675,7 @@ typedef struct ik__ccd_work {
     const ik_chain *chain;       // the prepared chain
     const ik__ccd_joint *joints; // [n] its constants
     ik__ccd_state *states;       // [n] in the scratch
-    ik_real *q;                  // [dof] the state (free revolute joints: see motion)
+    ik_real *q;                  // [dof] the state (free revolute joints: see turn)
     const ik_real *start;        // [dof] the caller's q (free revolute joints end within pi of it)
     int dof;
     const ik_target *target;
@@ -4695,32 +4685,31 @@ typedef struct ik__ccd_work {
     ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
     ik_real wo, max_angle;
     // squared distances from a joint's axis below which the effector (f) or the target (d)
-    // counts as on it: their rounding noise (a turn cannot move the effector toward the target
-    // then, and a step from the noise's direction would turn the joint at random)
+    // counts as on it, their rounding noise (docs/ccd.md, "One joint")
     ik_real noise_f2, noise_d2;
     ik_vec3 pt; // the target in the root frame
 } ik__ccd_work;
 
-// The carried state from q: (cos, sin) of revolute joints, ball joints' quaternions.
+// The carried state from q, clamped into the limits: (cos, sin) of revolute joints, ball
+// joints' rotations.
 static void ik__ccd_load(const ik__ccd_work *w)
 {
     int i;
     for (i = 0; i < w->chain->joint_count; i++) {
+        const ik_joint *j = &w->chain->joints[i];
         const ik__ccd_joint *p = &w->joints[i];
         ik__ccd_state *st = &w->states[i];
-        const ik_real *v = w->q + p->qi;
+        ik_real *v = w->q + p->qi;
         st->flags = 0;
+        if (p->type == IK_JOINT_REVOLUTE || p->type == IK_JOINT_PRISMATIC)
+            v[0] = ik__clamp(v[0], j->lo, j->hi);
         if (p->type == IK_JOINT_REVOLUTE) {
             ik_real c = IK_COS(v[0]), s = IK_SIN(v[0]);
             ik__ccd_cmul(&c, &s, p->offset[0], p->offset[1]);
-            st->motion[0] = st->motion[2] = c;
-            st->motion[1] = st->motion[3] = s;
+            st->turn[0] = st->turn_stored[0] = c;
+            st->turn[1] = st->turn_stored[1] = s;
         } else if (p->type == IK_JOINT_BALL) {
-            ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
-            st->motion[0] = r.x;
-            st->motion[1] = r.y;
-            st->motion[2] = r.z;
-            st->motion[3] = r.w;
+            st->rot = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
         }
     }
 }
@@ -4736,22 +4725,21 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
         ik_real *v = w->q + p->qi;
         if (p->type == IK_JOINT_REVOLUTE &&
             (p->flags & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = st->motion[0], s = st->motion[1], c0 = st->motion[2], s0 = st->motion[3], d;
+            ik_real c = st->turn[0], s = st->turn[1], c0 = st->turn_stored[0], d;
+            ik_real s0 = st->turn_stored[1];
             if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
-                // a store turns it by at most pi from the start, the stores of a solve that
-                // goes on after one by more: back by a whole turn to within pi (same rotation)
+                // back within pi of the start by a whole turn (docs/ccd.md, "How a sweep...")
                 d = again ? v[0] - w->start[p->qi] : 0;
                 if (d > IK_PI)
                     v[0] -= 2 * IK_PI;
                 else if (d < -IK_PI)
                     v[0] += 2 * IK_PI;
             }
-            st->motion[2] = c;
-            st->motion[3] = s;
+            st->turn_stored[0] = c;
+            st->turn_stored[1] = s;
         } else if (p->type == IK_JOINT_BALL && (st->flags & IK__CCD_MOVED)) {
-            ik_vec3 lv = ik__quat_log(ik__quat_unitize(
-                ik_quat_make(st->motion[0], st->motion[1], st->motion[2], st->motion[3])));
+            ik_vec3 lv = ik__quat_log(ik__quat_unitize(st->rot));
             v[0] = lv.x;
             v[1] = lv.y;
             v[2] = lv.z;
@@ -4797,9 +4785,8 @@ static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
     return ik__ccd_tmul(&p->frame, ik_vec3_sub(x, p->origin));
 }
 
-// A link that is a turn about x (IK__CCD_LINK) from M_{i-1} to P_i, with the previous joint's
-// turn (c, s) not yet undone: d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i (whose matrix does not wait
-// for x).
+// From M_{i-1} to P_i through a link turned about x (IK__CCD_LINK), the previous joint's turn
+// (c, s) not yet undone: Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i.
 static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real c, ik_real s)
 {
     ik_real cb = p->frame.m[1][1], sb = p->frame.m[2][1];
@@ -4808,8 +4795,8 @@ static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real
                         ((sb * s) * x.x - (sb * c) * x.y) + (cb * x.z - p->link_origin.z));
 }
 
-// For the half-plane step (IK__CCD_FAST) when this sweep's d_xy is neither tiny nor huge
-// (IK__CCD_UNIT): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|.
+// For the half-plane step (IK__CCD_FAST): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|, when d_xy
+// is neither tiny nor huge (IK__CCD_UNIT).
 static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint *p,
                                      ik__ccd_state *st)
 {
@@ -4840,8 +4827,7 @@ static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p,
     if (p->type == IK_JOINT_PRISMATIC) {
         d.z -= w->q[p->qi] * w->gs;
     } else if (p->type == IK_JOINT_BALL) {
-        m = ik__quat_to_mat3_unit(
-            ik_quat_make(st->motion[0], st->motion[1], st->motion[2], st->motion[3]));
+        m = ik__quat_to_mat3_unit(st->rot);
         d = ik__ccd_tmul(&m, d);
         if (xr) {
             mt = ik_mat3_transpose(m);
@@ -4851,9 +4837,8 @@ static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p,
     return d;
 }
 
-// The target from the root to the tip: d_i and, for a pose, the target's axes in every P_i.
-// lean (w->revolute): free revolute and fixed joints, a position target, links turned about x.
-// A revolute joint's turn back, T_i^-1, waits for the next joint (x and its turn (cq, sq)).
+// The target's pass, root to tip: d_i and (pose) the target's axes in every P_i; a revolute
+// joint's T_i^-1 waits for the next joint (its turn (cq, sq)). lean: w->revolute.
 IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
 {
     const bool pose = !lean && w->pose;
@@ -4884,8 +4869,8 @@ IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
         if (p->type == IK_JOINT_REVOLUTE) { // into M_i: x = T_i^-1 d, which waits (cq, sq)
             if (lean || (p->flags & IK__CCD_FAST))
                 ik__ccd_goal_unit(w, p, st);
-            cq = st->motion[0];
-            sq = st->motion[1];
+            cq = st->turn[0];
+            sq = st->turn[1];
             turned = true;
             if (pose)
                 ik__ccd_turn_rows(cq, -sq, &xr);
@@ -4893,14 +4878,6 @@ IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
             x = ik__ccd_move_back(w, p, st, d, pose ? &xr : NULL);
         }
     }
-}
-
-static void ik__ccd_targets(const ik__ccd_work *w)
-{
-    if (w->revolute)
-        ik__ccd_targets_pass(w, true);
-    else
-        ik__ccd_targets_pass(w, false);
 }
 
 // Welman's w_p at a joint (lengths in units of 1 / gs): 1 + rho, or the fixed weight.
@@ -4915,8 +4892,8 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
     return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
 }
 
-// The best new rotation of a ball joint, relative to its current one, in P_i: e and er (columns)
-// are the effector's position and axes there, d and dr the target's.
+// A ball joint's step: the best rotation (relative) in P_i of the effector e, er (columns) to
+// the target d, dr (rows x and y), scaled by the weight and limited to max_angle.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
                                  ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
@@ -4951,42 +4928,12 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     return rot;
 }
 
-// A free revolute joint's step for a position target (IK__CCD_FAST): the effector f (in M_i)
-// turns into the target's half-plane, e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1}, which is
-// |f_xy| C_i (d.x, d.y, 0) / |d_xy| + f.z C_i e_z + o_i (C_i applied beforehand: goal_dir).
-// Its edge cases: d_xy or f_xy tiny (on the axis: no turn) or huge (rescaled).
-static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, const ik__ccd_joint *p,
-                                       ik__ccd_state *st, ik_vec3 f)
-{
-    ik_vec3 d = st->goal;
-    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
-        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &st->motion[0], &st->motion[1]);
-    return ik__ccd_out(p, ik__ccd_turn_z(st->motion[0], st->motion[1], f));
-}
-
-IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint *p,
-                                     ik__ccd_state *st, ik_vec3 f)
-{
-    const ik_real(*c)[3] = p->frame.m;
-    ik_vec3 d = st->goal;
-    ik_real m2 = f.x * f.x + f.y * f.y, m, r;
-    if (!(st->flags & IK__CCD_UNIT) || !(m2 > w->noise_f2))
-        return ik__ccd_half_plane_edge(w, p, st, f);
-    m = IK_SQRT(m2);
-    r = st->goal_inv_xy / m;
-    st->motion[0] = (d.x * f.x + d.y * f.y) * r;
-    st->motion[1] = (d.y * f.x - d.x * f.y) * r;
-    return ik_vec3_make(m * st->goal_dir.x + (c[0][2] * f.z + p->origin.x),
-                        m * st->goal_dir.y + (c[1][2] * f.z + p->origin.y),
-                        m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
-}
-
 // A revolute joint's step with limits, stiffness or max_angle (IK__CCD_ANGLE), toward the best
-// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), scaled, clamped, added to q.
+// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), weighted, limited, added to q.
 static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                const ik_joint *j, ik_real nc, ik_real ns)
 {
-    ik_real cq = st->motion[0], sq = st->motion[1];
+    ik_real cq = st->turn[0], sq = st->turn[1];
     ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
     ik_real *v = w->q + p->qi;
     phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
@@ -4994,14 +4941,13 @@ static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik
     next = ik__clamp(*v + phi, j->lo, j->hi);
     if (next != *v) {
         *v = next;
-        st->motion[0] = IK_COS(next);
-        st->motion[1] = IK_SIN(next);
+        st->turn[0] = IK_COS(next);
+        st->turn[1] = IK_SIN(next);
     }
 }
 
-// A revolute joint's step (any but the half-plane one): the best angle, (cos, sin) = Z / |Z|
-// with Z = w_p d_c conj(f_c) + w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr
-// (pose) in M_i; into st->motion.
+// A revolute joint's step: the best angle, (cos, sin) = Z / |Z| with Z = w_p d_c conj(f_c) +
+// w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr (pose) in M_i.
 static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                   const ik_joint *j, ik_vec3 f, const ik_mat3 *fr)
 {
@@ -5024,13 +4970,42 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p,
     if (p->flags & IK__CCD_ANGLE) {
         ik__ccd_angle_step(w, p, st, j, nc, ns);
     } else {
-        st->motion[0] = nc;
-        st->motion[1] = ns;
+        st->turn[0] = nc;
+        st->turn[1] = ns;
     }
 }
 
-// A prismatic joint's step, lambda = (Pd - Pc) . axis (scaled by the weight, clamped), with
-// step; returns the effector's z in P_i from its z in M_i.
+// The same for a free joint and a position target (IK__CCD_FAST), the half-plane step:
+// e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1} = |f_xy| goal_dir + f.z C_i e_z + o_i. Its edge
+// cases: d_xy or f_xy near the axis (no turn) or huge (rescaled).
+static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, const ik__ccd_joint *p,
+                                       ik__ccd_state *st, ik_vec3 f)
+{
+    ik_vec3 d = st->goal;
+    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
+        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &st->turn[0], &st->turn[1]);
+    return ik__ccd_out(p, ik__ccd_turn_z(st->turn[0], st->turn[1], f));
+}
+
+IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint *p,
+                                     ik__ccd_state *st, ik_vec3 f)
+{
+    const ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = st->goal;
+    ik_real m2 = f.x * f.x + f.y * f.y, m, r;
+    if (!(st->flags & IK__CCD_UNIT) || !(m2 > w->noise_f2))
+        return ik__ccd_half_plane_edge(w, p, st, f);
+    m = IK_SQRT(m2);
+    r = st->goal_inv_xy / m;
+    st->turn[0] = (d.x * f.x + d.y * f.y) * r;
+    st->turn[1] = (d.y * f.x - d.x * f.y) * r;
+    return ik_vec3_make(m * st->goal_dir.x + (c[0][2] * f.z + p->origin.x),
+                        m * st->goal_dir.y + (c[1][2] * f.z + p->origin.y),
+                        m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
+}
+
+// A prismatic joint: with step, its step lambda = (Pd - Pc) . axis (weighted, clamped); returns
+// the effector's z in P_i from its z in M_i.
 static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik__ccd_state *st,
                              const ik_joint *j, bool step, ik_real fz)
 {
@@ -5051,28 +5026,22 @@ static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
         *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
 }
 
-// A ball joint: the effector e and its axes er (pose) from M_i into P_i by its rotation, and with
-// step its step, which turns them on.
+// A ball joint: the effector e and its axes er (pose) from M_i into P_i, and with step its step.
 static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
-    ik_quat rb = ik_quat_make(st->motion[0], st->motion[1], st->motion[2], st->motion[3]), rot;
-    ik__ccd_rotate(rb, w->pose, e, er);
+    ik_quat rot;
+    ik__ccd_rotate(st->rot, w->pose, e, er);
     if (!step)
         return;
     rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
-    rb = ik__quat_unitize(ik_quat_mul(rot, rb));
-    st->motion[0] = rb.x;
-    st->motion[1] = rb.y;
-    st->motion[2] = rb.z;
-    st->motion[3] = rb.w;
+    st->rot = ik__quat_unitize(ik_quat_mul(rot, st->rot));
     st->flags |= IK__CCD_MOVED;
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
-// The effector from the tip to the root; with move, each joint takes its step on the way.
-// *out_f and *out_fr get the effector's position and axes in the root frame (axes: pose only).
-// lean (w->revolute): free revolute and fixed joints, a position target.
+// The effector's pass, tip to root; with move, each joint takes its step on the way. *out_f and
+// *out_fr get the effector's position and axes (pose) in the root frame. lean: w->revolute.
 IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool lean, ik_vec3 *out_f,
                                   ik_mat3 *out_fr)
 {
@@ -5097,9 +5066,9 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
         if (p->type == IK_JOINT_REVOLUTE) {
             if (!lean && step)
                 ik__ccd_revolute_step(w, p, st, j, f, &fr);
-            e = ik__ccd_turn_z(st->motion[0], st->motion[1], f);
+            e = ik__ccd_turn_z(st->turn[0], st->turn[1], f);
             if (pose)
-                ik__ccd_turn_rows(st->motion[0], st->motion[1], &er);
+                ik__ccd_turn_rows(st->turn[0], st->turn[1], &er);
         } else if (!lean && p->type == IK_JOINT_PRISMATIC) {
             e.z = ik__ccd_slide(w, p, st, j, step, f.z);
         } else if (!lean && p->type == IK_JOINT_BALL) {
@@ -5114,24 +5083,13 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
         *out_fr = fr;
 }
 
+// A sweep: with move, the target's pass and the effector's with steps; else the effector's.
 static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_mat3 *out_fr)
 {
     if (w->revolute)
         ik__ccd_sweep_pass(w, move, true, out_f, out_fr);
     else
         ik__ccd_sweep_pass(w, move, false, out_f, out_fr);
-}
-
-// The error of the carried state's effector (position f and axes fr in the root frame).
-static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, const ik_mat3 *fr, ik_real wbase,
-                             ik_real ps, ik_real *pos_err, ik_real *rot_err)
-{
-    ik_xform e;
-    e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
-    e.rot = ik_quat_identity();
-    if (w->pose)
-        e.rot = ik_quat_from_mat3(*fr);
-    return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
 }
 
 // The options are in range.
@@ -5146,7 +5104,7 @@ static bool ik__ccd_opts_valid(const ik_ccd_opts *o)
              !(o->min_improvement >= 0 && o->min_improvement < 1));
 }
 
-// What the stopping tests of one solve read and keep.
+// What the stopping tests of one solve read and keep (docs/ccd.md, "Stopping").
 typedef struct ik__ccd_progress {
     ik_real wbase, ps;     // the position error's weight and length scale (ik__pose_error())
     ik_real span, slack;   // the lengths involved; the carried state's rounding (position)
@@ -5160,43 +5118,24 @@ typedef struct ik__ccd_progress {
     ik_status status;
 } ik__ccd_progress;
 
-// q copied into the work's q, clamped into the limits.
-static void ik__ccd_copy_q(const ik_chain *chain, const ik_real *q_io, ik_real *q, int dof)
-{
-    int i, at = 0;
-    for (i = 0; i < dof; i++)
-        q[i] = q_io[i];
-    for (i = 0; i < chain->joint_count; i++) {
-        const ik_joint *j = &chain->joints[i];
-        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
-            q[at] = ik__clamp(q[at], j->lo, j->hi);
-        at += ik_joint_type_dof(j->type);
-    }
-}
-
-// The rounding bounds: how far the carried state's effector (and axes, rslack) may be from
+// The rounding bounds: how far the carried state's effector (and axes) may be from
 // ik_chain_fk()'s, and the noise below which a point counts as on a joint's axis.
 static void ik__ccd_bounds(ik__ccd_work *w, ik__ccd_progress *pr)
 {
     const int n = w->chain->joint_count;
     ik_real where = ik_vec3_length(w->target->pos) + ik_vec3_length(w->chain->joints[0].origin.pos),
             size = ik__finite(w->prepared->reach) ? w->prepared->reach : w->prepared->scale, nf, nd;
-    // a carried error within an epsilon of span no sweep can lower
     pr->span = where + size;
     pr->slack = (ik_real)(64 * n) * IK_EPSILON * pr->span;
     pr->rslack = (ik_real)(64 * n) * IK_EPSILON;
-    // The effector's local coordinates come from the chain's own transforms: their rounding
-    // is about n epsilon of the chain's size. The target's come from its root coordinates
-    // too, rounded to a few epsilon of their size (wherever the chain sits).
-    nf = (ik_real)(4 * n) * IK_EPSILON * w->gs * size;
-    nd = nf + 4 * IK_EPSILON * w->gs * where;
+    nf = (ik_real)(4 * n) * IK_EPSILON * w->gs * size; // the chain's own rounding
+    nd = nf + 4 * IK_EPSILON * w->gs * where;          // and the target's root coordinates'
     w->noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
     w->noise_d2 =
         nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
 }
 
-// Everything a solve's sweeps read, and its starting state; the work's states and q in
-// work_mem.
+// Everything a solve's sweeps read and its starting state; its states and q in work_mem.
 static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik__ccd_prepared *pp,
                           const ik_target *target, const ik_real *q_io, ik_real *work_mem)
 {
@@ -5207,7 +5146,7 @@ static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik__ccd_p
     w->states = (ik__ccd_state *)(void *)work_mem;
     w->q = work_mem + IK__REALS_OF((size_t)w->chain->joint_count * sizeof(ik__ccd_state));
     w->dof = pp->dof;
-    ik__ccd_copy_q(w->chain, q_io, w->q, w->dof);
+    memcpy(w->q, q_io, (size_t)w->dof * sizeof(ik_real));
     w->start = q_io;
     w->target = target;
     w->pose = pp->pose;
@@ -5229,16 +5168,17 @@ static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik__ccd_p
     pr->status = IK_STATUS_MAX_ITERATIONS;
 }
 
-// The carried state's error and progress after a sweep; true when it is worth a store and a
-// forward kinematics: within the tolerance up to the rounding (docs/ccd.md, "Stopping"), or
-// the last sweep (*final: no improvement for three sweeps, or out of sweeps).
+// The carried state's error (its effector f, fr in the root frame) and progress after a sweep;
+// true when worth a store and a forward kinematics: within the tolerance up to the rounding, or
+// the last sweep (*final: three sweeps without improvement, or out of sweeps).
 static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
                                   int sweep, ik_vec3 f, const ik_mat3 *fr, bool *final)
 {
+    ik_xform e;
     bool within, band;
-    pr->err = ik__ccd_error(w, f, fr, pr->wbase, pr->ps, &pr->pos_err, &pr->rot_err);
-    // three sweeps in a row without improvement stop the solve (the error may rise in a sweep
-    // that still makes progress: w_p varies from joint to joint)
+    e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
+    e.rot = w->pose ? ik_quat_from_mat3(*fr) : ik_quat_identity();
+    pr->err = ik__pose_error(w->target, e, pr->wbase, pr->ps, w->wo, &pr->pos_err, &pr->rot_err);
     if (sweep > 0)
         pr->idle = pr->err < pr->best_err * (1 - o->min_improvement) ? 0 : pr->idle + 1;
     if (sweep == 0 || pr->err < pr->best_err)
@@ -5255,17 +5195,15 @@ static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, c
 }
 
 // Whether the carried state is within the tolerance by more than its rounding: slack, and the
-// rounding of the stored angles (an epsilon of each, which is 1e-4 rad at 1e12).
+// stored angles' (an epsilon of each).
 static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress *pr,
                                   const ik_ccd_opts *o)
 {
     ik_real turn = 0; // the angles' rounding, summed: radians
-    int i, at = 0;
-    for (i = 0; i < w->chain->joint_count; i++) {
-        if (w->chain->joints[i].type == IK_JOINT_REVOLUTE)
-            turn += 2 * IK_EPSILON * IK_FABS(w->q[at]);
-        at += ik_joint_type_dof(w->chain->joints[i].type);
-    }
+    int i;
+    for (i = 0; i < w->chain->joint_count; i++)
+        if (w->joints[i].type == IK_JOINT_REVOLUTE)
+            turn += 2 * IK_EPSILON * IK_FABS(w->q[w->joints[i].qi]);
     return pr->pos_err <= o->tolerance - pr->slack - turn * pr->span &&
            (!w->pose || pr->rot_err <= o->rotation_tolerance - pr->rslack - turn);
 }
@@ -5342,31 +5280,37 @@ static ik_result ik__ccd_run(const ik__ccd_prepared *pp, const ik_target *target
         if (ik__ccd_progress_made(&w, &pr, &pp->opts, sweep, f, &fr, &final) &&
             ik__ccd_check(&w, &pr, &pp->opts, sweep, final, info))
             break;
-        ik__ccd_targets(&w);
+        if (w.revolute)
+            ik__ccd_targets_pass(&w, true);
+        else
+            ik__ccd_targets_pass(&w, false);
         ik__ccd_sweep(&w, true, &f, &fr);
     }
     return ik__ccd_finish(&w, &pr, &pp->opts, sweep, q_io, info);
 }
 
-// The inputs of ik_ccd_solve() checked, in the order of their status codes; *dof and target set.
-static ik_result ik__ccd_validate(const ik_chain *chain, const ik_target *target_in,
-                                  const ik_ccd_opts *o, const ik_real *q_io, void *scratch,
-                                  size_t scratch_size, const ik_solve_info *info, ik_target *target,
-                                  int *dof)
+// A solve's inputs after the chain (dof) checked, in the order of their status codes: q, the
+// target (with a rotation or not as pose says, unless < 0), the options, the scratch (need).
+static ik_result ik__ccd_validate(const ik_chain *chain, int dof, const ik_real *q_io,
+                                  const ik_target *target_in, int pose, bool opts_valid,
+                                  const void *scratch, size_t scratch_size, size_t need,
+                                  const ik_solve_info *info, ik_target *target)
 {
-    ik_result r = ik__chain_state_validate(chain, q_io, dof);
+    ik_result r = ik__state_validate(q_io, dof);
     if (r != IK_OK)
         return r;
     r = ik__target_prepare(target_in, target);
     if (r != IK_OK)
         return r;
-    if (!ik__ccd_opts_valid(o))
+    if (pose >= 0 && target->use_rotation != (pose != 0))
+        return IK_ERR_BAD_ARG;
+    if (!opts_valid)
         return IK_ERR_BAD_OPTS;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, *dof, NULL, info, scratch, scratch_size))
+    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
         return IK_ERR_BAD_ARG;
-    if (scratch_size < ik__ccd_scratch_bytes(chain->joint_count, *dof))
+    if (scratch_size < need)
         return IK_ERR_SCRATCH_TOO_SMALL;
     return IK_OK;
 }
@@ -5378,17 +5322,21 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
     ik__ccd_prepared *pp;
-    int dof;
-    ik_result r =
-        ik__ccd_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, &target, &dof);
+    int n, dof;
+    ik_result r = ik_chain_validate(chain);
+    if (r != IK_OK)
+        return r;
+    n = chain->joint_count;
+    dof = ik__chain_dof(chain);
+    r = ik__ccd_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), scratch,
+                         scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
     if (r != IK_OK)
         return r;
     // the chain prepared at the scratch's start, solved in the rest
     pp = (ik__ccd_prepared *)(void *)((char *)scratch + ik__ccd_align_skip(scratch));
     ik__ccd_prepare(pp, chain, &o, target.use_rotation);
     return ik__ccd_run(pp, &target, q_io,
-                       (ik_real *)(void *)((char *)pp + ik__ccd_prepared_bytes(chain->joint_count)),
-                       info);
+                       (ik_real *)(void *)((char *)pp + ik__ccd_prepared_bytes(n)), info);
 }
 
 IKDEF ik_result ik_ccd_prepare(const ik_chain *chain, const ik_ccd_opts *opts, bool pose_targets,
@@ -5411,40 +5359,13 @@ IKDEF ik_result ik_ccd_prepare(const ik_chain *chain, const ik_ccd_opts *opts, b
     return IK_OK;
 }
 
-// The inputs of ik_ccd_solve_prepared() checked, in the order of their status codes; target set.
-static ik_result ik__ccd_prepared_validate(const ik__ccd_prepared *pp, const ik_target *target_in,
-                                           const ik_real *q_io, const void *scratch,
-                                           size_t scratch_size, const ik_solve_info *info,
-                                           ik_target *target)
-{
-    const size_t bytes = ik__ccd_prepared_bytes(pp->chain.joint_count);
-    const size_t reals = ik__ccd_work_reals(pp->chain.joint_count, pp->dof);
-    ik_result r = ik__state_validate(q_io, pp->dof);
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (target->use_rotation != pp->pose) // (another kind of target than prepared for)
-        return IK_ERR_BAD_ARG;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(&pp->chain, q_io, pp->dof, NULL, info, scratch, scratch_size) ||
-        ik__overlap(pp, bytes, scratch, scratch_size) ||
-        ik__overlap(q_io, (size_t)pp->dof * sizeof(ik_real), pp, bytes) ||
-        ik__overlap(info, info ? sizeof *info : 0, pp, bytes))
-        return IK_ERR_BAD_ARG;
-    if (scratch_size < (reals + 1) * sizeof(ik_real))
-        return IK_ERR_SCRATCH_TOO_SMALL;
-    return IK_OK;
-}
-
 IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *target_in,
                                       ik_real *q_io, void *scratch, size_t scratch_size,
                                       ik_solve_info *info)
 {
     const ik__ccd_prepared *pp;
     ik_target target;
+    size_t bytes, reals;
     ik_result r;
     if (!prepared)
         return IK_ERR_NULL_ARG;
@@ -5452,13 +5373,17 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
                                                   ik__ccd_align_skip(prepared));
     if (pp->valid != IK__CCD_PREPARED)
         return IK_ERR_BAD_ARG;
-    r = ik__ccd_prepared_validate(pp, target_in, q_io, scratch, scratch_size, info, &target);
+    bytes = ik__ccd_prepared_bytes(pp->chain.joint_count);
+    reals = ik__ccd_work_reals(pp->chain.joint_count, pp->dof);
+    if ((scratch && ik__overlap(pp, bytes, scratch, scratch_size)) || // (writes would change it)
+        ik__overlap(q_io, (size_t)pp->dof * sizeof(ik_real), pp, bytes) ||
+        ik__overlap(info, info ? sizeof *info : 0, pp, bytes))
+        return IK_ERR_BAD_ARG;
+    r = ik__ccd_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, scratch,
+                         scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
     if (r != IK_OK)
         return r;
-    return ik__ccd_run(pp, &target, q_io,
-                       ik__scratch_reals(scratch, scratch_size,
-                                         ik__ccd_work_reals(pp->chain.joint_count, pp->dof)),
-                       info);
+    return ik__ccd_run(pp, &target, q_io, ik__scratch_reals(scratch, scratch_size, reals), info);
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------
