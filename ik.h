@@ -4771,18 +4771,14 @@ static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
     return ik_vec3_add(ik_mat3_mul_vec3(p->frame, e), p->origin);
 }
 
-// m^T v.
-static inline ik_vec3 ik__ccd_tmul(const ik_mat3 *m, ik_vec3 v)
-{
-    return ik_vec3_make(m->m[0][0] * v.x + m->m[1][0] * v.y + m->m[2][0] * v.z,
-                        m->m[0][1] * v.x + m->m[1][1] * v.y + m->m[2][1] * v.z,
-                        m->m[0][2] * v.x + m->m[1][2] * v.y + m->m[2][2] * v.z);
-}
-
 // From M_{i-1} to P_i: C_i^T (x - o_i).
 static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
 {
-    return ik__ccd_tmul(&p->frame, ik_vec3_sub(x, p->origin));
+    const ik_real(*c)[3] = p->frame.m;
+    ik_vec3 v = ik_vec3_sub(x, p->origin);
+    return ik_vec3_make(c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z,
+                        c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z,
+                        c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z);
 }
 
 // From M_{i-1} to P_i through a link turned about x (IK__CCD_LINK), the previous joint's turn
@@ -4819,21 +4815,23 @@ static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint 
     st->flags |= IK__CCD_UNIT;
 }
 
+// v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
+static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
+{
+    ik_mat3 m = ik__quat_to_mat3_unit(r);
+    *v = ik_mat3_mul_vec3(m, *v);
+    if (axes)
+        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
+}
+
 // A prismatic or ball joint's T_i^-1: the target d (and its axes xr, unless NULL) in M_i.
 static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p,
                                  const ik__ccd_state *st, ik_vec3 d, ik_mat3 *xr)
 {
-    ik_mat3 m, mt;
-    if (p->type == IK_JOINT_PRISMATIC) {
+    if (p->type == IK_JOINT_PRISMATIC)
         d.z -= w->q[p->qi] * w->gs;
-    } else if (p->type == IK_JOINT_BALL) {
-        m = ik__quat_to_mat3_unit(st->rot);
-        d = ik__ccd_tmul(&m, d);
-        if (xr) {
-            mt = ik_mat3_transpose(m);
-            *xr = ik__mat3_mul_rows(&mt, &xr->m[0][0]);
-        }
-    }
+    else if (p->type == IK_JOINT_BALL)
+        ik__ccd_rotate(ik_quat_conjugate(st->rot), xr != NULL, &d, xr);
     return d;
 }
 
@@ -5015,15 +5013,6 @@ static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, cons
         *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
     }
     return fz + *v * w->gs;
-}
-
-// v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
-static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
-{
-    ik_mat3 m = ik__quat_to_mat3_unit(r);
-    *v = ik_mat3_mul_vec3(m, *v);
-    if (axes)
-        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
 }
 
 // A ball joint: the effector e and its axes er (pose) from M_i into P_i, and with step its step.
