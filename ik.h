@@ -4725,8 +4725,8 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
         ik_real *v = w->q + p->qi;
         if (p->type == IK_JOINT_REVOLUTE &&
             (p->flags & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = st->turn[0], s = st->turn[1], c0 = st->turn_stored[0], d;
-            ik_real s0 = st->turn_stored[1];
+            ik_real c = st->turn[0], s = st->turn[1], d;
+            ik_real c0 = st->turn_stored[0], s0 = st->turn_stored[1];
             if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
                 // back within pi of the start by a whole turn (docs/ccd.md, "How a sweep...")
