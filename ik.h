@@ -785,10 +785,10 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
 // and one forward kinematics per solve; no allocation. With info NULL the forward kinematics is
 // skipped where only info would read it (after the last sweep, or when the carried state is
-// within the tolerance by more than its rounding and no prismatic joint is unlimited): q is the
-// same to the bit, and a one-sweep solve costs about a quarter less. Checks the chain and builds
-// its constant frames on every call: a chain solved many times can be prepared once
-// (ik_ccd_prepare()).
+// within the tolerance by more than its rounding and no prismatic joint is unlimited; not with
+// IK_NO_FAST_PATHS): q is the same to the bit, and a one-sweep solve costs about a quarter
+// less. Checks the chain and builds its constant frames on every call: a chain solved many
+// times can be prepared once (ik_ccd_prepare()).
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
