@@ -4392,9 +4392,6 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 #define IK__CCD_ANGLE 2  // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
 #define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
-// and a solve's (ik__ccd_state)
-#define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its rotation
-#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: goal_dir, goal_inv_xy set
 
 // A joint's constants, in a prepared chain.
 typedef struct ik__ccd_joint {
@@ -4415,9 +4412,9 @@ typedef struct ik__ccd_state {
     ik_quat rot;             // ball T_i
     ik_vec3 goal;            // d_i: the target in P_i (this sweep)
     ik_real goal_axes[2][3]; // rows x and y of the target's axes in P_i (pose targets)
-    ik_vec3 goal_dir;        // IK__CCD_UNIT: C_i (d.x, d.y, 0) / |d_xy|
-    ik_real goal_inv_xy;     // and 1 / |d_xy|
-    int flags;               // IK__CCD_MOVED, IK__CCD_UNIT
+    ik_real goal_inv_xy;     // 1 / |d_xy|, 0 if d_xy is tiny or huge (FAST joints, this sweep)
+    ik_vec3 goal_dir;        // and C_i (d.x, d.y, 0) / |d_xy| (goal_inv_xy > 0)
+    bool moved;              // a ball joint that moved: q is behind rot
 } ik__ccd_state;
 
 // A prepared chain (ik_ccd_prepare()): this header, then an ik__ccd_joint per joint.
@@ -4700,7 +4697,7 @@ static void ik__ccd_load(const ik__ccd_work *w)
         const ik__ccd_joint *p = &w->joints[i];
         ik__ccd_state *st = &w->states[i];
         ik_real *v = w->q + p->qi;
-        st->flags = 0;
+        st->moved = false;
         if (p->type == IK_JOINT_REVOLUTE || p->type == IK_JOINT_PRISMATIC)
             v[0] = ik__clamp(v[0], j->lo, j->hi);
         if (p->type == IK_JOINT_REVOLUTE) {
@@ -4738,12 +4735,12 @@ static void ik__ccd_store(const ik__ccd_work *w, bool again)
             }
             st->turn_stored[0] = c;
             st->turn_stored[1] = s;
-        } else if (p->type == IK_JOINT_BALL && (st->flags & IK__CCD_MOVED)) {
+        } else if (p->type == IK_JOINT_BALL && st->moved) {
             ik_vec3 lv = ik__quat_log(ik__quat_unitize(st->rot));
             v[0] = lv.x;
             v[1] = lv.y;
             v[2] = lv.z;
-            st->flags &= ~IK__CCD_MOVED;
+            st->moved = false;
         }
     }
 }
@@ -4792,14 +4789,14 @@ static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real
 }
 
 // For the half-plane step (IK__CCD_FAST): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|, when d_xy
-// is neither tiny nor huge (IK__CCD_UNIT).
+// is neither tiny nor huge (else goal_inv_xy 0).
 static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint *p,
                                      ik__ccd_state *st)
 {
     const ik_real(*c)[3] = p->frame.m;
     ik_vec3 d = st->goal;
     ik_real dd2 = d.x * d.x + d.y * d.y, kd, t;
-    st->flags &= ~IK__CCD_UNIT;
+    st->goal_inv_xy = 0;
     if (!(dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX))
         return;
     kd = 1 / IK_SQRT(dd2);
@@ -4812,7 +4809,6 @@ static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint 
         st->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
     }
     st->goal_inv_xy = kd;
-    st->flags |= IK__CCD_UNIT;
 }
 
 // v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
@@ -4991,7 +4987,7 @@ IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint 
     const ik_real(*c)[3] = p->frame.m;
     ik_vec3 d = st->goal;
     ik_real m2 = f.x * f.x + f.y * f.y, m, r;
-    if (!(st->flags & IK__CCD_UNIT) || !(m2 > w->noise_f2))
+    if (!(st->goal_inv_xy > 0) || !(m2 > w->noise_f2))
         return ik__ccd_half_plane_edge(w, p, st, f);
     m = IK_SQRT(m2);
     r = st->goal_inv_xy / m;
@@ -5025,7 +5021,7 @@ static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_join
         return;
     rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
     st->rot = ik__quat_unitize(ik_quat_mul(rot, st->rot));
-    st->flags |= IK__CCD_MOVED;
+    st->moved = true;
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
