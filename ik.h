@@ -117,7 +117,9 @@
                          stiffness), converges linearly; distal joints move most. Joint weights
                          (stiffness), limits, a per-sweep step limit for smooth dragging. Ignores
                          a rest pose (no null space). Scratch from the caller
-                         (ik_ccd_scratch_size()).
+                         (ik_ccd_scratch_size()). A chain solved many times is prepared once
+                         (ik_ccd_prepare(), ik_ccd_solve_prepared(): a third less work for a
+                         sweep per frame).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
@@ -750,11 +752,6 @@ typedef struct ik_ccd_opts {
     ik_real min_improvement;    // stop (stalled) after 3 sweeps in a row that lower the error
                                 // w_p |dp|^2 + w_o sum_j |du_j|^2 by less than this fraction of
                                 // the best so far; [0, 1); default 1e-12
-    bool keep_frames;           // true: scratch keeps the chain's constant frames from call to
-                                // call, and a call on the same chain (byte for byte), max_angle,
-                                // length_scale and kind of target skips checking the chain and
-                                // building them (the same results); leave scratch as the last
-                                // call left it. Default false
     int _valid;                 // set by ik_default_ccd_opts(); do not touch
 } ik_ccd_opts;
 
@@ -788,16 +785,42 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain);
 // cosine or atan2 for free revolute joints), plus one sine, cosine and atan2 per revolute joint
 // and one forward kinematics per solve; no allocation. With info NULL the forward kinematics is
 // skipped where only info would read it (after the last sweep, or when the carried state is
-// within the tolerance by more than its rounding and no prismatic joint is unlimited): q is the
-// same to the bit, and a one-sweep solve costs about a quarter less. With opts->keep_frames the
-// chain's constant frames stay in scratch for the next call: one on the same chain (its joints
-// and tip compared byte for byte: any change makes them again), max_angle, length_scale and kind
-// of target (position or pose) skips checking the chain and building them, with the same q and
-// info to the bit (a one-sweep solve costs about 30% less again); scratch must then be left as
-// the last call left it (not shared with another solver or thread in between).
+// within the tolerance by more than its rounding and no prismatic joint is unlimited; not with
+// IK_NO_FAST_PATHS): q is the same to the bit, and a one-sweep solve costs about a quarter
+// less. Checks the chain and builds its constant frames on every call: a chain solved many
+// times can be prepared once (ik_ccd_prepare()).
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target,
                              const ik_ccd_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
+
+// A prepared chain: the chain checked, with the options and the kind of target (position or
+// pose) it is prepared for, and its constant frames, built once by ik_ccd_prepare() in memory the
+// caller owns (ik_ccd_prepared_size() bytes, any alignment) and read, never written, by
+// ik_ccd_solve_prepared(): several threads may solve with one prepared chain at once, each with
+// its own scratch. It refers to the chain's joints (not to the ik_chain, which it copies): keep
+// them unchanged while it is used, and prepare again after changing them, the options or the
+// kind of target. Prepare it in place (a byte copy elsewhere need not work).
+// Bytes of memory ik_ccd_prepare() needs for this chain (0 if the chain is invalid).
+IKDEF size_t ik_ccd_prepared_size(const ik_chain *chain);
+
+// Checks chain and opts (NULL: the defaults) and prepares the chain in the prepared_size bytes at
+// prepared for targets with a rotation (pose_targets) or without. Errors: IK_ERR_NULL_ARG (chain,
+// prepared), IK_ERR_BAD_ARG (chain as for ik_ccd_solve(); *chain or its joints overlapping the
+// prepared_size bytes), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL (prepared_size); prepared
+// untouched on error. O(n), no allocation.
+IKDEF ik_result ik_ccd_prepare(const ik_chain *chain, const ik_ccd_opts *opts, bool pose_targets,
+                               void *prepared, size_t prepared_size);
+
+// ik_ccd_solve() on a prepared chain with the options it was prepared with: the same q and info
+// to the bit, without checking the chain and building its frames. scratch: at least
+// ik_ccd_scratch_size(chain) bytes (less is enough: it need not hold the prepared chain).
+// Errors: IK_ERR_NULL_ARG (prepared, target, q, scratch), IK_ERR_BAD_ARG (prepared not filled
+// by ik_ccd_prepare(); q or target as for ik_ccd_solve(), or a target with a rotation for a
+// chain prepared without, or the reverse; q, info, the prepared chain or the chain's joints
+// overlapping scratch; q or info overlapping the prepared chain), IK_ERR_SCRATCH_TOO_SMALL,
+// IK_ERR_NUMERIC; q untouched on error.
+IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *target, ik_real *q,
+                                      void *scratch, size_t scratch_size, ik_solve_info *info);
 
 // ---- solvers: analytic limb --------------------------------------------------------------------
 
@@ -4338,97 +4361,93 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 
 // ---- implementation: CCD -----------------------------------------------------------------------
 
-// Welman (1993), section 4.2, after Wang and Chen (1991). At joint i with world axis a through
-// J, let Pic = Pc - J and Pid = Pd - J (effector and target from the joint), u_jc and u_jd the
-// effector's and target's axes. Rotating by phi about a moves v to
-//   R(phi) v = cos phi v + sin phi (a x v) + (1 - cos phi)(a . v) a,
-// so the weighted alignment g(phi) = w_p Pid . R Pic + w_o sum_j u_jd . R u_jc is
-//   g = k1 (1 - cos phi) + k2 cos phi + k3 sin phi = k1 + (k2 - k1) cos phi + k3 sin phi,
-//   k1 = w_p (Pid.a)(Pic.a) + w_o sum (u_jd.a)(u_jc.a),  k2 = w_p Pid.Pic + w_o sum u_jd.u_jc,
-//   k3 = a . (w_p Pic x Pid + w_o sum u_jc x u_jd)         (Welman's 4.19 - 4.22).
-// Its stationary points solve (k1 - k2) sin phi + k3 cos phi = 0 (4.23); of the candidates
-// phi_c, phi_c +- pi, the maximum (second derivative < 0) is the one where (cos, sin) points
-// along (k2 - k1, k3): phi = atan2(k3, k2 - k1), the global maximum on (-pi, pi]. Maximizing g
-// minimizes w_p |Pd - Pc|^2 + w_o sum |u_jd - u_jc|^2 over phi, since |R v| = |v|.
-// A prismatic joint moves by (Pd - Pc) . a, the exact minimizer of |Pd - Pc|^2 (4.24). A ball
-// joint takes the rotation maximizing the same weighted sum over all rotations (Horn's
-// quaternion method; for position alone, the shortest arc taking Pic to Pid).
+// Each joint's step (Welman's closed forms) and how a sweep carries the target and the effector
+// through the joints' frames: docs/ccd.md ("One joint", "How a sweep is computed"). Joint i's
+// frame P_i has the joint's axis as z; its motion T_i moves it to M_i; C_i and o_i place P_i in
+// M_{i-1}. Lengths are in units of 1 / gs (the mean distance between joints).
 
-// How ik_ccd_solve() computes it. Each joint i gets a frame P_i: its origin, with a basis whose z
-// axis is the joint's axis (the identity basis for ball and fixed joints), so that its motion T_i
-// is a rotation about z (revolute: Rz(q)), a translation along z (prismatic), the ball's rotation,
-// or nothing; M_i is P_i moved (x in P_i = T_i x in M_i) and C_i, o_i place P_i in M_{i-1} (the
-// root frame for i = 0): constants of the solve. Each sweep carries the target from the root to
-// the tip, d_i = C_i^T (T_{i-1}^-1 d_{i-1} - o_i) (the target in P_i), and then the effector from
-// the tip to the root, moving each joint as it passes: with the effector f_i in M_i, joint i
-// chooses T_i from d_i and f_i, e_i = T_i f_i, and f_{i-1} = C_i e_i + o_i. The joints nearer the
-// root have not moved yet, so d_i stays valid, and what reaches the root is the new effector: a
-// forward kinematics of the new state, done on the way. Lengths are in units of the mean joint
-// distance (gs), so that no square underflows or overflows.
-// In P_i, with x_c = x.x + i x.y, a revolute joint's g is const + Re(e^{iq} conj(Z)) with
-// Z = w_p d_c conj(f_c) + w_o sum_j D_jc conj(F_jc) (D_j, F_j: the target's and the effector's
-// axes): the best angle is absolute, (cos q, sin q) = Z / |Z| (the atan2 above, relative to the
-// current angle). So the state of a free joint is (cos q, sin q), set afresh at every step (it
-// cannot drift), and its angle is found once, when the solve stops (one atan2). For position
-// alone the effector's circle about the axis simply turns into the target's half-plane:
-// e = (d.x, d.y) |f_xy| / |d_xy| (one square root). Stiffness, max_angle and limits act on the
-// angle: a joint that has them carries q and takes the step phi = arg(Z conj(e^{iq})) (atan2).
-// On a chain of free revolute joints, each link between two of them is a turn about x
-// (ik__ccd_links()), which shortens the target's pass.
-
-#define IK__CCD_VALID 0x1cccd
+#define IK__CCD_VALID    0x1cccd
+#define IK__CCD_PREPARED 0x2cccd // a prepared chain's valid
 #ifdef IK_USE_FLOAT
 #define IK__CCD_TOL IK_R(1e-5) // float resolves about 1e-7 of a chain's size
 #else
 #define IK__CCD_TOL IK_R(1e-6)
 #endif
 
+// A joint's constant flags (ik__ccd_joint)
 #define IK__CCD_MOVE  1  // weight > 0: the joint moves
 #define IK__CCD_ANGLE 2  // a revolute joint with limits, weight < 1 or max_angle < pi: carries q
-#define IK__CCD_MOVED 4  // a ball joint that moved: q is behind its quaternion
 #define IK__CCD_FAST  8  // a free revolute joint, position target: the half-plane step
-#define IK__CCD_UNIT  16 // this sweep's d_xy is neither tiny nor huge: goal_dir, goal_inv_xy set
 #define IK__CCD_LINK  32 // C_i = Rx(b), a turn about x (ik__ccd_links())
 
-// Per joint, in the caller's scratch.
+// A joint's constants, in a prepared chain.
 typedef struct ik__ccd_joint {
-    ik_mat3 frame;           // C_i: P_i -> M_{i-1}
-    ik_vec3 origin;          // o_i: P_i's origin in M_{i-1}, in units of 1 / gs
-    ik_real state[4];        // revolute: cos, sin of the current angle, then of q[] (the state is
-                             // q[] + arg(state[0..1] conj(state[2..3]))); ball: T_i as a quaternion
-                             // (x, y, z, w)
-    ik_real offset[2];       // revolute: cos, sin of the angle P_i's x axis is turned by (the angle
-                             // in state is q + offset)
-    ik_vec3 goal;            // d_i: the target in P_i (this sweep)
-    ik_real goal_axes[2][3]; // rows x and y of the target's axes in P_i (pose targets, this sweep)
-    ik_vec3 goal_dir;    // IK__CCD_FAST and IK__CCD_UNIT, this sweep: C_i (d.x, d.y, 0) / |d_xy|
-    ik_real goal_inv_xy; // and 1 / |d_xy|
+    ik_mat3 frame;       // C_i: P_i -> M_{i-1}
+    ik_vec3 origin;      // o_i: P_i's origin in M_{i-1}
     ik_vec3 link_origin; // IK__CCD_LINK: C_i^T o_i
+    ik_real offset[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (turn's
+                         // angle is q + offset)
     int type;            // the joint's ik_joint_type
     int qi;              // its first value in q
-    int flags;           // IK__CCD_* flags
+    int flags;           // IK__CCD_MOVE, IK__CCD_ANGLE, IK__CCD_FAST, IK__CCD_LINK
 } ik__ccd_joint;
 
-// What the passes of one solve share.
-typedef struct ik__ccd_work {
-    const ik_chain *chain;
-    ik__ccd_joint *jd;
-    ik_real *q;           // [dof] the state (revolute joints without IK__CCD_ANGLE: see state)
-    const ik_real *start; // [dof] the caller's q (free revolute joints end within pi of it)
-    int dof;
-    const ik_target *target;
-    bool pose;     // the target has a rotation
-    bool revolute; // position target, free revolute (or fixed, frozen) joints only
-    ik_real gs;    // lengths are multiplied by gs
-    ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
-    ik_real wo, max_angle;
-    // squared distances from a joint's axis below which the effector (f) or the target (d)
-    // counts as on it: their rounding noise (a turn cannot move the effector toward the target
-    // then, and a step from the noise's direction would turn the joint at random)
-    ik_real noise_f2, noise_d2;
-    ik_vec3 tip, pt;       // the effector in M_{n-1}; the target in the root frame
-    ik_real tip_rot[3][3]; // the effector's axes in M_{n-1}
-} ik__ccd_work;
+// A joint in one solve, in the scratch.
+typedef struct ik__ccd_state {
+    ik_real turn[2];         // revolute T_i: cos, sin of the current angle
+    ik_real turn_stored[2];  // and of the angle in q (their difference is yet to be stored)
+    ik_quat rot;             // ball T_i
+    ik_vec3 goal;            // d_i: the target in P_i (this sweep)
+    ik_real goal_axes[2][3]; // rows x and y of the target's axes in P_i (pose targets)
+    ik_real goal_inv_xy;     // 1 / |d_xy|, 0 if d_xy is tiny or huge (FAST joints, this sweep)
+    ik_vec3 goal_dir;        // and C_i (d.x, d.y, 0) / |d_xy| (goal_inv_xy > 0)
+    bool moved;              // a ball joint that moved: q is behind rot
+} ik__ccd_state;
+
+// A prepared chain (ik_ccd_prepare()): this header, then an ik__ccd_joint per joint.
+typedef struct ik__ccd_prepared {
+    int valid;             // IK__CCD_PREPARED
+    int dof;               // the chain's
+    bool pose;             // prepared for pose targets (else position targets)
+    bool revolute;         // lean passes: position target, free revolute and fixed joints only
+    ik_chain chain;        // the caller's (its joints are read, not copied)
+    ik_ccd_opts opts;      // checked
+    ik_real gs;            // lengths are multiplied by gs
+    ik_real reach, scale;  // the chain's reach; the length that sets gs
+    ik_vec3 tip;           // the effector in M_{n-1}
+    ik_real tip_rot[3][3]; // its axes there
+} ik__ccd_prepared;
+
+// A prepared chain's start is aligned for its pointer and its reals; its size is a multiple.
+#define IK__CCD_ALIGN    (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) : sizeof(ik_real))
+#define IK__CCD_ROUND(b) (((b) + IK__CCD_ALIGN - 1) / IK__CCD_ALIGN * IK__CCD_ALIGN)
+#define IK__CCD_HEAD     IK__CCD_ROUND(sizeof(ik__ccd_prepared))
+#define IK__REALS_OF(b)  (((b) + sizeof(ik_real) - 1) / sizeof(ik_real))
+
+// Where a solve works: a state per joint, then q [dof]; in reals.
+static size_t ik__ccd_work_reals(int joint_count, int dof)
+{
+    return IK__REALS_OF((size_t)joint_count * sizeof(ik__ccd_state)) + (size_t)dof;
+}
+
+// A prepared chain's bytes from its aligned start.
+static size_t ik__ccd_prepared_bytes(int joint_count)
+{
+    return IK__CCD_HEAD + IK__CCD_ROUND((size_t)joint_count * sizeof(ik__ccd_joint));
+}
+
+// Bytes from mem to the first address aligned for a prepared chain.
+static size_t ik__ccd_align_skip(const void *mem)
+{
+    return (IK__CCD_ALIGN - (size_t)(uintptr_t)mem % IK__CCD_ALIGN) % IK__CCD_ALIGN;
+}
+
+// Bytes of scratch ik_ccd_solve() needs: a prepared chain and room to align it, then its work.
+static size_t ik__ccd_scratch_bytes(int joint_count, int dof)
+{
+    return ik__ccd_prepared_bytes(joint_count) + IK__CCD_ALIGN +
+           ik__ccd_work_reals(joint_count, dof) * sizeof(ik_real);
+}
 
 IKDEF ik_ccd_opts ik_default_ccd_opts(void)
 {
@@ -4441,69 +4460,15 @@ IKDEF ik_ccd_opts ik_default_ccd_opts(void)
     o.length_scale = 0;
     o.max_angle = IK_PI;
     o.min_improvement = IK_R(1e-12);
-    o.keep_frames = false;
     o._valid = IK__CCD_VALID;
     return o;
 }
 
-// What a scratch that keeps its frames (keep_frames) holds besides them, first: where it is (a
-// copy elsewhere does not count), the inputs the frames were made from (and after this header
-// a copy of the chain's joints), and what the frames' pass gives the work besides them.
-typedef struct ik__ccd_kept {
-    unsigned char self[sizeof(void *)]; // its address's bytes (scratch is aligned for ik_real only)
-    int n, dof, pose, revolute;         // (ints: any bytes read as one are a value)
-    ik_real max_angle, length_scale, reach, gs;
-    ik_xform chain_tip;
-    ik_vec3 tip;
-    ik_real tip_rot[3][3];
-} ik__ccd_kept;
-
-#define IK__REALS_OF(bytes) (((bytes) + sizeof(ik_real) - 1) / sizeof(ik_real))
-
-// Scratch, in reals: the kept header and the copy of the joints, a frame per joint, then q.
-static size_t ik__ccd_reals(int joint_count, int dof)
+IKDEF size_t ik_ccd_prepared_size(const ik_chain *chain)
 {
-    return IK__REALS_OF(sizeof(ik__ccd_kept)) +
-           (size_t)joint_count *
-               (IK__REALS_OF(sizeof(ik_joint)) + IK__REALS_OF(sizeof(ik__ccd_joint))) +
-           (size_t)dof;
-}
-
-// The kept header of a scratch holding the frames that an earlier call with keep_frames made
-// for this chain, these options and this kind of target; else NULL.
-// The joints a and b, n of them, are the same: their types, and the bytes of their values
-// (origin to weight, which hold only ik_reals: no padding), not the padding after the type,
-// which C leaves unspecified (two copies of the same joints may differ there).
-static bool ik__joints_same(const ik_joint *a, const ik_joint *b, int n)
-{
-    const size_t from = offsetof(ik_joint, origin), len = sizeof(ik_joint) - from;
-    int i;
-    for (i = 0; i < n; i++)
-        if (a[i].type != b[i].type ||
-            memcmp((const char *)&a[i] + from, (const char *)&b[i] + from, len) != 0)
-            return false;
-    return true;
-}
-
-static ik__ccd_kept *ik__ccd_kept_for(const ik_chain *chain, const ik_target *target,
-                                      const ik_ccd_opts *o, void *scratch, size_t scratch_size)
-{
-    ik__ccd_kept *h = NULL;
-    if (o->keep_frames)
-        h = (ik__ccd_kept *)(void *)ik__scratch_reals(scratch, scratch_size,
-                                                      IK__REALS_OF(sizeof(ik__ccd_kept)));
-    if (!h || o->_valid != IK__CCD_VALID || !chain || !chain->joints || !target ||
-        memcmp(h->self, &h, sizeof h) != 0 || h->n != chain->joint_count || h->n < 1 ||
-        h->n > IK_MAX_JOINTS || h->dof < 0 || h->dof > 3 * h->n ||
-        scratch_size < (ik__ccd_reals(h->n, h->dof) + 1) * sizeof(ik_real) ||
-        h->pose != (target->use_rotation ? 1 : 0) || h->max_angle != o->max_angle ||
-        h->length_scale != o->length_scale ||
-        memcmp(&h->chain_tip, &chain->tip, sizeof h->chain_tip) != 0 ||
-        !ik__joints_same((const ik_joint *)(const void *)((ik_real *)(void *)h +
-                                                          IK__REALS_OF(sizeof(ik__ccd_kept))),
-                         chain->joints, h->n))
-        return NULL;
-    return h;
+    if (ik_chain_dof(chain) < 0)
+        return 0;
+    return ik__ccd_prepared_bytes(chain->joint_count) + IK__CCD_ALIGN;
 }
 
 IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
@@ -4511,12 +4476,11 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
     int dof = ik_chain_dof(chain);
     if (dof < 0)
         return 0;
-    return (ik__ccd_reals(chain->joint_count, dof) + 1) * sizeof(ik_real);
+    return ik__ccd_scratch_bytes(chain->joint_count, dof);
 }
 
-// An orthonormal, right-handed basis (columns) whose third axis is the unit a; the identity for
-// a = +z. With s = sign(a.z), h = -1 / (s + a.z): x = (1 + s h a.x^2, s h a.x a.y, -s a.x),
-// y = (h a.x a.y, s + h a.y^2, -a.y) (Frisvad 2012, as revised by Duff et al. 2017).
+// A right-handed orthonormal basis (columns) whose third axis is the unit a, the identity for
+// a = +z (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_basis(ik_vec3 a, ik_real b[3][3])
 {
     ik_real s = a.z >= 0 ? 1 : -1, h = -1 / (s + a.z), k = a.x * a.y * h;
@@ -4561,21 +4525,16 @@ static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
     *c = t;
 }
 
-// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) (z-x-z angles: C_i e_z = Rz(g) Rx(b) e_z
-// = (sin g sin b, -cos g sin b, cos b) gives g and b, then Rx(-b) Rz(-g) C_i = Rz(h) gives h)
-// becomes Rx(b): M_{i-1} turns by g about its z axis (joint i - 1 carries q + g), P_i by h (joint
-// i carries q + h), and o_i turns with M_{i-1}. The passes then turn by b about x instead of
-// multiplying by a 3 x 3 matrix. These come from C_i's entries to rounding for any b (also near 0
-// or pi, where g alone is ill-defined but the product is not); the pairs (cos, sin) are columns
-// of rotations, unit to rounding, except g's.
-static void ik__ccd_links(ik__ccd_work *w)
+// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) becomes Rx(b), Rz(g) and Rz(h) going into
+// the joints' offsets (docs/ccd.md, "How a sweep is computed").
+static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
 {
     int i, k;
-    for (i = 1; i < w->chain->joint_count; i++) {
-        ik__ccd_joint *p = &w->jd[i], *pp = &w->jd[i - 1];
+    for (i = 1; i < joint_count; i++) {
+        ik__ccd_joint *p = &joints[i], *prev = &joints[i - 1];
         ik_real(*c)[3] = p->frame.m, cg = 1, sg = 0, cb, sb, ch, sh;
         ik_vec3 o = p->origin;
-        if (p->type != IK_JOINT_REVOLUTE || pp->type != IK_JOINT_REVOLUTE)
+        if (p->type != IK_JOINT_REVOLUTE || prev->type != IK_JOINT_REVOLUTE)
             continue;
         cb = c[2][2];
         sb = IK_SQRT(c[0][2] * c[0][2] + c[1][2] * c[1][2]); // (entries of a rotation: no scaling)
@@ -4592,14 +4551,14 @@ static void ik__ccd_links(ik__ccd_work *w)
         c[1][2] = -sb;
         p->origin = o = ik_vec3_make(cg * o.x + sg * o.y, cg * o.y - sg * o.x, o.z);
         p->link_origin = ik_vec3_make(o.x, cb * o.y + sb * o.z, cb * o.z - sb * o.y);
-        ik__ccd_cmul(&pp->offset[0], &pp->offset[1], cg, sg);
+        ik__ccd_cmul(&prev->offset[0], &prev->offset[1], cg, sg);
         ik__ccd_cmul(&p->offset[0], &p->offset[1], ch, sh);
         p->flags |= IK__CCD_LINK;
     }
 }
 
-// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos (in units of 1 / gs) of joint j,
-// B_i and B_{i-1} the axis bases b and bp (identity: no product with it).
+// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos gs of joint j, B_i and B_{i-1}
+// the axis bases b and bp (identity: no product with it).
 static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs, const ik_mat3 *bp,
                                 const ik_mat3 *b, const ik_mat3 *identity)
 {
@@ -4622,83 +4581,120 @@ static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs,
     p->origin = ik_mat3_mul_vec3(bt, o);
 }
 
-// Joint i's flags, and whether the chain still takes the lean passes (w->revolute).
-static void ik__ccd_joint_flags(ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
-                                ik_real max_angle)
+// Joint j's flags, and whether the chain still takes the lean passes (pp->revolute).
+static void ik__ccd_joint_flags(ik__ccd_prepared *pp, ik__ccd_joint *p, const ik_joint *j)
 {
-    ik_real wt = ik__clamp(j->weight, 0, 1);
-    p->flags = wt > 0 ? IK__CCD_MOVE : 0;
+    ik_real weight = ik__clamp(j->weight, 0, 1);
+    p->flags = weight > 0 ? IK__CCD_MOVE : 0;
     if (j->type == IK_JOINT_REVOLUTE &&
-        (wt < 1 || ik__finite(j->lo) || ik__finite(j->hi) || max_angle < IK_PI))
+        (weight < 1 || ik__finite(j->lo) || ik__finite(j->hi) || pp->opts.max_angle < IK_PI))
         p->flags |= IK__CCD_ANGLE;
-    if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !w->pose)
+    if (j->type == IK_JOINT_REVOLUTE && p->flags == IK__CCD_MOVE && !pp->pose)
         p->flags |= IK__CCD_FAST;
-    if (!IK__FAST || w->pose ||
+    if (!IK__FAST || pp->pose ||
         !(p->flags & IK__CCD_FAST || j->type == IK_JOINT_FIXED ||
-          (j->type == IK_JOINT_REVOLUTE && wt == 0)))
-        w->revolute = false; // (the lean sweep of chains of free hinges: a fast path)
+          (j->type == IK_JOINT_REVOLUTE && weight == 0)))
+        pp->revolute = false; // (the lean passes of chains of free hinges: a fast path)
 }
 
-// The constant frames: C_i, o_i, the effector in M_{n-1}; and every joint's flags. B_i and
-// B_{i-1} point into basis (the identity, or one of two axis bases used in turns): no copies.
-static void ik__ccd_frames(ik__ccd_work *w, ik_real max_angle)
+// The constant frames (C_i, o_i, the effector in M_{n-1}) and every joint's flags. B_i and
+// B_{i-1} point into basis (the identity, or one of two axis bases used in turns).
+static void ik__ccd_frames(ik__ccd_prepared *pp, ik__ccd_joint *joints)
 {
-    const ik_chain *chain = w->chain;
+    const ik_chain *chain = &pp->chain;
     ik_mat3 basis[3], tip_rot, bt;
     const ik_mat3 *const identity = &basis[0];
     const ik_mat3 *bp = identity; // B_{i-1}
     int i, at = 0;
     basis[0] = ik_mat3_identity();
-    w->revolute = true;
+    pp->revolute = true;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        ik__ccd_joint *p = &w->jd[i];
+        ik__ccd_joint *p = &joints[i];
         const ik_mat3 *b = identity; // B_i
         if ((j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) &&
             !(j->axis.x == 0 && j->axis.y == 0 && j->axis.z > 0)) {
             b = &basis[1 + (i & 1)];
             ik__ccd_basis(j->axis, basis[1 + (i & 1)].m);
         }
-        ik__ccd_joint_frame(p, j, w->gs, bp, b, identity);
+        ik__ccd_joint_frame(p, j, pp->gs, bp, b, identity);
         p->type = (int)j->type;
         p->qi = at;
         p->offset[0] = 1;
         p->offset[1] = 0;
-        ik__ccd_joint_flags(w, p, j, max_angle);
+        ik__ccd_joint_flags(pp, p, j);
         at += ik_joint_type_dof(j->type);
         bp = b;
     }
-    if (w->revolute)
-        ik__ccd_links(w);
-    w->tip = ik_mat3_mul_vec3(ik_mat3_transpose(*bp), ik_vec3_scale(chain->tip.pos, w->gs));
+    if (pp->revolute)
+        ik__ccd_links(joints, chain->joint_count);
     bt = ik_mat3_transpose(*bp);
+    pp->tip = ik_mat3_mul_vec3(bt, ik_vec3_scale(chain->tip.pos, pp->gs));
     tip_rot = ik_quat_to_mat3(chain->tip.rot);
     tip_rot = ik__mat3_mul_rows(&bt, &tip_rot.m[0][0]);
-    memcpy(w->tip_rot, tip_rot.m, sizeof w->tip_rot);
+    memcpy(pp->tip_rot, tip_rot.m, sizeof pp->tip_rot);
 }
 
-// The carried state from q: (cos, sin) of revolute joints, ball joints' quaternions.
+// A prepared chain for these options (checked) and this kind of target, at its aligned start.
+static void ik__ccd_prepare(ik__ccd_prepared *pp, const ik_chain *chain, const ik_ccd_opts *o,
+                            bool pose)
+{
+    pp->chain = *chain;
+    pp->opts = *o;
+    pp->pose = pose;
+    pp->dof = ik__chain_dof(chain);
+    pp->reach = ik__chain_reach(chain);
+    pp->scale = o->length_scale > 0 ? o->length_scale : pp->reach;
+    if (!(ik__finite(pp->scale) && pp->scale > 0)) // no finite length: unit scale
+        pp->scale = ik__finite(pp->reach) && pp->reach > 0 ? pp->reach : 1;
+    // lengths in units of the mean distance between moving joints (docs/ccd.md, "Weights")
+    pp->gs = (ik_real)ik__movable_joints(chain) / pp->scale;
+    ik__ccd_frames(pp, (ik__ccd_joint *)(void *)((char *)pp + IK__CCD_HEAD));
+    pp->valid = IK__CCD_PREPARED;
+}
+
+// What the passes of one solve share.
+typedef struct ik__ccd_work {
+    const ik__ccd_prepared *prepared;
+    const ik_chain *chain;       // the prepared chain
+    const ik__ccd_joint *joints; // [n] its constants
+    ik__ccd_state *states;       // [n] in the scratch
+    ik_real *q;                  // [dof] the state (free revolute joints: see turn)
+    const ik_real *start;        // [dof] the caller's q (free revolute joints end within pi of it)
+    int dof;
+    const ik_target *target;
+    bool pose;     // the target has a rotation
+    bool revolute; // the lean passes (ik__ccd_prepared)
+    ik_real gs;    // lengths are multiplied by gs
+    ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
+    ik_real wo, max_angle;
+    // squared distances from a joint's axis below which the effector (f) or the target (d)
+    // counts as on it, their rounding noise (docs/ccd.md, "One joint")
+    ik_real noise_f2, noise_d2;
+    ik_vec3 pt; // the target in the root frame
+} ik__ccd_work;
+
+// The carried state from q, clamped into the limits: (cos, sin) of revolute joints, ball
+// joints' rotations.
 static void ik__ccd_load(const ik__ccd_work *w)
 {
-    int i, at = 0;
+    int i;
     for (i = 0; i < w->chain->joint_count; i++) {
         const ik_joint *j = &w->chain->joints[i];
-        ik__ccd_joint *p = &w->jd[i];
-        const ik_real *v = w->q + at;
-        if (j->type == IK_JOINT_REVOLUTE) {
-            ik_real a = v[0], c = IK_COS(a), s = IK_SIN(a);
+        const ik__ccd_joint *p = &w->joints[i];
+        ik__ccd_state *st = &w->states[i];
+        ik_real *v = w->q + p->qi;
+        st->moved = false;
+        if (p->type == IK_JOINT_REVOLUTE || p->type == IK_JOINT_PRISMATIC)
+            v[0] = ik__clamp(v[0], j->lo, j->hi);
+        if (p->type == IK_JOINT_REVOLUTE) {
+            ik_real c = IK_COS(v[0]), s = IK_SIN(v[0]);
             ik__ccd_cmul(&c, &s, p->offset[0], p->offset[1]);
-            p->state[0] = p->state[2] = c;
-            p->state[1] = p->state[3] = s;
-        } else if (j->type == IK_JOINT_BALL) {
-            ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
-            p->state[0] = r.x;
-            p->state[1] = r.y;
-            p->state[2] = r.z;
-            p->state[3] = r.w;
-            p->flags &= ~IK__CCD_MOVED;
+            st->turn[0] = st->turn_stored[0] = c;
+            st->turn[1] = st->turn_stored[1] = s;
+        } else if (p->type == IK_JOINT_BALL) {
+            st->rot = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
         }
-        at += ik_joint_type_dof(j->type);
     }
 }
 
@@ -4706,35 +4702,33 @@ static void ik__ccd_load(const ik__ccd_work *w)
 // joint. again: not the solve's first store (q was loaded back after one).
 static void ik__ccd_store(const ik__ccd_work *w, bool again)
 {
-    int i, at = 0;
+    int i;
     for (i = 0; i < w->chain->joint_count; i++) {
-        const ik_joint *j = &w->chain->joints[i];
-        ik__ccd_joint *p = &w->jd[i];
-        ik_real *v = w->q + at;
-        if (j->type == IK_JOINT_REVOLUTE &&
+        const ik__ccd_joint *p = &w->joints[i];
+        ik__ccd_state *st = &w->states[i];
+        ik_real *v = w->q + p->qi;
+        if (p->type == IK_JOINT_REVOLUTE &&
             (p->flags & (IK__CCD_MOVE | IK__CCD_ANGLE)) == IK__CCD_MOVE) {
-            ik_real c = p->state[0], s = p->state[1], c0 = p->state[2], s0 = p->state[3], d;
+            ik_real c = st->turn[0], s = st->turn[1], d;
+            ik_real c0 = st->turn_stored[0], s0 = st->turn_stored[1];
             if (c != c0 || s != s0) { // (a joint that has not moved keeps q bit for bit)
                 v[0] += IK_ATAN2(s * c0 - c * s0, c * c0 + s * s0);
-                // a store turns it by at most pi from the start, the stores of a solve that
-                // goes on after one by more: back by a whole turn to within pi (same rotation)
-                d = again ? v[0] - w->start[at] : 0;
+                // back within pi of the start by a whole turn (docs/ccd.md, "How a sweep...")
+                d = again ? v[0] - w->start[p->qi] : 0;
                 if (d > IK_PI)
                     v[0] -= 2 * IK_PI;
                 else if (d < -IK_PI)
                     v[0] += 2 * IK_PI;
             }
-            p->state[2] = c;
-            p->state[3] = s;
-        } else if (j->type == IK_JOINT_BALL && (p->flags & IK__CCD_MOVED)) {
-            ik_vec3 lv = ik__quat_log(
-                ik__quat_unitize(ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3])));
+            st->turn_stored[0] = c;
+            st->turn_stored[1] = s;
+        } else if (p->type == IK_JOINT_BALL && st->moved) {
+            ik_vec3 lv = ik__quat_log(ik__quat_unitize(st->rot));
             v[0] = lv.x;
             v[1] = lv.y;
             v[2] = lv.z;
-            p->flags &= ~IK__CCD_MOVED;
+            st->moved = false;
         }
-        at += ik_joint_type_dof(j->type);
     }
 }
 
@@ -4761,23 +4755,18 @@ static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
     return ik_vec3_add(ik_mat3_mul_vec3(p->frame, e), p->origin);
 }
 
-// m^T v.
-static inline ik_vec3 ik__ccd_tmul(const ik_mat3 *m, ik_vec3 v)
-{
-    return ik_vec3_make(m->m[0][0] * v.x + m->m[1][0] * v.y + m->m[2][0] * v.z,
-                        m->m[0][1] * v.x + m->m[1][1] * v.y + m->m[2][1] * v.z,
-                        m->m[0][2] * v.x + m->m[1][2] * v.y + m->m[2][2] * v.z);
-}
-
 // From M_{i-1} to P_i: C_i^T (x - o_i).
 static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
 {
-    return ik__ccd_tmul(&p->frame, ik_vec3_sub(x, p->origin));
+    const ik_real(*c)[3] = p->frame.m;
+    ik_vec3 v = ik_vec3_sub(x, p->origin);
+    return ik_vec3_make(c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z,
+                        c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z,
+                        c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z);
 }
 
-// A link that is a turn about x (IK__CCD_LINK) from M_{i-1} to P_i, with the previous joint's
-// turn (c, s) not yet undone: d = Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i (whose matrix does not wait
-// for x).
+// From M_{i-1} to P_i through a link turned about x (IK__CCD_LINK), the previous joint's turn
+// (c, s) not yet undone: Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i.
 static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real c, ik_real s)
 {
     ik_real cb = p->frame.m[1][1], sb = p->frame.m[2][1];
@@ -4786,50 +4775,51 @@ static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real
                         ((sb * s) * x.x - (sb * c) * x.y) + (cb * x.z - p->link_origin.z));
 }
 
-// For the half-plane step (IK__CCD_FAST) when this sweep's d_xy is neither tiny nor huge
-// (IK__CCD_UNIT): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|.
-static inline void ik__ccd_goal_unit(const ik__ccd_work *w, ik__ccd_joint *p)
+// For the half-plane step (IK__CCD_FAST): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|, when d_xy
+// is neither tiny nor huge (else goal_inv_xy 0).
+static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint *p,
+                                     ik__ccd_state *st)
 {
-    ik_real(*c)[3] = p->frame.m;
-    ik_vec3 d = p->goal;
+    const ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = st->goal;
     ik_real dd2 = d.x * d.x + d.y * d.y, kd, t;
-    p->flags &= ~IK__CCD_UNIT;
+    st->goal_inv_xy = 0;
     if (!(dd2 > w->noise_d2 && dd2 <= IK__REAL_MAX))
         return;
     kd = 1 / IK_SQRT(dd2);
     if (p->flags & IK__CCD_LINK) {
         t = d.y * kd;
-        p->goal_dir = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
+        st->goal_dir = ik_vec3_make(d.x * kd, c[1][1] * t, c[2][1] * t);
     } else {
-        p->goal_dir.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
-        p->goal_dir.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
-        p->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
+        st->goal_dir.x = (c[0][0] * d.x + c[0][1] * d.y) * kd;
+        st->goal_dir.y = (c[1][0] * d.x + c[1][1] * d.y) * kd;
+        st->goal_dir.z = (c[2][0] * d.x + c[2][1] * d.y) * kd;
     }
-    p->goal_inv_xy = kd;
-    p->flags |= IK__CCD_UNIT;
+    st->goal_inv_xy = kd;
+}
+
+// v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
+static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
+{
+    ik_mat3 m = ik__quat_to_mat3_unit(r);
+    *v = ik_mat3_mul_vec3(m, *v);
+    if (axes)
+        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
 }
 
 // A prismatic or ball joint's T_i^-1: the target d (and its axes xr, unless NULL) in M_i.
-static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p, ik_vec3 d,
-                                 ik_mat3 *xr)
+static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p,
+                                 const ik__ccd_state *st, ik_vec3 d, ik_mat3 *xr)
 {
-    ik_mat3 m, mt;
-    if (p->type == IK_JOINT_PRISMATIC) {
+    if (p->type == IK_JOINT_PRISMATIC)
         d.z -= w->q[p->qi] * w->gs;
-    } else if (p->type == IK_JOINT_BALL) {
-        m = ik__quat_to_mat3_unit(ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]));
-        d = ik__ccd_tmul(&m, d);
-        if (xr) {
-            mt = ik_mat3_transpose(m);
-            *xr = ik__mat3_mul_rows(&mt, &xr->m[0][0]);
-        }
-    }
+    else if (p->type == IK_JOINT_BALL)
+        ik__ccd_rotate(ik_quat_conjugate(st->rot), xr != NULL, &d, xr);
     return d;
 }
 
-// The target from the root to the tip: d_i and, for a pose, the target's axes in every P_i.
-// lean (w->revolute): free revolute and fixed joints, a position target, links turned about x.
-// A revolute joint's turn back, T_i^-1, waits for the next joint (x and its turn (cq, sq)).
+// The target's pass, root to tip: d_i and (pose) the target's axes in every P_i; a revolute
+// joint's T_i^-1 waits for the next joint (its turn (cq, sq)). lean: w->revolute.
 IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
 {
     const bool pose = !lean && w->pose;
@@ -4841,41 +4831,34 @@ IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
     if (pose)
         xr = ik__quat_to_mat3_unit(w->target->rot);
     for (i = 0; i < w->chain->joint_count; i++) {
-        ik__ccd_joint *p = &w->jd[i];
+        const ik__ccd_joint *p = &w->joints[i];
+        ik__ccd_state *st = &w->states[i];
         ik_vec3 d;
         if (lean && (p->flags & IK__CCD_LINK))
             d = ik__ccd_link_in(p, x, cq, sq);
         else
             d = ik__ccd_in(p, turned ? ik__ccd_turn_z(cq, -sq, x) : x);
-        p->goal = x = d;
+        st->goal = x = d;
         cq = 1;
         sq = 0;
         turned = lean;
         if (pose) { // the axes in P_i
             ik_mat3 ct = ik_mat3_transpose(p->frame);
             xr = ik__mat3_mul_rows(&ct, &xr.m[0][0]);
-            memcpy(p->goal_axes, xr.m, sizeof p->goal_axes);
+            memcpy(st->goal_axes, xr.m, sizeof st->goal_axes);
         }
         if (p->type == IK_JOINT_REVOLUTE) { // into M_i: x = T_i^-1 d, which waits (cq, sq)
             if (lean || (p->flags & IK__CCD_FAST))
-                ik__ccd_goal_unit(w, p);
-            cq = p->state[0];
-            sq = p->state[1];
+                ik__ccd_goal_unit(w, p, st);
+            cq = st->turn[0];
+            sq = st->turn[1];
             turned = true;
             if (pose)
                 ik__ccd_turn_rows(cq, -sq, &xr);
         } else if (!lean) {
-            x = ik__ccd_move_back(w, p, d, pose ? &xr : NULL);
+            x = ik__ccd_move_back(w, p, st, d, pose ? &xr : NULL);
         }
     }
-}
-
-static void ik__ccd_targets(const ik__ccd_work *w)
-{
-    if (w->revolute)
-        ik__ccd_targets_pass(w, true);
-    else
-        ik__ccd_targets_pass(w, false);
 }
 
 // Welman's w_p at a joint (lengths in units of 1 / gs): 1 + rho, or the fixed weight.
@@ -4890,8 +4873,8 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
     return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
 }
 
-// The best new rotation of a ball joint, relative to its current one, in P_i: e and er (columns)
-// are the effector's position and axes there, d and dr the target's.
+// A ball joint's step: the best rotation (relative) in P_i of the effector e, er (columns) to
+// the target d, dr (rows x and y), scaled by the weight and limited to max_angle.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
                                  ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
@@ -4926,40 +4909,12 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     return rot;
 }
 
-// A free revolute joint's step for a position target (IK__CCD_FAST): the effector f (in M_i)
-// turns into the target's half-plane, e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1}, which is
-// |f_xy| C_i (d.x, d.y, 0) / |d_xy| + f.z C_i e_z + o_i (C_i applied beforehand: goal_dir).
-// Its edge cases: d_xy or f_xy tiny (on the axis: no turn) or huge (rescaled).
-static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f)
-{
-    ik_vec3 d = p->goal;
-    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
-        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &p->state[0], &p->state[1]);
-    return ik__ccd_out(p, ik__ccd_turn_z(p->state[0], p->state[1], f));
-}
-
-IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, ik__ccd_joint *p, ik_vec3 f)
-{
-    ik_real(*c)[3] = p->frame.m;
-    ik_vec3 d = p->goal;
-    ik_real m2 = f.x * f.x + f.y * f.y, m, r;
-    if (!(p->flags & IK__CCD_UNIT) || !(m2 > w->noise_f2))
-        return ik__ccd_half_plane_edge(w, p, f);
-    m = IK_SQRT(m2);
-    r = p->goal_inv_xy / m;
-    p->state[0] = (d.x * f.x + d.y * f.y) * r;
-    p->state[1] = (d.y * f.x - d.x * f.y) * r;
-    return ik_vec3_make(m * p->goal_dir.x + (c[0][2] * f.z + p->origin.x),
-                        m * p->goal_dir.y + (c[1][2] * f.z + p->origin.y),
-                        m * p->goal_dir.z + (c[2][2] * f.z + p->origin.z));
-}
-
 // A revolute joint's step with limits, stiffness or max_angle (IK__CCD_ANGLE), toward the best
-// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), scaled, clamped, added to q.
-static void ik__ccd_angle_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
-                               ik_real nc, ik_real ns)
+// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), weighted, limited, added to q.
+static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
+                               const ik_joint *j, ik_real nc, ik_real ns)
 {
-    ik_real cq = p->state[0], sq = p->state[1];
+    ik_real cq = st->turn[0], sq = st->turn[1];
     ik_real rc = nc * cq + ns * sq, rs = ns * cq - nc * sq, phi, next;
     ik_real *v = w->q + p->qi;
     phi = (rs == 0 && rc >= 0) ? 0 : IK_ATAN2(rs, rc);
@@ -4967,18 +4922,17 @@ static void ik__ccd_angle_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik
     next = ik__clamp(*v + phi, j->lo, j->hi);
     if (next != *v) {
         *v = next;
-        p->state[0] = IK_COS(next);
-        p->state[1] = IK_SIN(next);
+        st->turn[0] = IK_COS(next);
+        st->turn[1] = IK_SIN(next);
     }
 }
 
-// A revolute joint's step (any but the half-plane one): the best angle, (cos, sin) = Z / |Z|
-// with Z = w_p d_c conj(f_c) + w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr
-// (pose) in M_i; into p->state.
-static void ik__ccd_revolute_step(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j,
-                                  ik_vec3 f, const ik_mat3 *fr)
+// A revolute joint's step: the best angle, (cos, sin) = Z / |Z| with Z = w_p d_c conj(f_c) +
+// w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr (pose) in M_i.
+static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
+                                  const ik_joint *j, ik_vec3 f, const ik_mat3 *fr)
 {
-    ik_vec3 d = p->goal;
+    ik_vec3 d = st->goal;
     ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, nc, ns, wp;
     int k;
     if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
@@ -4988,79 +4942,94 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, ik__ccd_joint *p, const
         zr *= wp;
         zi *= wp;
         for (k = 0; k < 3; k++) {
-            zr += w->wo * (p->goal_axes[0][k] * fr->m[0][k] + p->goal_axes[1][k] * fr->m[1][k]);
-            zi += w->wo * (p->goal_axes[1][k] * fr->m[0][k] - p->goal_axes[0][k] * fr->m[1][k]);
+            zr += w->wo * (st->goal_axes[0][k] * fr->m[0][k] + st->goal_axes[1][k] * fr->m[1][k]);
+            zi += w->wo * (st->goal_axes[1][k] * fr->m[0][k] - st->goal_axes[0][k] * fr->m[1][k]);
         }
     }
     if (!ik__ccd_unit2(zr, zi, &nc, &ns))
         return;
     if (p->flags & IK__CCD_ANGLE) {
-        ik__ccd_angle_step(w, p, j, nc, ns);
+        ik__ccd_angle_step(w, p, st, j, nc, ns);
     } else {
-        p->state[0] = nc;
-        p->state[1] = ns;
+        st->turn[0] = nc;
+        st->turn[1] = ns;
     }
 }
 
-// A prismatic joint's step, lambda = (Pd - Pc) . axis (scaled by the weight, clamped), with
-// step; returns the effector's z in P_i from its z in M_i.
-static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik_joint *j,
-                             bool step, ik_real fz)
+// The same for a free joint and a position target (IK__CCD_FAST), the half-plane step:
+// e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1} = |f_xy| goal_dir + f.z C_i e_z + o_i. Its edge
+// cases: d_xy or f_xy near the axis (no turn) or huge (rescaled).
+static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, const ik__ccd_joint *p,
+                                       ik__ccd_state *st, ik_vec3 f)
+{
+    ik_vec3 d = st->goal;
+    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
+        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &st->turn[0], &st->turn[1]);
+    return ik__ccd_out(p, ik__ccd_turn_z(st->turn[0], st->turn[1], f));
+}
+
+IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint *p,
+                                     ik__ccd_state *st, ik_vec3 f)
+{
+    const ik_real(*c)[3] = p->frame.m;
+    ik_vec3 d = st->goal;
+    ik_real m2 = f.x * f.x + f.y * f.y, m, r;
+    if (!(st->goal_inv_xy > 0) || !(m2 > w->noise_f2))
+        return ik__ccd_half_plane_edge(w, p, st, f);
+    m = IK_SQRT(m2);
+    r = st->goal_inv_xy / m;
+    st->turn[0] = (d.x * f.x + d.y * f.y) * r;
+    st->turn[1] = (d.y * f.x - d.x * f.y) * r;
+    return ik_vec3_make(m * st->goal_dir.x + (c[0][2] * f.z + p->origin.x),
+                        m * st->goal_dir.y + (c[1][2] * f.z + p->origin.y),
+                        m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
+}
+
+// A prismatic joint: with step, its step lambda = (Pd - Pc) . axis (weighted, clamped); returns
+// the effector's z in P_i from its z in M_i.
+static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik__ccd_state *st,
+                             const ik_joint *j, bool step, ik_real fz)
 {
     ik_real *v = w->q + p->qi;
     if (step) {
-        ik_real lam = (p->goal.z - (fz + *v * w->gs)) / w->gs;
+        ik_real lam = (st->goal.z - (fz + *v * w->gs)) / w->gs;
         *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
     }
     return fz + *v * w->gs;
 }
 
-// v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
-static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
-{
-    ik_mat3 m = ik__quat_to_mat3_unit(r);
-    *v = ik_mat3_mul_vec3(m, *v);
-    if (axes)
-        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
-}
-
-// A ball joint: the effector e and its axes er (pose) from M_i into P_i by its rotation, and with
-// step its step, which turns them on.
-static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_joint *p, const ik_joint *j, bool step,
+// A ball joint: the effector e and its axes er (pose) from M_i into P_i, and with step its step.
+static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
-    ik_quat rb = ik_quat_make(p->state[0], p->state[1], p->state[2], p->state[3]), rot;
-    ik__ccd_rotate(rb, w->pose, e, er);
+    ik_quat rot;
+    ik__ccd_rotate(st->rot, w->pose, e, er);
     if (!step)
         return;
-    rot = ik__ccd_ball_step(w, j, p->goal, p->goal_axes, *e, er);
-    rb = ik__quat_unitize(ik_quat_mul(rot, rb));
-    p->state[0] = rb.x;
-    p->state[1] = rb.y;
-    p->state[2] = rb.z;
-    p->state[3] = rb.w;
-    p->flags |= IK__CCD_MOVED;
+    rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
+    st->rot = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    st->moved = true;
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
-// The effector from the tip to the root; with move, each joint takes its step on the way.
-// *out_f and *out_fr get the effector's position and axes in the root frame (axes: pose only).
-// lean (w->revolute): free revolute and fixed joints, a position target.
+// The effector's pass, tip to root; with move, each joint takes its step on the way. *out_f and
+// *out_fr get the effector's position and axes (pose) in the root frame. lean: w->revolute.
 IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool lean, ik_vec3 *out_f,
                                   ik_mat3 *out_fr)
 {
     const bool pose = !lean && w->pose;
-    ik_vec3 f = w->tip, e; // the effector in M_i, in P_i
-    ik_mat3 fr, er;        // its axes (pose)
+    ik_vec3 f = w->prepared->tip, e; // the effector in M_i, in P_i
+    ik_mat3 fr, er;                  // its axes (pose)
     int i;
     if (pose)
-        memcpy(fr.m, w->tip_rot, sizeof fr.m);
+        memcpy(fr.m, w->prepared->tip_rot, sizeof fr.m);
     for (i = w->chain->joint_count - 1; i >= 0; i--) {
-        ik__ccd_joint *p = &w->jd[i];
+        const ik__ccd_joint *p = &w->joints[i];
+        ik__ccd_state *st = &w->states[i];
         const ik_joint *j = &w->chain->joints[i];
         bool step = move && (p->flags & IK__CCD_MOVE);
         if (move && (p->flags & IK__CCD_FAST)) { // (position targets only)
-            f = ik__ccd_half_plane(w, p, f);
+            f = ik__ccd_half_plane(w, p, st, f);
             continue;
         }
         e = f;
@@ -5068,14 +5037,14 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
             er = fr;
         if (p->type == IK_JOINT_REVOLUTE) {
             if (!lean && step)
-                ik__ccd_revolute_step(w, p, j, f, &fr);
-            e = ik__ccd_turn_z(p->state[0], p->state[1], f);
+                ik__ccd_revolute_step(w, p, st, j, f, &fr);
+            e = ik__ccd_turn_z(st->turn[0], st->turn[1], f);
             if (pose)
-                ik__ccd_turn_rows(p->state[0], p->state[1], &er);
+                ik__ccd_turn_rows(st->turn[0], st->turn[1], &er);
         } else if (!lean && p->type == IK_JOINT_PRISMATIC) {
-            e.z = ik__ccd_slide(w, p, j, step, f.z);
+            e.z = ik__ccd_slide(w, p, st, j, step, f.z);
         } else if (!lean && p->type == IK_JOINT_BALL) {
-            ik__ccd_ball(w, p, j, step, &e, &er);
+            ik__ccd_ball(w, st, j, step, &e, &er);
         }
         f = ik__ccd_out(p, e); // f_{i-1} = C_i e_i + o_i
         if (pose)
@@ -5086,24 +5055,13 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
         *out_fr = fr;
 }
 
+// A sweep: with move, the target's pass and the effector's with steps; else the effector's.
 static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_mat3 *out_fr)
 {
     if (w->revolute)
         ik__ccd_sweep_pass(w, move, true, out_f, out_fr);
     else
         ik__ccd_sweep_pass(w, move, false, out_f, out_fr);
-}
-
-// The error of the carried state's effector (position f and axes fr in the root frame).
-static ik_real ik__ccd_error(const ik__ccd_work *w, ik_vec3 f, const ik_mat3 *fr, ik_real wbase,
-                             ik_real ps, ik_real *pos_err, ik_real *rot_err)
-{
-    ik_xform e;
-    e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
-    e.rot = ik_quat_identity();
-    if (w->pose)
-        e.rot = ik_quat_from_mat3(*fr);
-    return ik__pose_error(w->target, e, wbase, ps, w->wo, pos_err, rot_err);
 }
 
 // The options are in range.
@@ -5118,41 +5076,9 @@ static bool ik__ccd_opts_valid(const ik_ccd_opts *o)
              !(o->min_improvement >= 0 && o->min_improvement < 1));
 }
 
-// The inputs checked, in the order of their status codes; *dof and target set. kept: the chain
-// is the one checked when its frames were made, q alone is.
-static ik_result ik__ccd_validate(const ik_chain *chain, const ik_target *target_in,
-                                  const ik_ccd_opts *o, const ik_real *q_io, void *scratch,
-                                  size_t scratch_size, const ik_solve_info *info,
-                                  const ik__ccd_kept *kept, ik_target *target, int *dof)
-{
-    ik_result r;
-    if (kept) {
-        *dof = kept->dof;
-        r = ik__state_validate(q_io, *dof);
-    } else {
-        r = ik__chain_state_validate(chain, q_io, dof);
-    }
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (!ik__ccd_opts_valid(o))
-        return IK_ERR_BAD_OPTS;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, *dof, NULL, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    if (!ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(chain->joint_count, *dof)) ||
-        scratch_size < (ik__ccd_reals(chain->joint_count, *dof) + 1) * sizeof(ik_real))
-        return IK_ERR_SCRATCH_TOO_SMALL; // (ik_ccd_scratch_size(), without validating again)
-    return IK_OK;
-}
-
-// What the stopping tests of one solve read and keep.
+// What the stopping tests of one solve read and keep (docs/ccd.md, "Stopping").
 typedef struct ik__ccd_progress {
     ik_real wbase, ps;     // the position error's weight and length scale (ik__pose_error())
-    ik_real reach, scale;  // the chain's reach; the length that sets gs
     ik_real span, slack;   // the lengths involved; the carried state's rounding (position)
     ik_real rslack;        // and the carried axes'
     ik_real err, best_err; // the carried state's error, the least so far
@@ -5164,105 +5090,47 @@ typedef struct ik__ccd_progress {
     ik_status status;
 } ik__ccd_progress;
 
-// q copied into the work's q, clamped into the limits.
-static void ik__ccd_copy_q(const ik_chain *chain, const ik_real *q_io, ik_real *q, int dof)
-{
-    int i, at = 0;
-    for (i = 0; i < dof; i++)
-        q[i] = q_io[i];
-    for (i = 0; i < chain->joint_count; i++) {
-        const ik_joint *j = &chain->joints[i];
-        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
-            q[at] = ik__clamp(q[at], j->lo, j->hi);
-        at += ik_joint_type_dof(j->type);
-    }
-}
-
-// The frames from a kept scratch, or made (and kept, with keep_frames).
-static void ik__ccd_frames_kept(ik__ccd_work *w, const ik__ccd_progress *pr, const ik_ccd_opts *o,
-                                ik__ccd_kept *kept, ik_real *base)
-{
-    ik__ccd_kept *h = (ik__ccd_kept *)(void *)base;
-    const int n = w->chain->joint_count;
-    if (kept) {
-        w->revolute = kept->revolute != 0;
-        w->tip = kept->tip;
-        memcpy(w->tip_rot, kept->tip_rot, sizeof w->tip_rot);
-        return;
-    }
-    // (a scratch that held another chain's frames no longer does; with keep_frames it holds
-    // these once they are made)
-    memset(h->self, 0, sizeof h->self);
-    ik__ccd_frames(w, o->max_angle);
-    if (!o->keep_frames)
-        return;
-    h->n = n;
-    h->dof = w->dof;
-    h->pose = w->pose ? 1 : 0;
-    h->revolute = w->revolute ? 1 : 0;
-    h->max_angle = o->max_angle;
-    h->length_scale = o->length_scale;
-    h->reach = pr->reach;
-    h->gs = w->gs;
-    h->chain_tip = w->chain->tip;
-    h->tip = w->tip;
-    memcpy(h->tip_rot, w->tip_rot, sizeof h->tip_rot);
-    memcpy(base + IK__REALS_OF(sizeof(ik__ccd_kept)), w->chain->joints,
-           (size_t)n * sizeof(ik_joint));
-    memcpy(h->self, &h, sizeof h);
-}
-
-// The rounding bounds: how far the carried state's effector (and axes, rslack) may be from
+// The rounding bounds: how far the carried state's effector (and axes) may be from
 // ik_chain_fk()'s, and the noise below which a point counts as on a joint's axis.
 static void ik__ccd_bounds(ik__ccd_work *w, ik__ccd_progress *pr)
 {
     const int n = w->chain->joint_count;
     ik_real where = ik_vec3_length(w->target->pos) + ik_vec3_length(w->chain->joints[0].origin.pos),
-            size = ik__finite(pr->reach) ? pr->reach : pr->scale, nf, nd;
-    // a carried error within an epsilon of span no sweep can lower
+            size = ik__finite(w->prepared->reach) ? w->prepared->reach : w->prepared->scale, nf, nd;
     pr->span = where + size;
     pr->slack = (ik_real)(64 * n) * IK_EPSILON * pr->span;
     pr->rslack = (ik_real)(64 * n) * IK_EPSILON;
-    // The effector's local coordinates come from the chain's own transforms: their rounding
-    // is about n epsilon of the chain's size. The target's come from its root coordinates
-    // too, rounded to a few epsilon of their size (wherever the chain sits).
-    nf = (ik_real)(4 * n) * IK_EPSILON * w->gs * size;
-    nd = nf + 4 * IK_EPSILON * w->gs * where;
+    nf = (ik_real)(4 * n) * IK_EPSILON * w->gs * size; // the chain's own rounding
+    nd = nf + 4 * IK_EPSILON * w->gs * where;          // and the target's root coordinates'
     w->noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
     w->noise_d2 =
         nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
 }
 
-// Everything a solve's sweeps read, and its starting state.
-static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik_chain *chain,
-                          const ik_target *target, const ik_ccd_opts *o, const ik_real *q_io,
-                          int dof, void *scratch, size_t scratch_size, ik__ccd_kept *kept)
+// Everything a solve's sweeps read and its starting state; its states and q in work_mem.
+static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik__ccd_prepared *pp,
+                          const ik_target *target, const ik_real *q_io, ik_real *work_mem)
 {
-    const int n = chain->joint_count;
-    ik_real *base = ik__scratch_reals(scratch, scratch_size, ik__ccd_reals(n, dof));
-    w->jd = (ik__ccd_joint *)(void *)(base + IK__REALS_OF(sizeof(ik__ccd_kept)) +
-                                      (size_t)n * IK__REALS_OF(sizeof(ik_joint)));
-    w->q = (ik_real *)(void *)(w->jd + n);
-    ik__ccd_copy_q(chain, q_io, w->q, dof);
-    pr->reach = kept ? kept->reach : ik__chain_reach(chain);
-    pr->scale = o->length_scale > 0 ? o->length_scale : pr->reach;
-    if (!(ik__finite(pr->scale) && pr->scale > 0)) // no finite length: unit scale
-        pr->scale = ik__finite(pr->reach) && pr->reach > 0 ? pr->reach : 1;
-    // Welman's alpha as lengths in units of the mean distance between moving joints (gs) with
-    // w_p = 1 + rho (docs/ccd.md, "Weights"); a fixed w_p is for lengths in model units (ps = 1).
-    w->gs = kept ? kept->gs : (ik_real)ik__movable_joints(chain) / pr->scale;
+    const ik_ccd_opts *o = &pp->opts;
+    w->prepared = pp;
+    w->chain = &pp->chain;
+    w->joints = (const ik__ccd_joint *)(const void *)((const char *)pp + IK__CCD_HEAD);
+    w->states = (ik__ccd_state *)(void *)work_mem;
+    w->q = work_mem + IK__REALS_OF((size_t)w->chain->joint_count * sizeof(ik__ccd_state));
+    w->dof = pp->dof;
+    memcpy(w->q, q_io, (size_t)w->dof * sizeof(ik_real));
+    w->start = q_io;
+    w->target = target;
+    w->pose = pp->pose;
+    w->revolute = pp->revolute;
+    w->gs = pp->gs;
+    // a fixed w_p is for lengths in model units (ps = 1)
     pr->ps = o->position_weight >= 0 ? 1 : w->gs;
     pr->wbase = o->position_weight >= 0 ? o->position_weight : 1;
     w->wfix = o->position_weight >= 0 ? o->position_weight / w->gs / w->gs : -1;
-    w->chain = chain;
-    w->start = q_io;
-    w->dof = dof;
-    w->target = target;
-    w->pose = target->use_rotation;
-    w->wo = target->use_rotation ? o->orientation_weight : 0;
+    w->wo = w->pose ? o->orientation_weight : 0;
     w->max_angle = o->max_angle;
     w->pt = ik_vec3_scale(target->pos, w->gs);
-    ik__ccd_frames_kept(w, pr, o, kept, base);
     ik__ccd_load(w);
     ik__ccd_bounds(w, pr);
     pr->err = pr->best_err = pr->pos_err = pr->rot_err = pr->last = 0;
@@ -5272,16 +5140,17 @@ static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik_chain 
     pr->status = IK_STATUS_MAX_ITERATIONS;
 }
 
-// The carried state's error and progress after a sweep; true when it is worth a store and a
-// forward kinematics: within the tolerance up to the rounding (docs/ccd.md, "Stopping"), or
-// the last sweep (*final: no improvement for three sweeps, or out of sweeps).
+// The carried state's error (its effector f, fr in the root frame) and progress after a sweep;
+// true when worth a store and a forward kinematics: within the tolerance up to the rounding, or
+// the last sweep (*final: three sweeps without improvement, or out of sweeps).
 static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
                                   int sweep, ik_vec3 f, const ik_mat3 *fr, bool *final)
 {
+    ik_xform e;
     bool within, band;
-    pr->err = ik__ccd_error(w, f, fr, pr->wbase, pr->ps, &pr->pos_err, &pr->rot_err);
-    // three sweeps in a row without improvement stop the solve (the error may rise in a sweep
-    // that still makes progress: w_p varies from joint to joint)
+    e.pos = ik_vec3_make(f.x / w->gs, f.y / w->gs, f.z / w->gs);
+    e.rot = w->pose ? ik_quat_from_mat3(*fr) : ik_quat_identity();
+    pr->err = ik__pose_error(w->target, e, pr->wbase, pr->ps, w->wo, &pr->pos_err, &pr->rot_err);
     if (sweep > 0)
         pr->idle = pr->err < pr->best_err * (1 - o->min_improvement) ? 0 : pr->idle + 1;
     if (sweep == 0 || pr->err < pr->best_err)
@@ -5298,33 +5167,31 @@ static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, c
 }
 
 // Whether the carried state is within the tolerance by more than its rounding: slack, and the
-// rounding of the stored angles (an epsilon of each, which is 1e-4 rad at 1e12).
+// stored angles' (an epsilon of each).
 static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress *pr,
                                   const ik_ccd_opts *o)
 {
     ik_real turn = 0; // the angles' rounding, summed: radians
-    int i, at = 0;
-    for (i = 0; i < w->chain->joint_count; i++) {
-        if (w->chain->joints[i].type == IK_JOINT_REVOLUTE)
-            turn += 2 * IK_EPSILON * IK_FABS(w->q[at]);
-        at += ik_joint_type_dof(w->chain->joints[i].type);
-    }
+    int i;
+    for (i = 0; i < w->chain->joint_count; i++)
+        if (w->joints[i].type == IK_JOINT_REVOLUTE)
+            turn += 2 * IK_EPSILON * IK_FABS(w->q[w->joints[i].qi]);
     return pr->pos_err <= o->tolerance - pr->slack - turn * pr->span &&
            (!w->pose || pr->rot_err <= o->rotation_tolerance - pr->rslack - turn);
 }
 
 // q stored from the carried state and its errors by forward kinematics; true to stop (status
-// set), else the solve goes on from q. Without info, the forward kinematics only decides
-// whether to go on, which a last sweep (final) has decided already, and so has a carried state
-// surely within the tolerance (where the chain's reach bounds its lengths: an unlimited
-// prismatic joint's travel may make the rounding as large as it likes).
+// set), else the solve goes on from q. Without info (a fast path), no forward kinematics where
+// the stop is decided already: a last sweep (final), a carried state surely within the
+// tolerance (docs/ccd.md, "Stopping").
 static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o, int sweep,
                           bool final, const ik_solve_info *info)
 {
     ik__ccd_store(w, pr->again);
-    if (!info && !final && ik__finite(pr->reach) && pr->pos_err <= o->tolerance - pr->slack)
+    if (IK__FAST && !info && !final && ik__finite(w->prepared->reach) &&
+        pr->pos_err <= o->tolerance - pr->slack)
         final = ik__ccd_surely_within(w, pr, o);
-    if (!info && final)
+    if (IK__FAST && !info && final)
         return true;
     pr->err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
         w->target,
@@ -5353,7 +5220,7 @@ static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, con
 {
     int i;
     if (info && pr->status != IK_STATUS_CONVERGED &&
-        ik__beyond_reach(w->chain, w->target->pos, pr->reach, o->tolerance))
+        ik__beyond_reach(w->chain, w->target->pos, w->prepared->reach, o->tolerance))
         pr->status = IK_STATUS_UNREACHABLE;
     for (i = 0; i < w->dof; i++)
         if (!ik__bounded(w->q[i]))
@@ -5369,33 +5236,126 @@ static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, con
     return IK_OK;
 }
 
+// A solve on a prepared chain (inputs checked), working in work_mem (ik__ccd_work_reals()).
+static ik_result ik__ccd_run(const ik__ccd_prepared *pp, const ik_target *target, ik_real *q_io,
+                             ik_real *work_mem, ik_solve_info *info)
+{
+    ik__ccd_work w;
+    ik__ccd_progress pr;
+    ik_mat3 fr; // the carried state's effector: its axes (pose) and position
+    ik_vec3 f;
+    int sweep;
+    bool final;
+    ik__ccd_setup(&w, &pr, pp, target, q_io, work_mem);
+    ik__ccd_sweep(&w, false, &f, &fr); // the starting state's effector
+    for (sweep = 0;; sweep++) {
+        if (ik__ccd_progress_made(&w, &pr, &pp->opts, sweep, f, &fr, &final) &&
+            ik__ccd_check(&w, &pr, &pp->opts, sweep, final, info))
+            break;
+        if (w.revolute)
+            ik__ccd_targets_pass(&w, true);
+        else
+            ik__ccd_targets_pass(&w, false);
+        ik__ccd_sweep(&w, true, &f, &fr);
+    }
+    return ik__ccd_finish(&w, &pr, &pp->opts, sweep, q_io, info);
+}
+
+// A solve's inputs after the chain (dof) checked, in the order of their status codes: q, the
+// target (with a rotation or not as pose says, unless < 0), the options, the scratch (need).
+static ik_result ik__ccd_validate(const ik_chain *chain, int dof, const ik_real *q_io,
+                                  const ik_target *target_in, int pose, bool opts_valid,
+                                  const void *scratch, size_t scratch_size, size_t need,
+                                  const ik_solve_info *info, ik_target *target)
+{
+    ik_result r = ik__state_validate(q_io, dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (pose >= 0 && target->use_rotation != (pose != 0))
+        return IK_ERR_BAD_ARG;
+    if (!opts_valid)
+        return IK_ERR_BAD_OPTS;
+    if (!scratch)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
+        return IK_ERR_BAD_ARG;
+    if (scratch_size < need)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    return IK_OK;
+}
+
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                              const ik_ccd_opts *opts, ik_real *q_io, void *scratch,
                              size_t scratch_size, ik_solve_info *info)
 {
     ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
     ik_target target;
-    ik__ccd_work w;
-    ik__ccd_progress pr;
-    ik_mat3 fr; // the carried state's effector: its axes (pose) and position
-    ik_vec3 f;
-    int dof, sweep;
-    bool final;
-    ik__ccd_kept *kept = ik__ccd_kept_for(chain, target_in, &o, scratch, scratch_size);
-    ik_result r = ik__ccd_validate(chain, target_in, &o, q_io, scratch, scratch_size, info, kept,
-                                   &target, &dof);
+    ik__ccd_prepared *pp;
+    int n, dof;
+    ik_result r = ik_chain_validate(chain);
     if (r != IK_OK)
         return r;
-    ik__ccd_setup(&w, &pr, chain, &target, &o, q_io, dof, scratch, scratch_size, kept);
-    ik__ccd_sweep(&w, false, &f, &fr); // the starting state's effector
-    for (sweep = 0;; sweep++) {
-        if (ik__ccd_progress_made(&w, &pr, &o, sweep, f, &fr, &final) &&
-            ik__ccd_check(&w, &pr, &o, sweep, final, info))
-            break;
-        ik__ccd_targets(&w);
-        ik__ccd_sweep(&w, true, &f, &fr);
-    }
-    return ik__ccd_finish(&w, &pr, &o, sweep, q_io, info);
+    n = chain->joint_count;
+    dof = ik__chain_dof(chain);
+    r = ik__ccd_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), scratch,
+                         scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
+    if (r != IK_OK)
+        return r;
+    // the chain prepared at the scratch's start, solved in the rest
+    pp = (ik__ccd_prepared *)(void *)((char *)scratch + ik__ccd_align_skip(scratch));
+    ik__ccd_prepare(pp, chain, &o, target.use_rotation);
+    return ik__ccd_run(pp, &target, q_io,
+                       (ik_real *)(void *)((char *)pp + ik__ccd_prepared_bytes(n)), info);
+}
+
+IKDEF ik_result ik_ccd_prepare(const ik_chain *chain, const ik_ccd_opts *opts, bool pose_targets,
+                               void *prepared, size_t prepared_size)
+{
+    ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
+    ik_result r = ik_chain_validate(chain);
+    if (r != IK_OK)
+        return r;
+    if (!ik__ccd_opts_valid(&o))
+        return IK_ERR_BAD_OPTS;
+    if (!prepared)
+        return IK_ERR_NULL_ARG;
+    if (ik__solver_overlap(chain, NULL, 0, NULL, NULL, prepared, prepared_size))
+        return IK_ERR_BAD_ARG;
+    if (prepared_size < ik__ccd_prepared_bytes(chain->joint_count) + IK__CCD_ALIGN)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__ccd_prepare((ik__ccd_prepared *)(void *)((char *)prepared + ik__ccd_align_skip(prepared)),
+                    chain, &o, pose_targets);
+    return IK_OK;
+}
+
+IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *target_in,
+                                      ik_real *q_io, void *scratch, size_t scratch_size,
+                                      ik_solve_info *info)
+{
+    const ik__ccd_prepared *pp;
+    ik_target target;
+    size_t bytes, reals;
+    ik_result r;
+    if (!prepared)
+        return IK_ERR_NULL_ARG;
+    pp = (const ik__ccd_prepared *)(const void *)((const char *)prepared +
+                                                  ik__ccd_align_skip(prepared));
+    if (pp->valid != IK__CCD_PREPARED)
+        return IK_ERR_BAD_ARG;
+    bytes = ik__ccd_prepared_bytes(pp->chain.joint_count);
+    reals = ik__ccd_work_reals(pp->chain.joint_count, pp->dof);
+    if ((scratch && ik__overlap(pp, bytes, scratch, scratch_size)) || // (writes would change it)
+        ik__overlap(q_io, (size_t)pp->dof * sizeof(ik_real), pp, bytes) ||
+        ik__overlap(info, info ? sizeof *info : 0, pp, bytes))
+        return IK_ERR_BAD_ARG;
+    r = ik__ccd_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, scratch,
+                         scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
+    if (r != IK_OK)
+        return r;
+    return ik__ccd_run(pp, &target, q_io, ik__scratch_reals(scratch, scratch_size, reals), info);
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------

@@ -315,9 +315,11 @@ typedef struct ccd_case {
     ik_target target;
     ik_ccd_opts opts;
     unsigned char scratch[65536];
-    int dof;      // of the chain: the values each run copies back to the start
-    int sweeps;   // sweeps done by the last solve
-    bool no_info; // call with info NULL (then sweeps is not known)
+    unsigned char prepared[65536]; // the chain prepared (ccd_prepare())
+    int dof;                       // of the chain: the values each run copies back to the start
+    int sweeps;                    // sweeps done by the last solve
+    bool no_info;                  // call with info NULL (then sweeps is not known)
+    bool use_prepared;             // solve the prepared chain (ik_ccd_solve_prepared)
 } ccd_case;
 
 static void run_ccd(void *arg)
@@ -326,8 +328,12 @@ static void run_ccd(void *arg)
     ik_solve_info info;
     memcpy(c->q, c->q0, (size_t)c->dof * sizeof c->q[0]);
     info.iterations = -1;
-    ik_ccd_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch,
-                 c->no_info ? NULL : &info);
+    if (c->use_prepared)
+        ik_ccd_solve_prepared(c->prepared, &c->target, c->q, c->scratch, sizeof c->scratch,
+                              c->no_info ? NULL : &info);
+    else
+        ik_ccd_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch,
+                     c->no_info ? NULL : &info);
     c->sweeps = info.iterations;
     sink = (double)c->q[0];
 }
@@ -358,6 +364,14 @@ static void make_ccd_case(ccd_case *c, int n, bool ball, bool full_pose)
     c->opts.rotation_tolerance = 0;
     c->opts.min_improvement = 0;
     c->no_info = false;
+    c->use_prepared = false;
+}
+
+// The case's chain prepared with its options; its runs solve the prepared chain.
+static void ccd_prepare(ccd_case *c)
+{
+    c->use_prepared = ik_ccd_prepare(&c->chain, &c->opts, c->target.use_rotation, c->prepared,
+                                     sizeof c->prepared) == IK_OK;
 }
 
 // --ccd-split: the revolute position case of --ccd-calls (n joints) solved with 1, 2, 5, 10 and
@@ -786,7 +800,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
 // --limb-calls=W,K,N: W 0 ik_limb_solve with q, 1 prepared with q, 2 prepared pose only; K 0
 // random pose targets, 1 random positions, 2 a path.
 // --ccd-calls=n,N[,S[,F]]: the CCD revolute position case with n joints (10 sweeps, or S; flags
-// F: 1 info NULL, 2 keep_frames, 3 both).
+// F: 1 info NULL, 2 the chain prepared once (ik_ccd_solve_prepared), 3 both).
 // --jac-calls=m,k,N[,I]: method m (0 DLS .. 3 transpose) on case k (0 7-DOF arm, 1 balls, 2
 // Panda), 10 iterations (or I: an iteration's count is I minus I - 1).
 // --pin-calls=L,R,N[,I]: the --limits table's DLS case on chain L (0 the 7-DOF arm, 1 the leg)
@@ -807,7 +821,8 @@ static void calls(const bench_args *a)
         if (a->given >= 3 && v[2] > 0)
             cc.opts.max_sweeps = v[2];
         cc.no_info = a->given == 4 && (v[3] & 1) != 0;
-        cc.opts.keep_frames = a->given == 4 && (v[3] & 2) != 0;
+        if (a->given == 4 && (v[3] & 2) != 0)
+            ccd_prepare(&cc);
         while (n-- > 0)
             run_ccd(&cc);
     } else if (a->mode == MODE_PIN_CALLS) {
@@ -975,11 +990,10 @@ int main(int argc, char **argv)
                "|\n");
         printf(
             "|--------------------------------------------|-------|-------|--------|---------|\n");
-        // (the last row: the first row's solves, keeping the chain's frames in scratch from solve
-        // to solve: keep_frames)
+        // (the last row: the first row's solves on the chain prepared once)
         unsigned long long first_rng[4];
         for (kind = 0; kind < 4; kind++) {
-            printf("| %-42s |", kind < 3 ? names[kind] : "revolute, position, keep_frames");
+            printf("| %-42s |", kind < 3 ? names[kind] : "revolute, position, prepared");
             for (k = 0; k < 4; k++) {
                 double t;
                 if (kind == 0)
@@ -987,7 +1001,8 @@ int main(int argc, char **argv)
                 if (kind == 3)
                     rng_state = first_rng[k];
                 make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
-                cc.opts.keep_frames = kind == 3;
+                if (kind == 3)
+                    ccd_prepare(&cc);
                 t = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
                 printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
                        t / ((cc.sweeps > 0 ? cc.sweeps : 1) * sizes[k]));
@@ -1022,17 +1037,16 @@ int main(int argc, char **argv)
         }
         // One sweep per call, as in interactive use (a sweep per frame): the work done once per
         // solve, which the tables above spread over 10 sweeps, comes with every sweep here. The
-        // last rows pass info NULL, which spares the final forward kinematics, and keep the
-        // chain's frames in scratch from call to call (keep_frames).
+        // last rows pass info NULL, which spares the final forward kinematics, and solve a chain
+        // prepared once (ik_ccd_solve_prepared).
         printf(
             "\n| CCD, one sweep per call, ns per joint          | n = 3 | n = 7 | n = 20 | n = 100 "
             "|\n");
         printf("|-----------------------------------------------|-------|-------|--------|--------"
                "-|\n");
         for (kind = 0; kind < 6; kind++) {
-            const char *more[3] = { "revolute, position, info NULL",
-                                    "revolute, position, keep_frames",
-                                    "revolute, position, keep_frames, info NULL" };
+            const char *more[3] = { "revolute, position, info NULL", "revolute, position, prepared",
+                                    "revolute, position, prepared, info NULL" };
             printf("| %-45s |", kind < 3 ? names[kind] : more[kind - 3]);
             for (k = 0; k < 4; k++) { // (the revolute position rows: the same solves)
                 if (kind == 0)
@@ -1042,7 +1056,8 @@ int main(int argc, char **argv)
                 make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
                 cc.opts.max_sweeps = 1;
                 cc.no_info = kind == 3 || kind == 5;
-                cc.opts.keep_frames = kind >= 4;
+                if (kind >= 4)
+                    ccd_prepare(&cc);
                 printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
                        median_ns(run_ccd, &cc, 2000 / sizes[k] + 1, runs) / sizes[k]);
             }

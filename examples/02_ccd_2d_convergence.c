@@ -38,7 +38,8 @@ static void run(int n, double errors[SWEEPS + 1], svg *draw)
     static const char *colors[4] = { SVG_GREY, SVG_ORANGE, SVG_GREEN, SVG_BLUE };
     ik_joint joints[MAXN];
     ik_real q[MAXN];
-    static unsigned char scratch[16384]; // at least ik_ccd_scratch_size(&chain)
+    static unsigned char scratch[16384];  // at least ik_ccd_scratch_size(&chain)
+    static unsigned char prepared[16384]; // at least ik_ccd_prepared_size(&chain)
     ik_chain chain;
     ik_target goal = ik_target_position(ik_vec3_make(IK_R(0.9), IK_R(0.75), 0));
     ik_ccd_opts opts = ik_default_ccd_opts();
@@ -49,15 +50,19 @@ static void run(int n, double errors[SWEEPS + 1], svg *draw)
         q[i] = (ik_real)uniform(-3.141592653589793, 3.141592653589793);
     }
     chain = ik_chain_make(joints, n, ik_xform_translation(ik_vec3_make(0, 1, 0)));
-    opts.max_sweeps = 1;     // one sweep per call, to watch the error
-    opts.keep_frames = true; // the same chain every call: its frames stay in scratch
+    opts.max_sweeps = 1; // one sweep per call, to watch the error
     opts.tolerance = 0;
+    // the same chain every call: checked and its frames built once
+    if (ik_ccd_prepare(&chain, &opts, false, prepared, sizeof prepared) != IK_OK) {
+        fprintf(stderr, "ik_ccd_prepare failed\n");
+        exit(1);
+    }
     for (s = 0; s <= SWEEPS; s++) {
         ik_xform frames[MAXN], e;
         double x[MAXN + 1], y[MAXN + 1];
         if (s > 0 &&
-            ik_ccd_solve(&chain, &goal, &opts, q, scratch, sizeof scratch, NULL) != IK_OK) {
-            fprintf(stderr, "ik_ccd_solve failed\n");
+            ik_ccd_solve_prepared(prepared, &goal, q, scratch, sizeof scratch, NULL) != IK_OK) {
+            fprintf(stderr, "ik_ccd_solve_prepared failed\n");
             exit(1);
         }
         ik_chain_fk(&chain, q, frames, &e);

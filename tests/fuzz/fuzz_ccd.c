@@ -1,8 +1,9 @@
 /* Fuzz target: ik_ccd_solve (and ik_ccd_scratch_size) on chains, targets, states, options and
    scratch from the bytes. On IK_OK: finite q within every joint's limits, a valid info, the
-   same q to the bit when solved again with info NULL, and the same q and info when solved twice
-   with keep_frames on one scratch (the second call reuses the first's frames). On error: q and
-   info untouched, and an error code that matches what was made wrong. */
+   same q to the bit when solved again with info NULL, and the same q and info when the chain is
+   prepared (ik_ccd_prepare) and solved twice by ik_ccd_solve_prepared, the prepared bytes
+   unchanged. On error: q and info untouched, and an error code that matches what was made
+   wrong. */
 #include "fuzz.h"
 
 // Options with some fields from the bytes; *bad is set if one is outside its documented range.
@@ -62,23 +63,27 @@ FUZZ_TARGET(ccd)
                               c.scratch_size, NULL) == IK_OK);
         FZ_CHECK(memcmp(qb, c.q, sizeof qb) == 0);
     }
-    if (r == IK_OK && !c.null_info) {       // keeping the frames: the same q and info, twice
-        static unsigned char kept[1 << 14]; // (kept from input to input, too)
-        ik_ccd_opts ok = null_opts ? ik_default_ccd_opts() : o;
+    if (r == IK_OK && !c.null_info) { // prepared: the same q and info, twice
+        static unsigned char prepared[1 << 14], copy[1 << 14], work[1 << 14];
+        size_t need = ik_ccd_prepared_size(&c.chain);
         int k;
-        ok.keep_frames = true;
+        FZ_CHECK(need > 0 && need + 3 <= sizeof prepared);
+        FZ_CHECK(ik_ccd_prepare(&c.chain, null_opts ? NULL : &o, c.target.use_rotation,
+                                prepared + 3, need) == IK_OK);
+        memcpy(copy, prepared + 3, need);
         for (k = 0; k < 2; k++) {
             ik_real qk[FZ_MAX_DOF];
             ik_solve_info ik;
             memcpy(qk, c.q0, sizeof qk);
-            FZ_CHECK(ik_ccd_solve(&c.chain, &c.target, &ok, qk, kept + 3, sizeof kept - 3, &ik) ==
-                     IK_OK);
+            FZ_CHECK(ik_ccd_solve_prepared(prepared + 3, &c.target, qk, work + k, sizeof work - k,
+                                           &ik) == IK_OK);
             FZ_CHECK(memcmp(qk, c.q, sizeof qk) == 0);
             FZ_CHECK(ik.status == info.status && ik.iterations == info.iterations);
             FZ_CHECK(
                 memcmp(&ik.position_error, &info.position_error, sizeof ik.position_error) == 0 &&
                 memcmp(&ik.rotation_error, &info.rotation_error, sizeof ik.rotation_error) == 0);
         }
+        FZ_CHECK(memcmp(copy, prepared + 3, need) == 0);
     }
     return 0;
 }
