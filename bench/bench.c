@@ -322,6 +322,14 @@ typedef struct ccd_case {
     bool use_prepared;             // solve the prepared chain (ik_ccd_solve_prepared)
 } ccd_case;
 
+#if IK_VERSION_MAJOR == 0 && IK_VERSION_MINOR < 11
+// Built against an ik.h before 0.11 (bench/instructions.sh compares with 0.9.0): the prepared
+// chain's predecessor was ik_ccd_opts.keep_frames, the frames kept in scratch between calls.
+#define ik_ccd_solve_prepared(prepared, target, q, scratch, size, info)                            \
+    ik_ccd_solve(&c->chain, target, &c->opts, q, scratch, size, info)
+#define ik_ccd_prepare(chain, opts, pose, prepared, size) ((opts)->keep_frames = true, IK_OK)
+#endif
+
 static void run_ccd(void *arg)
 {
     ccd_case *c = (ccd_case *)arg;
