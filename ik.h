@@ -1282,12 +1282,9 @@ IKDEF bool ik_quat_is_unit(ik_quat q, ik_real tolerance)
 IKDEF ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle)
 {
     ik_vec3 n = ik_vec3_normalize(axis);
-    ik_real s, c;
     if (ik_vec3_length2(n) == 0 || !ik__finite(angle))
         return ik_quat_identity();
-    s = IK_SIN(angle / 2);
-    c = IK_COS(angle / 2);
-    return ik_quat_make(n.x * s, n.y * s, n.z * s, c);
+    return ik__quat_unit_axis(n, angle);
 }
 
 IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis)
@@ -1390,14 +1387,10 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
 
 IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 {
-    // J = I + c1 [v]x + c2 [v]x^2, c1 = (1 - cos a) / a^2 = sin^2(a/2) / (a^2 / 2) (no
-    // cancellation), c2 = (a - sin a) / a^3 with its series below a = 1e-2 (it cancels there).
-    // Above that, v = a u with u unit and the a, a^2 moved into c1, c2, so that no power of a
-    // huge |v| overflows; beyond IK_MAX_MAGNITUDE (where |v| itself may overflow) the limit
-    // a -> inf, c1 a = 0, c2 a^2 = 1, which is within 1e-12 of the formula's value there.
+    // J = I + c1 [v]x + c2 [v]x^2, with series near 0 and v unit (docs/conventions.md,
+    // "Exponential map")
     ik_real a2, a, c1, c2, sh;
     ik_mat3 j;
-    ik_real k[3][3];
     int r, c;
     if (!ik_vec3_is_finite(v))
         return ik_mat3_identity();
@@ -1416,15 +1409,7 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
         c1 = 2 * sh * sh / a;
         c2 = 1 - IK_SIN(a) / a;
     }
-    k[0][0] = 0;
-    k[0][1] = -v.z;
-    k[0][2] = v.y;
-    k[1][0] = v.z;
-    k[1][1] = 0;
-    k[1][2] = -v.x;
-    k[2][0] = -v.y;
-    k[2][1] = v.x;
-    k[2][2] = 0;
+    ik_real k[3][3] = { { 0, -v.z, v.y }, { v.z, 0, -v.x }, { -v.y, v.x, 0 } }; // [v]x
     for (r = 0; r < 3; r++)
         for (c = 0; c < 3; c++) {
             ik_real k2 = k[r][0] * k[0][c] + k[r][1] * k[1][c] + k[r][2] * k[2][c];
@@ -1517,34 +1502,27 @@ IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
 
 IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to)
 {
-    // Unit a, b; c = a x b = sin(angle) n, d = a . b = cos(angle).
-    // Acute: q = (c, 1 + d) / |.|, the half-angle formula; 1 + d >= 1, no cancellation.
-    // Obtuse: 1 + d cancels and c's rounding (~eps) is large next to |c| = sin(angle), so build
-    // q from angle = atan2(|c|, d) and an axis n that is made exactly perpendicular to a:
-    // then a rotated by angle about n lands within rounding of b, even at pi - 1e-8.
+    // acute: the half-angle formula; obtuse: the angle by atan2 about an axis made exactly
+    // perpendicular to a (docs/conventions.md, "Quaternions")
     ik_vec3 a = ik_vec3_normalize(from), b = ik_vec3_normalize(to), c, n;
-    ik_real d, angle, s;
+    ik_real d;
     if (ik_vec3_length2(a) == 0 || ik_vec3_length2(b) == 0)
         return ik_quat_identity();
     c = ik_vec3_cross(a, b);
     d = ik_vec3_dot(a, b);
     if (d >= 0)
         return ik_quat_normalize(ik_quat_make(c.x, c.y, c.z, 1 + d));
-    // (projected twice: when a x b is at rounding level, one projection leaves a residue along a
-    // that is large next to what remains)
+    // (projected twice: one projection of a tiny a x b leaves a residue along a)
     n = ik_vec3_add_scaled(c, a, -ik_vec3_dot(c, a));
     n = ik_vec3_normalize(ik_vec3_add_scaled(n, a, -ik_vec3_dot(n, a)));
     if (ik_vec3_length2(n) == 0) // exactly opposite: any half turn that keeps a's plane
         n = ik_vec3_any_perpendicular(a);
-    angle = IK_ATAN2(ik_vec3_length(c), d);
-    s = IK_SIN(angle / 2);
-    return ik_quat_make(n.x * s, n.y * s, n.z * s, IK_COS(angle / 2));
+    return ik__quat_unit_axis(n, IK_ATAN2(ik_vec3_length(c), d));
 }
 
 IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
 {
-    // a * exp(t * log(a^-1 b)): the log is atan2-based, so this is accurate for nearly equal
-    // and nearly opposite rotations alike; the shorter arc because log returns angle <= pi.
+    // a * exp(t * log(a^-1 b)): atan2-based, accurate near 0 and pi; the log's angle <= pi
     ik_quat d;
     ik_vec3 v;
     a = ik_quat_normalize(a);
@@ -1553,8 +1531,7 @@ IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
         return a;
     d = ik_quat_mul(ik_quat_conjugate(a), b);
     v = ik_quat_to_expmap(d);
-    // (a t whose product with v overflows gives a: what the infinite product gave, without
-    // the FE_OVERFLOW)
+    // (a t whose product with v overflows gives a, without the FE_OVERFLOW)
     if (IK_FABS(t) > 1 && ik__vec3_max_abs(v) > IK__REAL_MAX / IK_FABS(t))
         return ik_quat_normalize(a);
     return ik_quat_normalize(ik_quat_mul(a, ik_quat_from_expmap(ik_vec3_scale(v, t))));
@@ -1563,8 +1540,7 @@ IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
 IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing,
                                ik_quat *out_twist)
 {
-    // twist = the projection of q's vector part on the axis, with q's scalar part, normalized;
-    // swing = q * twist^-1 then has no component about the axis.
+    // twist: q's vector part projected on the axis, with q's w; swing = q * twist^-1
     ik_vec3 n = ik_vec3_normalize(twist_axis);
     ik_quat twist = ik_quat_identity(), swing;
     ik_real p;
@@ -1659,11 +1635,7 @@ IKDEF ik_mat3 ik_mat3_from_euler(ik_vec3 e, ik_euler_order order)
 
 IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
 {
-    // For R = R_i(a) R_j(b) R_k(c) with parity s: R[i][k] = s sin b, and off lock
-    //   a = atan2(-s R[j][k], R[k][k]),  c = atan2(-s R[i][j], R[i][i]),
-    //   b = atan2(s R[i][k], sqrt(R[i][i]^2 + R[i][j]^2))   (cos b >= 0).
-    // In gimbal lock (cos b = 0) only a combination of a and c is defined: take c = 0, so that
-    // column j of R = R_i(a) e_j = cos a e_j + s sin a e_k gives a = atan2(s R[k][j], R[j][j]).
+    // R = R_i(a) R_j(b) R_k(c) with parity s (docs/conventions.md, "Euler angles")
     int i, j, k, r, c;
     ik_real s, cb, a, b, cc, big = 0;
     if (!ik__euler_axes(order, &i, &j, &k, &s))
@@ -1675,7 +1647,6 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
             big = IK_FABS(m.m[r][c]) > big ? IK_FABS(m.m[r][c]) : big;
         }
     // a huge (not a rotation) matrix would overflow the squares: scale it to entries <= 4 first
-    // (the angles are of ratios; a square root of an overflow is NaN under -ffast-math)
     if (big > IK_MAX_MAGNITUDE)
         for (r = 0; r < 3; r++)
             for (c = 0; c < 3; c++)
@@ -1683,9 +1654,7 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
     cb = IK_SQRT(m.m[i][i] * m.m[i][i] + m.m[i][j] * m.m[i][j]);
     b = IK_ATAN2(s * m.m[i][k], cb);
     if (cb > 16 * IK_EPSILON) {
-        // Near lock a alone is ill-conditioned; computing c from M = R_i(a)^T R = R_j(b) R_k(c)
-        // makes it consistent with the a actually found. Row j of M is row j of R_k(c):
-        // M[j][i] = s sin c, M[j][j] = cos c, and column j of R_i(a) is cos a e_j + s sin a e_k.
+        // c from row j of M = R_i(a)^T R = R_j(b) R_k(c), consistent with the a found
         ik_real ca, sa, mji, mjj;
         a = IK_ATAN2(-s * m.m[j][k], m.m[k][k]);
         ca = IK_COS(a);
@@ -1707,9 +1676,7 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
 
 IKDEF ik_mat3 ik_mat3_interpolate_axis(ik_mat3 r0, ik_mat3 rg, ik_real s)
 {
-    // Rot(n, theta) = rg r0^T; its axis and angle come from the quaternion (robust at theta = pi,
-    // where the skew part r32 - r23, ... that the naive formula normalizes vanishes), and the
-    // angle is that of rg r0^T itself, theta = 2 atan2(|q.xyz|, q.w) in [0, pi].
+    // Rot(n, theta) = rg r0^T by quaternions (robust at theta = pi, unlike the skew part)
     ik_quat q0 = ik_quat_from_mat3(r0), qg = ik_quat_from_mat3(rg);
     ik_vec3 v = ik_quat_to_expmap(ik_quat_mul(qg, ik_quat_conjugate(q0)));
     if (!ik__finite(s))
@@ -5413,20 +5380,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
 
 // ---- implementation: analytic limb -------------------------------------------------------------
 
-// Geometry (after Tolani, Goswami and Badler 2000, generalised to any bone and hinge axes).
-// Shoulder frame at rest: elbow at e = L1 d1; with the elbow at angle t about the unit hinge h,
-// the wrist is at w(t) = L1 d1 + L2 R_h(t) d2. Splitting d = (d.h) h + d_perp,
-//   d1 . R_h(t) d2 = A + B cos t + C sin t = A + Rg cos(t - t0),
-//   A = (d1.h)(d2.h),  B = d1_perp . d2_perp,  C = d1 . (h x d2),  Rg = sqrt(B^2 + C^2),
-// so |w|^2 = L1^2 + L2^2 + 2 L1 L2 (A + Rg cos(t - t0)): the reach runs from
-// sqrt(L1^2 + L2^2 + 2 L1 L2 (A - Rg)) (folded, t = t0 + pi) to ... (A + Rg) (straight, t = t0),
-// and a reach D needs cos(t - t0) = ((D^2 - L1^2 - L2^2) / (2 L1 L2) - A) / Rg; ik.h takes
-// t = t0 + acos(.), the positive bend. By Rodrigues' formula the lower bone at angle t is
-// L2 R_h(t) d2 = L2 (d2.h) h + L2 d2_perp cos t + L2 (h x d2) sin t (no rotation needed). Then
-// the shoulder rotation maps the local frame (a_l = w / |w|, b_l = the elbow's side of the
-// shoulder-wrist line) onto the model frame (a_m = toward the target, b_m = toward the pole, or
-// swivel_ref turned by the swivel angle about a_m), and the wrist rotation is what remains of the
-// target orientation.
+// After Tolani, Goswami and Badler 2000, for any bone and hinge axes: the geometry, the frames
+// and the degenerate cases are derived in docs/limb.md.
 
 // The limb's shape at elbow angle theta, in the shoulder frame.
 typedef struct ik__limb_shape {
@@ -5599,31 +5554,26 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     return IK_OK;
 }
 
-// atan(z) for z in [0, 1], within 2 ulps (a third of the instructions of libm's atan2, which
-// the limb's elbow angle took before): z reduced by the nearest t = k / 16 below it,
-// atan z = atan t + atan u with u = (z - t) / (1 + z t) in [0, 1/16], whose series
-// u - u^3 / 3 + ... + u^13 / 13 (7 terms) leaves out less than u^15 / 15, 1e-18 of atan u. (The
-// table: atan(k / 16), by atanl, rounded.)
+// atan(z) for z in [0, 1], within 2 ulps: a table of atan(k / 16) and a 7-term series
+// (docs/limb.md, "Inside the solver").
 static inline ik_real ik__atan01(ik_real z)
 {
-    static const ik_real atan_t[16] = {
-        IK_R(0),
-        IK_R(0.062418809995957348475),
-        IK_R(0.12435499454676143503),
-        IK_R(0.18534794999569476488),
-        IK_R(0.24497866312686415417),
-        IK_R(0.30288486837497140557),
-        IK_R(0.35877067027057222041),
-        IK_R(0.41241044159738730689),
-        IK_R(0.4636476090008061162),
-        IK_R(0.51238946031073770665),
-        IK_R(0.55859931534356243595),
-        IK_R(0.60228734613496418167),
-        IK_R(0.6435011087932843868),
-        IK_R(0.68231655487474807825),
-        IK_R(0.71882999962162450543),
-        IK_R(0.75315128096219438955),
-    };
+    static const ik_real atan_t[16] = { IK_R(0),
+                                        IK_R(0.062418809995957348475),
+                                        IK_R(0.12435499454676143503),
+                                        IK_R(0.18534794999569476488),
+                                        IK_R(0.24497866312686415417),
+                                        IK_R(0.30288486837497140557),
+                                        IK_R(0.35877067027057222041),
+                                        IK_R(0.41241044159738730689),
+                                        IK_R(0.4636476090008061162),
+                                        IK_R(0.51238946031073770665),
+                                        IK_R(0.55859931534356243595),
+                                        IK_R(0.60228734613496418167),
+                                        IK_R(0.6435011087932843868),
+                                        IK_R(0.68231655487474807825),
+                                        IK_R(0.71882999962162450543),
+                                        IK_R(0.75315128096219438955) };
     int k = z < 1 ? (int)(z * 16) : 15;
     ik_real t = (ik_real)k / 16, u = (z - t) / (1 + z * t), u2 = u * u;
     ik_real p =
@@ -5650,10 +5600,8 @@ static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
     return IK_FABS(r) <= IK_MAX_MAGNITUDE / 2 ? r : theta;
 }
 
-// The exponential map of the unit quaternion q nearest ref: of (a + 2 pi k) n, k = -1, 0, 1, with
-// a in [0, pi] the angle and n the unit axis, the one nearest ref (continuous along a path
-// through angle pi, |result| < 3 pi). |(a + 2 pi k) n - ref|^2 - |a n - ref|^2 =
-// 4 pi k (a + pi k - n.ref), so k = 1 wins when n.ref > a + pi, k = -1 when n.ref < a - pi.
+// The exponential map (a + 2 pi k) n of the unit quaternion q nearest ref, k = -1, 0 or 1
+// (docs/limb.md, "Inside the solver"): continuous along a path through angle pi.
 static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
 {
     ik_vec3 n;
@@ -5672,22 +5620,18 @@ static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
     return ik_vec3_scale(n, a);
 }
 
-// v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
+// v made perpendicular to the unit vector a (projected twice), and normalized; zero, "no side",
+// where what is left of v's direction is at rounding level.
 static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 {
-    // v's part perpendicular to the unit a, scale-free on v's direction u. If that part is at
-    // rounding level, its direction is noise (it may even lie along a): zero, which callers
-    // treat as "no side". Else projected twice, so the result is perpendicular to the last digit.
     ik_vec3 u = ik__vec3_unit(v), p = ik_vec3_add_scaled(u, a, -ik_vec3_dot(u, a));
     if (ik_vec3_length2(p) <= 64 * IK_EPSILON * IK_EPSILON)
         return ik_vec3_zero();
     return ik__vec3_unit(ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a)));
 }
 
-// The part of v perpendicular to the unit vector a. Once projected, it keeps a rounding error
-// along a of about eps |v|: large next to a short result (v near the line), and the frames made
-// from it must be orthonormal to the last digit, so a result shorter than |v| / 2 is projected
-// again.
+// The part of v perpendicular to the unit vector a, projected again when shorter than |v| / 2
+// (docs/limb.md, "The shoulder and the wrist").
 static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 {
     ik_vec3 p = ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a));
@@ -5696,8 +5640,7 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
                : ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a));
 }
 
-// ik__quat_from_frames() (below) beyond 162 degrees: its matrix M built in full, Shepperd's
-// method (rare: out of line, so that it does not weigh on the common case's registers).
+// ik__quat_from_frames() beyond 162 degrees: Shepperd's method on M (rare: out of line).
 IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
@@ -5714,14 +5657,9 @@ IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_ve
     return ik__quat_from_mat3(&m);
 }
 
-// The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
-// M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
-// M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
-// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
-// its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
-// not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
-// The result is that rotation times a positive factor (|q| = 4 cos(t/2), or 1 from Shepperd's
-// method): callers normalize where it is off their longest chain of dependent operations.
+// The rotation taking the orthonormal frame (a, b, a x b) onto (c, d, c x d), from M's trace and
+// antisymmetric part (docs/limb.md, "The shoulder and the wrist"), times a positive factor
+// (4 cos(t/2), or 1 from Shepperd's method): callers normalize it.
 static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
@@ -5732,12 +5670,8 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
     return ik_quat_make(v.x, v.y, v.z, 1 + tr);
 }
 
-// The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
-// bone): the side it comes from as the angle moves into this end of its range (t0 upward when
-// straight, t0 + pi downward when folded). dw/dt = h x f turns the line about the shoulder, and
-// the elbow, fixed, falls behind it: to the side of -dw (dw the wrist's move) where the elbow is
-// on the wrist's side of the shoulder, of +dw on the other side (folded, the wrist beyond the
-// shoulder: a lower bone longer than the upper one).
+// The elbow side when the elbow is on the shoulder-wrist line: the side it comes from as the angle
+// enters this end of its range (docs/limb.md, "Straight or folded limb").
 static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, ik_real sin_t,
                                      ik_vec3 lower, ik_vec3 line)
 {
@@ -5748,11 +5682,9 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, i
     return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(line) : side;
 }
 
-// The limb's shape with the elbow at the angle t whose half has cosine ch and sine sh (a unit
-// pair: the elbow's rotation is then (hinge_axis sh, ch), with no square root). inv_len: 1 / |w|
-// as the caller knows it (the reach t was made for), or 0: the shoulder -> wrist direction is
-// w inv_len where that is unit to rounding (a multiplication, not a square root and a division
-// on the solve's longest chain of dependent operations), else w / |w|.
+// The limb's shape at the elbow angle whose half has cosine ch and sine sh (a unit pair).
+// inv_len: 1 / |w| as the caller knows it, or 0; the line is w inv_len where that is unit to
+// rounding (no square root on the solve's critical path), else w / |w|.
 static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
                                      ik_real inv_len, ik__limb_shape *out)
 {
@@ -5771,12 +5703,8 @@ static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_r
     if (!(IK_FABS(ik_vec3_length2(out->line) - 1) <= 4 * IK_EPSILON))
         out->line = wrist2 > tiny2 ? ik_vec3_scale(wrist, 1 / out->w_len)
                                    : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
-    // the elbow's side: its offset from the line, unless that is rounding noise. Measured as
-    // |offset| |w| = |e x f| (twice the area of the triangle shoulder-elbow-wrist), whose
-    // rounding error is a few eps of the limb's length squared however short w is (the offset
-    // alone carries the error of line's direction, eps / |w|): below 64 eps the elbow counts as on
-    // the line, so that a state within rounding of straight or folded (an answer, or that answer
-    // read back from q) gets the same side
+    // the elbow's side: its offset from the line, unless |offset| |w| is rounding noise
+    // (docs/limb.md, "Straight or folded limb")
     out->side = ik__limb_perp2(g->elbow, out->line);
     side2 = ik_vec3_length2(out->side);
     out->side = side2 * wrist2 > 16 * tiny2
@@ -5805,10 +5733,8 @@ static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
 }
 
 // The current pose as ik__limb_current() reads it, except that an elbow angle equal to the new
-// one, theta, to rounding (solving again from an answer) takes the new shape now as its own:
-// made again from the angle, the shape would carry the angle's rounding, amplified near the
-// ends of the reach (where the elbow's side is ill-conditioned), and the degenerate cases would
-// turn the limb a little on every solve instead of giving the answer again.
+// one, theta, to rounding takes the new shape now as its own, so that solving again from an
+// answer gives that answer (docs/limb.md, "Pole on the shoulder-wrist line").
 static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
                                    const ik_limb_pose *pose, ik_real theta,
                                    const ik__limb_shape *now, ik__limb_shape *cur)
@@ -5897,28 +5823,22 @@ static inline void ik__limb_reach_clamp(const ik_limb_prepared *g, ik_real soft,
     ik_real dmax = IK_SQRT(g->reach2_max), du, reach;
     du = ik__limb_units(r->dist, g->length_unit);
     reach = du < IK__REAL_MAX ? du : dmax; // (a tiny limb's far target: out of reach)
-    if (soft > 0 && reach > dmax - soft) {
-        // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
-        // dmax - s + s x / (x + s) = dmax - s / (1 + x / s), which neither cancels nor
-        // overflows (not even regrouped by -ffast-math, as s (s / (x + s)) could be)
+    if (soft > 0 && reach > dmax - soft) { // soft reach (docs/limb.md, "Inside the solver")
         ik_real x = reach - (dmax - soft);
         reach = dmax - soft / (1 + x / soft);
     }
     reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
-    // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
-    // sqrt(epsilon))
+    // (at a bound its square exactly: not bent by the rounding of sqrt then squaring)
     r->reach2 = reach == dmax                     ? g->reach2_max
                 : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
                                                   : reach * reach;
     r->inv_len = reach > IK__REAL_MIN ? 1 / reach : 0;
-    // met unless clamped or softened beyond rounding (a target made by FK of a reachable
-    // pose can land a rounding error outside the range)
+    // met unless clamped or softened beyond rounding
     r->met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (g->upper_length + g->lower_length);
 }
 
-// The reach for a target at target_pos, with opts.softness soft (model units). Squared, and where
-// that neither under- nor overflows straight from |to_target|^2, so that the elbow angle does
-// not wait for a square root.
+// The reach for a target at target_pos, with opts.softness soft (model units); squared straight
+// from |to_target|^2 where that neither under- nor overflows (no square root on the critical path).
 static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_vec3 target_pos,
                                                 ik_real soft)
 {
@@ -5937,8 +5857,7 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
         dist2 = du <= 2 ? du * du : du; // (beyond 2, any value above reach2_max <= 1 will do)
     }
     r.reach2 = dist2;
-    // 1 / |w| in the limb's unit; 0 (not used) within 2^-40 limbs of the shoulder, where it
-    // could overflow (tested without a product that could be subnormal, which is slow)
+    // 1 / |w| in the limb's unit; 0 (not used) within 2^-40 limbs of the shoulder
     r.inv_len = r.dist * IK_R(1099511627776.0) >= g->length_unit ? g->length_unit / r.dist : 0;
     r.met = true;
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min)
@@ -5947,19 +5866,13 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
 }
 
 // The elbow angle for the reach (the nearest to the current angle, current), and the limb's
-// shape at it (docs/limb.md, "Geometry"; its chain of operations kept short: "Cost").
-// theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) / reach2_half, by its half:
-// (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2) and sqrt((1 - c) / 2), turned
-// by t0 / 2 (angle sums); the angle itself, accurate near c = +-1 too, is 4 atan(tan(acos(c) / 4))
-// with tan(x / 2) = sin x / (1 + cos x).
+// shape at it: theta = t0 + acos(c), by its half (docs/limb.md, "Inside the solver").
 static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
                                     ik_real current, ik__limb_shape *shape)
 {
     ik_real theta, ch, sh;
     if (2 * g->upper_length * g->lower_length * g->rg > 0) {
-        // (at the bounds exactly straight or folded, whatever the rounding of the formula; the
-        // prepared 1 / reach2_half overflows only for a bone below 1e-300 of the limb, whose
-        // range of reach then rounds to a point, so that this third case never sees it)
+        // (at the bounds exactly straight or folded, whatever the rounding of the formula)
         ik_real c = reach2 >= g->reach2_max ? 1
                     : reach2 <= g->reach2_min
                         ? -1
@@ -5979,9 +5892,7 @@ static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, i
 }
 
 // The unit direction of ref's part across the unit aim, and that part's length in *across_len;
-// zero (and 0) where the part is at ref's rounding level: its direction is noise then, not
-// perpendicular to the line to working precision (compared squared where the squares neither
-// under- nor overflow).
+// zero (and 0) where the part is at ref's rounding level (docs/limb.md, "Pole within rounding").
 static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_len)
 {
     ik_vec3 across = ik__limb_perp2(ref, aim);
@@ -6000,10 +5911,9 @@ static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_
     return plen > 0 ? ik__limb_div(across, plen) : across;
 }
 
-// The elbow side within the pole band: the current side (that of q or pose, the current shape
-// taken as now's at the new angle theta) kept within alpha of side, alpha growing from 0 at the
-// band's edge (nearness 1) to pi on the line (nearness 0) by a smoothstep, else pulled to the
-// cone's edge. side: the pole's side, or zero for none. docs/limb.md, "Degenerate cases".
+// The elbow side within the pole band: the current side kept within the cone of angle alpha
+// about side (zero: none), alpha a smoothstep from 0 at the band's edge (nearness 1) to pi on
+// the line (docs/limb.md, "Pole on the shoulder-wrist line").
 static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_real *q,
                                          const ik_limb_pose *pose, ik_real theta,
                                          const ik__limb_shape *now, ik_vec3 aim, ik_vec3 side,
@@ -6029,10 +5939,7 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
 
 // The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or
 // swivel_ref's side turned by the swivel), blended with the current side within the pole band
-// (docs/limb.md, "Degenerate cases"). Near the line its side is ill-defined, and no function of
-// the pole alone can be continuous there, so the current side takes part; this is continuous in
-// the pole and the target, and solving again gives the same answer (a projection, and the
-// answer's current side is its own elbow side).
+// (docs/limb.md, "Pole on the shoulder-wrist line").
 static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
                                     ik_real band, ik_real scale, const ik_real *q,
                                     const ik_limb_pose *pose, ik_real theta,
@@ -6041,12 +5948,9 @@ static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_tar
     ik_real across_len, ref_len;
     ik_vec3 ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     ik_vec3 side = ik__limb_across(ref, aim, &across_len);
-    // nearness to the line: the pole's distance from it relative to the limb's length (so that
-    // a tiny move of the pole is a tiny change, however near the shoulder it is), or
-    // swivel_ref's sine
+    // nearness to the line: the pole's distance from it per limb length, or swivel_ref's sine
     ref_len = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
-    // the swivel turns swivel_ref's side before the band's cone is put about it (turned after,
-    // the current side it kept would be turned again by every solve)
+    // the swivel turns swivel_ref's side before the band's cone is put about it
     if (target->use_swivel) {
         ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
         side = ik__perp_unit(
@@ -6126,8 +6030,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     ik_quat frame, shoulder, wrist, target_rot;
     bool rot;
     ik_result checked;
-    // (the options read before the checks: gcc then keeps the solve in one function instead of
-    // splitting the checks off, which cost a few instructions)
+    // (the options read before the checks: gcc then keeps the solve in one function)
     band = opts ? opts->pole_band : IK_R(0.01);
     soft = opts ? opts->softness : 0;
     checked = ik__limb_solve_check(g, target, opts, q, out_pose);
@@ -6136,8 +6039,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     rot = target->use_rotation;
     scale = g->length_unit * (g->upper_length + g->lower_length); // the limb's length, model units
 
-    // the reach, softened and clamped (lengths in the limb's unit, l1 + l2 = 1, except the
-    // model's distance of the target, taken without squares that could underflow)
+    // the reach, softened and clamped (in the limb's unit, l1 + l2 = 1)
     reach = ik__limb_reach_for(g, target->pos, soft);
     // the elbow angle for it, and the limb's shape in the shoulder frame
     theta = ik__limb_bend(g, reach.reach2, reach.inv_len, q ? q[3] : out_pose->elbow, &shape);
@@ -6151,8 +6053,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     side = ik__limb_side(g, target, band, scale, q, out_pose, theta, &shape, aim);
 
     // shoulder: base * shoulder (= frame) maps (a_l, b_l, a_l x b_l) onto (aim, side, aim x
-    // side). frame comes unnormalized, and its normalization frame_norm is applied to the
-    // products below: the square root and division run beside them, not before them
+    // side); frame's normalization frame_norm is applied to the products below
     frame = ik__quat_from_frames(shape.line, shape.side, aim, side);
     frame_norm = 1 / IK_SQRT(ik_quat_dot(frame, frame));
     shoulder = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(g->base.rot), frame), frame_norm);
