@@ -997,40 +997,31 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
 #include <stdint.h> // uintptr_t (ik__overlap), the bits of reals
-// The fast paths (joint tables' turns about coordinate axes, planar passes and the planar
-// two-joint step, the closed form of spherical-shoulder arms, unweighted normal equations): 0
-// with IK_NO_FAST_PATHS, which the tests build too.
+// The fast paths (the top comment's IK_NO_FAST_PATHS; unweighted normal equations too): 0 with
+// IK_NO_FAST_PATHS, which the tests build too.
 #ifdef IK_NO_FAST_PATHS
 #define IK__FAST 0
 #else
 #define IK__FAST 1
 #endif
-// The implementation compares reals exactly on purpose (an exact zero skips work, a value is
-// checked for being unchanged, a bound is met exactly): -Wfloat-equal is off from here to the
-// end of the implementation, and back to the user's setting after it (docs/robustness.md).
+// Exact comparisons of reals are meant here: -Wfloat-equal is off to the implementation's end
+// (docs/robustness.md, "Compiler options").
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfloat-equal"
 #endif
-// The unroll requests (IK__UNROLL) are hints for speed: where clang's vectorizer has taken a
-// loop first (-Ofast -march=native, say), it cannot unroll it and says so; no error of the code.
+// (clang says so where its vectorizer took a loop first that IK__UNROLL asked to unroll)
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef IK_ASSERT
-// Internal invariants only (never user input). Off by default, so that ik.h needs no
-// <assert.h>; define it, e.g. as assert(c), in the implementation unit to check them.
+#ifndef IK_ASSERT // internal invariants only (never user input); off by default
 #define IK_ASSERT(c) ((void)0)
 #endif
 
 // Private helpers are static and named ik__*. Definitions follow the header's order.
 
-// Finiteness and size tests on the bits of |x| (docs/robustness.md, "Compiler options"):
-// -ffast-math and -ffinite-math-only let the compiler assume that no value is NaN or infinite,
-// and fold comparisons such as x == x or |x| <= m to true for them; integer tests of the
-// representation survive, and raise no floating-point exception. For IEEE reals of one sign
-// the order of the bit patterns is the order of the values, with infinity above every finite
-// value and NaN above infinity.
+// Finiteness and size tests on the bits of |x|, which -ffast-math cannot fold (docs/robustness.md,
+// "Compiler options").
 #ifdef IK_USE_FLOAT
 typedef uint32_t ik__bits;
 #define IK__ABS_BITS  UINT32_C(0x7fffffff) // all but the sign
@@ -1792,16 +1783,14 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
     return c;
 }
 
-// (components of a unit rotation are at most 1: larger ones, NaN and Inf are refused before
-// the squared length, which could overflow, is computed)
+// (components beyond 2, NaN and Inf are refused before the squared length could overflow)
 static bool ik__xform_valid(ik_xform t)
 {
     return ik__vec3_bounded(t.pos) && ik__quat_max_bits(t.rot) <= ik__abs_bits(2) &&
            IK_FABS(ik_quat_dot(t.rot, t.rot) - 1) <= IK__UNIT_TOL;
 }
 
-// lo <= hi, neither NaN; infinite limits mean "none" (so lo = hi = +-Inf is no range). The
-// tests are on bits where a compiler with -ffinite-math-only could fold comparisons.
+// lo <= hi, neither NaN; infinite limits mean "none" (so lo = hi = +-Inf is no range).
 static bool ik__limits_valid(ik_real lo, ik_real hi)
 {
     return !ik__is_nan(lo) && !ik__is_nan(hi) && lo <= hi &&
@@ -1822,8 +1811,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
     }
-    // a ball joint has no limits yet: lo, hi must say "none" (ik_joint_ball() sets them so)
-    // (on the bits: lo and hi infinite, lo below hi; no comparison with a NaN)
+    // a ball joint has no limits: lo, hi must say "none" (on the bits: -Inf, Inf)
     if (j->type == IK_JOINT_BALL && !(ik__abs_bits(j->lo) == IK__INF_BITS &&
                                       ik__abs_bits(j->hi) == IK__INF_BITS && j->lo < j->hi))
         return IK_ERR_BAD_ARG;
@@ -1921,10 +1909,8 @@ static inline void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik
     }
 }
 
-// R <- R Rot(e_k, angle) for a rotation matrix R, given c = cos, s = sin of the angle: about a
-// coordinate axis only the two other columns change, col a' = c col a + s col b,
-// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3. (Inline and called with a constant
-// k, so that the matrix stays in registers.)
+// R <- R Rot(e_k, angle), given c = cos, s = sin of the angle: two columns turn (docs/internals.md,
+// "The kinematics pass").
 static inline void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
     int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
@@ -1963,9 +1949,7 @@ static inline bool ik__quat_turns(ik_quat o)
     return o.x != 0 || o.y != 0 || o.z != 0;
 }
 
-// What the kinematics pass needs to know of a joint: the joint type, for revolute and
-// prismatic joints the coordinate axis they lie along (3: none) and whether along its negative
-// direction, whether the origin is rotated and (in a joint table) about which coordinate axis.
+// What the kinematics pass needs to know of a joint, in bits (docs/internals.md, "Joint tables").
 #define IK__CODE_AXIS    3  // bits 0-1: 0, 1, 2 = +-e_k, 3 = a general axis
 #define IK__CODE_NEG     4  // along -e_k
 #define IK__CODE_ROTATED 8  // origin.rot is not the identity
@@ -1996,9 +1980,8 @@ static inline bool ik__code_planar(int code)
            (code & ~IK__CODE_NEG) == IK_JOINT_REVOLUTE * IK__CODE_TYPE + 2;
 }
 
-// What the solvers read off their chain once per solve (into their scratch) for the
-// kinematics passes: per joint its code and, for a rotated origin, the rotation as a row-major
-// matrix (converting the quaternion in every pass cost a quarter of the arm solver's time).
+// What the solvers read off their chain once per solve (into their scratch) for the kinematics
+// passes: per joint its code and, for a rotated origin, the rotation as a row-major matrix.
 typedef struct ik__joint_table {
     const ik_real *origin;     // [9 per rotated origin], in the chain's order
     const unsigned char *code; // [joint_count]
@@ -2057,8 +2040,7 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
     return t;
 }
 
-// a b for a row-major b (ik_mat3_mul's order of operations), inline: the kinematics pass
-// keeps its frame in registers, which a call with the frame would take to memory.
+// a b for a row-major b (ik_mat3_mul's order of operations), inline: the frame stays in registers.
 static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
 {
     ik_mat3 m;
@@ -2075,8 +2057,7 @@ static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
 }
 
 // The motion axis sign e_k of a frame r (its column k, signed), then r <- r Rot(e_k, angle)
-// if turn (c, s: the cosine and the signed sine). Called with a constant k, so that the
-// frame's entries stay in registers.
+// if turn (c, s: the cosine and the signed sine).
 static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool turn, ik_real c,
                                          ik_real s)
 {
@@ -2087,11 +2068,8 @@ static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool t
 }
 
 // cos and sin of the angles of joints first .. first + n - 1 (q at joint first's values; 1, 0
-// for other than revolute joints), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass,
-// so that the pass itself makes no calls (which would spill the frame held in registers) and
-// the calls overlap. memo (may be NULL; a planar table's): a revolute joint whose value is the
-// one of the last pass takes the cosine and sine it had (the same numbers: a pass after a step
-// that moved a few joints computes only theirs), the others are computed and kept.
+// for other than revolute joints), in cs[2 k], cs[2 k + 1], ahead of the pass; memo (may be NULL)
+// keeps a planar table's last ones (docs/internals.md, "The kinematics pass").
 static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q,
                                     ik_real *memo, ik_real *cs)
 {
@@ -2116,13 +2094,9 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
     }
 }
 
-// The angular velocities of a ball joint's three coordinates at q (its values) after the
-// frame rotation r, as the columns of the result, and r <- r R(q). For the exponential map
-// exp(v): d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left Jacobian
-// (ik_expmap_jacobian), so the three are P J(v) e_k. With euler, q holds yaw-pitch-roll angles:
-// R = Ry(a) Rx(b) Rz(c), the three are P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z. Without axes
-// only r is updated (the identity comes back). Out of line: inlined, its calls made the
-// kinematics pass keep its frame in memory for every joint.
+// The angular velocities of a ball joint's three coordinates at q after the frame rotation r,
+// as the columns of the result (the identity without axes), and r <- r R(q) (docs/internals.md,
+// "Ball joints"). Out of line, so that the pass keeps its frame in registers.
 IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes)
 {
     ik_mat3 jl = ik_mat3_identity();
@@ -2153,12 +2127,8 @@ static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
     return ik__quat_from_mat3(&f);
 }
 
-// ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame is a turn
-// about z, kept as its cosine and sine (C, S) = the matrix's first column, and the pass is the
-// general one's arithmetic on the entries that are not 0 or 1 (the same numbers up to the signs
-// of zeros, for about a third of the work): p += (C o.x - S o.y, S o.x + C o.y, o.z), a turn by
-// (c, s) is (C, S) <- (c C - s S, c S + s C), and a column with w = +-e_z is
-// (w_z (p_y - pe_y), w_z (pe_x - p_x), 0; 0, 0, w_z).
+// ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame a turn about
+// z kept as its cosine and sine (docs/internals.md, "Planar chains").
 static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table *table,
                                     const ik_real *q, int dof, ik_real *jac, ik_real ow,
                                     ik_mat3 *out_rot)
@@ -2211,11 +2181,9 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     return effector;
 }
 
-// The kinematics pass's frame r times joint j's origin rotation (code has IK__CODE_ROTATED):
-// from the table's matrix (origin, returned advanced past it), as a turn of two columns when it
-// is about a coordinate axis, as DH origins are (the product's own operations on the entries
-// that are not 0 or 1: the same numbers up to the signs of zeros, unless a compiler contracts
-// them into FMAs); or from the joint (origin NULL: no table).
+// The pass's frame r times joint j's origin rotation (code has IK__CODE_ROTATED): from the
+// table's matrix (origin, returned advanced past it), a turn of two columns when it is about a
+// coordinate axis; or from the joint (origin NULL: no table).
 static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const ik_joint *j,
                                                                int code, const ik_real *origin)
 {
@@ -2234,9 +2202,8 @@ static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const
     return origin + 9;
 }
 
-// Joint j's axis in the root frame for the frame r before its motion, and r turned by the
-// motion of a revolute joint (cosine c, sine s of its angle); a joint about a coordinate axis
-// turns two columns. (The axis was validated as unit: no normalization here.)
+// Joint j's (unit) axis in the root frame for the frame r before its motion, and r turned by the
+// motion of a revolute joint (cosine c, sine s of its angle).
 static inline IK__ALWAYS_INLINE ik_vec3 ik__pass_axis(ik_mat3 *r, const ik_joint *j, int code,
                                                       ik_real c, ik_real s)
 {
@@ -2271,19 +2238,11 @@ static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
     }
 }
 
-// Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
-// (rows 3 or 6, rows x dof) may be NULL for the effector alone. Frames are rotation matrices
-// here (composing them and reading axes off them is cheaper than with quaternions; a revolute
-// or prismatic joint about a coordinate axis turns two columns). A rotational column is
-// [w x (p_e - p); w] with w the joint's angular velocity per unit q in the root frame and p a
-// point on its axis (ball joints: ik__ball_axes); a prismatic column is [a; 0]. p_e is not
-// known until the end: with 6 rows the first three hold p x w (a prismatic column its a) and
-// w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes from a first
-// pass. out_frames (may be NULL) gets each joint's frame after its motion: the same pass is
-// the forward kinematics (ik__fk). With ow > 0 the rotation rows come times ow (1: the plain
-// Jacobian); ow = 0: the effector's rotation is not wanted (position targets) and comes back as
-// the identity (the rotation rows are not scaled). table: ik__joint_table_make() of the chain,
-// or NULL to read the joints as the pass goes.
+// Geometric Jacobian and forward kinematics of a validated chain and state in one pass
+// (docs/internals.md, "The kinematics pass"); jac (rows 3 or 6, rows x dof) may be NULL for the
+// effector alone. out_frames (may be NULL) gets each joint's frame after its motion. ow > 0: the
+// rotation rows times ow; ow = 0: the effector's rotation is not wanted and comes back as the
+// identity. table: ik__joint_table_make() of the chain, or NULL to read the joints as it goes.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
                              ik_xform *out_frames, ik_mat3 *out_rot)
@@ -2426,11 +2385,8 @@ static ik_xform ik__xform_rx_tx(ik_real alpha, ik_real a)
 IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_convention convention,
                                   ik_joint *out_joints, ik_xform *out_tip)
 {
-    // Classic: T_i = Rz(theta + q) Tz(d) Tx(a) Rx(alpha) = A_i M(q) B_i (revolute; a prismatic
-    // q adds to d and Tz(q) commutes the same way), with A_i = Rz(theta), B_i = Tz(d) Tx(a)
-    // Rx(alpha) and M a motion about or along z. So joint i's origin is B_{i-1} A_i (A_0 for the
-    // first) and the tip is B_{n-1}.
-    // Modified: T_i = Rx(alpha) Tx(a) Rz(theta) Tz(d) M(q): the origin is all of it, tip = I.
+    // joint i's origin: the last row's Tz Tx Rx times Rz(theta) (classic), T_i before the motion
+    // (modified): docs/conventions.md, "Denavit-Hartenberg"
     int i;
     ik_xform carry = ik_xform_identity();
     if (!rows || !out_joints || !out_tip)
@@ -2467,13 +2423,9 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 
 // ---- implementation: svd -----------------------------------------------------------------------
 
-// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992). Take the k = min(m, n) vectors
-// of the short side (the rows of a wide matrix, the columns of a tall one) as the columns of W
-// (len x k, len = max(m, n)), and rotate pairs of them, W <- W G, until all are orthogonal.
-// Then W = Q diag(sigma) with orthonormal Q and W = B G, B the short-side vectors; for wide a,
-// a^T G = Q S, so a = G S Q^T (U = G, V = Q); for tall a, a G = Q S (U = Q, V = G). W lives in
-// the long-side output and G in the short-side one, so no scratch is needed. docs/jacobian.md
-// ("The SVD") derives the rotation and the stopping rules.
+// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992): pairs of the short side's
+// vectors, the columns of W (len x k), are rotated, W <- W G, until all are orthogonal; W lives
+// in the long-side output and G in the short-side one (docs/internals.md, "The SVD").
 
 // W (len x k) from a (m x n) scaled to max |a_ij| = 1, so that nothing overflows; an entry whose
 // square would underflow is 0 (it is below the rounding of every sum it enters). G = I.
@@ -2539,11 +2491,9 @@ static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
     return noise2;
 }
 
-// One sweep over the pairs of W's columns: rotates each pair that is not yet orthogonal, but
-// none with a column at the rounding level noise2 (the next ik__svd_norms() sets it to 0).
-// nrm2[] holds the squared norms, updated after each rotation (alpha' = alpha - t gamma,
-// beta' = beta + t gamma), so that a pair costs one dot product. Returns whether any pair was
-// rotated.
+// One sweep over the pairs of W's columns: rotates each pair not yet orthogonal, none with a
+// column at the rounding level noise2; nrm2[] (the squared norms) kept up to date. Returns whether
+// any pair was rotated.
 static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2, int len, int k)
 {
     const ik_real tol = IK_EPSILON;
@@ -2556,8 +2506,7 @@ static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2,
                 continue;
             for (t = 0; t < len; t++)
                 gamma += w[t * k + i] * w[t * k + j];
-            // orthogonal to rounding (sqrt(alpha) sqrt(beta): graded columns' norms can be
-            // 1e-60 and 1e-120, whose product underflows)
+            // orthogonal to rounding (sqrt(alpha) sqrt(beta): their product may underflow)
             if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
                 continue;
             rotated = true;
@@ -2597,11 +2546,8 @@ static void ik__svd_swap(ik_real *x, int rows, int k, int i, int j)
     }
 }
 
-// Orthonormalizes column i of Q (len x k) against the columns before it, by Gram-Schmidt
-// (twice: "twice is enough"). A column of a tiny singular value was divided by that value, so
-// its rounding error is large next to it; this restores its orthogonality without changing
-// U diag(s) V^T beyond rounding of the product. A zero column (a zero singular value) becomes
-// the unit vector e_r farthest from the span of the columns before (residual^2 >= 1 / len).
+// Orthonormalizes column i of Q (len x k) against the columns before it, by Gram-Schmidt twice; a
+// zero column becomes the e_r farthest from their span (docs/internals.md, "The SVD").
 static void ik__svd_orthonormalize(ik_real *q, int len, int k, int i)
 {
     int r, j, t, pass, best = 0;
@@ -2665,10 +2611,8 @@ static int ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_re
     return sweep;
 }
 
-// true if the n bytes at p and the m bytes at s (objects: neither range wraps around) share a
-// byte, or (m = 0) s lies inside p's; false for n = 0 (p may then be NULL). C defines < between
-// pointers only within one object, so the addresses are compared as integers (uintptr_t), the
-// usual portable way.
+// true if the n bytes at p and the m bytes at s share a byte, or (m = 0) s lies inside p's;
+// false for n = 0 (p may then be NULL). Compared as integers: C orders pointers of one object only.
 static inline bool ik__overlap(const void *p, size_t n, const void *s, size_t m)
 {
     uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
@@ -2747,9 +2691,8 @@ static ik_real *ik__scratch_reals(void *scratch, size_t scratch_size, size_t cou
 }
 
 // The factor a singular value s gets in a pseudo-inverse: 1 / s above the cutoff (damping < 0),
-// s / (s^2 + damping^2) (damping >= 0), 0 for s = 0. The damped factor is written with the
-// ratio t <= 1 of the smaller to the larger of s and damping, so that no square underflows or
-// overflows: (1 / s) / (1 + t^2) for s >= damping, (t / damping) / (1 + t^2) otherwise.
+// s / (s^2 + damping^2) (damping >= 0) by the ratio t <= 1 of s and damping (no square under- or
+// overflows), 0 for s = 0.
 static ik_real ik__pinv_factor(ik_real s, ik_real cutoff, ik_real damping)
 {
     ik_real t;
