@@ -98,17 +98,13 @@
 
        ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in
                          arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami
-                         and Badler 2000), constant time, exact to rounding, no iteration and no
-                         scratch. The elbow bends toward a pole target or takes a swivel angle
-                         about the shoulder-wrist line; position only (the two-bone IK of games)
-                         or position and orientation. Any bone and hinge axes. Out of reach: the
-                         limb straightens (or folds) toward the target; an optional soft reach
-                         eases into full extension. The answer is continuous along a path: pass
-                         the previous answer in q. Ignores joint limits. A limb solved many
-                         times is prepared once (ik_limb_prepare(), ik_limb_solve_prepared());
-                         a caller driving its own skeleton passes q = NULL and gets rotations
-                         (ik_limb_pose, in/out), the fastest way (no exponential maps): about
-                         85 ns per 7-DOF pose solve on a 3 GHz core (docs/limb.md).
+                         and Badler 2000), constant time, exact to rounding, no scratch. The
+                         elbow bends toward a pole target or takes a swivel angle; position only
+                         (the two-bone IK of games) or position and orientation; any bone and
+                         hinge axes; an optional soft reach; continuous along a path (pass the
+                         previous answer in q); ignores joint limits. Prepared once for many
+                         solves (ik_limb_prepare()); q = NULL for rotations in and out
+                         (ik_limb_pose), the fastest way to drive a skeleton (docs/limb.md).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
@@ -294,10 +290,8 @@ IKDEF const char *ik_status_string(ik_status s);
 // sizeof(ik_real): 4 with IK_USE_FLOAT, else 8. Lets a program check that every TU agrees.
 IKDEF int ik_real_size(void);
 
-// Units that disagree on IK_USE_FLOAT do not link (gcc, clang): each unit refers to the
-// function below named for its ik_real, which only an implementation unit of the same ik_real
-// defines, so the linker's "undefined reference" names the cause. Not with IK_STATIC (a private
-// copy serves its own unit only).
+// Units that disagree on IK_USE_FLOAT do not link (CONFIGURATION): each unit refers to the
+// function below named for its ik_real, which only an implementation unit of that ik_real defines.
 #if !defined(IK_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #ifdef IK_USE_FLOAT
 #define IK__REAL_CHECK                                                                             \
@@ -851,9 +845,8 @@ IKDEF ik_limb_opts ik_default_limb_opts(void);
 // Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (see ik_limb_solve()); outputs untouched on error.
 IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip);
 
-// Analytic 7-DOF limb IK (after Tolani, Goswami and Badler 2000): closed form, constant time, no
-// iteration. Puts the wrist at target->pos, the elbow in the half-plane through target->pole
-// (or at target->swivel from swivel_ref), and, with use_rotation, the wrist frame at
+// Analytic limb IK: puts the wrist at target->pos, the elbow in the half-plane through
+// target->pole (or at target->swivel from swivel_ref), and, with use_rotation, the wrist frame at
 // target->rot. The current pose keeps the answer continuous (exponential maps and elbow angle
 // are the representatives nearest to it; the elbow side in degenerate cases comes from it):
 //   q [7] in/out: the current pose on entry, the solution on exit (shoulder exponential map,
@@ -871,8 +864,7 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
 // target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero or subnormal
 // direction, axis or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and
-// out_pose untouched on error. O(1), no scratch. Checks and prepares the limb on every call: a
-// limb solved many times can be prepared once (ik_limb_prepare()).
+// out_pose untouched on error. Checks and prepares the limb on every call (see ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
@@ -1189,9 +1181,7 @@ IKDEF int IK__REAL_CHECK(void)
 // ---- implementation: math ----------------------------------------------------------------------
 
 // The power of 2 that scales a vector whose largest component is m (finite, >= REAL_MIN) to
-// components of at most 4, the largest in [2, 4): 2^(1 - e) for m = 1.f 2^e, its exponent field
-// (the maximum's) minus m's. Exact, and no division: 1 / m is subnormal for m beyond
-// 1 / REAL_MIN, and a reciprocal that -ffast-math flushes to zero.
+// components in [2, 4), from the exponent bits (docs/internals.md, "Maths").
 static inline ik_real ik__unit_scale(ik_real m)
 {
     ik__bits b = IK__INF_BITS - (ik__abs_bits(m) & IK__INF_BITS);
@@ -1250,11 +1240,7 @@ IKDEF ik_quat ik_quat_normalize(ik_quat q)
     ik_real m, len2;
     if (!ik__quat_finite(q))
         return ik_quat_identity();
-    m = IK_FABS(q.x);
-    if (IK_FABS(q.y) > m)
-        m = IK_FABS(q.y);
-    if (IK_FABS(q.z) > m)
-        m = IK_FABS(q.z);
+    m = ik__vec3_max_abs(ik_vec3_make(q.x, q.y, q.z));
     if (IK_FABS(q.w) > m)
         m = IK_FABS(q.w);
     if (m < IK__REAL_MIN)
@@ -1309,15 +1295,14 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
     return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
 }
 
-// log of a unit quaternion as an exponential map, |v| <= pi.
-// atan2(s, c) / s for s >= 0 (c > 0 wherever s is tiny): what a rotation's logarithm scales
-// its axis part by (ik__quat_log, ik__rotation_log); for tiny s it tends to 1 / c (series:
-// (1 - s^2 / (3 c^2)) / c).
+// atan2(s, c) / s for s >= 0 (c > 0 wherever s is tiny), by its series for tiny s: what a
+// rotation's logarithm scales its axis part by.
 static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
 {
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
 
+// log of a unit quaternion as an exponential map, |v| <= pi.
 static ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
@@ -1333,8 +1318,7 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
     return ik__quat_log(ik_quat_normalize(q));
 }
 
-// a mod 2 pi for a finite a >= 0 by binary long division: each subtraction of p = 2 pi 2^e from
-// a in [p, 2p) is exact (Sterbenz), so the remainder is exact.
+// a mod 2 pi for a finite a >= 0 by binary long division, exact (Sterbenz).
 static ik_real ik__mod_2pi(ik_real a)
 {
     ik_real p = 2 * IK_PI;
@@ -1358,17 +1342,14 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
             return v;
         n = ik_vec3_normalize(v);
     } else {
-        // |v| may overflow: half of it along the unit direction, a mod 2 pi = 2 (a/2 mod 2 pi)
-        // mod 2 pi beyond REAL_MAX (-ffast-math may halve after the sum, which overflows: then
-        // no angle is left)
+        // |v| may overflow: measured by half (docs/internals.md, "Maths")
         n = ik_vec3_normalize(v);
         a = ik_vec3_dot(ik_vec3_scale(v, IK_R(0.5)), n);
         a = !ik__finite(a) ? 0 : (a <= IK__REAL_MAX / 2 ? 2 * a : 2 * ik__mod_2pi(a));
     }
     if (a > IK_R(1e6)) // the integer quotient below would overflow for huge a
         a = ik__mod_2pi(a);
-    // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule
-    // v (1 - 2 pi / a) is the case k = 1.
+    // the same rotation's angle b = a - 2 pi k in (-pi, pi] (Grassia's rule: k = 1)
     turns = (ik_real)(long long)((a + IK_PI) / (2 * IK_PI)); // floor: the quotient is > 0
     b = a - 2 * IK_PI * turns;
     if (b <= -IK_PI)
@@ -1440,10 +1421,8 @@ IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
     return ik__quat_to_mat3_unit(ik_quat_normalize(q));
 }
 
-// Shepperd (1978) for a finite matrix: of 4w^2, 4x^2, 4y^2, 4z^2 (1 + a signed sum of the
-// diagonal each; the four sums add up to 0, so the largest is >= 0), take the largest: the
-// square root is of a number >= 1, the divisor s >= 2, and one component is >= 1/2, so the
-// plain normalization is safe even for a matrix that is not a rotation.
+// Shepperd (1978) for a finite matrix: from the largest of 4w^2, 4x^2, 4y^2, 4z^2, safe even for
+// a matrix that is not a rotation (docs/internals.md, "Maths").
 static ik_quat ik__quat_from_mat3(const ik_mat3 *m)
 {
     ik_real t0 = m->m[0][0] + m->m[1][1] + m->m[2][2];
@@ -1677,10 +1656,7 @@ IKDEF ik_mat3 ik_mat3_interpolate_axis(ik_mat3 r0, ik_mat3 rg, ik_real s)
 
 IKDEF ik_xform ik_xform_identity(void)
 {
-    ik_xform t;
-    t.rot = ik_quat_identity();
-    t.pos = ik_vec3_zero();
-    return t;
+    return ik_xform_translation(ik_vec3_zero());
 }
 
 IKDEF ik_xform ik_xform_translation(ik_vec3 pos)
@@ -2105,9 +2081,8 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
         ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
         ik_vec3 c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
         ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
-        jl.m[0][0] = 0, jl.m[1][0] = 1, jl.m[2][0] = 0;
-        jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
-        jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
+        ik_mat3 columns = { { { 0, c1.x, c2.x }, { 1, c1.y, c2.y }, { 0, c1.z, c2.z } } };
+        jl = columns;
     } else if (axes) {
         jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
     }
@@ -2471,8 +2446,7 @@ static inline void ik__svd_rotate(ik_real *x, int rows, int k, int i, int j, ik_
 }
 
 // nrm2[] = the squared norms of W's columns, a column at the rounding level of the largest set
-// to 0 (rank deficiency leaves one: its entries are rounding errors without a direction, which
-// no rotation can make orthogonal to the others); returns that level, noise2.
+// to 0 (docs/jacobian.md, "The SVD"); returns that level, noise2.
 static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
 {
     ik_real big = 0, noise2;
@@ -2491,9 +2465,8 @@ static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
     return noise2;
 }
 
-// One sweep over the pairs of W's columns: rotates each pair not yet orthogonal, none with a
-// column at the rounding level noise2; nrm2[] (the squared norms) kept up to date. Returns whether
-// any pair was rotated.
+// One sweep rotating each pair of W's columns not yet orthogonal, none with a column at the
+// rounding level noise2, nrm2[] kept up to date. Returns whether any pair was rotated.
 static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2, int len, int k)
 {
     const ik_real tol = IK_EPSILON;
@@ -2825,9 +2798,8 @@ static int ik__movable_joints(const ik_chain *chain)
     return n > 0 ? n : 1;
 }
 
-// The length a solver measures its chain by (dampings, rounding floors, restarts): its reach,
-// 1 where that is 0 or infinite, and at most 1e-3 IK__SQUARABLE (limits may be huge: squares
-// of the length, times a few factors, must not overflow).
+// The length a solver measures its chain by (dampings, rounding floors, restarts): its reach, 1
+// where that is 0 or infinite, at most 1e-3 IK__SQUARABLE (its squares must not overflow).
 static ik_real ik__length_scale(ik_real reach)
 {
     const ik_real most = IK__SQUARABLE * IK_R(1e-3);
@@ -2878,8 +2850,7 @@ static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_rea
 }
 
 // The unit quaternion of the rotation R that maximizes sum_k w_k d_k . R v_k, given
-// s[a][b] = sum_k w_k v_k[a] d_k[b] (Horn 1987): the eigenvector of the largest eigenvalue of
-// the symmetric 4 x 4 matrix N built from s, found by cyclic Jacobi rotations.
+// s[a][b] = sum_k w_k v_k[a] d_k[b] (Horn 1987; docs/internals.md, "Horn's rotation").
 static ik_quat ik__horn_rotation(ik_real s[3][3])
 {
     ik_real n[4][4], v[4][4], big = 0;
@@ -2921,9 +2892,7 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
                 ik_real theta, t, c, sn, tau, d = n[k][k] - n[p][p];
                 if (n[p][k] == 0)
                     continue;
-                // the classic symmetric Jacobi rotation zeroing n[p][k]; for theta beyond
-                // 1 / epsilon^2, whose square plus 1 rounds to its square (and may overflow, as
-                // theta itself may), t = 1 / (2 theta) from the entries
+                // the symmetric Jacobi rotation zeroing n[p][k] (t = 1 / (2 theta) for huge theta)
                 if (IK_FABS(d) * (IK_EPSILON * IK_EPSILON) < 2 * IK_FABS(n[p][k])) {
                     theta = d / (2 * n[p][k]);
                     t = (theta >= 0 ? 1 : -1) / (IK_FABS(theta) + IK_SQRT(theta * theta + 1));
@@ -5390,9 +5359,8 @@ static inline ik_quat ik__limb_quat_unit(ik_quat q)
                : ik_quat_normalize(q);
 }
 
-// The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
-// formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
-// square root. Either sign of the quaternion may come out: it is the same rotation.
+// The rotation about a unit axis whose angle has cosine c and sine s, by the half-angle formulas
+// (the larger of the half angle's cos and sin from its square root); either sign may come out.
 static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 {
     ik_real ch, sh;
@@ -5417,9 +5385,8 @@ static inline bool ik__limb_valid(const ik_limb *in)
            !(in->upper_length < 0 || in->lower_length < 0);
 }
 
-// The elbow's geometry from g's unit directions and lengths (docs/limb.md, "Geometry"):
-// d1 . R_h(t) d2 = a + rg cos(t - t0), with (cos t0, sin t0) = (b, c) / rg, and the lower bone at
-// elbow angle t by Rodrigues' formula, lower_along + lower_cos cos t + lower_sin sin t.
+// The elbow's geometry from g's unit directions and lengths (docs/limb.md, "Geometry"): a, rg,
+// t0, and the lower bone lower_along + lower_cos cos t + lower_sin sin t.
 static inline void ik__limb_prepare_bend(ik_limb_prepared *g)
 {
     ik_real dh1 = ik_vec3_dot(g->upper_dir, g->hinge_axis),
@@ -5587,16 +5554,9 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
-    ik_mat3 m;
-    m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
-    m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
-    m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
-    m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
-    m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
-    m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
-    m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
-    m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
-    m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
+    ik_mat3 to = { { { c.x, d.x, f.x }, { c.y, d.y, f.y }, { c.z, d.z, f.z } } };   // [c d f]
+    ik_mat3 from = { { { a.x, a.y, a.z }, { b.x, b.y, b.z }, { e.x, e.y, e.z } } }; // [a b e]^T
+    ik_mat3 m = ik_mat3_mul(to, from);
     return ik__quat_from_mat3(&m);
 }
 
@@ -5906,9 +5866,8 @@ static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_tar
     return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(aim) : side;
 }
 
-// The wrist's rotation: with a target orientation (rot), what is left of it (target_rot) after
-// base * shoulder * elbow (frame times 1 / frame_norm, then elbow_rot); position only, the
-// current wrist (made only if it is asked for: with_current).
+// The wrist's rotation: what is left of target_rot after frame / frame_norm and elbow_rot (rot);
+// position only, the current wrist (made only if with_current).
 static inline ik_quat ik__limb_wrist(bool rot, ik_quat target_rot, ik_quat frame,
                                      ik_real frame_norm, ik_quat elbow_rot, const ik_real *q,
                                      const ik_limb_pose *pose, bool with_current)
@@ -5946,9 +5905,8 @@ static inline void ik__limb_write(ik_quat shoulder, ik_real theta, ik_quat wrist
     }
 }
 
-// The solve's report: the wrist's distance from the target (|w| along aim against the target
-// direction) and, with a target orientation, the angle from the reached one (base * shoulder
-// * elbow * wrist, reached) to it.
+// The solve's report: the wrist's distance from the target (|w| along aim against to_target)
+// and, with a target orientation, the angle from the reached one to it.
 static inline void ik__limb_report(const ik_limb_prepared *g, const ik__limb_reach *r, ik_vec3 aim,
                                    ik_real w_len, ik_quat reached, bool rot, ik_quat target_rot,
                                    ik_solve_info *info)
