@@ -1394,16 +1394,9 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 static ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
 {
     ik_mat3 m;
-    ik_real xx, yy, zz, xy, xz, yz, wx, wy, wz;
-    xx = q.x * q.x;
-    yy = q.y * q.y;
-    zz = q.z * q.z;
-    xy = q.x * q.y;
-    xz = q.x * q.z;
-    yz = q.y * q.z;
-    wx = q.w * q.x;
-    wy = q.w * q.y;
-    wz = q.w * q.z;
+    ik_real xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    ik_real xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    ik_real wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
     m.m[0][0] = 1 - 2 * (yy + zz);
     m.m[0][1] = 2 * (xy - wz);
     m.m[0][2] = 2 * (xz + wy);
@@ -5554,9 +5547,16 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
-    ik_mat3 to = { { { c.x, d.x, f.x }, { c.y, d.y, f.y }, { c.z, d.z, f.z } } };   // [c d f]
-    ik_mat3 from = { { { a.x, a.y, a.z }, { b.x, b.y, b.z }, { e.x, e.y, e.z } } }; // [a b e]^T
-    ik_mat3 m = ik_mat3_mul(to, from);
+    ik_mat3 m;
+    m.m[0][0] = c.x * a.x + d.x * b.x + f.x * e.x;
+    m.m[0][1] = c.x * a.y + d.x * b.y + f.x * e.y;
+    m.m[0][2] = c.x * a.z + d.x * b.z + f.x * e.z;
+    m.m[1][0] = c.y * a.x + d.y * b.x + f.y * e.x;
+    m.m[1][1] = c.y * a.y + d.y * b.y + f.y * e.y;
+    m.m[1][2] = c.y * a.z + d.y * b.z + f.y * e.z;
+    m.m[2][0] = c.z * a.x + d.z * b.x + f.z * e.x;
+    m.m[2][1] = c.z * a.y + d.z * b.y + f.z * e.y;
+    m.m[2][2] = c.z * a.z + d.z * b.z + f.z * e.z;
     return ik__quat_from_mat3(&m);
 }
 
