@@ -117,30 +117,19 @@
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
-                         in exponential-map coordinates stepped on the rotation manifold (or Euler
-                         angles, for comparison). Limits by an active set, a null-space pull toward
-                         a rest pose, step clamping for dragging. Converges quadratically near the
-                         target (PINV, DLS, SDLS); each iteration is O(n): one kinematics pass
-                         and 6 x 6 normal equations (SDLS: an SVD of the 6 x dof Jacobian), a
-                         few times a CCD sweep. Local: it finds an answer
-                         near the start, without restarts; a start far from every answer can
-                         stall in a local minimum. Scratch from the caller
-                         (ik_jacobian_scratch_size()).
+                         in exponential-map coordinates (or Euler angles, for comparison); limits
+                         by an active set, a null-space pull toward a rest pose, step clamping
+                         for dragging. Converges quadratically near the target, O(n) per
+                         iteration (a few times a CCD sweep). Local: a start far from every
+                         answer can stall in a local minimum. Scratch from the caller.
        ik_arm_solve()    pose or position IK for serial robot arms (6-DOF, 7-DOF, any chain):
-                         the Jacobian solver from the given start (for a 7-DOF arm with a
-                         spherical shoulder and wrist, as the KUKA iiwa, from the closed-form
-                         answer nearest it; a planar chain with a position target takes an
-                         exact two-joint step when one fits), then restarts from random
-                         states within the joint limits (a caller-given random seed: the same
-                         inputs give the same answer) until one converges, the attempts run out
-                         or the caller's stop callback says so (a time budget on the caller's
-                         clock: ik.h reads none). Every joint within its limits (by default a
-                         revolute joint whose limits span a whole turn wraps by turns). Solves
-                         random reachable poses of the KUKA iiwa, Franka Panda and UR5
-                         (bench/arms.h; docs/benchmarks.md has the solve rates and times against
-                         Orocos KDL).
-       None of them checks collisions or self-collisions. make bench prints what each costs on
-       your machine (docs/benchmarks.md: figures from one run).
+                         the Jacobian solver from the start (or from a closed form, for arms that
+                         have one), then restarts from random states within the joint limits
+                         (seeded: the same inputs give the same answer) until one converges, the
+                         attempts run out or the caller's stop callback says so (ik.h reads no
+                         clock). Every joint within its limits. docs/benchmarks.md has its solve
+                         rates on the KUKA iiwa, Franka Panda and UR5 against Orocos KDL.
+       make bench prints what each solver costs on your machine (docs/benchmarks.md).
 
    ERRORS
        Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
