@@ -1001,8 +1001,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 
 // Private helpers are static and named ik__*. Definitions follow the header's order.
 
-// Finiteness and size tests on the bits of |x|, which -ffast-math cannot fold (docs/robustness.md,
-// "Compiler options").
+// Tests on the bits of |x|, which -ffast-math cannot fold (docs/robustness.md, "Compiler options").
 #ifdef IK_USE_FLOAT
 typedef uint32_t ik__bits;
 #define IK__ABS_BITS  UINT32_C(0x7fffffff) // all but the sign
@@ -1078,8 +1077,7 @@ static inline IK__UNUSED bool ik__quat_finite(ik_quat q)
     return ik__quat_max_bits(q) < IK__INF_BITS;
 }
 
-// A rotation to normalize: finite, and not zero or subnormal (its largest component is a normal
-// number: ik_quat_normalize() scales by it, then makes it a unit quaternion).
+// A rotation to normalize: finite, and its largest component a normal number (not 0 or subnormal).
 static inline IK__UNUSED bool ik__quat_usable(ik_quat q)
 {
     ik__bits m = ik__quat_max_bits(q);
@@ -1096,15 +1094,13 @@ static IK__UNUSED ik_quat ik__quat_scale(ik_quat q, ik_real s)
     return ik_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
 }
 
-// q / |q| for a q known to be of reasonable size (a product of unit quaternions, say): the
-// plain formula, without ik_quat_normalize's guards.
+// q / |q| for a q of reasonable size (a product of unit quaternions, say): no guards.
 static IK__UNUSED ik_quat ik__quat_unitize(ik_quat q)
 {
     return ik__quat_scale(q, 1 / IK_SQRT(ik_quat_dot(q, q)));
 }
 
-// The smallest squared length that normalization accepts: below it (zero or subnormal) the
-// direction is not trustworthy.
+// The smallest squared length that normalization accepts (below: zero or subnormal).
 #define IK__TINY2 (IK_R(4) * IK__REAL_MIN)
 
 // Rotation by angle about a unit axis (no normalization).
@@ -1123,8 +1119,7 @@ static IK__UNUSED ik_quat ik__quat_canonical(ik_quat q)
     return flip ? ik__quat_scale(q, -1) : q;
 }
 
-// v / |v| for a bounded v (|v| <= IK_MAX_MAGNITUDE: |v|^2 does not overflow); below that the
-// careful ik_vec3_normalize.
+// v / |v| for a bounded v (|v|^2 does not overflow); tiny ones by the careful ik_vec3_normalize.
 static IK__UNUSED ik_vec3 ik__vec3_unit(ik_vec3 v)
 {
     ik_real len2 = ik_vec3_length2(v);
@@ -1179,8 +1174,7 @@ static inline ik_real ik__unit_scale(ik_real m)
     return s;
 }
 
-// The largest |component| of v: dividing by it first keeps huge or tiny vectors from
-// overflowing or underflowing when squared.
+// The largest |component| of v (dividing by it keeps squares from over- or underflowing).
 static ik_real ik__vec3_max_abs(ik_vec3 v)
 {
     ik_real m = IK_FABS(v.x);
@@ -1348,8 +1342,7 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
 
 IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 {
-    // J = I + c1 [v]x + c2 [v]x^2, with series near 0 and v unit (docs/conventions.md,
-    // "Exponential map")
+    // J = I + c1 [v]x + c2 [v]x^2, series near 0 (docs/conventions.md, "Exponential map")
     ik_real a2, a, c1, c2, sh;
     ik_mat3 j;
     int r, c;
@@ -1546,8 +1539,7 @@ IKDEF ik_vec3 ik_mat3_mul_vec3(ik_mat3 m, ik_vec3 v)
                         m.m[2][0] * v.x + m.m[2][1] * v.y + m.m[2][2] * v.z);
 }
 
-// Axis indices (0 = x, 1 = y, 2 = z) of an Euler order, and its parity: +1 when the order is a
-// cyclic permutation of xyz, -1 otherwise. Returns false for an unknown order.
+// Axis indices (0 = x ...) of an Euler order and its parity (+1: cyclic); false if unknown.
 static bool ik__euler_axes(ik_euler_order order, int *i, int *j, int *k, ik_real *parity)
 {
     static const int axes[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
@@ -1685,8 +1677,7 @@ IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d)
 
 // ---- implementation: chain ---------------------------------------------------------------------
 
-// |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data, not a design
-// slack: every result scales with the error).
+// |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data).
 #define IK__UNIT_TOL IK_R(1e-4)
 
 IKDEF int ik_joint_type_dof(ik_joint_type type)
@@ -1844,8 +1835,7 @@ static ik_quat ik__quat_axis(int axis, ik_real t)
                               t);
 }
 
-// A ball joint's rotation from its three values: an exponential map, or (euler, used inside
-// ik_jacobian_solve for comparison) yaw-pitch-roll angles, R = Ry(q0) Rx(q1) Rz(q2).
+// A ball joint's rotation: exp(q), or (euler) yaw-pitch-roll angles, R = Ry(q0) Rx(q1) Rz(q2).
 static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
 {
     if (!euler)
@@ -1867,8 +1857,7 @@ static inline void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik
     }
 }
 
-// R <- R Rot(e_k, angle), given c = cos, s = sin of the angle: two columns turn (docs/internals.md,
-// "The kinematics pass").
+// R <- R Rot(e_k, angle), c = cos, s = sin: two columns turn (docs/internals.md, kinematics pass).
 static inline void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
     int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
@@ -1930,8 +1919,7 @@ static inline int ik__joint_code(const ik_joint *j)
     return code | axis;
 }
 
-// Whether a joint of this code keeps a chain planar: fixed, or revolute about +-z, and the
-// origin not rotated.
+// Whether a joint of this code keeps a chain planar: fixed, or revolute about +-z, not rotated.
 static inline bool ik__code_planar(int code)
 {
     return code == IK_JOINT_FIXED * IK__CODE_TYPE + 3 ||
@@ -1948,8 +1936,7 @@ typedef struct ik__joint_table {
                    // compared bit for bit)
 } ik__joint_table;
 
-// Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin, then
-// room for the memo (used by planar chains, which have no rotated origin; 3 reals per joint).
+// Reals of scratch for a chain's table: its codes, a matrix per rotated origin, the planar memo.
 static size_t ik__table_reals(const ik_chain *chain)
 {
     size_t n = 0;
@@ -2014,8 +2001,7 @@ static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
     return m;
 }
 
-// The motion axis sign e_k of a frame r (its column k, signed), then r <- r Rot(e_k, angle)
-// if turn (c, s: the cosine and the signed sine).
+// The axis sign e_k of frame r (its column k), then r <- r Rot(e_k, angle) if turn (c, signed s).
 static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool turn, ik_real c,
                                          ik_real s)
 {
@@ -2037,8 +2023,7 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
         bool revolute = type == IK_JOINT_REVOLUTE;
         ik_real *m = memo ? memo + 3 * (first + k) : NULL;
         if (m && revolute) {
-            // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m might change *q
-            // for all C knows)
+            // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m may alias it)
             if (memcmp(m, q, sizeof *q) != 0) {
                 ik_real a = *q;
                 m[0] = a, m[1] = IK_COS(a), m[2] = IK_SIN(a);
@@ -2084,8 +2069,7 @@ static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
     return ik__quat_from_mat3(&f);
 }
 
-// ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame a turn about
-// z kept as its cosine and sine (docs/internals.md, "Planar chains").
+// ik__jacobian() for a planar table, rows 6 or none (docs/internals.md, "Planar chains").
 static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table *table,
                                     const ik_real *q, int dof, ik_real *jac, ik_real ow,
                                     ik_mat3 *out_rot)
@@ -2159,8 +2143,7 @@ static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const
     return origin + 9;
 }
 
-// Joint j's (unit) axis in the root frame for the frame r before its motion, and r turned by the
-// motion of a revolute joint (cosine c, sine s of its angle).
+// Joint j's axis in the root frame for frame r, and r turned by a revolute joint's (c, s).
 static inline IK__ALWAYS_INLINE ik_vec3 ik__pass_axis(ik_mat3 *r, const ik_joint *j, int code,
                                                       ik_real c, ik_real s)
 {
@@ -2181,8 +2164,7 @@ static inline IK__ALWAYS_INLINE ik_vec3 ik__pass_axis(ik_mat3 *r, const ik_joint
     }
 }
 
-// The 6-row Jacobian's columns from the pass's [p x w; w] (a prismatic column [a; 0]) once the
-// effector's position pe is known: [p x w + w x pe; ow w] = [w x (pe - p); ow w].
+// The 6-row Jacobian's columns [p x w; w] made [w x (pe - p); ow w] once pe is known.
 static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
 {
     const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
@@ -2332,8 +2314,7 @@ IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy,
     return IK_OK;
 }
 
-// A transform Rx(alpha) then Tx(a) (modified DH's leading part) or Tz(d) Tx(a) Rx(alpha)
-// (classic DH's trailing part), and Rz(theta) Tz(d).
+// Rx(alpha) Tx(a): a DH row's transform along its x axis.
 static ik_xform ik__xform_rx_tx(ik_real alpha, ik_real a)
 {
     return ik_xform_make(ik__quat_axis(0, alpha), ik_vec3_make(a, 0, 0));
@@ -2342,8 +2323,7 @@ static ik_xform ik__xform_rx_tx(ik_real alpha, ik_real a)
 IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_convention convention,
                                   ik_joint *out_joints, ik_xform *out_tip)
 {
-    // joint i's origin: the last row's Tz Tx Rx times Rz(theta) (classic), T_i before the motion
-    // (modified): docs/conventions.md, "Denavit-Hartenberg"
+    // joint i's origin: docs/conventions.md, "Denavit-Hartenberg"
     int i;
     ik_xform carry = ik_xform_identity();
     if (!rows || !out_joints || !out_tip)
@@ -2384,8 +2364,7 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 // vectors, the columns of W (len x k), are rotated, W <- W G, until all are orthogonal; W lives
 // in the long-side output and G in the short-side one (docs/internals.md, "The SVD").
 
-// W (len x k) from a (m x n) scaled to max |a_ij| = 1, so that nothing overflows; an entry whose
-// square would underflow is 0 (it is below the rounding of every sum it enters). G = I.
+// W (len x k) from a (m x n) scaled to max |a_ij| = 1, entries whose square underflows 0; G = I.
 static ik_real ik__svd_load(const ik_real *a, int m, int n, ik_real *w, ik_real *g)
 {
     const bool wide = m <= n;
@@ -2427,8 +2406,7 @@ static inline void ik__svd_rotate(ik_real *x, int rows, int k, int i, int j, ik_
     }
 }
 
-// nrm2[] = the squared norms of W's columns, a column at the rounding level of the largest set
-// to 0 (docs/jacobian.md, "The SVD"); returns that level, noise2.
+// nrm2[] = W's columns' squared norms, those at rounding level set to 0; returns that level.
 static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
 {
     ik_real big = 0, noise2;
@@ -2621,8 +2599,7 @@ IKDEF size_t ik_svd_scratch_size(int m, int n)
     return ((size_t)m * k + k + (size_t)n * k + 1) * sizeof(ik_real);
 }
 
-// true if q [dof], rest [dof] (may be NULL), info (may be NULL), the chain or its joints
-// overlap the scratch a chain solver works in: writing there would change them mid-solve.
+// true if q [dof], rest [dof], info (both may be NULL), the chain or its joints overlap scratch.
 static bool ik__solver_overlap(const ik_chain *chain, const ik_real *q, int dof,
                                const ik_real *rest, const ik_solve_info *info, const void *scratch,
                                size_t scratch_size)
@@ -2653,8 +2630,7 @@ static ik_real ik__pinv_factor(ik_real s, ik_real cutoff, ik_real damping)
     ik_real t;
     if (!(s > 0))
         return 0;
-    // (Inf where the factor overflows, tested first so that no FE_OVERFLOW is raised: the
-    // pseudo-inverse is then not representable)
+    // (Inf where the factor overflows, tested first: no FE_OVERFLOW)
     if (damping < 0)
         return s <= cutoff ? 0 : (s >= 2 / IK__REAL_MAX ? 1 / s : IK_INFINITY);
     if (s >= damping) {
@@ -2770,8 +2746,7 @@ static ik_result ik__target_prepare(const ik_target *in, ik_target *out)
     return IK_OK;
 }
 
-// The number of joints that move (at least 1): the chain's length over it is the mean distance
-// between them.
+// The number of joints that move (at least 1).
 static int ik__movable_joints(const ik_chain *chain)
 {
     int i, n = 0;
@@ -2788,8 +2763,7 @@ static ik_real ik__length_scale(ik_real reach)
     return ik__finite(reach) && reach > 0 ? (reach < most ? reach : most) : 1;
 }
 
-// The farthest the effector can be from the first joint: the sum of the offsets between joints
-// and of the tip, plus the largest extension of every prismatic joint (infinite if unlimited).
+// The farthest the effector can be from the first joint: offsets plus prismatic extensions.
 static ik_real ik__chain_reach(const ik_chain *chain)
 {
     ik_real reach = ik_vec3_length(chain->tip.pos);
@@ -5274,8 +5248,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
 
 // ---- implementation: analytic limb -------------------------------------------------------------
 
-// After Tolani, Goswami and Badler 2000, for any bone and hinge axes: the geometry, the frames
-// and the degenerate cases are derived in docs/limb.md.
+// After Tolani, Goswami and Badler 2000, for any bone and hinge axes: derived in docs/limb.md.
 
 // The limb's shape at elbow angle theta, in the shoulder frame.
 typedef struct ik__limb_shape {
@@ -5311,8 +5284,7 @@ static ik_real ik__limb_length(ik_vec3 v)
     return m * IK_SQRT(ik_vec3_length2(v));
 }
 
-// dist / unit (dist >= 0, unit > 0: a distance in a limb's units), or REAL_MAX (out of reach)
-// where that overflows: tested first, so that no FE_OVERFLOW is raised.
+// dist / unit (a distance in a limb's units), or REAL_MAX where that overflows (tested first).
 static inline ik_real ik__limb_units(ik_real dist, ik_real unit)
 {
     return unit >= 1 || dist <= unit * (IK__REAL_MAX / 2) ? dist / unit : IK__REAL_MAX;
@@ -5333,8 +5305,7 @@ static inline ik_vec3 ik__limb_unit(ik_vec3 v)
 
 static inline ik_quat ik__limb_quat_unit(ik_quat q)
 {
-    // (q is finite: checked by the callers; one with |x| + |y| + |z| + |w| > 4 is not unit,
-    // and its squares may overflow)
+    // (q finite; one with |x| + |y| + |z| + |w| > 4 is not unit, and its squares may overflow)
     return IK_FABS(q.x) + IK_FABS(q.y) + IK_FABS(q.z) + IK_FABS(q.w) <= 4 &&
                    IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON
                ? q
@@ -5386,8 +5357,7 @@ static inline void ik__limb_prepare_bend(ik_limb_prepared *g)
     g->lower_sin = ik_vec3_cross(g->hinge_axis, g->lower_cos);
 }
 
-// The squared reach as a function of the elbow angle, reach2_mid + reach2_half cos(t - t0), its
-// range, and the constants of the elbow angle's solve (t0, its half, the inverses).
+// The squared reach reach2_mid + reach2_half cos(t - t0), its range, the elbow solve's constants.
 static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
 {
     ik_real k = 2 * g->upper_length * g->lower_length,
@@ -5404,8 +5374,7 @@ static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
     g->reach2_half = k * g->rg;
     // (0 where the inverse would overflow: tested first, so that no FE_OVERFLOW is raised)
     g->reach2_half_inv = g->reach2_half > IK__REAL_MIN ? 1 / g->reach2_half : 0;
-    // (and 0 where |t|^2 unit2_inv could overflow: |t|^2 <= 12 IK_MAX_MAGNITUDE^2 for bounded
-    // positions of the target and the base)
+    // (and 0 where |t|^2 unit2_inv could overflow, |t|^2 <= 12 IK_MAX_MAGNITUDE^2)
     unit2 = g->length_unit * g->length_unit; // (at most about 1e25: lengths are bounded)
     g->unit2_inv =
         unit2 > 12 * IK_MAX_MAGNITUDE * IK_MAX_MAGNITUDE / IK__REAL_MAX && unit2 > IK__REAL_MIN
@@ -5481,8 +5450,7 @@ static inline ik_real ik__atan01(ik_real z)
 static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
 {
     ik_real k = (ref - theta) / (2 * IK_PI), r;
-    // within half a turn: nearest as it is (most calls; rounding k below could pick the other
-    // turn a few ulps below pi)
+    // within half a turn: nearest as it is (k's rounding could pick the other turn near pi)
     if (IK_FABS(ref - theta) < IK_PI)
         return theta;
     if (!(IK_FABS(k) <= IK_MAX_MAGNITUDE)) // (the answer would be beyond it anyway)
@@ -5604,8 +5572,7 @@ static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_r
                     : ik__limb_side_on_line(g, cos_t, sin_t, out->lower, out->line);
 }
 
-// The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose when q is
-// NULL.
+// The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose (q NULL).
 static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q,
                                      const ik_limb_pose *pose)
 {
@@ -5614,8 +5581,7 @@ static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q
     return ik_quat_mul(g->base.rot, s);
 }
 
-// The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
-// (base.rot * shoulder) and the limb's shape at the current elbow angle.
+// The current pose (q, or pose): the model-frame shoulder rotation and the limb's shape.
 static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
                                 const ik_limb_pose *pose, ik__limb_shape *shape)
 {
@@ -5698,8 +5664,7 @@ static inline ik_result ik__limb_solve_check(const ik_limb_prepared *g,
     return IK_OK;
 }
 
-// The reach the elbow is bent for: the target's distance, softened and clamped to the limb's
-// range.
+// The reach the elbow is bent for: the target's distance, softened and clamped to the range.
 typedef struct ik__limb_reach {
     ik_vec3 to_target; // target - shoulder, model frame
     ik_real dist;      // |to_target|, model units
@@ -5708,8 +5673,7 @@ typedef struct ik__limb_reach {
     bool met;          // reach2 is the target's (not clamped or softened beyond rounding)
 } ik__limb_reach;
 
-// The target's distance r->dist in the limb's unit, softened by soft (in the limb's unit) and
-// clamped to the range of reach: r->reach2, r->inv_len and r->met.
+// r->dist in the limb's unit, softened by soft and clamped: r->reach2, r->inv_len and r->met.
 static inline void ik__limb_reach_clamp(const ik_limb_prepared *g, ik_real soft, ik__limb_reach *r)
 {
     ik_real dmax = IK_SQRT(g->reach2_max), du, reach;
@@ -5869,8 +5833,7 @@ static inline ik_quat ik__limb_wrist(bool rot, ik_quat target_rot, ik_quat frame
     return q ? ik_quat_identity() : ik__limb_quat_unit(pose->wrist);
 }
 
-// Writes the answer to q (the exponential maps nearest the current ones; the wrist's only with a
-// target orientation) and pose, where given.
+// Writes the answer to q (exponential maps near the current ones) and pose, where given.
 static inline void ik__limb_write(ik_quat shoulder, ik_real theta, ik_quat wrist, bool rot,
                                   ik_real *q, ik_limb_pose *pose)
 {
