@@ -299,10 +299,7 @@ static int (*const ik__real_check)(void) __attribute__((used)) = IK__REAL_CHECK;
 // The vector (x, y, z).
 IK_INLINE ik_vec3 ik_vec3_make(ik_real x, ik_real y, ik_real z)
 {
-    ik_vec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
+    ik_vec3 v = { x, y, z };
     return v;
 }
 // The zero vector.
@@ -370,11 +367,7 @@ IKDEF bool ik_vec3_is_finite(ik_vec3 v);
 // The quaternion {x, y, z, w}.
 IK_INLINE ik_quat ik_quat_make(ik_real x, ik_real y, ik_real z, ik_real w)
 {
-    ik_quat q;
-    q.x = x;
-    q.y = y;
-    q.z = z;
-    q.w = w;
+    ik_quat q = { x, y, z, w };
     return q;
 }
 // The identity rotation {0, 0, 0, 1}.
@@ -1635,25 +1628,19 @@ IKDEF ik_xform ik_xform_identity(void)
 
 IKDEF ik_xform ik_xform_translation(ik_vec3 pos)
 {
-    ik_xform t;
-    t.rot = ik_quat_identity();
-    t.pos = pos;
+    ik_xform t = { ik_quat_identity(), pos };
     return t;
 }
 
 IKDEF ik_xform ik_xform_make(ik_quat rot, ik_vec3 pos)
 {
-    ik_xform t;
-    t.rot = ik_quat_normalize(rot);
-    t.pos = pos;
+    ik_xform t = { ik_quat_normalize(rot), pos };
     return t;
 }
 
 IKDEF ik_xform ik_xform_mul(ik_xform a, ik_xform b)
 {
-    ik_xform t;
-    t.rot = ik_quat_mul(a.rot, b.rot);
-    t.pos = ik_vec3_add(ik_quat_rotate(a.rot, b.pos), a.pos);
+    ik_xform t = { ik_quat_mul(a.rot, b.rot), ik_vec3_add(ik_quat_rotate(a.rot, b.pos), a.pos) };
     return t;
 }
 
@@ -1725,10 +1712,7 @@ IKDEF ik_joint ik_joint_ball(ik_xform origin)
 
 IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform tip)
 {
-    ik_chain c;
-    c.joints = joints;
-    c.joint_count = joint_count;
-    c.tip = tip;
+    ik_chain c = { joints, joint_count, tip };
     return c;
 }
 
@@ -2712,19 +2696,13 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
 
 IKDEF ik_target ik_target_position(ik_vec3 pos)
 {
-    ik_target t;
-    t.pos = pos;
-    t.rot = ik_quat_identity();
-    t.use_rotation = false;
+    ik_target t = { pos, ik_quat_identity(), false };
     return t;
 }
 
 IKDEF ik_target ik_target_pose(ik_xform pose)
 {
-    ik_target t;
-    t.pos = pose.pos;
-    t.rot = pose.rot;
-    t.use_rotation = true;
+    ik_target t = { pose.pos, pose.rot, true };
     return t;
 }
 
