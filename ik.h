@@ -1646,9 +1646,8 @@ IKDEF ik_xform ik_xform_mul(ik_xform a, ik_xform b)
 
 IKDEF ik_xform ik_xform_inverse(ik_xform t)
 {
-    ik_xform r;
-    r.rot = ik_quat_conjugate(t.rot);
-    r.pos = ik_vec3_negate(ik_quat_rotate(r.rot, t.pos));
+    ik_quat inverse_rot = ik_quat_conjugate(t.rot);
+    ik_xform r = { inverse_rot, ik_vec3_negate(ik_quat_rotate(inverse_rot, t.pos)) };
     return r;
 }
 
@@ -1680,13 +1679,7 @@ IKDEF int ik_joint_type_dof(ik_joint_type type)
 
 static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis)
 {
-    ik_joint j;
-    j.type = type;
-    j.origin = origin;
-    j.axis = ik_vec3_normalize(axis);
-    j.lo = -IK_INFINITY;
-    j.hi = IK_INFINITY;
-    j.weight = 1;
+    ik_joint j = { type, origin, ik_vec3_normalize(axis), -IK_INFINITY, IK_INFINITY, 1 };
     return j;
 }
 
@@ -1934,14 +1927,10 @@ static size_t ik__table_reals(const ik_chain *chain)
 // The table of a validated chain, written at base (ik__table_reals() reals).
 static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base)
 {
-    ik__joint_table t;
     unsigned char *code = (unsigned char *)(void *)base;
     ik_real *o = base + ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
+    ik__joint_table t = { o, code, true, NULL };
     int i, r, c;
-    t.origin = o;
-    t.code = code;
-    t.planar = true;
-    t.memo = NULL;
     for (i = 0; i < chain->joint_count; i++) {
         code[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
         t.planar = t.planar && ik__code_planar(code[i]);
@@ -2235,42 +2224,36 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     return effector;
 }
 
-// Forward kinematics of a validated chain and state (frames: see ik__jacobian).
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+// ik_chain_fk() (rows 6, no Jacobian wanted) and ik_chain_jacobian(): checks, pass, outputs.
+static ik_result ik__chain_pass(const ik_chain *chain, const ik_real *q, bool want_jacobian,
+                                int rows, ik_real *jac, ik_xform *out_frames,
+                                ik_xform *out_effector)
 {
-    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, 1, out_frames, NULL);
+    int dof;
+    ik_xform effector;
+    ik_result r = ik__chain_state_validate(chain, q, &dof);
+    if (r != IK_OK)
+        return r;
+    if (want_jacobian && !jac)
+        return IK_ERR_NULL_ARG;
+    if (rows != 3 && rows != 6)
+        return IK_ERR_BAD_ARG;
+    effector = ik__jacobian(chain, NULL, q, rows, dof, jac, false, 1, out_frames, NULL);
+    if (out_effector)
+        *out_effector = effector;
+    return IK_OK;
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
                             ik_xform *out_effector)
 {
-    int dof;
-    ik_xform effector;
-    ik_result r = ik__chain_state_validate(chain, q, &dof);
-    if (r != IK_OK)
-        return r;
-    effector = ik__fk(chain, q, out_frames);
-    if (out_effector)
-        *out_effector = effector;
-    return IK_OK;
+    return ik__chain_pass(chain, q, false, 6, NULL, out_frames, out_effector);
 }
 
 IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int rows,
                                   ik_real *out_jacobian, ik_xform *out_effector)
 {
-    int dof;
-    ik_xform effector;
-    ik_result r = ik__chain_state_validate(chain, q, &dof);
-    if (r != IK_OK)
-        return r;
-    if (!out_jacobian)
-        return IK_ERR_NULL_ARG;
-    if (rows != 3 && rows != 6)
-        return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, 1, NULL, NULL);
-    if (out_effector)
-        *out_effector = effector;
-    return IK_OK;
+    return ik__chain_pass(chain, q, true, rows, out_jacobian, NULL, out_effector);
 }
 
 IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy, ik_vec3 axis,
@@ -5829,9 +5812,8 @@ static inline void ik__limb_write(ik_quat shoulder, ik_real theta, ik_quat wrist
         }
     }
     if (pose) {
-        pose->shoulder = shoulder;
-        pose->elbow = theta;
-        pose->wrist = wrist;
+        ik_limb_pose answer = { shoulder, theta, wrist };
+        *pose = answer;
     }
 }
 
