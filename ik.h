@@ -1984,9 +1984,8 @@ static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool t
     return w;
 }
 
-// cos and sin of the angles of joints first .. first + n - 1 (q at joint first's values; 1, 0
-// for other than revolute joints), in cs[2 k], cs[2 k + 1], ahead of the pass; memo (may be NULL)
-// keeps a planar table's last ones (docs/internals.md, "The kinematics pass").
+// cos and sin of joints first .. first + n - 1's angles (q at first's values; 1, 0 if not
+// revolute) in cs[2 k], cs[2 k + 1]; memo (may be NULL): a planar table's ("Planar chains").
 static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q,
                                     ik_real *memo, ik_real *cs)
 {
@@ -2010,9 +2009,8 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
     }
 }
 
-// The angular velocities of a ball joint's three coordinates at q after the frame rotation r,
-// as the columns of the result (the identity without axes), and r <- r R(q) (docs/internals.md,
-// "Ball joints"). Out of line, so that the pass keeps its frame in registers.
+// A ball joint's three angular velocities at q after the frame rotation r as columns (identity
+// without axes), and r <- r R(q) (docs/internals.md, "Ball joints"). Out of line: see there.
 IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes)
 {
     ik_mat3 jl = ik_mat3_identity();
@@ -2095,9 +2093,8 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     return effector;
 }
 
-// The pass's frame r times joint j's origin rotation (code has IK__CODE_ROTATED): from the
-// table's matrix (origin, returned advanced past it), a turn of two columns when it is about a
-// coordinate axis; or from the joint (origin NULL: no table).
+// The pass's frame r times joint j's origin rotation: from the table's matrix (origin, returned
+// advanced past it; about a coordinate axis, a turn), or from the joint (origin NULL: no table).
 static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const ik_joint *j,
                                                                int code, const ik_real *origin)
 {
@@ -2150,11 +2147,9 @@ static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
     }
 }
 
-// Geometric Jacobian and forward kinematics of a validated chain and state in one pass
-// (docs/internals.md, "The kinematics pass"); jac (rows 3 or 6, rows x dof) may be NULL for the
-// effector alone. out_frames (may be NULL) gets each joint's frame after its motion. ow > 0: the
-// rotation rows times ow; ow = 0: the effector's rotation is not wanted and comes back as the
-// identity. table: ik__joint_table_make() of the chain, or NULL to read the joints as it goes.
+// Geometric Jacobian (rows 3 or 6, jac may be NULL) and FK of a validated chain and state in one
+// pass (docs/internals.md, "The kinematics pass"). out_frames (may be NULL): each joint's frame;
+// ow: the rotation rows' weight (0: no effector rotation wanted); table: may be NULL.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
                              ik_xform *out_frames, ik_mat3 *out_rot)
@@ -2327,9 +2322,8 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 
 // ---- implementation: svd -----------------------------------------------------------------------
 
-// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992): pairs of the short side's
-// vectors, the columns of W (len x k), are rotated, W <- W G, until all are orthogonal; W lives
-// in the long-side output and G in the short-side one (docs/internals.md, "The SVD").
+// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992): W <- W G until W's columns are
+// orthogonal, W in the long-side output, G in the other (docs/internals.md, "The SVD").
 
 // W (len x k) from a (m x n) scaled to max |a_ij| = 1, entries whose square underflows 0; G = I.
 static ik_real ik__svd_load(const ik_real *a, int m, int n, ik_real *w, ik_real *g)
@@ -2589,9 +2583,8 @@ static ik_real *ik__scratch_reals(void *scratch, size_t scratch_size, size_t cou
     return (ik_real *)(void *)((char *)scratch + skip);
 }
 
-// The factor a singular value s gets in a pseudo-inverse: 1 / s above the cutoff (damping < 0),
-// s / (s^2 + damping^2) (damping >= 0) by the ratio t <= 1 of s and damping (no square under- or
-// overflows), 0 for s = 0.
+// A singular value s's factor in a pseudo-inverse: 1 / s above the cutoff (damping < 0), or
+// s / (s^2 + damping^2) without squares (docs/internals.md, "The SVD"); 0 for s = 0.
 static ik_real ik__pinv_factor(ik_real s, ik_real cutoff, ik_real damping)
 {
     ik_real t;
@@ -2748,9 +2741,8 @@ static bool ik__beyond_reach(const ik_chain *chain, ik_vec3 target, ik_real reac
            reach * (1 + 64 * IK_EPSILON) + tol;
 }
 
-// The error a solver drives down, in one number: w_p |ps position error|^2, plus with a rotation
-// target w_o sum_j |u_jd - u_jc|^2 = w_o 8 sin^2(angle / 2) over the frames' axes u_j.
-// *pos_err and *rot_err get the position distance and the angle.
+// The error a solver drives down: w_p |ps position error|^2 + w_o 8 sin^2(angle / 2) (the sum of
+// |u_jd - u_jc|^2 over the frames' axes u_j); *pos_err and *rot_err get the distance and angle.
 static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_real ps, ik_real wo,
                               ik_real *pos_err, ik_real *rot_err)
 {
@@ -5398,12 +5390,11 @@ static inline ik_real ik__atan01(ik_real z)
                                         IK_R(0.75315128096219438955) };
     int k = z < 1 ? (int)(z * 16) : 15;
     ik_real t = (ik_real)k / 16, u = (z - t) / (1 + z * t), u2 = u * u;
-    ik_real p =
-        (((((IK_R(-1.0) / 13 * u2 + IK_R(1.0) / 11) * u2 - IK_R(1.0) / 9) * u2 + IK_R(1.0) / 7) *
-              u2 -
-          IK_R(1.0) / 5) *
-             u2 +
-         IK_R(1.0) / 3);
+    ik_real p = IK_R(-1.0) / 13 * u2 + IK_R(1.0) / 11; // the series by Horner's rule
+    p = p * u2 - IK_R(1.0) / 9;
+    p = p * u2 + IK_R(1.0) / 7;
+    p = p * u2 - IK_R(1.0) / 5;
+    p = p * u2 + IK_R(1.0) / 3;
     return atan_t[k] + (u - u * u2 * p);
 }
 
@@ -5478,9 +5469,8 @@ IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_ve
     return ik__quat_from_mat3(&m);
 }
 
-// The rotation taking the orthonormal frame (a, b, a x b) onto (c, d, c x d), from M's trace and
-// antisymmetric part (docs/limb.md, "The shoulder and the wrist"), times a positive factor
-// (4 cos(t/2), or 1 from Shepperd's method): callers normalize it.
+// The rotation taking the frame (a, b, a x b) onto (c, d, c x d) times a positive factor, which
+// callers remove (docs/limb.md, "The shoulder and the wrist").
 static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
@@ -5503,9 +5493,8 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, i
     return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(line) : side;
 }
 
-// The limb's shape at the elbow angle whose half has cosine ch and sine sh (a unit pair).
-// inv_len: 1 / |w| as the caller knows it, or 0; the line is w inv_len where that is unit to
-// rounding (no square root on the solve's critical path), else w / |w|.
+// The limb's shape at the elbow angle whose half has cosine ch and sine sh (a unit pair); the
+// line is w inv_len where that is unit to rounding (inv_len: 1 / |w| or 0), else w / |w|.
 static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
                                      ik_real inv_len, ik__limb_shape *out)
 {
@@ -5551,9 +5540,8 @@ static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
     return ik__limb_shoulder_now(g, q, pose);
 }
 
-// The current pose as ik__limb_current() reads it, except that an elbow angle equal to the new
-// one, theta, to rounding takes the new shape now as its own, so that solving again from an
-// answer gives that answer (docs/limb.md, "Pole on the shoulder-wrist line").
+// ik__limb_current(), except that an elbow angle equal to theta to rounding takes the new shape
+// now as its own (docs/limb.md, "Pole on the shoulder-wrist line").
 static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
                                    const ik_limb_pose *pose, ik_real theta,
                                    const ik__limb_shape *now, ik__limb_shape *cur)
@@ -5728,9 +5716,8 @@ static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_
     return plen > 0 ? ik__limb_div(across, plen) : across;
 }
 
-// The elbow side within the pole band: the current side kept within the cone of angle alpha
-// about side (zero: none), alpha a smoothstep from 0 at the band's edge (nearness 1) to pi on
-// the line (docs/limb.md, "Pole on the shoulder-wrist line").
+// The elbow side within the pole band: the current side, kept within a cone about side (zero:
+// none) that opens with nearness (docs/limb.md, "Pole on the shoulder-wrist line").
 static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_real *q,
                                          const ik_limb_pose *pose, ik_real theta,
                                          const ik__limb_shape *now, ik_vec3 aim, ik_vec3 side,
@@ -5754,9 +5741,8 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
     return ik__perp_unit(side, aim);
 }
 
-// The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or
-// swivel_ref's side turned by the swivel), blended with the current side within the pole band
-// (docs/limb.md, "Pole on the shoulder-wrist line").
+// The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or the
+// swivel), the current side within the pole band (docs/limb.md, "Pole on the shoulder-wrist line").
 static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
                                     ik_real band, ik_real scale, const ik_real *q,
                                     const ik_limb_pose *pose, ik_real theta,
