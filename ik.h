@@ -1497,11 +1497,7 @@ IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing
 
 IKDEF ik_mat3 ik_mat3_identity(void)
 {
-    ik_mat3 m;
-    int r, c;
-    for (r = 0; r < 3; r++)
-        for (c = 0; c < 3; c++)
-            m.m[r][c] = r == c ? 1 : 0;
+    ik_mat3 m = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
     return m;
 }
 
@@ -2762,7 +2758,8 @@ static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_rea
 // s[a][b] = sum_k w_k v_k[a] d_k[b] (Horn 1987; docs/internals.md, "Horn's rotation").
 static ik_quat ik__horn_rotation(ik_real s[3][3])
 {
-    ik_real n[4][4], v[4][4], big = 0;
+    ik_real n[4][4], big = 0;
+    ik_real v[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
     int i, j, k, p, sweep, best = 0;
     // scaled to max |s| = 1 first: the sums of squares below must not overflow
     for (i = 0; i < 3; i++)
@@ -2783,9 +2780,6 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
     n[1][2] = n[2][1] = s[0][1] + s[1][0];
     n[1][3] = n[3][1] = s[2][0] + s[0][2];
     n[2][3] = n[3][2] = s[1][2] + s[2][1];
-    for (i = 0; i < 4; i++)
-        for (j = 0; j < 4; j++)
-            v[i][j] = i == j ? 1 : 0;
     for (sweep = 0; sweep < 50; sweep++) {
         ik_real off = 0, diag = 0;
         for (i = 0; i < 4; i++)
@@ -5522,35 +5516,21 @@ static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_r
                     : ik__limb_side_on_line(g, cos_t, sin_t, out->lower, out->line);
 }
 
-// The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose (q NULL).
-static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q,
-                                     const ik_limb_pose *pose)
+// The current pose (q, or pose when q is NULL): the model-frame shoulder rotation (returned) and
+// the limb's shape; now (may be NULL) is taken as the shape where the elbow angle is theta to
+// rounding (docs/limb.md, "Pole on the shoulder-wrist line").
+static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
+                                const ik_limb_pose *pose, ik_real theta, const ik__limb_shape *now,
+                                ik__limb_shape *cur)
 {
+    ik_real t = q ? q[3] : pose->elbow;
     ik_quat s =
         q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
+    if (now && IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta))
+        *cur = *now;
+    else
+        ik__limb_shape_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, cur);
     return ik_quat_mul(g->base.rot, s);
-}
-
-// The current pose (q, or pose): the model-frame shoulder rotation and the limb's shape.
-static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
-                                const ik_limb_pose *pose, ik__limb_shape *shape)
-{
-    ik_real t = q ? q[3] : pose->elbow;
-    ik__limb_shape_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, shape);
-    return ik__limb_shoulder_now(g, q, pose);
-}
-
-// ik__limb_current(), except that an elbow angle equal to theta to rounding takes the new shape
-// now as its own (docs/limb.md, "Pole on the shoulder-wrist line").
-static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
-                                   const ik_limb_pose *pose, ik_real theta,
-                                   const ik__limb_shape *now, ik__limb_shape *cur)
-{
-    ik_real t = q ? q[3] : pose->elbow;
-    if (!(IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta)))
-        return ik__limb_current(g, q, pose, cur);
-    *cur = *now;
-    return ik__limb_shoulder_now(g, q, pose);
 }
 
 IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
@@ -5726,7 +5706,7 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
     ik__limb_shape cur;
     ik_real alpha, beta;
     ik_vec3 current = ik__perp_unit(
-        ik_quat_rotate(ik__limb_current_at(g, q, pose, theta, now, &cur), cur.side), aim);
+        ik_quat_rotate(ik__limb_current(g, q, pose, theta, now, &cur), cur.side), aim);
     if (ik_vec3_length2(current) == 0)
         current = ik_vec3_any_perpendicular(aim);
     alpha = IK_PI * (1 - nearness * nearness * (3 - 2 * nearness));
@@ -5847,7 +5827,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (reach.dist > 16 * IK_EPSILON * scale)
         aim = ik__limb_div(reach.to_target, reach.dist);
     else // target at the shoulder: keep the limb's current direction
-        aim = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &shape, &cur), cur.line);
+        aim = ik_quat_rotate(ik__limb_current(g, q, out_pose, theta, &shape, &cur), cur.line);
     // the elbow's side in the model frame
     side = ik__limb_side(g, target, band, scale, q, out_pose, theta, &shape, aim);
 
@@ -5883,7 +5863,7 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
         return IK_ERR_NULL_ARG;
     if (!ik__limb_state_valid(q, NULL))
         return IK_ERR_BAD_ARG;
-    shoulder = ik__limb_current(&g, q, NULL, &shape);
+    shoulder = ik__limb_current(&g, q, NULL, 0, NULL, &shape);
     line = ik_quat_rotate(shoulder, shape.line);
     side = ik__perp_unit(ik_quat_rotate(shoulder, shape.side), line);
     ref = ik__perp_unit(g.swivel_ref, line);
