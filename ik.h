@@ -836,8 +836,6 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 //     NULL) gets the same answer as rotations.
 //   q NULL: out_pose is in/out instead: the current pose on entry (finite, non-zero rotations),
 //     the solution on exit. No exponential maps are made: the fastest way to drive a skeleton.
-// Position only (use_rotation false): the wrist keeps its joint values (q[4..6], or
-// out_pose->wrist).
 // Reach: beyond full extension the limb straightens toward the target; closer than the elbow can
 // fold, it folds as far as it goes; either way info->status = IK_STATUS_UNREACHABLE (so too in
 // the soft-reach zone), else IK_STATUS_CONVERGED. Degenerate: pole on the shoulder-wrist line,
@@ -861,14 +859,13 @@ typedef struct ik_limb_prepared {
     ik_real length_unit; // upper + lower length (1 if both are 0): the lengths below are in
                          // this unit, so that their squares neither underflow nor overflow
     ik_real upper_length, lower_length;
-    ik_vec3 elbow;       // upper_length * upper_dir
-    ik_vec3 lower_along; // the lower bone at elbow angle t: lower_along + lower_cos cos t
-    ik_vec3 lower_cos;   //   + lower_sin sin t
-    ik_vec3 lower_sin;   //
-    ik_real reach2_min, reach2_max;  // squared reach range
-    ik_real a, rg;                   // d1 . R_h(t) d2 = a + rg cos(t - t0)
-    ik_real t0, cos_t0, sin_t0;      // t0, the straight elbow angle, in (-pi, pi]
-    ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
+    ik_vec3 elbow;                             // upper_length * upper_dir
+    ik_vec3 lower_along, lower_cos, lower_sin; // the lower bone at elbow angle t:
+                                               // lower_along + lower_cos cos t + lower_sin sin t
+    ik_real reach2_min, reach2_max;            // squared reach range
+    ik_real a, rg;                             // d1 . R_h(t) d2 = a + rg cos(t - t0)
+    ik_real t0, cos_t0, sin_t0;                // t0, the straight elbow angle, in (-pi, pi]
+    ik_real cos_h0, sin_h0;                    // t0 / 2 (cos_h0 >= 0)
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
     ik_real reach2_half_inv;         // 1 / reach2_half (0 if that overflows)
     ik_real unit2_inv;               // 1 / length_unit^2 (0 if |t|^2 times it could overflow)
@@ -1600,10 +1597,8 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
         cc = 0;
     }
     // atan2 returns [-pi, pi]: fold -pi to pi so that the ranges are (-pi, pi]
-    if (a <= -IK_PI)
-        a = IK_PI;
-    if (cc <= -IK_PI)
-        cc = IK_PI;
+    a = a <= -IK_PI ? IK_PI : a;
+    cc = cc <= -IK_PI ? IK_PI : cc;
     return ik_vec3_make(a, b, cc);
 }
 
@@ -2342,13 +2337,13 @@ static ik_real ik__svd_load(const ik_real *a, int m, int n, ik_real *w, ik_real 
     return scale;
 }
 
-// Column i's squared norm.
-static inline ik_real ik__svd_norm2(const ik_real *w, int len, int k, int i)
+// The dot product of columns i and j of w (len x k).
+static inline ik_real ik__svd_dot(const ik_real *w, int len, int k, int i, int j)
 {
     ik_real sum = 0;
     int t;
     for (t = 0; t < len; t++)
-        sum += w[t * k + i] * w[t * k + i];
+        sum += w[t * k + i] * w[t * k + j];
     return sum;
 }
 
@@ -2369,7 +2364,7 @@ static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
     ik_real big = 0, noise2;
     int i, t;
     for (i = 0; i < k; i++) {
-        nrm2[i] = ik__svd_norm2(w, len, k, i);
+        nrm2[i] = ik__svd_dot(w, len, k, i, i);
         big = nrm2[i] > big ? nrm2[i] : big;
     }
     noise2 = IK_EPSILON * IK_EPSILON * (ik_real)len * big;
@@ -2418,7 +2413,7 @@ static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2,
 // Column i of W scaled to unit length (0 for a zero column); returns its norm.
 static ik_real ik__svd_unit_column(ik_real *w, int len, int k, int i)
 {
-    ik_real len2 = ik__svd_norm2(w, len, k, i), norm = IK_SQRT(len2);
+    ik_real len2 = ik__svd_dot(w, len, k, i, i), norm = IK_SQRT(len2);
     int t;
     for (t = 0; t < len; t++)
         w[t * k + i] = len2 > IK__TINY2 ? w[t * k + i] / norm : 0;
@@ -2442,7 +2437,7 @@ static void ik__svd_orthonormalize(ik_real *q, int len, int k, int i)
 {
     int r, j, t, pass, best = 0;
     ik_real best_res2 = -1, len2;
-    if (ik__svd_norm2(q, len, k, i) == 0) {
+    if (ik__svd_dot(q, len, k, i, i) == 0) {
         for (r = 0; r < len; r++) {
             ik_real res2 = 1;
             for (j = 0; j < i; j++)
@@ -2457,13 +2452,11 @@ static void ik__svd_orthonormalize(ik_real *q, int len, int k, int i)
     }
     for (pass = 0; pass < 2; pass++)
         for (j = 0; j < i; j++) {
-            ik_real d = 0;
-            for (t = 0; t < len; t++)
-                d += q[t * k + j] * q[t * k + i];
+            ik_real d = ik__svd_dot(q, len, k, j, i);
             for (t = 0; t < len; t++)
                 q[t * k + i] -= d * q[t * k + j];
         }
-    len2 = ik__svd_norm2(q, len, k, i);
+    len2 = ik__svd_dot(q, len, k, i, i);
     IK_ASSERT(len2 > 0); // some e_r has residual^2 >= 1 / len
     for (t = 0; t < len; t++)
         q[t * k + i] /= IK_SQRT(len2);
@@ -2607,9 +2600,7 @@ static bool ik__pinv_from_svd(const ik_real *u, const ik_real *s, const ik_real 
     for (i = 0; i < k; i++)
         if (!(ik__pinv_factor(s[i], cutoff, damping) <= IK__REAL_MAX / (ik_real)(2 * k)))
             return false;
-    for (r = 0; r < n; r++)
-        for (c = 0; c < m; c++)
-            out[r * m + c] = 0;
+    memset(out, 0, (size_t)n * (size_t)m * sizeof *out);
     for (i = 0; i < k; i++) {
         ik_real f = ik__pinv_factor(s[i], cutoff, damping);
         if (f == 0)
@@ -5355,8 +5346,7 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     ik__limb_prepare_bend(&g);
     if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
-    // the reach's range and the elbow angle's constants
-    ik__limb_prepare_reach(&g);
+    ik__limb_prepare_reach(&g); // the reach's range and the elbow angle's constants
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
@@ -5872,8 +5862,7 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
         return IK_OK;
     }
     *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
-    if (*out_swivel <= -IK_PI)
-        *out_swivel = IK_PI;
+    *out_swivel = *out_swivel <= -IK_PI ? IK_PI : *out_swivel;
     return IK_OK;
 }
 
