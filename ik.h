@@ -93,8 +93,7 @@
        analytic ik_limb_solve(), exact and constant time; long chains, dragging, rough answers
        fast, ball joints with stiffness -> ik_ccd_solve(); precise answers, full poses of robot
        arms, joint limits with a rest pose -> ik_jacobian_solve() (DLS by default).
-       All three: q in/out (the start on entry, the answer on exit; continuity comes from the
-       start), outcome in ik_solve_info, IK_OK unless the input is bad, no allocation.
+       Each takes q in/out (the start on entry, the answer on exit) and reports in ik_solve_info.
 
        ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in
                          arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami
@@ -279,8 +278,7 @@ IKDEF const char *ik_status_string(ik_status s);
 // sizeof(ik_real): 4 with IK_USE_FLOAT, else 8. Lets a program check that every TU agrees.
 IKDEF int ik_real_size(void);
 
-// Units that disagree on IK_USE_FLOAT do not link (CONFIGURATION): each unit refers to the
-// function below named for its ik_real, which only an implementation unit of that ik_real defines.
+// The link check of CONFIGURATION: every unit refers to the function named for its ik_real.
 #if !defined(IK_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #ifdef IK_USE_FLOAT
 #define IK__REAL_CHECK                                                                             \
@@ -968,15 +966,13 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
 #include <stdint.h> // uintptr_t (ik__overlap), the bits of reals
-// The fast paths (the top comment's IK_NO_FAST_PATHS; unweighted normal equations too): 0 with
-// IK_NO_FAST_PATHS, which the tests build too.
+// The fast paths: off with IK_NO_FAST_PATHS (top comment; unweighted normal equations too).
 #ifdef IK_NO_FAST_PATHS
 #define IK__FAST 0
 #else
 #define IK__FAST 1
 #endif
-// Exact comparisons of reals are meant here: -Wfloat-equal is off to the implementation's end
-// (docs/robustness.md, "Compiler options").
+// Exact comparisons of reals are meant: no -Wfloat-equal here (docs/robustness.md).
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfloat-equal"
@@ -1154,8 +1150,7 @@ IKDEF int IK__REAL_CHECK(void)
 
 // ---- implementation: math ----------------------------------------------------------------------
 
-// The power of 2 that scales a vector whose largest component is m (finite, >= REAL_MIN) to
-// components in [2, 4), from the exponent bits (docs/internals.md, "Maths").
+// The power of 2 scaling a vector of largest component m into [2, 4) (docs/internals.md, "Maths").
 static inline ik_real ik__unit_scale(ik_real m)
 {
     ik__bits b = IK__INF_BITS - (ik__abs_bits(m) & IK__INF_BITS);
@@ -1268,8 +1263,7 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
     return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
 }
 
-// atan2(s, c) / s for s >= 0 (c > 0 wherever s is tiny), by its series for tiny s: what a
-// rotation's logarithm scales its axis part by.
+// atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
 static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
 {
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
@@ -1386,8 +1380,7 @@ IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
     return ik__quat_to_mat3_unit(ik_quat_normalize(q));
 }
 
-// Shepperd (1978) for a finite matrix: from the largest of 4w^2, 4x^2, 4y^2, 4z^2, safe even for
-// a matrix that is not a rotation (docs/internals.md, "Maths").
+// Shepperd (1978) for a finite matrix, even one not a rotation (docs/internals.md, "Maths").
 static ik_quat ik__quat_from_mat3(const ik_mat3 *m)
 {
     ik_real t0 = m->m[0][0] + m->m[1][1] + m->m[2][2];
@@ -1716,10 +1709,8 @@ static bool ik__limits_valid(ik_real lo, ik_real hi)
 
 static ik_result ik__joint_validate(const ik_joint *j)
 {
-    if (j->type != IK_JOINT_FIXED && j->type != IK_JOINT_REVOLUTE &&
-        j->type != IK_JOINT_PRISMATIC && j->type != IK_JOINT_BALL)
-        return IK_ERR_BAD_ARG;
-    if (!ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
+    if ((int)j->type < IK_JOINT_FIXED || (int)j->type > IK_JOINT_BALL ||
+        !ik__xform_valid(j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
         if (ik__vec3_max_bits(j->axis) > ik__abs_bits(2) || // (as in ik__xform_valid)
@@ -2482,9 +2473,7 @@ static int ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_re
         for (j = i + 1; j < k; j++)
             best = s[j] > s[best] ? j : best;
         if (best != i) {
-            ik_real tmp = s[i];
-            s[i] = s[best];
-            s[best] = tmp;
+            ik__svd_swap(s, 1, k, i, best); // (s as a 1 x k matrix)
             ik__svd_swap(w, len, k, i, best);
             ik__svd_swap(g, k, k, i, best);
         }
@@ -2675,15 +2664,9 @@ static ik_result ik__target_prepare(const ik_target *in, ik_target *out)
     if (!in)
         return IK_ERR_NULL_ARG;
     *out = *in;
-    if (!ik__vec3_bounded(in->pos))
+    if (!ik__vec3_bounded(in->pos) || (in->use_rotation && !ik__quat_usable(in->rot)))
         return IK_ERR_BAD_ARG;
-    if (in->use_rotation) {
-        if (!ik__quat_usable(in->rot))
-            return IK_ERR_BAD_ARG;
-        out->rot = ik_quat_normalize(in->rot);
-    } else {
-        out->rot = ik_quat_identity();
-    }
+    out->rot = in->use_rotation ? ik_quat_normalize(in->rot) : ik_quat_identity();
     return IK_OK;
 }
 
@@ -5396,11 +5379,11 @@ static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
     return IK_FABS(r) <= IK_MAX_MAGNITUDE / 2 ? r : theta;
 }
 
-// The exponential map (a + 2 pi k) n of the unit quaternion q nearest ref, k = -1, 0 or 1
+// The exponential map (a + 2 pi k) n of the unit quaternion q nearest v [3], k = -1, 0 or 1, in v
 // (docs/limb.md, "Inside the solver"): continuous along a path through angle pi.
-static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
+static inline void ik__limb_log_near(ik_quat q, ik_real *v)
 {
-    ik_vec3 n;
+    ik_vec3 n, ref = ik_vec3_make(v[0], v[1], v[2]);
     ik_real s, a, p;
     q = q.w < 0 ? ik__quat_scale(q, -1) : q; // (a half turn, w = 0: either sign, see below)
     s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
@@ -5413,7 +5396,10 @@ static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
     }
     p = ik_vec3_dot(n, ref);
     a = p > a + IK_PI ? a + 2 * IK_PI : (p < a - IK_PI ? a - 2 * IK_PI : a);
-    return ik_vec3_scale(n, a);
+    n = ik_vec3_scale(n, a);
+    v[0] = n.x;
+    v[1] = n.y;
+    v[2] = n.z;
 }
 
 // v made perpendicular to the unit vector a (projected twice), and normalized; zero, "no side",
@@ -5755,17 +5741,10 @@ static inline void ik__limb_write(ik_quat shoulder, ik_real theta, ik_quat wrist
                                   ik_real *q, ik_limb_pose *pose)
 {
     if (q) {
-        ik_vec3 vs = ik__limb_log_near(shoulder, ik_vec3_make(q[0], q[1], q[2]));
-        q[0] = vs.x;
-        q[1] = vs.y;
-        q[2] = vs.z;
+        ik__limb_log_near(shoulder, q);
         q[3] = theta;
-        if (rot) {
-            ik_vec3 vw = ik__limb_log_near(wrist, ik_vec3_make(q[4], q[5], q[6]));
-            q[4] = vw.x;
-            q[5] = vw.y;
-            q[6] = vw.z;
-        }
+        if (rot)
+            ik__limb_log_near(wrist, q + 4);
     }
     if (pose) {
         ik_limb_pose answer = { shoulder, theta, wrist };
@@ -5857,11 +5836,10 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
     line = ik_quat_rotate(shoulder, shape.line);
     side = ik__perp_unit(ik_quat_rotate(shoulder, shape.side), line);
     ref = ik__perp_unit(g.swivel_ref, line);
-    if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0) {
+    if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0)
         *out_swivel = 0;
-        return IK_OK;
-    }
-    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
+    else
+        *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
     *out_swivel = *out_swivel <= -IK_PI ? IK_PI : *out_swivel;
     return IK_OK;
 }
