@@ -972,7 +972,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #else
 #define IK__FAST 1
 #endif
-// Exact comparisons of reals are meant: no -Wfloat-equal here (docs/robustness.md).
+// Exact real comparisons are meant: -Wfloat-equal off (docs/robustness.md, "Compiler options").
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfloat-equal"
@@ -1816,7 +1816,7 @@ static inline void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik
     }
 }
 
-// R <- R Rot(e_k, angle), c = cos, s = sin: two columns turn (docs/internals.md, kinematics pass).
+// R <- R Rot(e_k, angle), c and s its cos and sin (docs/internals.md, "The kinematics pass").
 static inline void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
     int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
@@ -1967,7 +1967,7 @@ static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool t
 }
 
 // cos and sin of joints first .. first + n - 1's angles (q at first's values; 1, 0 if not
-// revolute) in cs[2 k], cs[2 k + 1]; memo (may be NULL): a planar table's ("Planar chains").
+// revolute) in cs[2 k], cs[2 k + 1]; memo: a planar table's or NULL (docs/internals.md).
 static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q,
                                     ik_real *memo, ik_real *cs)
 {
