@@ -1661,30 +1661,30 @@ IKDEF int ik_joint_type_dof(ik_joint_type type)
     return 0;
 }
 
-static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis)
+static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis, ik_real lo, ik_real hi)
 {
-    ik_joint j = { type, origin, ik_vec3_normalize(axis), -IK_INFINITY, IK_INFINITY, 1 };
+    ik_joint j = { type, origin, ik_vec3_normalize(axis), lo, hi, 1 };
     return j;
 }
 
 IKDEF ik_joint ik_joint_fixed(ik_xform origin)
 {
-    return ik__joint(IK_JOINT_FIXED, origin, ik_vec3_make(0, 0, 1));
+    return ik__joint(IK_JOINT_FIXED, origin, ik_vec3_make(0, 0, 1), -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_joint ik_joint_revolute(ik_xform origin, ik_vec3 axis)
 {
-    return ik__joint(IK_JOINT_REVOLUTE, origin, axis);
+    return ik__joint(IK_JOINT_REVOLUTE, origin, axis, -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_joint ik_joint_prismatic(ik_xform origin, ik_vec3 axis)
 {
-    return ik__joint(IK_JOINT_PRISMATIC, origin, axis);
+    return ik__joint(IK_JOINT_PRISMATIC, origin, axis, -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_joint ik_joint_ball(ik_xform origin)
 {
-    return ik__joint(IK_JOINT_BALL, origin, ik_vec3_make(0, 0, 1));
+    return ik__joint(IK_JOINT_BALL, origin, ik_vec3_make(0, 0, 1), -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform tip)
@@ -2237,7 +2237,6 @@ IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy,
                                    ik_real lo, ik_real hi, ik_joint *out_joint)
 {
     ik_quat rot;
-    ik_joint j;
     if (!out_joint)
         return IK_ERR_NULL_ARG;
     if (type != IK_JOINT_FIXED && type != IK_JOINT_REVOLUTE && type != IK_JOINT_PRISMATIC)
@@ -2250,11 +2249,8 @@ IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy,
     // URDF: R = Rz(yaw) Ry(pitch) Rx(roll), fixed-axis roll-pitch-yaw
     rot = ik_quat_mul(ik__quat_axis(2, rpy.z),
                       ik_quat_mul(ik__quat_axis(1, rpy.y), ik__quat_axis(0, rpy.x)));
-    j = ik__joint(type, ik_xform_make(rot, xyz),
-                  type == IK_JOINT_FIXED ? ik_vec3_make(0, 0, 1) : axis);
-    j.lo = lo;
-    j.hi = hi;
-    *out_joint = j;
+    *out_joint = ik__joint(type, ik_xform_make(rot, xyz),
+                           type == IK_JOINT_FIXED ? ik_vec3_make(0, 0, 1) : axis, lo, hi);
     return IK_OK;
 }
 
@@ -2294,9 +2290,7 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
         } else {
             origin = ik_xform_mul(ik__xform_rx_tx(r->alpha, r->a), ik_xform_mul(rz, tz));
         }
-        out_joints[i] = ik__joint(r->type, origin, ik_vec3_make(0, 0, 1));
-        out_joints[i].lo = r->lo;
-        out_joints[i].hi = r->hi;
+        out_joints[i] = ik__joint(r->type, origin, ik_vec3_make(0, 0, 1), r->lo, r->hi);
     }
     *out_tip = carry;
     return IK_OK;
@@ -2728,19 +2722,17 @@ static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_rea
     return f + wo * 8 * s2;
 }
 
-// The unit quaternion of the rotation R that maximizes sum_k w_k d_k . R v_k, given
-// s[a][b] = sum_k w_k v_k[a] d_k[b] (Horn 1987; docs/internals.md, "Horn's rotation").
-static ik_quat ik__horn_rotation(ik_real s[3][3])
+// Horn's symmetric 4 x 4 matrix n of s, scaled to max |s| = 1 first (the sums of squares must not
+// overflow); false, writing nothing, if s is zero (docs/internals.md, "Horn's rotation").
+static bool ik__horn_matrix(ik_real s[3][3], ik_real n[4][4])
 {
-    ik_real n[4][4], big = 0;
-    ik_real v[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
-    int i, j, k, p, sweep, best = 0;
-    // scaled to max |s| = 1 first: the sums of squares below must not overflow
+    ik_real big = 0;
+    int i, j;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
             big = IK_FABS(s[i][j]) > big ? IK_FABS(s[i][j]) : big;
     if (!(big > 0))
-        return ik_quat_identity();
+        return false;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
             s[i][j] /= big;
@@ -2754,6 +2746,18 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
     n[1][2] = n[2][1] = s[0][1] + s[1][0];
     n[1][3] = n[3][1] = s[2][0] + s[0][2];
     n[2][3] = n[3][2] = s[1][2] + s[2][1];
+    return true;
+}
+
+// The unit quaternion of the R maximizing sum_k w_k d_k . R v_k, s[a][b] = sum_k w_k v_k[a] d_k[b]
+// (Horn 1987): N's top eigenvector, by Jacobi rotations (docs/internals.md, "Horn's rotation").
+static ik_quat ik__horn_rotation(ik_real s[3][3])
+{
+    ik_real n[4][4];
+    ik_real v[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
+    int i, j, k, p, sweep, best = 0;
+    if (!ik__horn_matrix(s, n))
+        return ik_quat_identity();
     for (sweep = 0; sweep < 50; sweep++) {
         ik_real off = 0, diag = 0;
         for (i = 0; i < 4; i++)
@@ -5185,10 +5189,7 @@ typedef struct ik__limb_shape {
 
 IKDEF ik_limb_opts ik_default_limb_opts(void)
 {
-    ik_limb_opts o;
-    o.softness = 0;
-    o.pole_band = IK_R(0.01);
-    o._valid = IK__OPTS_VALID;
+    ik_limb_opts o = { 0, IK_R(0.01), IK__OPTS_VALID }; // softness 0, pole_band 0.01
     return o;
 }
 
