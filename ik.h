@@ -93,22 +93,17 @@
        analytic ik_limb_solve(), exact and constant time; long chains, dragging, rough answers
        fast, ball joints with stiffness -> ik_ccd_solve(); precise answers, full poses of robot
        arms, joint limits with a rest pose -> ik_jacobian_solve() (DLS by default).
-       All three: q in/out (the start on entry, the answer on exit; continuity comes from the
-       start), outcome in ik_solve_info, IK_OK unless the input is bad, no allocation.
+       Each takes q in/out (the start on entry, the answer on exit) and reports in ik_solve_info.
 
        ik_limb_solve()   analytic 7-DOF limb: shoulder (3) - elbow hinge (1) - wrist (3), as in
                          arms, legs and many 7-DOF robot arms. Closed form (after Tolani, Goswami
-                         and Badler 2000), constant time, exact to rounding, no iteration and no
-                         scratch. The elbow bends toward a pole target or takes a swivel angle
-                         about the shoulder-wrist line; position only (the two-bone IK of games)
-                         or position and orientation. Any bone and hinge axes. Out of reach: the
-                         limb straightens (or folds) toward the target; an optional soft reach
-                         eases into full extension. The answer is continuous along a path: pass
-                         the previous answer in q. Ignores joint limits. A limb solved many
-                         times is prepared once (ik_limb_prepare(), ik_limb_solve_prepared());
-                         a caller driving its own skeleton passes q = NULL and gets rotations
-                         (ik_limb_pose, in/out), the fastest way (no exponential maps): about
-                         85 ns per 7-DOF pose solve on a 3 GHz core (docs/limb.md).
+                         and Badler 2000), constant time, exact to rounding, no scratch. The
+                         elbow bends toward a pole target or takes a swivel angle; position only
+                         (the two-bone IK of games) or position and orientation; any bone and
+                         hinge axes; an optional soft reach; continuous along a path (pass the
+                         previous answer in q); ignores joint limits. Prepared once for many
+                         solves (ik_limb_prepare()); q = NULL for rotations in and out
+                         (ik_limb_pose), the fastest way to drive a skeleton (docs/limb.md).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
@@ -123,30 +118,19 @@
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
-                         in exponential-map coordinates stepped on the rotation manifold (or Euler
-                         angles, for comparison). Limits by an active set, a null-space pull toward
-                         a rest pose, step clamping for dragging. Converges quadratically near the
-                         target (PINV, DLS, SDLS); each iteration is O(n): one kinematics pass
-                         and 6 x 6 normal equations (SDLS: an SVD of the 6 x dof Jacobian), a
-                         few times a CCD sweep. Local: it finds an answer
-                         near the start, without restarts; a start far from every answer can
-                         stall in a local minimum. Scratch from the caller
-                         (ik_jacobian_scratch_size()).
+                         in exponential-map coordinates (or Euler angles, for comparison); limits
+                         by an active set, a null-space pull toward a rest pose, step clamping
+                         for dragging. Converges quadratically near the target, O(n) per
+                         iteration (a few times a CCD sweep). Local: a start far from every
+                         answer can stall in a local minimum. Scratch from the caller.
        ik_arm_solve()    pose or position IK for serial robot arms (6-DOF, 7-DOF, any chain):
-                         the Jacobian solver from the given start (for a 7-DOF arm with a
-                         spherical shoulder and wrist, as the KUKA iiwa, from the closed-form
-                         answer nearest it; a planar chain with a position target takes an
-                         exact two-joint step when one fits), then restarts from random
-                         states within the joint limits (a caller-given random seed: the same
-                         inputs give the same answer) until one converges, the attempts run out
-                         or the caller's stop callback says so (a time budget on the caller's
-                         clock: ik.h reads none). Every joint within its limits (by default a
-                         revolute joint whose limits span a whole turn wraps by turns). Solves
-                         random reachable poses of the KUKA iiwa, Franka Panda and UR5
-                         (bench/arms.h; docs/benchmarks.md has the solve rates and times against
-                         Orocos KDL).
-       None of them checks collisions or self-collisions. make bench prints what each costs on
-       your machine (docs/benchmarks.md: figures from one run).
+                         the Jacobian solver from the start (or from a closed form, for arms that
+                         have one), then restarts from random states within the joint limits
+                         (seeded: the same inputs give the same answer) until one converges, the
+                         attempts run out or the caller's stop callback says so (ik.h reads no
+                         clock). Every joint within its limits. docs/benchmarks.md has its solve
+                         rates on the KUKA iiwa, Franka Panda and UR5 against Orocos KDL.
+       make bench prints what each solver costs on your machine (docs/benchmarks.md).
 
    ERRORS
        Functions that can fail return ik_result: IK_OK or an IK_ERR_* code (ik_result_string()
@@ -296,10 +280,7 @@ IKDEF const char *ik_status_string(ik_status s);
 // sizeof(ik_real): 4 with IK_USE_FLOAT, else 8. Lets a program check that every TU agrees.
 IKDEF int ik_real_size(void);
 
-// Units that disagree on IK_USE_FLOAT do not link (gcc, clang): each unit refers to the
-// function below named for its ik_real, which only an implementation unit of the same ik_real
-// defines, so the linker's "undefined reference" names the cause. Not with IK_STATIC (a private
-// copy serves its own unit only).
+// The link check of CONFIGURATION: every unit refers to the function named for its ik_real.
 #if !defined(IK_STATIC) && (defined(__GNUC__) || defined(__clang__))
 #ifdef IK_USE_FLOAT
 #define IK__REAL_CHECK                                                                             \
@@ -318,10 +299,7 @@ static int (*const ik__real_check)(void) __attribute__((used)) = IK__REAL_CHECK;
 // The vector (x, y, z).
 IK_INLINE ik_vec3 ik_vec3_make(ik_real x, ik_real y, ik_real z)
 {
-    ik_vec3 v;
-    v.x = x;
-    v.y = y;
-    v.z = z;
+    ik_vec3 v = { x, y, z };
     return v;
 }
 // The zero vector.
@@ -389,11 +367,7 @@ IKDEF bool ik_vec3_is_finite(ik_vec3 v);
 // The quaternion {x, y, z, w}.
 IK_INLINE ik_quat ik_quat_make(ik_real x, ik_real y, ik_real z, ik_real w)
 {
-    ik_quat q;
-    q.x = x;
-    q.y = y;
-    q.z = z;
-    q.w = w;
+    ik_quat q = { x, y, z, w };
     return q;
 }
 // The identity rotation {0, 0, 0, 1}.
@@ -874,9 +848,8 @@ IKDEF ik_limb_opts ik_default_limb_opts(void);
 // Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (see ik_limb_solve()); outputs untouched on error.
 IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip);
 
-// Analytic 7-DOF limb IK (after Tolani, Goswami and Badler 2000): closed form, constant time, no
-// iteration. Puts the wrist at target->pos, the elbow in the half-plane through target->pole
-// (or at target->swivel from swivel_ref), and, with use_rotation, the wrist frame at
+// Analytic limb IK: puts the wrist at target->pos, the elbow in the half-plane through
+// target->pole (or at target->swivel from swivel_ref), and, with use_rotation, the wrist frame at
 // target->rot. The current pose keeps the answer continuous (exponential maps and elbow angle
 // are the representatives nearest to it; the elbow side in degenerate cases comes from it):
 //   q [7] in/out: the current pose on entry, the solution on exit (shoulder exponential map,
@@ -884,8 +857,6 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 //     NULL) gets the same answer as rotations.
 //   q NULL: out_pose is in/out instead: the current pose on entry (finite, non-zero rotations),
 //     the solution on exit. No exponential maps are made: the fastest way to drive a skeleton.
-// Position only (use_rotation false): the wrist keeps its joint values (q[4..6], or
-// out_pose->wrist).
 // Reach: beyond full extension the limb straightens toward the target; closer than the elbow can
 // fold, it folds as far as it goes; either way info->status = IK_STATUS_UNREACHABLE (so too in
 // the soft-reach zone), else IK_STATUS_CONVERGED. Degenerate: pole on the shoulder-wrist line,
@@ -894,8 +865,7 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
 // target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero or subnormal
 // direction, axis or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and
-// out_pose untouched on error. O(1), no scratch. Checks and prepares the limb on every call: a
-// limb solved many times can be prepared once (ik_limb_prepare()).
+// out_pose untouched on error. Checks and prepares the limb on every call (see ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
@@ -910,14 +880,13 @@ typedef struct ik_limb_prepared {
     ik_real length_unit; // upper + lower length (1 if both are 0): the lengths below are in
                          // this unit, so that their squares neither underflow nor overflow
     ik_real upper_length, lower_length;
-    ik_vec3 elbow;       // upper_length * upper_dir
-    ik_vec3 lower_along; // the lower bone at elbow angle t: lower_along + lower_cos cos t
-    ik_vec3 lower_cos;   //   + lower_sin sin t
-    ik_vec3 lower_sin;   //
-    ik_real reach2_min, reach2_max;  // squared reach range
-    ik_real a, rg;                   // d1 . R_h(t) d2 = a + rg cos(t - t0)
-    ik_real t0, cos_t0, sin_t0;      // t0, the straight elbow angle, in (-pi, pi]
-    ik_real cos_h0, sin_h0;          // t0 / 2 (cos_h0 >= 0)
+    ik_vec3 elbow;                             // upper_length * upper_dir
+    ik_vec3 lower_along, lower_cos, lower_sin; // the lower bone at elbow angle t:
+                                               // lower_along + lower_cos cos t + lower_sin sin t
+    ik_real reach2_min, reach2_max;            // squared reach range
+    ik_real a, rg;                             // d1 . R_h(t) d2 = a + rg cos(t - t0)
+    ik_real t0, cos_t0, sin_t0;                // t0, the straight elbow angle, in (-pi, pi]
+    ik_real cos_h0, sin_h0;                    // t0 / 2 (cos_h0 >= 0)
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
     ik_real reach2_half_inv;         // 1 / reach2_half (0 if that overflows)
     ik_real unit2_inv;               // 1 / length_unit^2 (0 if |t|^2 times it could overflow)
@@ -1020,40 +989,28 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
 #include <stdint.h> // uintptr_t (ik__overlap), the bits of reals
-// The fast paths (joint tables' turns about coordinate axes, planar passes and the planar
-// two-joint step, the closed form of spherical-shoulder arms, unweighted normal equations): 0
-// with IK_NO_FAST_PATHS, which the tests build too.
+// The fast paths: off with IK_NO_FAST_PATHS (top comment; unweighted normal equations too).
 #ifdef IK_NO_FAST_PATHS
 #define IK__FAST 0
 #else
 #define IK__FAST 1
 #endif
-// The implementation compares reals exactly on purpose (an exact zero skips work, a value is
-// checked for being unchanged, a bound is met exactly): -Wfloat-equal is off from here to the
-// end of the implementation, and back to the user's setting after it (docs/robustness.md).
+// Exact real comparisons are meant: -Wfloat-equal off (docs/robustness.md, "Compiler options").
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfloat-equal"
 #endif
-// The unroll requests (IK__UNROLL) are hints for speed: where clang's vectorizer has taken a
-// loop first (-Ofast -march=native, say), it cannot unroll it and says so; no error of the code.
+// (clang says so where its vectorizer took a loop first that IK__UNROLL asked to unroll)
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef IK_ASSERT
-// Internal invariants only (never user input). Off by default, so that ik.h needs no
-// <assert.h>; define it, e.g. as assert(c), in the implementation unit to check them.
+#ifndef IK_ASSERT // internal invariants only (never user input); off by default
 #define IK_ASSERT(c) ((void)0)
 #endif
 
 // Private helpers are static and named ik__*. Definitions follow the header's order.
 
-// Finiteness and size tests on the bits of |x| (docs/robustness.md, "Compiler options"):
-// -ffast-math and -ffinite-math-only let the compiler assume that no value is NaN or infinite,
-// and fold comparisons such as x == x or |x| <= m to true for them; integer tests of the
-// representation survive, and raise no floating-point exception. For IEEE reals of one sign
-// the order of the bit patterns is the order of the values, with infinity above every finite
-// value and NaN above infinity.
+// Tests on the bits of |x|, which -ffast-math cannot fold (docs/robustness.md, "Compiler options").
 #ifdef IK_USE_FLOAT
 typedef uint32_t ik__bits;
 #define IK__ABS_BITS  UINT32_C(0x7fffffff) // all but the sign
@@ -1129,8 +1086,7 @@ static inline IK__UNUSED bool ik__quat_finite(ik_quat q)
     return ik__quat_max_bits(q) < IK__INF_BITS;
 }
 
-// A rotation to normalize: finite, and not zero or subnormal (its largest component is a normal
-// number: ik_quat_normalize() scales by it, then makes it a unit quaternion).
+// A rotation to normalize: finite, and its largest component a normal number (not 0 or subnormal).
 static inline IK__UNUSED bool ik__quat_usable(ik_quat q)
 {
     ik__bits m = ik__quat_max_bits(q);
@@ -1147,15 +1103,13 @@ static IK__UNUSED ik_quat ik__quat_scale(ik_quat q, ik_real s)
     return ik_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
 }
 
-// q / |q| for a q known to be of reasonable size (a product of unit quaternions, say): the
-// plain formula, without ik_quat_normalize's guards.
+// q / |q| for a q of reasonable size (a product of unit quaternions, say): no guards.
 static IK__UNUSED ik_quat ik__quat_unitize(ik_quat q)
 {
     return ik__quat_scale(q, 1 / IK_SQRT(ik_quat_dot(q, q)));
 }
 
-// The smallest squared length that normalization accepts: below it (zero or subnormal) the
-// direction is not trustworthy.
+// The smallest squared length that normalization accepts (below: zero or subnormal).
 #define IK__TINY2 (IK_R(4) * IK__REAL_MIN)
 
 // Rotation by angle about a unit axis (no normalization).
@@ -1174,8 +1128,7 @@ static IK__UNUSED ik_quat ik__quat_canonical(ik_quat q)
     return flip ? ik__quat_scale(q, -1) : q;
 }
 
-// v / |v| for a bounded v (|v| <= IK_MAX_MAGNITUDE: |v|^2 does not overflow); below that the
-// careful ik_vec3_normalize.
+// v / |v| for a bounded v (|v|^2 does not overflow); tiny ones by the careful ik_vec3_normalize.
 static IK__UNUSED ik_vec3 ik__vec3_unit(ik_vec3 v)
 {
     ik_real len2 = ik_vec3_length2(v);
@@ -1220,10 +1173,7 @@ IKDEF int IK__REAL_CHECK(void)
 
 // ---- implementation: math ----------------------------------------------------------------------
 
-// The power of 2 that scales a vector whose largest component is m (finite, >= REAL_MIN) to
-// components of at most 4, the largest in [2, 4): 2^(1 - e) for m = 1.f 2^e, its exponent field
-// (the maximum's) minus m's. Exact, and no division: 1 / m is subnormal for m beyond
-// 1 / REAL_MIN, and a reciprocal that -ffast-math flushes to zero.
+// The power of 2 scaling a vector of largest component m into [2, 4) (docs/internals.md, "Maths").
 static inline ik_real ik__unit_scale(ik_real m)
 {
     ik__bits b = IK__INF_BITS - (ik__abs_bits(m) & IK__INF_BITS);
@@ -1232,8 +1182,7 @@ static inline ik_real ik__unit_scale(ik_real m)
     return s;
 }
 
-// The largest |component| of v: dividing by it first keeps huge or tiny vectors from
-// overflowing or underflowing when squared.
+// The largest |component| of v (dividing by it keeps squares from over- or underflowing).
 static ik_real ik__vec3_max_abs(ik_vec3 v)
 {
     ik_real m = IK_FABS(v.x);
@@ -1282,11 +1231,7 @@ IKDEF ik_quat ik_quat_normalize(ik_quat q)
     ik_real m, len2;
     if (!ik__quat_finite(q))
         return ik_quat_identity();
-    m = IK_FABS(q.x);
-    if (IK_FABS(q.y) > m)
-        m = IK_FABS(q.y);
-    if (IK_FABS(q.z) > m)
-        m = IK_FABS(q.z);
+    m = ik__vec3_max_abs(ik_vec3_make(q.x, q.y, q.z));
     if (IK_FABS(q.w) > m)
         m = IK_FABS(q.w);
     if (m < IK__REAL_MIN)
@@ -1305,12 +1250,9 @@ IKDEF bool ik_quat_is_unit(ik_quat q, ik_real tolerance)
 IKDEF ik_quat ik_quat_from_axis_angle(ik_vec3 axis, ik_real angle)
 {
     ik_vec3 n = ik_vec3_normalize(axis);
-    ik_real s, c;
     if (ik_vec3_length2(n) == 0 || !ik__finite(angle))
         return ik_quat_identity();
-    s = IK_SIN(angle / 2);
-    c = IK_COS(angle / 2);
-    return ik_quat_make(n.x * s, n.y * s, n.z * s, c);
+    return ik__quat_unit_axis(n, angle);
 }
 
 IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis)
@@ -1344,15 +1286,13 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
     return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
 }
 
-// log of a unit quaternion as an exponential map, |v| <= pi.
-// atan2(s, c) / s for s >= 0 (c > 0 wherever s is tiny): what a rotation's logarithm scales
-// its axis part by (ik__quat_log, ik__rotation_log); for tiny s it tends to 1 / c (series:
-// (1 - s^2 / (3 c^2)) / c).
+// atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
 static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
 {
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
 
+// log of a unit quaternion as an exponential map, |v| <= pi.
 static ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
@@ -1368,8 +1308,7 @@ IKDEF ik_vec3 ik_quat_to_expmap(ik_quat q)
     return ik__quat_log(ik_quat_normalize(q));
 }
 
-// a mod 2 pi for a finite a >= 0 by binary long division: each subtraction of p = 2 pi 2^e from
-// a in [p, 2p) is exact (Sterbenz), so the remainder is exact.
+// a mod 2 pi for a finite a >= 0 by binary long division, exact (Sterbenz).
 static ik_real ik__mod_2pi(ik_real a)
 {
     ik_real p = 2 * IK_PI;
@@ -1393,17 +1332,14 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
             return v;
         n = ik_vec3_normalize(v);
     } else {
-        // |v| may overflow: half of it along the unit direction, a mod 2 pi = 2 (a/2 mod 2 pi)
-        // mod 2 pi beyond REAL_MAX (-ffast-math may halve after the sum, which overflows: then
-        // no angle is left)
+        // |v| may overflow: measured by half (docs/internals.md, "Maths")
         n = ik_vec3_normalize(v);
         a = ik_vec3_dot(ik_vec3_scale(v, IK_R(0.5)), n);
         a = !ik__finite(a) ? 0 : (a <= IK__REAL_MAX / 2 ? 2 * a : 2 * ik__mod_2pi(a));
     }
     if (a > IK_R(1e6)) // the integer quotient below would overflow for huge a
         a = ik__mod_2pi(a);
-    // The same rotation has angle b = a - 2 pi k in (-pi, pi] about n; Grassia's rule
-    // v (1 - 2 pi / a) is the case k = 1.
+    // the same rotation's angle b = a - 2 pi k in (-pi, pi] (Grassia's rule: k = 1)
     turns = (ik_real)(long long)((a + IK_PI) / (2 * IK_PI)); // floor: the quotient is > 0
     b = a - 2 * IK_PI * turns;
     if (b <= -IK_PI)
@@ -1413,14 +1349,9 @@ IKDEF ik_vec3 ik_expmap_reparameterize(ik_vec3 v)
 
 IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 {
-    // J = I + c1 [v]x + c2 [v]x^2, c1 = (1 - cos a) / a^2 = sin^2(a/2) / (a^2 / 2) (no
-    // cancellation), c2 = (a - sin a) / a^3 with its series below a = 1e-2 (it cancels there).
-    // Above that, v = a u with u unit and the a, a^2 moved into c1, c2, so that no power of a
-    // huge |v| overflows; beyond IK_MAX_MAGNITUDE (where |v| itself may overflow) the limit
-    // a -> inf, c1 a = 0, c2 a^2 = 1, which is within 1e-12 of the formula's value there.
+    // J = I + c1 [v]x + c2 [v]x^2, series near 0 (docs/conventions.md, "Exponential map")
     ik_real a2, a, c1, c2, sh;
     ik_mat3 j;
-    ik_real k[3][3];
     int r, c;
     if (!ik_vec3_is_finite(v))
         return ik_mat3_identity();
@@ -1439,15 +1370,7 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
         c1 = 2 * sh * sh / a;
         c2 = 1 - IK_SIN(a) / a;
     }
-    k[0][0] = 0;
-    k[0][1] = -v.z;
-    k[0][2] = v.y;
-    k[1][0] = v.z;
-    k[1][1] = 0;
-    k[1][2] = -v.x;
-    k[2][0] = -v.y;
-    k[2][1] = v.x;
-    k[2][2] = 0;
+    ik_real k[3][3] = { { 0, -v.z, v.y }, { v.z, 0, -v.x }, { -v.y, v.x, 0 } }; // [v]x
     for (r = 0; r < 3; r++)
         for (c = 0; c < 3; c++) {
             ik_real k2 = k[r][0] * k[0][c] + k[r][1] * k[1][c] + k[r][2] * k[2][c];
@@ -1460,16 +1383,9 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 static ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
 {
     ik_mat3 m;
-    ik_real xx, yy, zz, xy, xz, yz, wx, wy, wz;
-    xx = q.x * q.x;
-    yy = q.y * q.y;
-    zz = q.z * q.z;
-    xy = q.x * q.y;
-    xz = q.x * q.z;
-    yz = q.y * q.z;
-    wx = q.w * q.x;
-    wy = q.w * q.y;
-    wz = q.w * q.z;
+    ik_real xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    ik_real xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    ik_real wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
     m.m[0][0] = 1 - 2 * (yy + zz);
     m.m[0][1] = 2 * (xy - wz);
     m.m[0][2] = 2 * (xz + wy);
@@ -1487,10 +1403,7 @@ IKDEF ik_mat3 ik_quat_to_mat3(ik_quat q)
     return ik__quat_to_mat3_unit(ik_quat_normalize(q));
 }
 
-// Shepperd (1978) for a finite matrix: of 4w^2, 4x^2, 4y^2, 4z^2 (1 + a signed sum of the
-// diagonal each; the four sums add up to 0, so the largest is >= 0), take the largest: the
-// square root is of a number >= 1, the divisor s >= 2, and one component is >= 1/2, so the
-// plain normalization is safe even for a matrix that is not a rotation.
+// Shepperd (1978) for a finite matrix, even one not a rotation (docs/internals.md, "Maths").
 static ik_quat ik__quat_from_mat3(const ik_mat3 *m)
 {
     ik_real t0 = m->m[0][0] + m->m[1][1] + m->m[2][2];
@@ -1540,34 +1453,27 @@ IKDEF ik_quat ik_quat_from_mat3(ik_mat3 m)
 
 IKDEF ik_quat ik_quat_from_two_vectors(ik_vec3 from, ik_vec3 to)
 {
-    // Unit a, b; c = a x b = sin(angle) n, d = a . b = cos(angle).
-    // Acute: q = (c, 1 + d) / |.|, the half-angle formula; 1 + d >= 1, no cancellation.
-    // Obtuse: 1 + d cancels and c's rounding (~eps) is large next to |c| = sin(angle), so build
-    // q from angle = atan2(|c|, d) and an axis n that is made exactly perpendicular to a:
-    // then a rotated by angle about n lands within rounding of b, even at pi - 1e-8.
+    // acute: the half-angle formula; obtuse: the angle by atan2 about an axis made exactly
+    // perpendicular to a (docs/conventions.md, "Quaternions")
     ik_vec3 a = ik_vec3_normalize(from), b = ik_vec3_normalize(to), c, n;
-    ik_real d, angle, s;
+    ik_real d;
     if (ik_vec3_length2(a) == 0 || ik_vec3_length2(b) == 0)
         return ik_quat_identity();
     c = ik_vec3_cross(a, b);
     d = ik_vec3_dot(a, b);
     if (d >= 0)
         return ik_quat_normalize(ik_quat_make(c.x, c.y, c.z, 1 + d));
-    // (projected twice: when a x b is at rounding level, one projection leaves a residue along a
-    // that is large next to what remains)
+    // (projected twice: one projection of a tiny a x b leaves a residue along a)
     n = ik_vec3_add_scaled(c, a, -ik_vec3_dot(c, a));
     n = ik_vec3_normalize(ik_vec3_add_scaled(n, a, -ik_vec3_dot(n, a)));
     if (ik_vec3_length2(n) == 0) // exactly opposite: any half turn that keeps a's plane
         n = ik_vec3_any_perpendicular(a);
-    angle = IK_ATAN2(ik_vec3_length(c), d);
-    s = IK_SIN(angle / 2);
-    return ik_quat_make(n.x * s, n.y * s, n.z * s, IK_COS(angle / 2));
+    return ik__quat_unit_axis(n, IK_ATAN2(ik_vec3_length(c), d));
 }
 
 IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
 {
-    // a * exp(t * log(a^-1 b)): the log is atan2-based, so this is accurate for nearly equal
-    // and nearly opposite rotations alike; the shorter arc because log returns angle <= pi.
+    // a * exp(t * log(a^-1 b)): atan2-based, accurate near 0 and pi; the log's angle <= pi
     ik_quat d;
     ik_vec3 v;
     a = ik_quat_normalize(a);
@@ -1576,8 +1482,7 @@ IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
         return a;
     d = ik_quat_mul(ik_quat_conjugate(a), b);
     v = ik_quat_to_expmap(d);
-    // (a t whose product with v overflows gives a: what the infinite product gave, without
-    // the FE_OVERFLOW)
+    // (a t whose product with v overflows gives a, without the FE_OVERFLOW)
     if (IK_FABS(t) > 1 && ik__vec3_max_abs(v) > IK__REAL_MAX / IK_FABS(t))
         return ik_quat_normalize(a);
     return ik_quat_normalize(ik_quat_mul(a, ik_quat_from_expmap(ik_vec3_scale(v, t))));
@@ -1586,8 +1491,7 @@ IKDEF ik_quat ik_quat_slerp(ik_quat a, ik_quat b, ik_real t)
 IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing,
                                ik_quat *out_twist)
 {
-    // twist = the projection of q's vector part on the axis, with q's scalar part, normalized;
-    // swing = q * twist^-1 then has no component about the axis.
+    // twist: q's vector part projected on the axis, with q's w; swing = q * twist^-1
     ik_vec3 n = ik_vec3_normalize(twist_axis);
     ik_quat twist = ik_quat_identity(), swing;
     ik_real p;
@@ -1606,11 +1510,7 @@ IKDEF void ik_quat_swing_twist(ik_quat q, ik_vec3 twist_axis, ik_quat *out_swing
 
 IKDEF ik_mat3 ik_mat3_identity(void)
 {
-    ik_mat3 m;
-    int r, c;
-    for (r = 0; r < 3; r++)
-        for (c = 0; c < 3; c++)
-            m.m[r][c] = r == c ? 1 : 0;
+    ik_mat3 m = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
     return m;
 }
 
@@ -1641,8 +1541,7 @@ IKDEF ik_vec3 ik_mat3_mul_vec3(ik_mat3 m, ik_vec3 v)
                         m.m[2][0] * v.x + m.m[2][1] * v.y + m.m[2][2] * v.z);
 }
 
-// Axis indices (0 = x, 1 = y, 2 = z) of an Euler order, and its parity: +1 when the order is a
-// cyclic permutation of xyz, -1 otherwise. Returns false for an unknown order.
+// Axis indices (0 = x ...) of an Euler order and its parity (+1: cyclic); false if unknown.
 static bool ik__euler_axes(ik_euler_order order, int *i, int *j, int *k, ik_real *parity)
 {
     static const int axes[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
@@ -1682,11 +1581,7 @@ IKDEF ik_mat3 ik_mat3_from_euler(ik_vec3 e, ik_euler_order order)
 
 IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
 {
-    // For R = R_i(a) R_j(b) R_k(c) with parity s: R[i][k] = s sin b, and off lock
-    //   a = atan2(-s R[j][k], R[k][k]),  c = atan2(-s R[i][j], R[i][i]),
-    //   b = atan2(s R[i][k], sqrt(R[i][i]^2 + R[i][j]^2))   (cos b >= 0).
-    // In gimbal lock (cos b = 0) only a combination of a and c is defined: take c = 0, so that
-    // column j of R = R_i(a) e_j = cos a e_j + s sin a e_k gives a = atan2(s R[k][j], R[j][j]).
+    // R = R_i(a) R_j(b) R_k(c) with parity s (docs/conventions.md, "Euler angles")
     int i, j, k, r, c;
     ik_real s, cb, a, b, cc, big = 0;
     if (!ik__euler_axes(order, &i, &j, &k, &s))
@@ -1698,7 +1593,6 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
             big = IK_FABS(m.m[r][c]) > big ? IK_FABS(m.m[r][c]) : big;
         }
     // a huge (not a rotation) matrix would overflow the squares: scale it to entries <= 4 first
-    // (the angles are of ratios; a square root of an overflow is NaN under -ffast-math)
     if (big > IK_MAX_MAGNITUDE)
         for (r = 0; r < 3; r++)
             for (c = 0; c < 3; c++)
@@ -1706,9 +1600,7 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
     cb = IK_SQRT(m.m[i][i] * m.m[i][i] + m.m[i][j] * m.m[i][j]);
     b = IK_ATAN2(s * m.m[i][k], cb);
     if (cb > 16 * IK_EPSILON) {
-        // Near lock a alone is ill-conditioned; computing c from M = R_i(a)^T R = R_j(b) R_k(c)
-        // makes it consistent with the a actually found. Row j of M is row j of R_k(c):
-        // M[j][i] = s sin c, M[j][j] = cos c, and column j of R_i(a) is cos a e_j + s sin a e_k.
+        // c from row j of M = R_i(a)^T R = R_j(b) R_k(c), consistent with the a found
         ik_real ca, sa, mji, mjj;
         a = IK_ATAN2(-s * m.m[j][k], m.m[k][k]);
         ca = IK_COS(a);
@@ -1721,18 +1613,14 @@ IKDEF ik_vec3 ik_mat3_to_euler(ik_mat3 m, ik_euler_order order)
         cc = 0;
     }
     // atan2 returns [-pi, pi]: fold -pi to pi so that the ranges are (-pi, pi]
-    if (a <= -IK_PI)
-        a = IK_PI;
-    if (cc <= -IK_PI)
-        cc = IK_PI;
+    a = a <= -IK_PI ? IK_PI : a;
+    cc = cc <= -IK_PI ? IK_PI : cc;
     return ik_vec3_make(a, b, cc);
 }
 
 IKDEF ik_mat3 ik_mat3_interpolate_axis(ik_mat3 r0, ik_mat3 rg, ik_real s)
 {
-    // Rot(n, theta) = rg r0^T; its axis and angle come from the quaternion (robust at theta = pi,
-    // where the skew part r32 - r23, ... that the naive formula normalizes vanishes), and the
-    // angle is that of rg r0^T itself, theta = 2 atan2(|q.xyz|, q.w) in [0, pi].
+    // Rot(n, theta) = rg r0^T by quaternions (robust at theta = pi, unlike the skew part)
     ik_quat q0 = ik_quat_from_mat3(r0), qg = ik_quat_from_mat3(rg);
     ik_vec3 v = ik_quat_to_expmap(ik_quat_mul(qg, ik_quat_conjugate(q0)));
     if (!ik__finite(s))
@@ -1742,41 +1630,31 @@ IKDEF ik_mat3 ik_mat3_interpolate_axis(ik_mat3 r0, ik_mat3 rg, ik_real s)
 
 IKDEF ik_xform ik_xform_identity(void)
 {
-    ik_xform t;
-    t.rot = ik_quat_identity();
-    t.pos = ik_vec3_zero();
-    return t;
+    return ik_xform_translation(ik_vec3_zero());
 }
 
 IKDEF ik_xform ik_xform_translation(ik_vec3 pos)
 {
-    ik_xform t;
-    t.rot = ik_quat_identity();
-    t.pos = pos;
+    ik_xform t = { ik_quat_identity(), pos };
     return t;
 }
 
 IKDEF ik_xform ik_xform_make(ik_quat rot, ik_vec3 pos)
 {
-    ik_xform t;
-    t.rot = ik_quat_normalize(rot);
-    t.pos = pos;
+    ik_xform t = { ik_quat_normalize(rot), pos };
     return t;
 }
 
 IKDEF ik_xform ik_xform_mul(ik_xform a, ik_xform b)
 {
-    ik_xform t;
-    t.rot = ik_quat_mul(a.rot, b.rot);
-    t.pos = ik_vec3_add(ik_quat_rotate(a.rot, b.pos), a.pos);
+    ik_xform t = { ik_quat_mul(a.rot, b.rot), ik_vec3_add(ik_quat_rotate(a.rot, b.pos), a.pos) };
     return t;
 }
 
 IKDEF ik_xform ik_xform_inverse(ik_xform t)
 {
-    ik_xform r;
-    r.rot = ik_quat_conjugate(t.rot);
-    r.pos = ik_vec3_negate(ik_quat_rotate(r.rot, t.pos));
+    ik_quat inverse_rot = ik_quat_conjugate(t.rot);
+    ik_xform r = { inverse_rot, ik_vec3_negate(ik_quat_rotate(inverse_rot, t.pos)) };
     return r;
 }
 
@@ -1792,8 +1670,7 @@ IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d)
 
 // ---- implementation: chain ---------------------------------------------------------------------
 
-// |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data, not a design
-// slack: every result scales with the error).
+// |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data).
 #define IK__UNIT_TOL IK_R(1e-4)
 
 IKDEF int ik_joint_type_dof(ik_joint_type type)
@@ -1807,57 +1684,46 @@ IKDEF int ik_joint_type_dof(ik_joint_type type)
     return 0;
 }
 
-static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis)
+static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis, ik_real lo, ik_real hi)
 {
-    ik_joint j;
-    j.type = type;
-    j.origin = origin;
-    j.axis = ik_vec3_normalize(axis);
-    j.lo = -IK_INFINITY;
-    j.hi = IK_INFINITY;
-    j.weight = 1;
+    ik_joint j = { type, origin, ik_vec3_normalize(axis), lo, hi, 1 };
     return j;
 }
 
 IKDEF ik_joint ik_joint_fixed(ik_xform origin)
 {
-    return ik__joint(IK_JOINT_FIXED, origin, ik_vec3_make(0, 0, 1));
+    return ik__joint(IK_JOINT_FIXED, origin, ik_vec3_make(0, 0, 1), -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_joint ik_joint_revolute(ik_xform origin, ik_vec3 axis)
 {
-    return ik__joint(IK_JOINT_REVOLUTE, origin, axis);
+    return ik__joint(IK_JOINT_REVOLUTE, origin, axis, -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_joint ik_joint_prismatic(ik_xform origin, ik_vec3 axis)
 {
-    return ik__joint(IK_JOINT_PRISMATIC, origin, axis);
+    return ik__joint(IK_JOINT_PRISMATIC, origin, axis, -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_joint ik_joint_ball(ik_xform origin)
 {
-    return ik__joint(IK_JOINT_BALL, origin, ik_vec3_make(0, 0, 1));
+    return ik__joint(IK_JOINT_BALL, origin, ik_vec3_make(0, 0, 1), -IK_INFINITY, IK_INFINITY);
 }
 
 IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform tip)
 {
-    ik_chain c;
-    c.joints = joints;
-    c.joint_count = joint_count;
-    c.tip = tip;
+    ik_chain c = { joints, joint_count, tip };
     return c;
 }
 
-// (components of a unit rotation are at most 1: larger ones, NaN and Inf are refused before
-// the squared length, which could overflow, is computed)
+// (components beyond 2, NaN and Inf are refused before the squared length could overflow)
 static inline IK__ALWAYS_INLINE bool ik__xform_valid(const ik_xform *t)
 {
     return ik__vec3_bounded(t->pos) && ik__quat_max_bits(t->rot) <= ik__abs_bits(2) &&
            IK_FABS(ik_quat_dot(t->rot, t->rot) - 1) <= IK__UNIT_TOL;
 }
 
-// lo <= hi, neither NaN; infinite limits mean "none" (so lo = hi = +-Inf is no range). The
-// tests are on bits where a compiler with -ffinite-math-only could fold comparisons.
+// lo <= hi, neither NaN; infinite limits mean "none" (so lo = hi = +-Inf is no range).
 static bool ik__limits_valid(ik_real lo, ik_real hi)
 {
     return !ik__is_nan(lo) && !ik__is_nan(hi) && lo <= hi &&
@@ -1866,10 +1732,8 @@ static bool ik__limits_valid(ik_real lo, ik_real hi)
 
 static ik_result ik__joint_validate(const ik_joint *j)
 {
-    if (j->type != IK_JOINT_FIXED && j->type != IK_JOINT_REVOLUTE &&
-        j->type != IK_JOINT_PRISMATIC && j->type != IK_JOINT_BALL)
-        return IK_ERR_BAD_ARG;
-    if (!ik__xform_valid(&j->origin) || !ik__finite(j->weight) || j->weight < 0)
+    if ((int)j->type < IK_JOINT_FIXED || (int)j->type > IK_JOINT_BALL ||
+        !ik__xform_valid(&j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
         if (ik__vec3_max_bits(j->axis) > ik__abs_bits(2) || // (as in ik__xform_valid)
@@ -1878,8 +1742,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
     }
-    // a ball joint has no limits yet: lo, hi must say "none" (ik_joint_ball() sets them so)
-    // (on the bits: lo and hi infinite, lo below hi; no comparison with a NaN)
+    // a ball joint has no limits: lo, hi must say "none" (on the bits: -Inf, Inf)
     if (j->type == IK_JOINT_BALL && !(ik__abs_bits(j->lo) == IK__INF_BITS &&
                                       ik__abs_bits(j->hi) == IK__INF_BITS && j->lo < j->hi))
         return IK_ERR_BAD_ARG;
@@ -1954,8 +1817,7 @@ static ik_quat ik__quat_axis(int axis, ik_real t)
                               t);
 }
 
-// A ball joint's rotation from its three values: an exponential map, or (euler, used inside
-// ik_jacobian_solve for comparison) yaw-pitch-roll angles, R = Ry(q0) Rx(q1) Rz(q2).
+// A ball joint's rotation: exp(q), or (euler) yaw-pitch-roll angles, R = Ry(q0) Rx(q1) Rz(q2).
 static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
 {
     if (!euler)
@@ -1977,10 +1839,7 @@ static inline void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik
     }
 }
 
-// R <- R Rot(e_k, angle) for a rotation matrix R, given c = cos, s = sin of the angle: about a
-// coordinate axis only the two other columns change, col a' = c col a + s col b,
-// col b' = c col b - s col a, (a, b) = (k + 1, k + 2) mod 3. (Inline and called with a constant
-// k, so that the matrix stays in registers.)
+// R <- R Rot(e_k, angle), c and s its cos and sin (docs/internals.md, "The kinematics pass").
 static inline void ik__mat3_turn(ik_mat3 *r, int k, ik_real c, ik_real s)
 {
     int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
@@ -2019,9 +1878,7 @@ static inline bool ik__quat_turns(ik_quat o)
     return o.x != 0 || o.y != 0 || o.z != 0;
 }
 
-// What the kinematics pass needs to know of a joint: the joint type, for revolute and
-// prismatic joints the coordinate axis they lie along (3: none) and whether along its negative
-// direction, whether the origin is rotated and (in a joint table) about which coordinate axis.
+// What the kinematics pass needs to know of a joint, in bits (docs/internals.md, "Joint tables").
 #define IK__CODE_AXIS    3  // bits 0-1: 0, 1, 2 = +-e_k, 3 = a general axis
 #define IK__CODE_NEG     4  // along -e_k
 #define IK__CODE_ROTATED 8  // origin.rot is not the identity
@@ -2044,17 +1901,15 @@ static inline int ik__joint_code(const ik_joint *j)
     return code | axis;
 }
 
-// Whether a joint of this code keeps a chain planar: fixed, or revolute about +-z, and the
-// origin not rotated.
+// Whether a joint of this code keeps a chain planar: fixed, or revolute about +-z, not rotated.
 static inline bool ik__code_planar(int code)
 {
     return code == IK_JOINT_FIXED * IK__CODE_TYPE + 3 ||
            (code & ~IK__CODE_NEG) == IK_JOINT_REVOLUTE * IK__CODE_TYPE + 2;
 }
 
-// What the solvers read off their chain once per solve (into their scratch) for the
-// kinematics passes: per joint its code and, for a rotated origin, the rotation as a row-major
-// matrix (converting the quaternion in every pass cost a quarter of the arm solver's time).
+// What the solvers read off their chain once per solve (into their scratch) for the kinematics
+// passes: per joint its code and, for a rotated origin, the rotation as a row-major matrix.
 typedef struct ik__joint_table {
     const ik_real *origin;     // [9 per rotated origin], in the chain's order
     const unsigned char *code; // [joint_count]
@@ -2063,8 +1918,7 @@ typedef struct ik__joint_table {
                    // compared bit for bit)
 } ik__joint_table;
 
-// Reals of scratch for the table of a chain: its codes, then a matrix per rotated origin, then
-// room for the memo (used by planar chains, which have no rotated origin; 3 reals per joint).
+// Reals of scratch for a chain's table: its codes, a matrix per rotated origin, the planar memo.
 static size_t ik__table_reals(const ik_chain *chain)
 {
     size_t n = 0;
@@ -2078,14 +1932,10 @@ static size_t ik__table_reals(const ik_chain *chain)
 // The table of a validated chain, written at base (ik__table_reals() reals).
 static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base)
 {
-    ik__joint_table t;
     unsigned char *code = (unsigned char *)(void *)base;
     ik_real *o = base + ((size_t)chain->joint_count + sizeof(ik_real) - 1) / sizeof(ik_real);
+    ik__joint_table t = { o, code, true, NULL };
     int i, r, c;
-    t.origin = o;
-    t.code = code;
-    t.planar = true;
-    t.memo = NULL;
     for (i = 0; i < chain->joint_count; i++) {
         code[i] = (unsigned char)ik__joint_code(&chain->joints[i]);
         t.planar = t.planar && ik__code_planar(code[i]);
@@ -2113,8 +1963,7 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
     return t;
 }
 
-// a b for a row-major b (ik_mat3_mul's order of operations), inline: the kinematics pass
-// keeps its frame in registers, which a call with the frame would take to memory.
+// a b for a row-major b (ik_mat3_mul's order of operations), inline: the frame stays in registers.
 static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
 {
     ik_mat3 m;
@@ -2130,9 +1979,7 @@ static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
     return m;
 }
 
-// The motion axis sign e_k of a frame r (its column k, signed), then r <- r Rot(e_k, angle)
-// if turn (c, s: the cosine and the signed sine). Called with a constant k, so that the
-// frame's entries stay in registers.
+// The axis sign e_k of frame r (its column k), then r <- r Rot(e_k, angle) if turn (c, signed s).
 static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool turn, ik_real c,
                                          ik_real s)
 {
@@ -2142,12 +1989,8 @@ static inline ik_vec3 ik__mat3_axis_turn(ik_mat3 *r, int k, ik_real sign, bool t
     return w;
 }
 
-// cos and sin of the angles of joints first .. first + n - 1 (q at joint first's values; 1, 0
-// for other than revolute joints), in cs[2 k], cs[2 k + 1]: computed ahead of the chain's pass,
-// so that the pass itself makes no calls (which would spill the frame held in registers) and
-// the calls overlap. memo (may be NULL; a planar table's): a revolute joint whose value is the
-// one of the last pass takes the cosine and sine it had (the same numbers: a pass after a step
-// that moved a few joints computes only theirs), the others are computed and kept.
+// cos and sin of joints first .. first + n - 1's angles (q at first's values; 1, 0 if not
+// revolute) in cs[2 k], cs[2 k + 1]; memo: a planar table's or NULL (docs/internals.md).
 static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, const ik_real *q,
                                     ik_real *memo, ik_real *cs)
 {
@@ -2157,8 +2000,7 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
         bool revolute = type == IK_JOINT_REVOLUTE;
         ik_real *m = memo ? memo + 3 * (first + k) : NULL;
         if (m && revolute) {
-            // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m might change *q
-            // for all C knows)
+            // (bits, not ==: -0 takes sin -0; a copy of q first: a store to m may alias it)
             if (memcmp(m, q, sizeof *q) != 0) {
                 ik_real a = *q;
                 m[0] = a, m[1] = IK_COS(a), m[2] = IK_SIN(a);
@@ -2172,13 +2014,8 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
     }
 }
 
-// The angular velocities of a ball joint's three coordinates at q (its values) after the
-// frame rotation r, as the columns of the result, and r <- r R(q). For the exponential map
-// exp(v): d/dt (P exp(v)) = [P J(v) dv/dt]x P exp(v), J the left Jacobian
-// (ik_expmap_jacobian), so the three are P J(v) e_k. With euler, q holds yaw-pitch-roll angles:
-// R = Ry(a) Rx(b) Rz(c), the three are P e_y, P Ry(a) e_x, P Ry(a) Rx(b) e_z. Without axes
-// only r is updated (the identity comes back). Out of line: inlined, its calls made the
-// kinematics pass keep its frame in memory for every joint.
+// A ball joint's three angular velocities at q after the frame rotation r as columns (identity
+// without axes), and r <- r R(q) (docs/internals.md, "Ball joints"). Out of line: see there.
 IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes)
 {
     ik_mat3 jl = ik_mat3_identity();
@@ -2187,9 +2024,8 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
         ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
         ik_vec3 c1 = ik_quat_rotate(ya, ik_vec3_make(1, 0, 0));
         ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
-        jl.m[0][0] = 0, jl.m[1][0] = 1, jl.m[2][0] = 0;
-        jl.m[0][1] = c1.x, jl.m[1][1] = c1.y, jl.m[2][1] = c1.z;
-        jl.m[0][2] = c2.x, jl.m[1][2] = c2.y, jl.m[2][2] = c2.z;
+        ik_mat3 columns = { { { 0, c1.x, c2.x }, { 1, c1.y, c2.y }, { 0, c1.z, c2.z } } };
+        jl = columns;
     } else if (axes) {
         jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
     }
@@ -2209,12 +2045,7 @@ static ik_quat ik__effector_rotation(const ik_chain *chain, const ik_mat3 *r)
     return ik__quat_from_mat3(&f);
 }
 
-// ik__jacobian() for a planar table (rows 6 or no Jacobian, no frames): every frame is a turn
-// about z, kept as its cosine and sine (C, S) = the matrix's first column, and the pass is the
-// general one's arithmetic on the entries that are not 0 or 1 (the same numbers up to the signs
-// of zeros, for about a third of the work): p += (C o.x - S o.y, S o.x + C o.y, o.z), a turn by
-// (c, s) is (C, S) <- (c C - s S, c S + s C), and a column with w = +-e_z is
-// (w_z (p_y - pe_y), w_z (pe_x - p_x), 0; 0, 0, w_z).
+// ik__jacobian() for a planar table, rows 6 or none (docs/internals.md, "Planar chains").
 static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table *table,
                                     const ik_real *q, int dof, ik_real *jac, ik_real ow,
                                     ik_mat3 *out_rot)
@@ -2267,11 +2098,8 @@ static ik_xform ik__jacobian_planar(const ik_chain *chain, const ik__joint_table
     return effector;
 }
 
-// The kinematics pass's frame r times joint j's origin rotation (code has IK__CODE_ROTATED):
-// from the table's matrix (origin, returned advanced past it), as a turn of two columns when it
-// is about a coordinate axis, as DH origins are (the product's own operations on the entries
-// that are not 0 or 1: the same numbers up to the signs of zeros, unless a compiler contracts
-// them into FMAs); or from the joint (origin NULL: no table).
+// The pass's frame r times joint j's origin rotation: from the table's matrix (origin, returned
+// advanced past it; about a coordinate axis, a turn), or from the joint (origin NULL: no table).
 static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const ik_joint *j,
                                                                int code, const ik_real *origin)
 {
@@ -2290,9 +2118,7 @@ static inline IK__ALWAYS_INLINE const ik_real *ik__pass_origin(ik_mat3 *r, const
     return origin + 9;
 }
 
-// Joint j's axis in the root frame for the frame r before its motion, and r turned by the
-// motion of a revolute joint (cosine c, sine s of its angle); a joint about a coordinate axis
-// turns two columns. (The axis was validated as unit: no normalization here.)
+// Joint j's axis in the root frame for frame r, and r turned by a revolute joint's (c, s).
 static inline IK__ALWAYS_INLINE ik_vec3 ik__pass_axis(ik_mat3 *r, const ik_joint *j, int code,
                                                       ik_real c, ik_real s)
 {
@@ -2313,8 +2139,7 @@ static inline IK__ALWAYS_INLINE ik_vec3 ik__pass_axis(ik_mat3 *r, const ik_joint
     }
 }
 
-// The 6-row Jacobian's columns from the pass's [p x w; w] (a prismatic column [a; 0]) once the
-// effector's position pe is known: [p x w + w x pe; ow w] = [w x (pe - p); ow w].
+// The 6-row Jacobian's columns [p x w; w] made [w x (pe - p); ow w] once pe is known.
 static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
 {
     const int set = ow > 0 && ow != 1 ? 6 : 3; // (the rotation rows as they are otherwise)
@@ -2327,19 +2152,9 @@ static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
     }
 }
 
-// Geometric Jacobian and forward kinematics of a validated chain and state in one pass; jac
-// (rows 3 or 6, rows x dof) may be NULL for the effector alone. Frames are rotation matrices
-// here (composing them and reading axes off them is cheaper than with quaternions; a revolute
-// or prismatic joint about a coordinate axis turns two columns). A rotational column is
-// [w x (p_e - p); w] with w the joint's angular velocity per unit q in the root frame and p a
-// point on its axis (ball joints: ik__ball_axes); a prismatic column is [a; 0]. p_e is not
-// known until the end: with 6 rows the first three hold p x w (a prismatic column its a) and
-// w x p_e is added at the end; with 3 rows there is no room for w, so p_e comes from a first
-// pass. out_frames (may be NULL) gets each joint's frame after its motion: the same pass is
-// the forward kinematics (ik__fk). With ow > 0 the rotation rows come times ow (1: the plain
-// Jacobian); ow = 0: the effector's rotation is not wanted (position targets) and comes back as
-// the identity (the rotation rows are not scaled). table: ik__joint_table_make() of the chain,
-// or NULL to read the joints as the pass goes.
+// Geometric Jacobian (rows 3 or 6, jac may be NULL) and FK of a validated chain and state in one
+// pass (docs/internals.md, "The kinematics pass"). out_frames (may be NULL): each joint's frame;
+// ow: the rotation rows' weight (0: no effector rotation wanted); table: may be NULL.
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
                              ik_xform *out_frames, ik_mat3 *out_rot)
@@ -2409,49 +2224,42 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     return effector;
 }
 
-// Forward kinematics of a validated chain and state (frames: see ik__jacobian).
-static ik_xform ik__fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames)
+// ik_chain_fk() (rows 6, no Jacobian wanted) and ik_chain_jacobian(): checks, pass, outputs.
+static ik_result ik__chain_pass(const ik_chain *chain, const ik_real *q, bool want_jacobian,
+                                int rows, ik_real *jac, ik_xform *out_frames,
+                                ik_xform *out_effector)
 {
-    return ik__jacobian(chain, NULL, q, 6, ik__chain_dof(chain), NULL, false, 1, out_frames, NULL);
+    int dof;
+    ik_xform effector;
+    ik_result r = ik__chain_state_validate(chain, q, &dof);
+    if (r != IK_OK)
+        return r;
+    if (want_jacobian && !jac)
+        return IK_ERR_NULL_ARG;
+    if (rows != 3 && rows != 6)
+        return IK_ERR_BAD_ARG;
+    effector = ik__jacobian(chain, NULL, q, rows, dof, jac, false, 1, out_frames, NULL);
+    if (out_effector)
+        *out_effector = effector;
+    return IK_OK;
 }
 
 IKDEF ik_result ik_chain_fk(const ik_chain *chain, const ik_real *q, ik_xform *out_frames,
                             ik_xform *out_effector)
 {
-    int dof;
-    ik_xform effector;
-    ik_result r = ik__chain_state_validate(chain, q, &dof);
-    if (r != IK_OK)
-        return r;
-    effector = ik__fk(chain, q, out_frames);
-    if (out_effector)
-        *out_effector = effector;
-    return IK_OK;
+    return ik__chain_pass(chain, q, false, 6, NULL, out_frames, out_effector);
 }
 
 IKDEF ik_result ik_chain_jacobian(const ik_chain *chain, const ik_real *q, int rows,
                                   ik_real *out_jacobian, ik_xform *out_effector)
 {
-    int dof;
-    ik_xform effector;
-    ik_result r = ik__chain_state_validate(chain, q, &dof);
-    if (r != IK_OK)
-        return r;
-    if (!out_jacobian)
-        return IK_ERR_NULL_ARG;
-    if (rows != 3 && rows != 6)
-        return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, NULL, q, rows, dof, out_jacobian, false, 1, NULL, NULL);
-    if (out_effector)
-        *out_effector = effector;
-    return IK_OK;
+    return ik__chain_pass(chain, q, true, rows, out_jacobian, NULL, out_effector);
 }
 
 IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy, ik_vec3 axis,
                                    ik_real lo, ik_real hi, ik_joint *out_joint)
 {
     ik_quat rot;
-    ik_joint j;
     if (!out_joint)
         return IK_ERR_NULL_ARG;
     if (type != IK_JOINT_FIXED && type != IK_JOINT_REVOLUTE && type != IK_JOINT_PRISMATIC)
@@ -2464,16 +2272,12 @@ IKDEF ik_result ik_joint_from_urdf(ik_joint_type type, ik_vec3 xyz, ik_vec3 rpy,
     // URDF: R = Rz(yaw) Ry(pitch) Rx(roll), fixed-axis roll-pitch-yaw
     rot = ik_quat_mul(ik__quat_axis(2, rpy.z),
                       ik_quat_mul(ik__quat_axis(1, rpy.y), ik__quat_axis(0, rpy.x)));
-    j = ik__joint(type, ik_xform_make(rot, xyz),
-                  type == IK_JOINT_FIXED ? ik_vec3_make(0, 0, 1) : axis);
-    j.lo = lo;
-    j.hi = hi;
-    *out_joint = j;
+    *out_joint = ik__joint(type, ik_xform_make(rot, xyz),
+                           type == IK_JOINT_FIXED ? ik_vec3_make(0, 0, 1) : axis, lo, hi);
     return IK_OK;
 }
 
-// A transform Rx(alpha) then Tx(a) (modified DH's leading part) or Tz(d) Tx(a) Rx(alpha)
-// (classic DH's trailing part), and Rz(theta) Tz(d).
+// Rx(alpha) Tx(a): a DH row's transform along its x axis.
 static ik_xform ik__xform_rx_tx(ik_real alpha, ik_real a)
 {
     return ik_xform_make(ik__quat_axis(0, alpha), ik_vec3_make(a, 0, 0));
@@ -2482,11 +2286,7 @@ static ik_xform ik__xform_rx_tx(ik_real alpha, ik_real a)
 IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_convention convention,
                                   ik_joint *out_joints, ik_xform *out_tip)
 {
-    // Classic: T_i = Rz(theta + q) Tz(d) Tx(a) Rx(alpha) = A_i M(q) B_i (revolute; a prismatic
-    // q adds to d and Tz(q) commutes the same way), with A_i = Rz(theta), B_i = Tz(d) Tx(a)
-    // Rx(alpha) and M a motion about or along z. So joint i's origin is B_{i-1} A_i (A_0 for the
-    // first) and the tip is B_{n-1}.
-    // Modified: T_i = Rx(alpha) Tx(a) Rz(theta) Tz(d) M(q): the origin is all of it, tip = I.
+    // joint i's origin: docs/conventions.md, "Denavit-Hartenberg"
     int i;
     ik_xform carry = ik_xform_identity();
     if (!rows || !out_joints || !out_tip)
@@ -2513,9 +2313,7 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
         } else {
             origin = ik_xform_mul(ik__xform_rx_tx(r->alpha, r->a), ik_xform_mul(rz, tz));
         }
-        out_joints[i] = ik__joint(r->type, origin, ik_vec3_make(0, 0, 1));
-        out_joints[i].lo = r->lo;
-        out_joints[i].hi = r->hi;
+        out_joints[i] = ik__joint(r->type, origin, ik_vec3_make(0, 0, 1), r->lo, r->hi);
     }
     *out_tip = carry;
     return IK_OK;
@@ -2523,16 +2321,10 @@ IKDEF ik_result ik_joints_from_dh(const ik_dh_row *rows, int count, ik_dh_conven
 
 // ---- implementation: svd -----------------------------------------------------------------------
 
-// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992). Take the k = min(m, n) vectors
-// of the short side (the rows of a wide matrix, the columns of a tall one) as the columns of W
-// (len x k, len = max(m, n)), and rotate pairs of them, W <- W G, until all are orthogonal.
-// Then W = Q diag(sigma) with orthonormal Q and W = B G, B the short-side vectors; for wide a,
-// a^T G = Q S, so a = G S Q^T (U = G, V = Q); for tall a, a G = Q S (U = Q, V = G). W lives in
-// the long-side output and G in the short-side one, so no scratch is needed. docs/jacobian.md
-// ("The SVD") derives the rotation and the stopping rules.
+// One-sided Jacobi SVD (Hestenes 1958; Demmel and Veselic 1992): W <- W G until W's columns are
+// orthogonal, W in the long-side output, G in the other (docs/internals.md, "The SVD").
 
-// W (len x k) from a (m x n) scaled to max |a_ij| = 1, so that nothing overflows; an entry whose
-// square would underflow is 0 (it is below the rounding of every sum it enters). G = I.
+// W (len x k) from a (m x n) scaled to max |a_ij| = 1, entries whose square underflows 0; G = I.
 static ik_real ik__svd_load(const ik_real *a, int m, int n, ik_real *w, ik_real *g)
 {
     const bool wide = m <= n;
@@ -2553,13 +2345,13 @@ static ik_real ik__svd_load(const ik_real *a, int m, int n, ik_real *w, ik_real 
     return scale;
 }
 
-// Column i's squared norm.
-static inline ik_real ik__svd_norm2(const ik_real *w, int len, int k, int i)
+// The dot product of columns i and j of w (len x k).
+static inline ik_real ik__svd_dot(const ik_real *w, int len, int k, int i, int j)
 {
     ik_real sum = 0;
     int t;
     for (t = 0; t < len; t++)
-        sum += w[t * k + i] * w[t * k + i];
+        sum += w[t * k + i] * w[t * k + j];
     return sum;
 }
 
@@ -2574,15 +2366,13 @@ static inline void ik__svd_rotate(ik_real *x, int rows, int k, int i, int j, ik_
     }
 }
 
-// nrm2[] = the squared norms of W's columns, a column at the rounding level of the largest set
-// to 0 (rank deficiency leaves one: its entries are rounding errors without a direction, which
-// no rotation can make orthogonal to the others); returns that level, noise2.
+// nrm2[] = W's columns' squared norms, those at rounding level set to 0; returns that level.
 static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
 {
     ik_real big = 0, noise2;
     int i, t;
     for (i = 0; i < k; i++) {
-        nrm2[i] = ik__svd_norm2(w, len, k, i);
+        nrm2[i] = ik__svd_dot(w, len, k, i, i);
         big = nrm2[i] > big ? nrm2[i] : big;
     }
     noise2 = IK_EPSILON * IK_EPSILON * (ik_real)len * big;
@@ -2595,11 +2385,8 @@ static ik_real ik__svd_norms(ik_real *w, ik_real *nrm2, int len, int k)
     return noise2;
 }
 
-// One sweep over the pairs of W's columns: rotates each pair that is not yet orthogonal, but
-// none with a column at the rounding level noise2 (the next ik__svd_norms() sets it to 0).
-// nrm2[] holds the squared norms, updated after each rotation (alpha' = alpha - t gamma,
-// beta' = beta + t gamma), so that a pair costs one dot product. Returns whether any pair was
-// rotated.
+// One sweep rotating each pair of W's columns not yet orthogonal, none with a column at the
+// rounding level noise2, nrm2[] kept up to date. Returns whether any pair was rotated.
 static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2, int len, int k)
 {
     const ik_real tol = IK_EPSILON;
@@ -2612,8 +2399,7 @@ static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2,
                 continue;
             for (t = 0; t < len; t++)
                 gamma += w[t * k + i] * w[t * k + j];
-            // orthogonal to rounding (sqrt(alpha) sqrt(beta): graded columns' norms can be
-            // 1e-60 and 1e-120, whose product underflows)
+            // orthogonal to rounding (sqrt(alpha) sqrt(beta): their product may underflow)
             if (gamma == 0 || IK_FABS(gamma) <= tol * IK_SQRT(alpha) * IK_SQRT(beta))
                 continue;
             rotated = true;
@@ -2635,7 +2421,7 @@ static bool ik__svd_sweep(ik_real *w, ik_real *g, ik_real *nrm2, ik_real noise2,
 // Column i of W scaled to unit length (0 for a zero column); returns its norm.
 static ik_real ik__svd_unit_column(ik_real *w, int len, int k, int i)
 {
-    ik_real len2 = ik__svd_norm2(w, len, k, i), norm = IK_SQRT(len2);
+    ik_real len2 = ik__svd_dot(w, len, k, i, i), norm = IK_SQRT(len2);
     int t;
     for (t = 0; t < len; t++)
         w[t * k + i] = len2 > IK__TINY2 ? w[t * k + i] / norm : 0;
@@ -2653,16 +2439,13 @@ static void ik__svd_swap(ik_real *x, int rows, int k, int i, int j)
     }
 }
 
-// Orthonormalizes column i of Q (len x k) against the columns before it, by Gram-Schmidt
-// (twice: "twice is enough"). A column of a tiny singular value was divided by that value, so
-// its rounding error is large next to it; this restores its orthogonality without changing
-// U diag(s) V^T beyond rounding of the product. A zero column (a zero singular value) becomes
-// the unit vector e_r farthest from the span of the columns before (residual^2 >= 1 / len).
+// Orthonormalizes column i of Q (len x k) against the columns before it, by Gram-Schmidt twice; a
+// zero column becomes the e_r farthest from their span (docs/internals.md, "The SVD").
 static void ik__svd_orthonormalize(ik_real *q, int len, int k, int i)
 {
     int r, j, t, pass, best = 0;
     ik_real best_res2 = -1, len2;
-    if (ik__svd_norm2(q, len, k, i) == 0) {
+    if (ik__svd_dot(q, len, k, i, i) == 0) {
         for (r = 0; r < len; r++) {
             ik_real res2 = 1;
             for (j = 0; j < i; j++)
@@ -2677,13 +2460,11 @@ static void ik__svd_orthonormalize(ik_real *q, int len, int k, int i)
     }
     for (pass = 0; pass < 2; pass++)
         for (j = 0; j < i; j++) {
-            ik_real d = 0;
-            for (t = 0; t < len; t++)
-                d += q[t * k + j] * q[t * k + i];
+            ik_real d = ik__svd_dot(q, len, k, j, i);
             for (t = 0; t < len; t++)
                 q[t * k + i] -= d * q[t * k + j];
         }
-    len2 = ik__svd_norm2(q, len, k, i);
+    len2 = ik__svd_dot(q, len, k, i, i);
     IK_ASSERT(len2 > 0); // some e_r has residual^2 >= 1 / len
     for (t = 0; t < len; t++)
         q[t * k + i] /= IK_SQRT(len2);
@@ -2709,9 +2490,7 @@ static int ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_re
         for (j = i + 1; j < k; j++)
             best = s[j] > s[best] ? j : best;
         if (best != i) {
-            ik_real tmp = s[i];
-            s[i] = s[best];
-            s[best] = tmp;
+            ik__svd_swap(s, 1, k, i, best); // (s as a 1 x k matrix)
             ik__svd_swap(w, len, k, i, best);
             ik__svd_swap(g, k, k, i, best);
         }
@@ -2721,10 +2500,8 @@ static int ik__svd(const ik_real *a, int m, int n, ik_real *u, ik_real *s, ik_re
     return sweep;
 }
 
-// true if the n bytes at p and the m bytes at s (objects: neither range wraps around) share a
-// byte, or (m = 0) s lies inside p's; false for n = 0 (p may then be NULL). C defines < between
-// pointers only within one object, so the addresses are compared as integers (uintptr_t), the
-// usual portable way.
+// true if the n bytes at p and the m bytes at s share a byte, or (m = 0) s lies inside p's;
+// false for n = 0 (p may then be NULL). Compared as integers: C orders pointers of one object only.
 static inline bool ik__overlap(const void *p, size_t n, const void *s, size_t m)
 {
     uintptr_t a = (uintptr_t)p, b = (uintptr_t)s;
@@ -2778,8 +2555,7 @@ IKDEF size_t ik_svd_scratch_size(int m, int n)
     return ((size_t)m * k + k + (size_t)n * k + 1) * sizeof(ik_real);
 }
 
-// true if q [dof], rest [dof] (may be NULL), info (may be NULL), the chain or its joints
-// overlap the scratch a chain solver works in: writing there would change them mid-solve.
+// true if q [dof], rest [dof], info (both may be NULL), the chain or its joints overlap scratch.
 static bool ik__solver_overlap(const ik_chain *chain, const ik_real *q, int dof,
                                const ik_real *rest, const ik_solve_info *info, const void *scratch,
                                size_t scratch_size)
@@ -2802,17 +2578,14 @@ static ik_real *ik__scratch_reals(void *scratch, size_t scratch_size, size_t cou
     return (ik_real *)(void *)((char *)scratch + skip);
 }
 
-// The factor a singular value s gets in a pseudo-inverse: 1 / s above the cutoff (damping < 0),
-// s / (s^2 + damping^2) (damping >= 0), 0 for s = 0. The damped factor is written with the
-// ratio t <= 1 of the smaller to the larger of s and damping, so that no square underflows or
-// overflows: (1 / s) / (1 + t^2) for s >= damping, (t / damping) / (1 + t^2) otherwise.
+// A singular value s's factor in a pseudo-inverse: 1 / s above the cutoff (damping < 0), or
+// s / (s^2 + damping^2) without squares (docs/internals.md, "The SVD"); 0 for s = 0.
 static ik_real ik__pinv_factor(ik_real s, ik_real cutoff, ik_real damping)
 {
     ik_real t;
     if (!(s > 0))
         return 0;
-    // (Inf where the factor overflows, tested first so that no FE_OVERFLOW is raised: the
-    // pseudo-inverse is then not representable)
+    // (Inf where the factor overflows, tested first: no FE_OVERFLOW)
     if (damping < 0)
         return s <= cutoff ? 0 : (s >= 2 / IK__REAL_MAX ? 1 / s : IK_INFINITY);
     if (s >= damping) {
@@ -2833,9 +2606,7 @@ static bool ik__pinv_from_svd(const ik_real *u, const ik_real *s, const ik_real 
     for (i = 0; i < k; i++)
         if (!(ik__pinv_factor(s[i], cutoff, damping) <= IK__REAL_MAX / (ik_real)(2 * k)))
             return false;
-    for (r = 0; r < n; r++)
-        for (c = 0; c < m; c++)
-            out[r * m + c] = 0;
+    memset(out, 0, (size_t)n * (size_t)m * sizeof *out);
     for (i = 0; i < k; i++) {
         ik_real f = ik__pinv_factor(s[i], cutoff, damping);
         if (f == 0)
@@ -2894,19 +2665,13 @@ IKDEF ik_result ik_svd_damped_pinv(const ik_real *a, int m, int n, ik_real dampi
 
 IKDEF ik_target ik_target_position(ik_vec3 pos)
 {
-    ik_target t;
-    t.pos = pos;
-    t.rot = ik_quat_identity();
-    t.use_rotation = false;
+    ik_target t = { pos, ik_quat_identity(), false };
     return t;
 }
 
 IKDEF ik_target ik_target_pose(ik_xform pose)
 {
-    ik_target t;
-    t.pos = pose.pos;
-    t.rot = pose.rot;
-    t.use_rotation = true;
+    ik_target t = { pose.pos, pose.rot, true };
     return t;
 }
 
@@ -2916,20 +2681,13 @@ static ik_result ik__target_prepare(const ik_target *in, ik_target *out)
     if (!in)
         return IK_ERR_NULL_ARG;
     *out = *in;
-    if (!ik__vec3_bounded(in->pos))
+    if (!ik__vec3_bounded(in->pos) || (in->use_rotation && !ik__quat_usable(in->rot)))
         return IK_ERR_BAD_ARG;
-    if (in->use_rotation) {
-        if (!ik__quat_usable(in->rot))
-            return IK_ERR_BAD_ARG;
-        out->rot = ik_quat_normalize(in->rot);
-    } else {
-        out->rot = ik_quat_identity();
-    }
+    out->rot = in->use_rotation ? ik_quat_normalize(in->rot) : ik_quat_identity();
     return IK_OK;
 }
 
-// The number of joints that move (at least 1): the chain's length over it is the mean distance
-// between them.
+// The number of joints that move (at least 1).
 static int ik__movable_joints(const ik_chain *chain)
 {
     int i, n = 0;
@@ -2938,17 +2696,15 @@ static int ik__movable_joints(const ik_chain *chain)
     return n > 0 ? n : 1;
 }
 
-// The length a solver measures its chain by (dampings, rounding floors, restarts): its reach,
-// 1 where that is 0 or infinite, and at most 1e-3 IK__SQUARABLE (limits may be huge: squares
-// of the length, times a few factors, must not overflow).
+// The length a solver measures its chain by (dampings, rounding floors, restarts): its reach, 1
+// where that is 0 or infinite, at most 1e-3 IK__SQUARABLE (its squares must not overflow).
 static ik_real ik__length_scale(ik_real reach)
 {
     const ik_real most = IK__SQUARABLE * IK_R(1e-3);
     return ik__finite(reach) && reach > 0 ? (reach < most ? reach : most) : 1;
 }
 
-// The farthest the effector can be from the first joint: the sum of the offsets between joints
-// and of the tip, plus the largest extension of every prismatic joint (infinite if unlimited).
+// The farthest the effector can be from the first joint: offsets plus prismatic extensions.
 static ik_real ik__chain_reach(const ik_chain *chain)
 {
     ik_real reach = ik_vec3_length(chain->tip.pos);
@@ -2972,9 +2728,8 @@ static bool ik__beyond_reach(const ik_chain *chain, ik_vec3 target, ik_real reac
            reach * (1 + 64 * IK_EPSILON) + tol;
 }
 
-// The error a solver drives down, in one number: w_p |ps position error|^2, plus with a rotation
-// target w_o sum_j |u_jd - u_jc|^2 = w_o 8 sin^2(angle / 2) over the frames' axes u_j.
-// *pos_err and *rot_err get the position distance and the angle.
+// The error a solver drives down: w_p |ps position error|^2 + w_o 8 sin^2(angle / 2) (the sum of
+// |u_jd - u_jc|^2 over the frames' axes u_j); *pos_err and *rot_err get the distance and angle.
 static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_real ps, ik_real wo,
                               ik_real *pos_err, ik_real *rot_err)
 {
@@ -2990,19 +2745,17 @@ static ik_real ik__pose_error(const ik_target *t, ik_xform e, ik_real wp, ik_rea
     return f + wo * 8 * s2;
 }
 
-// The unit quaternion of the rotation R that maximizes sum_k w_k d_k . R v_k, given
-// s[a][b] = sum_k w_k v_k[a] d_k[b] (Horn 1987): the eigenvector of the largest eigenvalue of
-// the symmetric 4 x 4 matrix N built from s, found by cyclic Jacobi rotations.
-static ik_quat ik__horn_rotation(ik_real s[3][3])
+// Horn's symmetric 4 x 4 matrix n of s, scaled to max |s| = 1 first (the sums of squares must not
+// overflow); false, writing nothing, if s is zero (docs/internals.md, "Horn's rotation").
+static bool ik__horn_matrix(ik_real s[3][3], ik_real n[4][4])
 {
-    ik_real n[4][4], v[4][4], big = 0;
-    int i, j, k, p, sweep, best = 0;
-    // scaled to max |s| = 1 first: the sums of squares below must not overflow
+    ik_real big = 0;
+    int i, j;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
             big = IK_FABS(s[i][j]) > big ? IK_FABS(s[i][j]) : big;
     if (!(big > 0))
-        return ik_quat_identity();
+        return false;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
             s[i][j] /= big;
@@ -3016,9 +2769,18 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
     n[1][2] = n[2][1] = s[0][1] + s[1][0];
     n[1][3] = n[3][1] = s[2][0] + s[0][2];
     n[2][3] = n[3][2] = s[1][2] + s[2][1];
-    for (i = 0; i < 4; i++)
-        for (j = 0; j < 4; j++)
-            v[i][j] = i == j ? 1 : 0;
+    return true;
+}
+
+// The unit quaternion of the R maximizing sum_k w_k d_k . R v_k, s[a][b] = sum_k w_k v_k[a] d_k[b]
+// (Horn 1987): N's top eigenvector, by Jacobi rotations (docs/internals.md, "Horn's rotation").
+static ik_quat ik__horn_rotation(ik_real s[3][3])
+{
+    ik_real n[4][4];
+    ik_real v[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
+    int i, j, k, p, sweep, best = 0;
+    if (!ik__horn_matrix(s, n))
+        return ik_quat_identity();
     for (sweep = 0; sweep < 50; sweep++) {
         ik_real off = 0, diag = 0;
         for (i = 0; i < 4; i++)
@@ -3034,9 +2796,7 @@ static ik_quat ik__horn_rotation(ik_real s[3][3])
                 ik_real theta, t, c, sn, tau, d = n[k][k] - n[p][p];
                 if (n[p][k] == 0)
                     continue;
-                // the classic symmetric Jacobi rotation zeroing n[p][k]; for theta beyond
-                // 1 / epsilon^2, whose square plus 1 rounds to its square (and may overflow, as
-                // theta itself may), t = 1 / (2 theta) from the entries
+                // the symmetric Jacobi rotation zeroing n[p][k] (t = 1 / (2 theta) for huge theta)
                 if (IK_FABS(d) * (IK_EPSILON * IK_EPSILON) < 2 * IK_FABS(n[p][k])) {
                     theta = d / (2 * n[p][k]);
                     t = (theta >= 0 ? 1 : -1) / (IK_FABS(theta) + IK_SQRT(theta * theta + 1));
@@ -5360,20 +5120,7 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
 
 // ---- implementation: analytic limb -------------------------------------------------------------
 
-// Geometry (after Tolani, Goswami and Badler 2000, generalised to any bone and hinge axes).
-// Shoulder frame at rest: elbow at e = L1 d1; with the elbow at angle t about the unit hinge h,
-// the wrist is at w(t) = L1 d1 + L2 R_h(t) d2. Splitting d = (d.h) h + d_perp,
-//   d1 . R_h(t) d2 = A + B cos t + C sin t = A + Rg cos(t - t0),
-//   A = (d1.h)(d2.h),  B = d1_perp . d2_perp,  C = d1 . (h x d2),  Rg = sqrt(B^2 + C^2),
-// so |w|^2 = L1^2 + L2^2 + 2 L1 L2 (A + Rg cos(t - t0)): the reach runs from
-// sqrt(L1^2 + L2^2 + 2 L1 L2 (A - Rg)) (folded, t = t0 + pi) to ... (A + Rg) (straight, t = t0),
-// and a reach D needs cos(t - t0) = ((D^2 - L1^2 - L2^2) / (2 L1 L2) - A) / Rg; ik.h takes
-// t = t0 + acos(.), the positive bend. By Rodrigues' formula the lower bone at angle t is
-// L2 R_h(t) d2 = L2 (d2.h) h + L2 d2_perp cos t + L2 (h x d2) sin t (no rotation needed). Then
-// the shoulder rotation maps the local frame (a_l = w / |w|, b_l = the elbow's side of the
-// shoulder-wrist line) onto the model frame (a_m = toward the target, b_m = toward the pole, or
-// swivel_ref turned by the swivel angle about a_m), and the wrist rotation is what remains of the
-// target orientation.
+// After Tolani, Goswami and Badler 2000, for any bone and hinge axes: derived in docs/limb.md.
 
 // The limb's shape at elbow angle theta, in the shoulder frame.
 typedef struct ik__limb_shape {
@@ -5389,10 +5136,7 @@ typedef struct ik__limb_shape {
 
 IKDEF ik_limb_opts ik_default_limb_opts(void)
 {
-    ik_limb_opts o;
-    o.softness = 0;
-    o.pole_band = IK_R(0.01);
-    o._valid = IK__OPTS_VALID;
+    ik_limb_opts o = { 0, IK_R(0.01), IK__OPTS_VALID }; // softness 0, pole_band 0.01
     return o;
 }
 
@@ -5409,8 +5153,7 @@ static ik_real ik__limb_length(ik_vec3 v)
     return m * IK_SQRT(ik_vec3_length2(v));
 }
 
-// dist / unit (dist >= 0, unit > 0: a distance in a limb's units), or REAL_MAX (out of reach)
-// where that overflows: tested first, so that no FE_OVERFLOW is raised.
+// dist / unit (a distance in a limb's units), or REAL_MAX where that overflows (tested first).
 static inline ik_real ik__limb_units(ik_real dist, ik_real unit)
 {
     return unit >= 1 || dist <= unit * (IK__REAL_MAX / 2) ? dist / unit : IK__REAL_MAX;
@@ -5431,17 +5174,15 @@ static inline ik_vec3 ik__limb_unit(ik_vec3 v)
 
 static inline ik_quat ik__limb_quat_unit(ik_quat q)
 {
-    // (q is finite: checked by the callers; one with |x| + |y| + |z| + |w| > 4 is not unit,
-    // and its squares may overflow)
+    // (q finite; one with |x| + |y| + |z| + |w| > 4 is not unit, and its squares may overflow)
     return IK_FABS(q.x) + IK_FABS(q.y) + IK_FABS(q.z) + IK_FABS(q.w) <= 4 &&
                    IK_FABS(ik_quat_dot(q, q) - 1) <= 4 * IK_EPSILON
                ? q
                : ik_quat_normalize(q);
 }
 
-// The rotation about a unit axis whose angle has cosine c and sine s, from the half-angle
-// formulas (no trigonometric call), taking the larger of cos and sin of the half angle from its
-// square root. Either sign of the quaternion may come out: it is the same rotation.
+// The rotation about a unit axis whose angle has cosine c and sine s, by the half-angle formulas
+// (the larger of the half angle's cos and sin from its square root); either sign may come out.
 static ik_quat ik__quat_unit_axis_cs(ik_vec3 axis, ik_real c, ik_real s)
 {
     ik_real ch, sh;
@@ -5466,9 +5207,8 @@ static inline bool ik__limb_valid(const ik_limb *in)
            !(in->upper_length < 0 || in->lower_length < 0);
 }
 
-// The elbow's geometry from g's unit directions and lengths (docs/limb.md, "Geometry"):
-// d1 . R_h(t) d2 = a + rg cos(t - t0), with (cos t0, sin t0) = (b, c) / rg, and the lower bone at
-// elbow angle t by Rodrigues' formula, lower_along + lower_cos cos t + lower_sin sin t.
+// The elbow's geometry from g's unit directions and lengths (docs/limb.md, "Geometry"): a, rg,
+// t0, and the lower bone lower_along + lower_cos cos t + lower_sin sin t.
 static inline void ik__limb_prepare_bend(ik_limb_prepared *g)
 {
     ik_real dh1 = ik_vec3_dot(g->upper_dir, g->hinge_axis),
@@ -5486,8 +5226,7 @@ static inline void ik__limb_prepare_bend(ik_limb_prepared *g)
     g->lower_sin = ik_vec3_cross(g->hinge_axis, g->lower_cos);
 }
 
-// The squared reach as a function of the elbow angle, reach2_mid + reach2_half cos(t - t0), its
-// range, and the constants of the elbow angle's solve (t0, its half, the inverses).
+// The squared reach reach2_mid + reach2_half cos(t - t0), its range, the elbow solve's constants.
 static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
 {
     ik_real k = 2 * g->upper_length * g->lower_length,
@@ -5504,8 +5243,7 @@ static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
     g->reach2_half = k * g->rg;
     // (0 where the inverse would overflow: tested first, so that no FE_OVERFLOW is raised)
     g->reach2_half_inv = g->reach2_half > IK__REAL_MIN ? 1 / g->reach2_half : 0;
-    // (and 0 where |t|^2 unit2_inv could overflow: |t|^2 <= 12 IK_MAX_MAGNITUDE^2 for bounded
-    // positions of the target and the base)
+    // (and 0 where |t|^2 unit2_inv could overflow, |t|^2 <= 12 IK_MAX_MAGNITUDE^2)
     unit2 = g->length_unit * g->length_unit; // (at most about 1e25: lengths are bounded)
     g->unit2_inv =
         unit2 > 12 * IK_MAX_MAGNITUDE * IK_MAX_MAGNITUDE / IK__REAL_MAX && unit2 > IK__REAL_MIN
@@ -5539,46 +5277,39 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     ik__limb_prepare_bend(&g);
     if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
-    // the reach's range and the elbow angle's constants
-    ik__limb_prepare_reach(&g);
+    ik__limb_prepare_reach(&g); // the reach's range and the elbow angle's constants
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
 }
 
-// atan(z) for z in [0, 1], within 2 ulps (a third of the instructions of libm's atan2, which
-// the limb's elbow angle took before): z reduced by the nearest t = k / 16 below it,
-// atan z = atan t + atan u with u = (z - t) / (1 + z t) in [0, 1/16], whose series
-// u - u^3 / 3 + ... + u^13 / 13 (7 terms) leaves out less than u^15 / 15, 1e-18 of atan u. (The
-// table: atan(k / 16), by atanl, rounded.)
+// atan(z) for z in [0, 1], within 2 ulps: a table of atan(k / 16) and a 7-term series
+// (docs/limb.md, "Inside the solver").
 static inline ik_real ik__atan01(ik_real z)
 {
-    static const ik_real atan_t[16] = {
-        IK_R(0),
-        IK_R(0.062418809995957348475),
-        IK_R(0.12435499454676143503),
-        IK_R(0.18534794999569476488),
-        IK_R(0.24497866312686415417),
-        IK_R(0.30288486837497140557),
-        IK_R(0.35877067027057222041),
-        IK_R(0.41241044159738730689),
-        IK_R(0.4636476090008061162),
-        IK_R(0.51238946031073770665),
-        IK_R(0.55859931534356243595),
-        IK_R(0.60228734613496418167),
-        IK_R(0.6435011087932843868),
-        IK_R(0.68231655487474807825),
-        IK_R(0.71882999962162450543),
-        IK_R(0.75315128096219438955),
-    };
+    static const ik_real atan_t[16] = { IK_R(0),
+                                        IK_R(0.062418809995957348475),
+                                        IK_R(0.12435499454676143503),
+                                        IK_R(0.18534794999569476488),
+                                        IK_R(0.24497866312686415417),
+                                        IK_R(0.30288486837497140557),
+                                        IK_R(0.35877067027057222041),
+                                        IK_R(0.41241044159738730689),
+                                        IK_R(0.4636476090008061162),
+                                        IK_R(0.51238946031073770665),
+                                        IK_R(0.55859931534356243595),
+                                        IK_R(0.60228734613496418167),
+                                        IK_R(0.6435011087932843868),
+                                        IK_R(0.68231655487474807825),
+                                        IK_R(0.71882999962162450543),
+                                        IK_R(0.75315128096219438955) };
     int k = z < 1 ? (int)(z * 16) : 15;
     ik_real t = (ik_real)k / 16, u = (z - t) / (1 + z * t), u2 = u * u;
-    ik_real p =
-        (((((IK_R(-1.0) / 13 * u2 + IK_R(1.0) / 11) * u2 - IK_R(1.0) / 9) * u2 + IK_R(1.0) / 7) *
-              u2 -
-          IK_R(1.0) / 5) *
-             u2 +
-         IK_R(1.0) / 3);
+    ik_real p = IK_R(-1.0) / 13 * u2 + IK_R(1.0) / 11; // the series by Horner's rule
+    p = p * u2 - IK_R(1.0) / 9;
+    p = p * u2 + IK_R(1.0) / 7;
+    p = p * u2 - IK_R(1.0) / 5;
+    p = p * u2 + IK_R(1.0) / 3;
     return atan_t[k] + (u - u * u2 * p);
 }
 
@@ -5586,8 +5317,7 @@ static inline ik_real ik__atan01(ik_real z)
 static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
 {
     ik_real k = (ref - theta) / (2 * IK_PI), r;
-    // within half a turn: nearest as it is (most calls; rounding k below could pick the other
-    // turn a few ulps below pi)
+    // within half a turn: nearest as it is (k's rounding could pick the other turn near pi)
     if (IK_FABS(ref - theta) < IK_PI)
         return theta;
     if (!(IK_FABS(k) <= IK_MAX_MAGNITUDE)) // (the answer would be beyond it anyway)
@@ -5597,13 +5327,11 @@ static inline ik_real ik__angle_near(ik_real theta, ik_real ref)
     return IK_FABS(r) <= IK_MAX_MAGNITUDE / 2 ? r : theta;
 }
 
-// The exponential map of the unit quaternion q nearest ref: of (a + 2 pi k) n, k = -1, 0, 1, with
-// a in [0, pi] the angle and n the unit axis, the one nearest ref (continuous along a path
-// through angle pi, |result| < 3 pi). |(a + 2 pi k) n - ref|^2 - |a n - ref|^2 =
-// 4 pi k (a + pi k - n.ref), so k = 1 wins when n.ref > a + pi, k = -1 when n.ref < a - pi.
-static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
+// The exponential map (a + 2 pi k) n of the unit quaternion q nearest v [3], k = -1, 0 or 1, in v
+// (docs/limb.md, "Inside the solver"): continuous along a path through angle pi.
+static inline void ik__limb_log_near(ik_quat q, ik_real *v)
 {
-    ik_vec3 n;
+    ik_vec3 n, ref = ik_vec3_make(v[0], v[1], v[2]);
     ik_real s, a, p;
     q = q.w < 0 ? ik__quat_scale(q, -1) : q; // (a half turn, w = 0: either sign, see below)
     s = IK_SQRT(q.x * q.x + q.y * q.y + q.z * q.z);
@@ -5616,25 +5344,24 @@ static inline ik_vec3 ik__limb_log_near(ik_quat q, ik_vec3 ref)
     }
     p = ik_vec3_dot(n, ref);
     a = p > a + IK_PI ? a + 2 * IK_PI : (p < a - IK_PI ? a - 2 * IK_PI : a);
-    return ik_vec3_scale(n, a);
+    n = ik_vec3_scale(n, a);
+    v[0] = n.x;
+    v[1] = n.y;
+    v[2] = n.z;
 }
 
-// v made perpendicular to the unit vector a, and normalized (zero if nothing is left of it).
+// v made perpendicular to the unit vector a (projected twice), and normalized; zero, "no side",
+// where what is left of v's direction is at rounding level.
 static ik_vec3 ik__perp_unit(ik_vec3 v, ik_vec3 a)
 {
-    // v's part perpendicular to the unit a, scale-free on v's direction u. If that part is at
-    // rounding level, its direction is noise (it may even lie along a): zero, which callers
-    // treat as "no side". Else projected twice, so the result is perpendicular to the last digit.
     ik_vec3 u = ik__vec3_unit(v), p = ik_vec3_add_scaled(u, a, -ik_vec3_dot(u, a));
     if (ik_vec3_length2(p) <= 64 * IK_EPSILON * IK_EPSILON)
         return ik_vec3_zero();
     return ik__vec3_unit(ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a)));
 }
 
-// The part of v perpendicular to the unit vector a. Once projected, it keeps a rounding error
-// along a of about eps |v|: large next to a short result (v near the line), and the frames made
-// from it must be orthonormal to the last digit, so a result shorter than |v| / 2 is projected
-// again.
+// The part of v perpendicular to the unit vector a, projected again when shorter than |v| / 2
+// (docs/limb.md, "The shoulder and the wrist").
 static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
 {
     ik_vec3 p = ik_vec3_add_scaled(v, a, -ik_vec3_dot(v, a));
@@ -5643,8 +5370,7 @@ static inline ik_vec3 ik__limb_perp2(ik_vec3 v, ik_vec3 a)
                : ik_vec3_add_scaled(p, a, -ik_vec3_dot(p, a));
 }
 
-// ik__quat_from_frames() (below) beyond 162 degrees: its matrix M built in full, Shepperd's
-// method (rare: out of line, so that it does not weigh on the common case's registers).
+// ik__quat_from_frames() beyond 162 degrees: Shepperd's method on M (rare: out of line).
 IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d);
@@ -5661,14 +5387,8 @@ IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_ve
     return ik__quat_from_mat3(&m);
 }
 
-// The rotation taking the orthonormal frame (a, b, e = a x b) onto (c, d, f = c x d), the matrix
-// M = [c d f] [a b e]^T. For a rotation by t about n, trace M = 1 + 2 cos t and the vector of
-// M's antisymmetric part (M32 - M23, M13 - M31, M21 - M12) is 2 sin t n; for this M they are
-// a.c + b.d + e.f and a x c + b x d + e x f. So q ~ (that vector, 1 + trace) = 4 cos(t/2) q;
-// its components carry absolute errors of a few ulps, so it is accurate while |4 cos(t/2)| is
-// not small: 1 + trace = 4 cos^2(t/2) >= 0.1 (t <= 162 degrees); beyond, Shepperd's method.
-// The result is that rotation times a positive factor (|q| = 4 cos(t/2), or 1 from Shepperd's
-// method): callers normalize where it is off their longest chain of dependent operations.
+// The rotation taking the frame (a, b, a x b) onto (c, d, c x d) times a positive factor, which
+// callers remove (docs/limb.md, "The shoulder and the wrist").
 static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
@@ -5679,12 +5399,8 @@ static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
     return ik_quat_make(v.x, v.y, v.z, 1 + tr);
 }
 
-// The elbow side when the elbow is on the shoulder-wrist line (straight or folded, or a zero
-// bone): the side it comes from as the angle moves into this end of its range (t0 upward when
-// straight, t0 + pi downward when folded). dw/dt = h x f turns the line about the shoulder, and
-// the elbow, fixed, falls behind it: to the side of -dw (dw the wrist's move) where the elbow is
-// on the wrist's side of the shoulder, of +dw on the other side (folded, the wrist beyond the
-// shoulder: a lower bone longer than the upper one).
+// The elbow side when the elbow is on the shoulder-wrist line: the side it comes from as the angle
+// enters this end of its range (docs/limb.md, "Straight or folded limb").
 static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, ik_real sin_t,
                                      ik_vec3 lower, ik_vec3 line)
 {
@@ -5695,11 +5411,8 @@ static ik_vec3 ik__limb_side_on_line(const ik_limb_prepared *g, ik_real cos_t, i
     return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(line) : side;
 }
 
-// The limb's shape with the elbow at the angle t whose half has cosine ch and sine sh (a unit
-// pair: the elbow's rotation is then (hinge_axis sh, ch), with no square root). inv_len: 1 / |w|
-// as the caller knows it (the reach t was made for), or 0: the shoulder -> wrist direction is
-// w inv_len where that is unit to rounding (a multiplication, not a square root and a division
-// on the solve's longest chain of dependent operations), else w / |w|.
+// The limb's shape at the elbow angle whose half has cosine ch and sine sh (a unit pair); the
+// line is w inv_len where that is unit to rounding (inv_len: 1 / |w| or 0), else w / |w|.
 static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_real sh,
                                      ik_real inv_len, ik__limb_shape *out)
 {
@@ -5718,12 +5431,8 @@ static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_r
     if (!(IK_FABS(ik_vec3_length2(out->line) - 1) <= 4 * IK_EPSILON))
         out->line = wrist2 > tiny2 ? ik_vec3_scale(wrist, 1 / out->w_len)
                                    : (g->upper_length > 0 ? g->upper_dir : g->lower_dir);
-    // the elbow's side: its offset from the line, unless that is rounding noise. Measured as
-    // |offset| |w| = |e x f| (twice the area of the triangle shoulder-elbow-wrist), whose
-    // rounding error is a few eps of the limb's length squared however short w is (the offset
-    // alone carries the error of line's direction, eps / |w|): below 64 eps the elbow counts as on
-    // the line, so that a state within rounding of straight or folded (an answer, or that answer
-    // read back from q) gets the same side
+    // the elbow's side: its offset from the line, unless |offset| |w| is rounding noise
+    // (docs/limb.md, "Straight or folded limb")
     out->side = ik__limb_perp2(g->elbow, out->line);
     side2 = ik_vec3_length2(out->side);
     out->side = side2 * wrist2 > 16 * tiny2
@@ -5731,40 +5440,21 @@ static inline void ik__limb_shape_at(const ik_limb_prepared *g, ik_real ch, ik_r
                     : ik__limb_side_on_line(g, cos_t, sin_t, out->lower, out->line);
 }
 
-// The current model-frame shoulder rotation (base.rot * shoulder) of q, or of pose when q is
-// NULL.
-static ik_quat ik__limb_shoulder_now(const ik_limb_prepared *g, const ik_real *q,
-                                     const ik_limb_pose *pose)
+// The current pose (q, or pose when q is NULL): the model-frame shoulder rotation (returned) and
+// the limb's shape; now (may be NULL) is taken as the shape where the elbow angle is theta to
+// rounding (docs/limb.md, "Pole on the shoulder-wrist line").
+static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
+                                const ik_limb_pose *pose, ik_real theta, const ik__limb_shape *now,
+                                ik__limb_shape *cur)
 {
+    ik_real t = q ? q[3] : pose->elbow;
     ik_quat s =
         q ? ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])) : ik_quat_normalize(pose->shoulder);
+    if (now && IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta))
+        *cur = *now;
+    else
+        ik__limb_shape_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, cur);
     return ik_quat_mul(g->base.rot, s);
-}
-
-// The current pose (q, or pose when q is NULL): the model-frame shoulder rotation
-// (base.rot * shoulder) and the limb's shape at the current elbow angle.
-static ik_quat ik__limb_current(const ik_limb_prepared *g, const ik_real *q,
-                                const ik_limb_pose *pose, ik__limb_shape *shape)
-{
-    ik_real t = q ? q[3] : pose->elbow;
-    ik__limb_shape_at(g, IK_COS(t / 2), IK_SIN(t / 2), 0, shape);
-    return ik__limb_shoulder_now(g, q, pose);
-}
-
-// The current pose as ik__limb_current() reads it, except that an elbow angle equal to the new
-// one, theta, to rounding (solving again from an answer) takes the new shape now as its own:
-// made again from the angle, the shape would carry the angle's rounding, amplified near the
-// ends of the reach (where the elbow's side is ill-conditioned), and the degenerate cases would
-// turn the limb a little on every solve instead of giving the answer again.
-static ik_quat ik__limb_current_at(const ik_limb_prepared *g, const ik_real *q,
-                                   const ik_limb_pose *pose, ik_real theta,
-                                   const ik__limb_shape *now, ik__limb_shape *cur)
-{
-    ik_real t = q ? q[3] : pose->elbow;
-    if (!(IK_FABS(t - theta) <= IK_EPSILON * IK_FABS(theta)))
-        return ik__limb_current(g, q, pose, cur);
-    *cur = *now;
-    return ik__limb_shoulder_now(g, q, pose);
 }
 
 IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xform *out_tip)
@@ -5827,8 +5517,7 @@ static inline ik_result ik__limb_solve_check(const ik_limb_prepared *g,
     return IK_OK;
 }
 
-// The reach the elbow is bent for: the target's distance, softened and clamped to the limb's
-// range.
+// The reach the elbow is bent for: the target's distance, softened and clamped to the range.
 typedef struct ik__limb_reach {
     ik_vec3 to_target; // target - shoulder, model frame
     ik_real dist;      // |to_target|, model units
@@ -5837,35 +5526,28 @@ typedef struct ik__limb_reach {
     bool met;          // reach2 is the target's (not clamped or softened beyond rounding)
 } ik__limb_reach;
 
-// The target's distance r->dist in the limb's unit, softened by soft (in the limb's unit) and
-// clamped to the range of reach: r->reach2, r->inv_len and r->met.
+// r->dist in the limb's unit, softened by soft and clamped: r->reach2, r->inv_len and r->met.
 static inline void ik__limb_reach_clamp(const ik_limb_prepared *g, ik_real soft, ik__limb_reach *r)
 {
     ik_real dmax = IK_SQRT(g->reach2_max), du, reach;
     du = ik__limb_units(r->dist, g->length_unit);
     reach = du < IK__REAL_MAX ? du : dmax; // (a tiny limb's far target: out of reach)
-    if (soft > 0 && reach > dmax - soft) {
-        // x / (x + s) eases the last s of reach: slope 1 where it starts, never quite full;
-        // dmax - s + s x / (x + s) = dmax - s / (1 + x / s), which neither cancels nor
-        // overflows (not even regrouped by -ffast-math, as s (s / (x + s)) could be)
+    if (soft > 0 && reach > dmax - soft) { // soft reach (docs/limb.md, "Inside the solver")
         ik_real x = reach - (dmax - soft);
         reach = dmax - soft / (1 + x / soft);
     }
     reach = ik__clamp(reach, IK_SQRT(g->reach2_min), dmax);
-    // (at a bound its square exactly: sqrt then squaring would bend a straight limb by
-    // sqrt(epsilon))
+    // (at a bound its square exactly: not bent by the rounding of sqrt then squaring)
     r->reach2 = reach == dmax                     ? g->reach2_max
                 : reach == IK_SQRT(g->reach2_min) ? g->reach2_min
                                                   : reach * reach;
     r->inv_len = reach > IK__REAL_MIN ? 1 / reach : 0;
-    // met unless clamped or softened beyond rounding (a target made by FK of a reachable
-    // pose can land a rounding error outside the range)
+    // met unless clamped or softened beyond rounding
     r->met = IK_FABS(reach - du) <= 64 * IK_EPSILON * (g->upper_length + g->lower_length);
 }
 
-// The reach for a target at target_pos, with opts.softness soft (model units). Squared, and where
-// that neither under- nor overflows straight from |to_target|^2, so that the elbow angle does
-// not wait for a square root.
+// The reach for a target at target_pos, with opts.softness soft (model units); squared straight
+// from |to_target|^2 where that neither under- nor overflows (no square root on the critical path).
 static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_vec3 target_pos,
                                                 ik_real soft)
 {
@@ -5884,8 +5566,7 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
         dist2 = du <= 2 ? du * du : du; // (beyond 2, any value above reach2_max <= 1 will do)
     }
     r.reach2 = dist2;
-    // 1 / |w| in the limb's unit; 0 (not used) within 2^-40 limbs of the shoulder, where it
-    // could overflow (tested without a product that could be subnormal, which is slow)
+    // 1 / |w| in the limb's unit; 0 (not used) within 2^-40 limbs of the shoulder
     r.inv_len = r.dist * IK_R(1099511627776.0) >= g->length_unit ? g->length_unit / r.dist : 0;
     r.met = true;
     if (soft > 0 || dist2 > g->reach2_max || dist2 < g->reach2_min)
@@ -5894,19 +5575,13 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
 }
 
 // The elbow angle for the reach (the nearest to the current angle, current), and the limb's
-// shape at it (docs/limb.md, "Geometry"; its chain of operations kept short: "Cost").
-// theta = t0 + acos(c), c = cos(theta - t0) = (reach2 - reach2_mid) / reach2_half, by its half:
-// (cos, sin) of acos(c) / 2 in [0, pi / 2] are sqrt((1 + c) / 2) and sqrt((1 - c) / 2), turned
-// by t0 / 2 (angle sums); the angle itself, accurate near c = +-1 too, is 4 atan(tan(acos(c) / 4))
-// with tan(x / 2) = sin x / (1 + cos x).
+// shape at it: theta = t0 + acos(c), by its half (docs/limb.md, "Inside the solver").
 static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
                                     ik_real current, ik__limb_shape *shape)
 {
     ik_real theta, ch, sh;
     if (2 * g->upper_length * g->lower_length * g->rg > 0) {
-        // (at the bounds exactly straight or folded, whatever the rounding of the formula; the
-        // prepared 1 / reach2_half overflows only for a bone below 1e-300 of the limb, whose
-        // range of reach then rounds to a point, so that this third case never sees it)
+        // (at the bounds exactly straight or folded, whatever the rounding of the formula)
         ik_real c = reach2 >= g->reach2_max ? 1
                     : reach2 <= g->reach2_min
                         ? -1
@@ -5926,9 +5601,7 @@ static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, i
 }
 
 // The unit direction of ref's part across the unit aim, and that part's length in *across_len;
-// zero (and 0) where the part is at ref's rounding level: its direction is noise then, not
-// perpendicular to the line to working precision (compared squared where the squares neither
-// under- nor overflow).
+// zero (and 0) where the part is at ref's rounding level (docs/limb.md, "Pole within rounding").
 static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_len)
 {
     ik_vec3 across = ik__limb_perp2(ref, aim);
@@ -5947,10 +5620,8 @@ static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_
     return plen > 0 ? ik__limb_div(across, plen) : across;
 }
 
-// The elbow side within the pole band: the current side (that of q or pose, the current shape
-// taken as now's at the new angle theta) kept within alpha of side, alpha growing from 0 at the
-// band's edge (nearness 1) to pi on the line (nearness 0) by a smoothstep, else pulled to the
-// cone's edge. side: the pole's side, or zero for none. docs/limb.md, "Degenerate cases".
+// The elbow side within the pole band: the current side, kept within a cone about side (zero:
+// none) that opens with nearness (docs/limb.md, "Pole on the shoulder-wrist line").
 static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_real *q,
                                          const ik_limb_pose *pose, ik_real theta,
                                          const ik__limb_shape *now, ik_vec3 aim, ik_vec3 side,
@@ -5959,7 +5630,7 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
     ik__limb_shape cur;
     ik_real alpha, beta;
     ik_vec3 current = ik__perp_unit(
-        ik_quat_rotate(ik__limb_current_at(g, q, pose, theta, now, &cur), cur.side), aim);
+        ik_quat_rotate(ik__limb_current(g, q, pose, theta, now, &cur), cur.side), aim);
     if (ik_vec3_length2(current) == 0)
         current = ik_vec3_any_perpendicular(aim);
     alpha = IK_PI * (1 - nearness * nearness * (3 - 2 * nearness));
@@ -5974,12 +5645,8 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
     return ik__perp_unit(side, aim);
 }
 
-// The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or
-// swivel_ref's side turned by the swivel), blended with the current side within the pole band
-// (docs/limb.md, "Degenerate cases"). Near the line its side is ill-defined, and no function of
-// the pole alone can be continuous there, so the current side takes part; this is continuous in
-// the pole and the target, and solving again gives the same answer (a projection, and the
-// answer's current side is its own elbow side).
+// The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or the
+// swivel), the current side within the pole band (docs/limb.md, "Pole on the shoulder-wrist line").
 static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
                                     ik_real band, ik_real scale, const ik_real *q,
                                     const ik_limb_pose *pose, ik_real theta,
@@ -5988,12 +5655,9 @@ static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_tar
     ik_real across_len, ref_len;
     ik_vec3 ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
     ik_vec3 side = ik__limb_across(ref, aim, &across_len);
-    // nearness to the line: the pole's distance from it relative to the limb's length (so that
-    // a tiny move of the pole is a tiny change, however near the shoulder it is), or
-    // swivel_ref's sine
+    // nearness to the line: the pole's distance from it per limb length, or swivel_ref's sine
     ref_len = target->use_swivel || scale == 0 ? ik_vec3_length(ref) : scale;
-    // the swivel turns swivel_ref's side before the band's cone is put about it (turned after,
-    // the current side it kept would be turned again by every solve)
+    // the swivel turns swivel_ref's side before the band's cone is put about it
     if (target->use_swivel) {
         ik_real cs = IK_COS(target->swivel), sn = IK_SIN(target->swivel);
         side = ik__perp_unit(
@@ -6006,9 +5670,8 @@ static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_tar
     return ik_vec3_length2(side) == 0 ? ik_vec3_any_perpendicular(aim) : side;
 }
 
-// The wrist's rotation: with a target orientation (rot), what is left of it (target_rot) after
-// base * shoulder * elbow (frame times 1 / frame_norm, then elbow_rot); position only, the
-// current wrist (made only if it is asked for: with_current).
+// The wrist's rotation: what is left of target_rot after frame / frame_norm and elbow_rot (rot);
+// position only, the current wrist (made only if with_current).
 static inline ik_quat ik__limb_wrist(bool rot, ik_quat target_rot, ik_quat frame,
                                      ik_real frame_norm, ik_quat elbow_rot, const ik_real *q,
                                      const ik_limb_pose *pose, bool with_current)
@@ -6021,34 +5684,24 @@ static inline ik_quat ik__limb_wrist(bool rot, ik_quat target_rot, ik_quat frame
     return q ? ik_quat_identity() : ik__limb_quat_unit(pose->wrist);
 }
 
-// Writes the answer to q (the exponential maps nearest the current ones; the wrist's only with a
-// target orientation) and pose, where given.
+// Writes the answer to q (exponential maps near the current ones) and pose, where given.
 static inline void ik__limb_write(ik_quat shoulder, ik_real theta, ik_quat wrist, bool rot,
                                   ik_real *q, ik_limb_pose *pose)
 {
     if (q) {
-        ik_vec3 vs = ik__limb_log_near(shoulder, ik_vec3_make(q[0], q[1], q[2]));
-        q[0] = vs.x;
-        q[1] = vs.y;
-        q[2] = vs.z;
+        ik__limb_log_near(shoulder, q);
         q[3] = theta;
-        if (rot) {
-            ik_vec3 vw = ik__limb_log_near(wrist, ik_vec3_make(q[4], q[5], q[6]));
-            q[4] = vw.x;
-            q[5] = vw.y;
-            q[6] = vw.z;
-        }
+        if (rot)
+            ik__limb_log_near(wrist, q + 4);
     }
     if (pose) {
-        pose->shoulder = shoulder;
-        pose->elbow = theta;
-        pose->wrist = wrist;
+        ik_limb_pose answer = { shoulder, theta, wrist };
+        *pose = answer;
     }
 }
 
-// The solve's report: the wrist's distance from the target (|w| along aim against the target
-// direction) and, with a target orientation, the angle from the reached one (base * shoulder
-// * elbow * wrist, reached) to it.
+// The solve's report: the wrist's distance from the target (|w| along aim against to_target)
+// and, with a target orientation, the angle from the reached one to it.
 static inline void ik__limb_report(const ik_limb_prepared *g, const ik__limb_reach *r, ik_vec3 aim,
                                    ik_real w_len, ik_quat reached, bool rot, ik_quat target_rot,
                                    ik_solve_info *info)
@@ -6073,8 +5726,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     ik_quat frame, shoulder, wrist, target_rot;
     bool rot;
     ik_result checked;
-    // (the options read before the checks: gcc then keeps the solve in one function instead of
-    // splitting the checks off, which cost a few instructions)
+    // (the options read before the checks: gcc then keeps the solve in one function)
     band = opts ? opts->pole_band : IK_R(0.01);
     soft = opts ? opts->softness : 0;
     checked = ik__limb_solve_check(g, target, opts, q, out_pose);
@@ -6083,8 +5735,7 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     rot = target->use_rotation;
     scale = g->length_unit * (g->upper_length + g->lower_length); // the limb's length, model units
 
-    // the reach, softened and clamped (lengths in the limb's unit, l1 + l2 = 1, except the
-    // model's distance of the target, taken without squares that could underflow)
+    // the reach, softened and clamped (in the limb's unit, l1 + l2 = 1)
     reach = ik__limb_reach_for(g, target->pos, soft);
     // the elbow angle for it, and the limb's shape in the shoulder frame
     theta = ik__limb_bend(g, reach.reach2, reach.inv_len, q ? q[3] : out_pose->elbow, &shape);
@@ -6093,13 +5744,12 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     if (reach.dist > 16 * IK_EPSILON * scale)
         aim = ik__limb_div(reach.to_target, reach.dist);
     else // target at the shoulder: keep the limb's current direction
-        aim = ik_quat_rotate(ik__limb_current_at(g, q, out_pose, theta, &shape, &cur), cur.line);
+        aim = ik_quat_rotate(ik__limb_current(g, q, out_pose, theta, &shape, &cur), cur.line);
     // the elbow's side in the model frame
     side = ik__limb_side(g, target, band, scale, q, out_pose, theta, &shape, aim);
 
     // shoulder: base * shoulder (= frame) maps (a_l, b_l, a_l x b_l) onto (aim, side, aim x
-    // side). frame comes unnormalized, and its normalization frame_norm is applied to the
-    // products below: the square root and division run beside them, not before them
+    // side); frame's normalization frame_norm is applied to the products below
     frame = ik__quat_from_frames(shape.line, shape.side, aim, side);
     frame_norm = 1 / IK_SQRT(ik_quat_dot(frame, frame));
     shoulder = ik__quat_scale(ik_quat_mul(ik_quat_conjugate(g->base.rot), frame), frame_norm);
@@ -6130,17 +5780,15 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
         return IK_ERR_NULL_ARG;
     if (!ik__limb_state_valid(q, NULL))
         return IK_ERR_BAD_ARG;
-    shoulder = ik__limb_current(&g, q, NULL, &shape);
+    shoulder = ik__limb_current(&g, q, NULL, 0, NULL, &shape);
     line = ik_quat_rotate(shoulder, shape.line);
     side = ik__perp_unit(ik_quat_rotate(shoulder, shape.side), line);
     ref = ik__perp_unit(g.swivel_ref, line);
-    if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0) {
+    if (ik_vec3_length2(ref) == 0 || ik_vec3_length2(side) == 0)
         *out_swivel = 0;
-        return IK_OK;
-    }
-    *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
-    if (*out_swivel <= -IK_PI)
-        *out_swivel = IK_PI;
+    else
+        *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
+    *out_swivel = *out_swivel <= -IK_PI ? IK_PI : *out_swivel;
     return IK_OK;
 }
 
