@@ -57,7 +57,8 @@
        IK_ASSERT(c)        internal invariants (off)      the implementation unit
        IK_NO_FAST_PATHS    the general code everywhere    the implementation unit
                            (for testing: no joint tables' turns, planar passes and steps, closed
-                           forms; the same answers within rounding, slower)
+                           forms, unweighted normal equations, CCD's lean sweeps and skipped
+                           final FK; the same answers within rounding, slower)
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
        Units that disagree on IK_USE_FLOAT do not link (gcc, clang; not with IK_STATIC): the
        linker reports an undefined reference to ik_link_error_IK_USE_FLOAT_mismatch_ik_real_
@@ -989,7 +990,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
 #if defined(IK_IMPLEMENTATION) && !defined(IK__IMPLEMENTATION_DONE)
 #define IK__IMPLEMENTATION_DONE
 #include <stdint.h> // uintptr_t (ik__overlap), the bits of reals
-// The fast paths: off with IK_NO_FAST_PATHS (top comment; unweighted normal equations too).
+// The fast paths: off with IK_NO_FAST_PATHS (the list: top comment, CONFIGURATION).
 #ifdef IK_NO_FAST_PATHS
 #define IK__FAST 0
 #else
