@@ -3200,19 +3200,18 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 }
 
 // The task error e at q and the Jacobian jac (NULL: none) from one kinematics pass; |e|^2.
-static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
-                              const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
-                              ik_real *jac, ik_real *e)
+static ik_real ik__task_error(const ik__jac_work *w, const ik_real *q, ik_real *jac, ik_real *e)
 {
+    const ik__goal *t = &w->goal;
     ik_vec3 dp, dr;
     ik_mat3 r;
-    ik_xform eff =
-        ik__jacobian(chain, table, q, 6, dof, jac, euler, t->use_rotation ? ow : 0, NULL, &r);
+    ik_xform eff = ik__jacobian(w->chain, &w->table, q, 6, w->dof, jac, w->euler,
+                                t->use_rotation ? w->ow : 0, NULL, &r);
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
-    dr = ik_vec3_scale(ik__rotation_log(&t->rot, &r), ow);
+    dr = ik_vec3_scale(ik__rotation_log(&t->rot, &r), w->ow);
     e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
@@ -4014,35 +4013,38 @@ static void ik__jacobian_start(ik__jac_work *w)
     for (c = 0; c < w->dof; c++)
         w->pinned[c] = w->forced[c] = 0;
     w->pins = w->released = w->kicks = 0;
-    w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac,
-                               w->at.e0);
+    w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
     w->at.best_err = 0;
     w->at.idle = 0;
 }
 
-// The input's checks in the documented order (scratch's size apart); opts_valid: the options'.
-static ik_result ik__jacobian_validate(const ik_chain *chain, const ik_target *target_in,
-                                       bool opts_valid, const ik_real *rest, const ik_real *q_io,
-                                       const void *scratch, size_t scratch_size,
-                                       const ik_solve_info *info, ik_target *target, int *dof)
+// A solve's inputs after the chain (dof) checked, in the order of their status codes: q, the
+// target (with a rotation or not as pose says, unless < 0), the options (opts_valid) and rest
+// pose, the scratch (its size: need, or 0 to check later).
+static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_real *q_io,
+                                     const ik_target *target_in, int pose, bool opts_valid,
+                                     const ik_real *rest, const void *scratch, size_t scratch_size,
+                                     size_t need, const ik_solve_info *info, ik_target *target)
 {
     int c;
-    ik_result r = ik__chain_state_validate(chain, q_io, dof);
+    ik_result r = ik__state_validate(q_io, dof);
     if (r != IK_OK)
         return r;
     r = ik__target_prepare(target_in, target);
     if (r != IK_OK)
         return r;
+    if (pose >= 0 && target->use_rotation != (pose != 0))
+        return IK_ERR_BAD_ARG;
     if (!opts_valid)
         return IK_ERR_BAD_OPTS;
-    for (c = 0; rest && c < *dof; c++)
+    for (c = 0; rest && c < dof; c++)
         if (!ik__bounded(rest[c]))
             return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, *dof, rest, info, scratch, scratch_size))
+    if (ik__solver_overlap(chain, q_io, dof, rest, info, scratch, scratch_size))
         return IK_ERR_BAD_ARG;
-    return IK_OK;
+    return scratch_size < need ? IK_ERR_SCRATCH_TOO_SMALL : IK_OK;
 }
 
 // Checks the input and sets up w in scratch for a run.
@@ -4055,8 +4057,12 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     ik_real *base;
     size_t need;
     int dof;
-    ik_result r = ik__jacobian_validate(chain, target_in, ik__jacobian_opts_valid(o), o->rest, q_io,
-                                        scratch, scratch_size, info, &target, &dof);
+    ik_result r = ik_chain_validate(chain);
+    if (r != IK_OK)
+        return r;
+    dof = ik__chain_dof(chain);
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__jacobian_opts_valid(o), o->rest,
+                            scratch, scratch_size, 0, info, &target);
     if (r != IK_OK)
         return r;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
@@ -4071,18 +4077,13 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
 // e = e0 with its position and rotation parts each no longer than max_step (dragging).
 static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
 {
-    ik_real len;
-    int i;
+    int i, k;
     for (i = 0; i < 6; i++)
         e[i] = e0[i];
-    len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    if (len > max_step)
-        for (i = 0; i < 3; i++)
-            e[i] *= max_step / len;
-    if (m == 6) {
-        len = IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]);
+    for (k = 0; k < m; k += 3) {
+        ik_real len = IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2]);
         if (len > max_step)
-            for (i = 3; i < 6; i++)
+            for (i = k; i < k + 3; i++)
                 e[i] *= max_step / len;
     }
 }
@@ -4181,11 +4182,29 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     return gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
 }
 
+// The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
+static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
+{
+    ik_real *swap = w->q;
+    int i;
+    w->q = w->trial;
+    w->trial = swap;
+    if (fresh) {
+        swap = w->jac;
+        w->jac = w->jac_trial;
+        w->jac_trial = swap;
+        for (i = 0; i < 6; i++)
+            w->at.e0[i] = e1[i];
+        w->at.err = new_err;
+    } else {
+        w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
+    }
+}
+
 // Breaks that symmetry by a small fixed nudge of the free joints, signs alternating.
 static void ik__jacobian_nudge(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    ik_real *swap;
     int c, jt, t;
     w->kicks++;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
@@ -4202,11 +4221,7 @@ static void ik__jacobian_nudge(ik__jac_work *w)
                            : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
     }
     ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
-    swap = w->q;
-    w->q = w->trial;
-    w->trial = swap;
-    w->at.err =
-        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->at.e0);
+    ik__jacobian_accept(w, NULL, 0, false);
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
 
@@ -4226,26 +4241,6 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 }
 
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
-
-// The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
-static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
-{
-    ik_real *swap = w->q;
-    int i;
-    w->q = w->trial;
-    w->trial = swap;
-    if (fresh) {
-        swap = w->jac;
-        w->jac = w->jac_trial;
-        w->jac_trial = swap;
-        for (i = 0; i < 6; i++)
-            w->at.e0[i] = e1[i];
-        w->at.err = new_err;
-    } else {
-        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof,
-                                   w->jac, w->at.e0);
-    }
-}
 
 // Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
 // or it moves no joint); the first try's pass gives the next Jacobian (not after an exact step).
@@ -4271,8 +4266,7 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
                 w->trial[c] =
                     ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
                               w->lo[c], w->hi[c]);
-        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, w->dof,
-                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
+        new_err = ik__task_error(w, w->trial, tries == 0 && !exact ? w->jac_trial : NULL, e1);
         if (new_err <= w->at.err)
             break;
     }
@@ -5261,32 +5255,6 @@ static ik_result ik__ccd_run(const ik__ccd_prepared *pp, const ik_target *target
     return ik__ccd_finish(&w, &pr, &pp->opts, sweep, q_io, info);
 }
 
-// A solve's inputs after the chain (dof) checked, in the order of their status codes: q, the
-// target (with a rotation or not as pose says, unless < 0), the options, the scratch (need).
-static ik_result ik__ccd_validate(const ik_chain *chain, int dof, const ik_real *q_io,
-                                  const ik_target *target_in, int pose, bool opts_valid,
-                                  const void *scratch, size_t scratch_size, size_t need,
-                                  const ik_solve_info *info, ik_target *target)
-{
-    ik_result r = ik__state_validate(q_io, dof);
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (pose >= 0 && target->use_rotation != (pose != 0))
-        return IK_ERR_BAD_ARG;
-    if (!opts_valid)
-        return IK_ERR_BAD_OPTS;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    if (scratch_size < need)
-        return IK_ERR_SCRATCH_TOO_SMALL;
-    return IK_OK;
-}
-
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                              const ik_ccd_opts *opts, ik_real *q_io, void *scratch,
                              size_t scratch_size, ik_solve_info *info)
@@ -5300,8 +5268,8 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
         return r;
     n = chain->joint_count;
     dof = ik__chain_dof(chain);
-    r = ik__ccd_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), scratch,
-                         scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), NULL, scratch,
+                            scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
     if (r != IK_OK)
         return r;
     // the chain prepared at the scratch's start, solved in the rest
@@ -5351,8 +5319,8 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
         ik__overlap(q_io, (size_t)pp->dof * sizeof(ik_real), pp, bytes) ||
         ik__overlap(info, info ? sizeof *info : 0, pp, bytes))
         return IK_ERR_BAD_ARG;
-    r = ik__ccd_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, scratch,
-                         scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
+    r = ik__solver_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, NULL, scratch,
+                            scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
     if (r != IK_OK)
         return r;
     return ik__ccd_run(pp, &target, q_io, ik__scratch_reals(scratch, scratch_size, reals), info);
@@ -6603,8 +6571,12 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     size_t jsize, table;
     int dof, a, c, iterations = 0;
     bool valid = false, closed_form;
-    ik_result r = ik__jacobian_validate(chain, target_in, ik__arm_opts_valid(&o), o.jacobian.rest,
-                                        q_io, scratch, scratch_size, info, &target, &dof);
+    ik_result r = ik_chain_validate(chain);
+    if (r != IK_OK)
+        return r;
+    dof = ik__chain_dof(chain);
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__arm_opts_valid(&o),
+                            o.jacobian.rest, scratch, scratch_size, 0, info, &target);
     if (r != IK_OK)
         return r;
     table = ik__table_reals(chain);
