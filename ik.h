@@ -3763,8 +3763,7 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
 }
 
-// One step dq (joint units) for J dq = e on the active columns, by the normal equations or the
-// SVD; forced moves of pinned joints added. false where the arm's damping cannot factor.
+// One step dq (joint units) for J dq = e on the active columns, pinned joints' forced moves added.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
@@ -4315,7 +4314,6 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
                               status) ||
             (it == w->policy.probe_it &&
              w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost)) { // (the probe)
-            // not converged with the target beyond reach: unreachable
             if (*status != IK_STATUS_CONVERGED && !w->within_reach)
                 *status = IK_STATUS_UNREACHABLE;
             res->iterations = it;
@@ -4355,10 +4353,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 
 // ---- implementation: CCD -----------------------------------------------------------------------
 
-// Each joint's step (Welman's closed forms) and how a sweep carries the target and the effector
-// through the joints' frames: docs/ccd.md ("One joint", "How a sweep is computed"). Joint i's
-// frame P_i has the joint's axis as z; its motion T_i moves it to M_i; C_i and o_i place P_i in
-// M_{i-1}. Lengths are in units of 1 / gs (the mean distance between joints).
+// Each joint's step (Welman's closed forms) and a sweep's passes through the frames P_i, M_i (C_i,
+// o_i, T_i; lengths times gs): docs/ccd.md, "One joint" and "How a sweep is computed".
 
 #define IK__CCD_VALID    0x1cccd
 #define IK__CCD_PREPARED 0x2cccd // a prepared chain's valid
@@ -4379,8 +4375,7 @@ typedef struct ik__ccd_joint {
     ik_mat3 frame;       // C_i: P_i -> M_{i-1}
     ik_vec3 origin;      // o_i: P_i's origin in M_{i-1}
     ik_vec3 link_origin; // IK__CCD_LINK: C_i^T o_i
-    ik_real offset[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (turn's
-                         // angle is q + offset)
+    ik_real offset[2];   // revolute: cos, sin of P_i's turn of x (turn's angle: q + offset)
     int type;            // the joint's ik_joint_type
     int qi;              // its first value in q
     int flags;           // IK__CCD_MOVE, IK__CCD_ANGLE, IK__CCD_FAST, IK__CCD_LINK
@@ -4473,8 +4468,7 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
     return ik__ccd_scratch_bytes(chain->joint_count, dof);
 }
 
-// A right-handed orthonormal basis (columns) whose third axis is the unit a, the identity for
-// a = +z (docs/ccd.md, "How a sweep is computed").
+// The axis basis B (columns) of the unit a (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_basis(ik_vec3 a, ik_real b[3][3])
 {
     ik_real s = a.z >= 0 ? 1 : -1, h = -1 / (s + a.z), k = a.x * a.y * h;
@@ -4519,8 +4513,7 @@ static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
     *c = t;
 }
 
-// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) becomes Rx(b), Rz(g) and Rz(h) going into
-// the joints' offsets (docs/ccd.md, "How a sweep is computed").
+// Links between revolute joints as turns about x (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
 {
     int i, k;
@@ -4551,8 +4544,7 @@ static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
     }
 }
 
-// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos gs of joint j, B_i and B_{i-1}
-// the axis bases b and bp (identity: no product with it).
+// Joint j's C_i and o_i from the axis bases b = B_i and bp = B_{i-1} (no product with identity).
 static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs, const ik_mat3 *bp,
                                 const ik_mat3 *b, const ik_mat3 *identity)
 {
@@ -4591,8 +4583,7 @@ static void ik__ccd_joint_flags(ik__ccd_prepared *pp, ik__ccd_joint *p, const ik
         pp->revolute = false; // (the lean passes of chains of free hinges: a fast path)
 }
 
-// The constant frames (C_i, o_i, the effector in M_{n-1}) and every joint's flags. B_i and
-// B_{i-1} point into basis (the identity, or one of two axis bases used in turns).
+// The constant frames (C_i, o_i, the effector in M_{n-1}) and every joint's flags.
 static void ik__ccd_frames(ik__ccd_prepared *pp, ik__ccd_joint *joints)
 {
     const ik_chain *chain = &pp->chain;
@@ -4662,14 +4653,11 @@ typedef struct ik__ccd_work {
     ik_real gs;    // lengths are multiplied by gs
     ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
     ik_real wo, max_angle;
-    // squared distances from a joint's axis below which the effector (f) or the target (d)
-    // counts as on it, their rounding noise (docs/ccd.md, "One joint")
-    ik_real noise_f2, noise_d2;
-    ik_vec3 pt; // the target in the root frame
+    ik_real noise_f2, noise_d2; // the effector's, target's squared rounding off an axis
+    ik_vec3 pt;                 // the target in the root frame
 } ik__ccd_work;
 
-// The carried state from q, clamped into the limits: (cos, sin) of revolute joints, ball
-// joints' rotations.
+// The carried state from q clamped into the limits: revolute (cos, sin), balls' rotations.
 static void ik__ccd_load(const ik__ccd_work *w)
 {
     int i;
@@ -4692,8 +4680,7 @@ static void ik__ccd_load(const ik__ccd_work *w)
     }
 }
 
-// q from the carried state: one atan2 per free revolute joint that moved, one log per moved ball
-// joint. again: not the solve's first store (q was loaded back after one).
+// q from the carried state (moved joints only); again: q was loaded back after a store.
 static void ik__ccd_store(const ik__ccd_work *w, bool again)
 {
     int i;
@@ -4752,15 +4739,10 @@ static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
 // From M_{i-1} to P_i: C_i^T (x - o_i).
 static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
 {
-    const ik_real(*c)[3] = p->frame.m;
-    ik_vec3 v = ik_vec3_sub(x, p->origin);
-    return ik_vec3_make(c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z,
-                        c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z,
-                        c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z);
+    return ik_mat3_mul_vec3(ik_mat3_transpose(p->frame), ik_vec3_sub(x, p->origin));
 }
 
-// From M_{i-1} to P_i through a link turned about x (IK__CCD_LINK), the previous joint's turn
-// (c, s) not yet undone: Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i.
+// From M_{i-1} to P_i through an IK__CCD_LINK, the previous turn (c, s) not yet undone.
 static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real c, ik_real s)
 {
     ik_real cb = p->frame.m[1][1], sb = p->frame.m[2][1];
@@ -4769,8 +4751,7 @@ static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real
                         ((sb * s) * x.x - (sb * c) * x.y) + (cb * x.z - p->link_origin.z));
 }
 
-// For the half-plane step (IK__CCD_FAST): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|, when d_xy
-// is neither tiny nor huge (else goal_inv_xy 0).
+// The half-plane step's goal_inv_xy and goal_dir (goal_inv_xy 0 where d_xy is tiny or huge).
 static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint *p,
                                      ik__ccd_state *st)
 {
@@ -4812,8 +4793,7 @@ static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p,
     return d;
 }
 
-// The target's pass, root to tip: d_i and (pose) the target's axes in every P_i; a revolute
-// joint's T_i^-1 waits for the next joint (its turn (cq, sq)). lean: w->revolute.
+// The target's pass, root to tip: d_i and (pose) its axes in every P_i. lean: w->revolute.
 IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
 {
     const bool pose = !lean && w->pose;
@@ -4867,23 +4847,20 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
     return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
 }
 
-// A ball joint's step: the best rotation (relative) in P_i of the effector e, er (columns) to
-// the target d, dr (rows x and y), scaled by the weight and limited to max_angle.
+// A ball joint's step in P_i: effector e, er (columns) toward d, dr (rows x, y); weighted, limited.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
                                  ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
     ik_quat rot;
     ik_real wt = ik__clamp(j->weight, 0, 1);
     if (w->pose) {
-        ik_real s[3][3], wp = ik__ccd_wp(w, d, e), t[3][3];
+        ik_real s[3][3], wp = ik__ccd_wp(w, d, e);
         const ik_real *pe = &e.x, *pd = &d.x;
-        int a, b, k;
-        for (k = 0; k < 3; k++) { // the target's axes: row z = row x cross row y
-            t[0][k] = dr[0][k];
-            t[1][k] = dr[1][k];
-            t[2][k] =
-                dr[0][(k + 1) % 3] * dr[1][(k + 2) % 3] - dr[0][(k + 2) % 3] * dr[1][(k + 1) % 3];
-        }
+        ik_vec3 tz = ik_vec3_cross(ik_vec3_make(dr[0][0], dr[0][1], dr[0][2]),
+                                   ik_vec3_make(dr[1][0], dr[1][1], dr[1][2]));
+        const ik_real *t[3] = { dr[0], dr[1],
+                                &tz.x }; // the target's axes: rows x, y, z = x cross y
+        int a, b;
         for (a = 0; a < 3; a++)
             for (b = 0; b < 3; b++)
                 s[a][b] =
@@ -4903,8 +4880,7 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     return rot;
 }
 
-// A revolute joint's step with limits, stiffness or max_angle (IK__CCD_ANGLE), toward the best
-// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), weighted, limited, added to q.
+// An IK__CCD_ANGLE joint's step toward the best angle's (cos, sin) (nc, ns), on q.
 static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                const ik_joint *j, ik_real nc, ik_real ns)
 {
@@ -4921,8 +4897,7 @@ static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik
     }
 }
 
-// A revolute joint's step: the best angle, (cos, sin) = Z / |Z| with Z = w_p d_c conj(f_c) +
-// w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr (pose) in M_i.
+// A revolute joint's step, the best angle Z / |Z| from the effector f, fr (pose) in M_i.
 static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                   const ik_joint *j, ik_vec3 f, const ik_mat3 *fr)
 {
@@ -4950,9 +4925,7 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p,
     }
 }
 
-// The same for a free joint and a position target (IK__CCD_FAST), the half-plane step:
-// e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1} = |f_xy| goal_dir + f.z C_i e_z + o_i. Its edge
-// cases: d_xy or f_xy near the axis (no turn) or huge (rescaled).
+// The half-plane step (IK__CCD_FAST) and f_{i-1}; here where d_xy or f_xy is tiny or huge.
 static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, const ik__ccd_joint *p,
                                        ik__ccd_state *st, ik_vec3 f)
 {
@@ -4979,8 +4952,7 @@ IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint 
                         m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
 }
 
-// A prismatic joint: with step, its step lambda = (Pd - Pc) . axis (weighted, clamped); returns
-// the effector's z in P_i from its z in M_i.
+// A prismatic joint's step (with step); returns the effector's z in P_i from its z in M_i.
 static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik__ccd_state *st,
                              const ik_joint *j, bool step, ik_real fz)
 {
@@ -5006,8 +4978,7 @@ static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_join
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
-// The effector's pass, tip to root; with move, each joint takes its step on the way. *out_f and
-// *out_fr get the effector's position and axes (pose) in the root frame. lean: w->revolute.
+// The effector's pass, tip to root, with move each joint's step: its f, fr at the root.
 IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool lean, ik_vec3 *out_f,
                                   ik_mat3 *out_fr)
 {
@@ -5084,8 +5055,7 @@ typedef struct ik__ccd_progress {
     ik_status status;
 } ik__ccd_progress;
 
-// The rounding bounds: how far the carried state's effector (and axes) may be from
-// ik_chain_fk()'s, and the noise below which a point counts as on a joint's axis.
+// The carried state's rounding against ik_chain_fk(), and the noise off a joint's axis.
 static void ik__ccd_bounds(ik__ccd_work *w, ik__ccd_progress *pr)
 {
     const int n = w->chain->joint_count;
@@ -5134,9 +5104,8 @@ static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik__ccd_p
     pr->status = IK_STATUS_MAX_ITERATIONS;
 }
 
-// The carried state's error (its effector f, fr in the root frame) and progress after a sweep;
-// true when worth a store and a forward kinematics: within the tolerance up to the rounding, or
-// the last sweep (*final: three sweeps without improvement, or out of sweeps).
+// The error of the carried state (f, fr) after a sweep; true when worth asking the forward
+// kinematics, or the last sweep (*final) (docs/ccd.md, "Stopping").
 static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
                                   int sweep, ik_vec3 f, const ik_mat3 *fr, bool *final)
 {
@@ -5160,8 +5129,7 @@ static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, c
     return band || *final;
 }
 
-// Whether the carried state is within the tolerance by more than its rounding: slack, and the
-// stored angles' (an epsilon of each).
+// Whether the carried state is within the tolerance by more than its rounding and the angles'.
 static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress *pr,
                                   const ik_ccd_opts *o)
 {
@@ -5174,10 +5142,8 @@ static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress 
            (!w->pose || pr->rot_err <= o->rotation_tolerance - pr->rslack - turn);
 }
 
-// q stored from the carried state and its errors by forward kinematics; true to stop (status
-// set), else the solve goes on from q. Without info (a fast path), no forward kinematics where
-// the stop is decided already: a last sweep (final), a carried state surely within the
-// tolerance (docs/ccd.md, "Stopping").
+// q stored and its errors by forward kinematics (without info: not where the stop is decided, a
+// fast path); true to stop (status set), else on from q (docs/ccd.md, "Stopping").
 static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o, int sweep,
                           bool final, const ik_solve_info *info)
 {
@@ -5207,8 +5173,7 @@ static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_op
     return false;
 }
 
-// The result: the status (unreachable: not converged with the target beyond reach), q copied
-// out unless it is not finite, info.
+// The result: the status (unreachable where not converged and beyond reach), q, info.
 static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
                                 int sweep, ik_real *q_io, ik_solve_info *info)
 {
@@ -6162,7 +6127,6 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
     ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0,
                                   ab = 0;
     int dof = w->dof, b, c, k = -1, side;
-    // (the cosine n / (2 r) within [-1, 1] to the rounding of n; its change compared squared)
     for (b = 0; b < dof && w->sw[b] == 0; b++)
         ;
     if (b >= dof || !(IK_FABS(e[2]) <= w->o->tolerance)) // (off the plane: out of reach)
