@@ -4739,7 +4739,11 @@ static inline ik_vec3 ik__ccd_out(const ik__ccd_joint *p, ik_vec3 e)
 // From M_{i-1} to P_i: C_i^T (x - o_i).
 static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
 {
-    return ik_mat3_mul_vec3(ik_mat3_transpose(p->frame), ik_vec3_sub(x, p->origin));
+    const ik_real(*c)[3] = p->frame.m;
+    ik_vec3 v = ik_vec3_sub(x, p->origin);
+    return ik_vec3_make(c[0][0] * v.x + c[1][0] * v.y + c[2][0] * v.z,
+                        c[0][1] * v.x + c[1][1] * v.y + c[2][1] * v.z,
+                        c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z);
 }
 
 // From M_{i-1} to P_i through an IK__CCD_LINK, the previous turn (c, s) not yet undone.
