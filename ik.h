@@ -4017,7 +4017,7 @@ static void ik__jacobian_start(ik__jac_work *w)
     w->at.idle = 0;
 }
 
-// A solve's inputs after the chain (dof) checked, in the order of their status codes: q, the
+// A solve's inputs after the chain (dof) and q checked, in the order of their status codes: the
 // target (with a rotation or not as pose says, unless < 0), the options (opts_valid) and rest
 // pose, the scratch (its size: need, or 0 to check later).
 static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_real *q_io,
@@ -4026,10 +4026,7 @@ static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_re
                                      size_t need, const ik_solve_info *info, ik_target *target)
 {
     int c;
-    ik_result r = ik__state_validate(q_io, dof);
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
+    ik_result r = ik__target_prepare(target_in, target);
     if (r != IK_OK)
         return r;
     if (pose >= 0 && target->use_rotation != (pose != 0))
@@ -4056,10 +4053,9 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     ik_real *base;
     size_t need;
     int dof;
-    ik_result r = ik_chain_validate(chain);
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
-    dof = ik__chain_dof(chain);
     r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__jacobian_opts_valid(o), o->rest,
                             scratch, scratch_size, 0, info, &target);
     if (r != IK_OK)
@@ -4294,8 +4290,7 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     for (c = 0; c < w->dof; c++)
         if (!ik__bounded(w->q[c]))
             return IK_ERR_NUMERIC;
-    for (c = 0; c < w->dof; c++)
-        q_io[c] = w->q[c];
+    memcpy(q_io, w->q, (size_t)w->dof * sizeof(ik_real));
     return IK_OK;
 }
 
@@ -5188,8 +5183,7 @@ static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, con
     for (i = 0; i < w->dof; i++)
         if (!ik__bounded(w->q[i]))
             return IK_ERR_NUMERIC;
-    for (i = 0; i < w->dof; i++)
-        q_io[i] = w->q[i];
+    memcpy(q_io, w->q, (size_t)w->dof * sizeof(ik_real));
     if (info) {
         info->status = pr->status;
         info->iterations = sweep;
@@ -5232,11 +5226,10 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_target target;
     ik__ccd_prepared *pp;
     int n, dof;
-    ik_result r = ik_chain_validate(chain);
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
     n = chain->joint_count;
-    dof = ik__chain_dof(chain);
     r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), NULL, scratch,
                             scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
     if (r != IK_OK)
@@ -5288,6 +5281,9 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
         ik__overlap(q_io, (size_t)pp->dof * sizeof(ik_real), pp, bytes) ||
         ik__overlap(info, info ? sizeof *info : 0, pp, bytes))
         return IK_ERR_BAD_ARG;
+    r = ik__state_validate(q_io, pp->dof);
+    if (r != IK_OK)
+        return r;
     r = ik__solver_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, NULL, scratch,
                             scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
     if (r != IK_OK)
@@ -6537,12 +6533,11 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_real *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, c, iterations = 0;
+    int dof, a, iterations = 0;
     bool valid = false, closed_form;
-    ik_result r = ik_chain_validate(chain);
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
-    dof = ik__chain_dof(chain);
     r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__arm_opts_valid(&o),
                             o.jacobian.rest, scratch, scratch_size, 0, info, &target);
     if (r != IK_OK)
@@ -6571,8 +6566,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
             best = att;
             best_cost = cost;
             valid = true;
-            for (c = 0; c < dof; c++)
-                keep[c] = w.q[c];
+            memcpy(keep, w.q, (size_t)dof * sizeof(ik_real));
         }
         // beyond reach no restart can converge (the closest pose is the stretched chain)
         if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
@@ -6580,12 +6574,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     }
     if (!valid)
         return IK_ERR_NUMERIC;
-    for (c = 0; c < dof; c++)
-        q_io[c] = keep[c];
-    if (info) {
+    memcpy(q_io, keep, (size_t)dof * sizeof(ik_real));
+    best.iterations = iterations;
+    if (info)
         *info = best;
-        info->iterations = iterations;
-    }
     return IK_OK;
 }
 
