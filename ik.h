@@ -4924,13 +4924,12 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p,
     }
 }
 
-// The half-plane step (IK__CCD_FAST) and f_{i-1}; here where d_xy or f_xy is tiny or huge.
+// The half-plane step (IK__CCD_FAST) and f_{i-1}; where d_xy or f_xy is tiny or huge, the
+// revolute step (a FAST joint reads neither its ik_joint nor axes).
 static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, const ik__ccd_joint *p,
                                        ik__ccd_state *st, ik_vec3 f)
 {
-    ik_vec3 d = st->goal;
-    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
-        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &st->turn[0], &st->turn[1]);
+    ik__ccd_revolute_step(w, p, st, NULL, f, NULL);
     return ik__ccd_out(p, ik__ccd_turn_z(st->turn[0], st->turn[1], f));
 }
 
