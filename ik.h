@@ -3172,15 +3172,6 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
 
-static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
-{
-    ik__goal g;
-    g.pos = t->pos;
-    g.use_rotation = t->use_rotation;
-    g.rot = ik_quat_to_mat3(ik_quat_mul(t->rot, ik_quat_conjugate(chain->tip.rot)));
-    return g;
-}
-
 // log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
@@ -3989,7 +3980,9 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     ik_real reach = ik__chain_reach(chain);
     w->chain = chain;
     w->o = o;
-    w->goal = ik__goal_make(chain, target);
+    w->goal.pos = target->pos;
+    w->goal.use_rotation = target->use_rotation;
+    w->goal.rot = ik_quat_to_mat3(ik_quat_mul(target->rot, ik_quat_conjugate(chain->tip.rot)));
     w->dof = dof;
     w->m = target->use_rotation ? 6 : 3;
     w->euler = o->ball_param == IK_BALL_EULER;
@@ -6477,11 +6470,9 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         for (t = 0; t < ik_joint_type_dof(j->type); t++, c++)
-            w->turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
-                                 ik__finite(j->hi - j->lo) &&
-                                 IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
-                             ? 1
-                             : 0;
+            w->turn[c] = (ik_real)(j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
+                                   ik__finite(j->hi - j->lo) &&
+                                   IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE);
     }
     // the arm's policies: LM damping, no pins carried, 10 halvings, no nudges, the probe
     ik__policy arm = { true, true, false, 10, 0, -1, o->probe_error * w->scale, 0 };
