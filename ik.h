@@ -4066,8 +4066,7 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
 static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
 {
     int i, k;
-    for (i = 0; i < 6; i++)
-        e[i] = e0[i];
+    memcpy(e, e0, 6 * sizeof(ik_real));
     for (k = 0; k < m; k += 3) {
         ik_real len = IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2]);
         if (len > max_step)
@@ -4174,15 +4173,13 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
 static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
 {
     ik_real *swap = w->q;
-    int i;
     w->q = w->trial;
     w->trial = swap;
     if (fresh) {
         swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
-        for (i = 0; i < 6; i++)
-            w->at.e0[i] = e1[i];
+        memcpy(w->at.e0, e1, sizeof w->at.e0);
         w->at.err = new_err;
     } else {
         w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
@@ -4219,8 +4216,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik_jacobian_opts od = *w->o;
     ik_real e2 = 0;
     int i;
-    for (i = 0; i < 6; i++)
-        e[i] = w->at.e0[i];
+    memcpy(e, w->at.e0, sizeof w->at.e0);
     for (i = 0; i < w->m; i++)
         e2 += e[i] * e[i];
     od.method = IK_JACOBIAN_DLS;
@@ -6379,7 +6375,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     ik_real ca = ik_vec3_dot(x, y) - bx * by, sa = ik_vec3_dot(y, ik_vec3_cross(b, x));
     ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
     ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
-    int e, n4, i, j;
+    int e, n4, i;
     // the elbow: ca cos q4 + sa sin q4 = rhs (docs/jacobian.md)
     if (!(rho > 0) || !(ik_vec3_length2(vn) > 0))
         return false;
@@ -6414,8 +6410,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     }
     if (best < 0)
         return false;
-    for (j = 0; j < 7; j++)
-        out[j] = found[j];
+    memcpy(out, found, sizeof found);
     return true;
 }
 
