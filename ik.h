@@ -3487,20 +3487,14 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
-// The conditioning the normal equations need, s_h^2 > cut tr(A) (docs/jacobian.md).
-static ik_real ik__normal_cut(const ik_jacobian_opts *o)
-{
-    ik_real cut = IK_EPSILON * IK_R(1e4);
-    return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-}
-
 // Solves (B + lambda^2 I) y = y by LDL^T (B: the leading `rows` block, trace tr; *l its undamped
 // factor); false where B or need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
                              ik_real *l, ik_real *y)
 {
-    const ik_real cut = ik__normal_cut(o);
+    const ik_real rcond2 = o->rcond * o->rcond, least = IK_EPSILON * IK_R(1e4);
+    const ik_real cut = rcond2 > least ? rcond2 : least; // the conditioning: s_h^2 > cut tr(B)
     ik_real ld[36], sh2 = 0, lambda2;
     bool factored = tr > 0 && ik__ldlt(b, 0, n, l), conditioned, damped;
     if (factored)
@@ -5007,7 +5001,7 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
         *out_fr = fr;
 }
 
-// A sweep: with move, the target's pass and the effector's with steps; else the effector's.
+// The effector's pass, lean where w->revolute; with move its steps (after the target's pass).
 static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_mat3 *out_fr)
 {
     if (w->revolute)
