@@ -4519,10 +4519,14 @@ static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint 
 // v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
 static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
 {
-    ik_mat3 m = ik__quat_to_mat3_unit(r);
+    ik_mat3 m;
+    if (!axes) { // (a point alone: cheaper by the quaternion than by its matrix)
+        *v = ik_quat_rotate(r, *v);
+        return;
+    }
+    m = ik__quat_to_mat3_unit(r);
     *v = ik_mat3_mul_vec3(m, *v);
-    if (axes)
-        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
+    *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
 }
 
 // A prismatic or ball joint's T_i^-1: the target d (and its axes xr, unless NULL) in M_i.
