@@ -1082,6 +1082,14 @@ static inline IK__UNUSED ik__bits ik__quat_max_bits(ik_quat q)
     return x > z ? x : z;
 }
 
+// Whether every |component| of q is below 2 (none NaN or infinite): the bits of values below 2
+// have the exponent's top bit clear, and so does their OR.
+static inline IK__UNUSED bool ik__quat_below_2(ik_quat q)
+{
+    return ((ik__abs_bits(q.x) | ik__abs_bits(q.y)) | (ik__abs_bits(q.z) | ik__abs_bits(q.w))) <
+           ik__abs_bits(2);
+}
+
 static inline IK__UNUSED bool ik__quat_finite(ik_quat q)
 {
     return ik__quat_max_bits(q) < IK__INF_BITS;
@@ -1720,7 +1728,7 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
 // (components beyond 2, NaN and Inf are refused before the squared length could overflow)
 static inline IK__ALWAYS_INLINE bool ik__xform_valid(const ik_xform *t)
 {
-    return ik__vec3_bounded(t->pos) && ik__quat_max_bits(t->rot) <= ik__abs_bits(2) &&
+    return ik__vec3_bounded(t->pos) && ik__quat_below_2(t->rot) &&
            IK_FABS(ik_quat_dot(t->rot, t->rot) - 1) <= IK__UNIT_TOL;
 }
 
@@ -1737,7 +1745,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
         !ik__xform_valid(&j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
-        if (ik__vec3_max_bits(j->axis) > ik__abs_bits(2) || // (as in ik__xform_valid)
+        if (!ik__quat_below_2(ik_quat_make(j->axis.x, j->axis.y, j->axis.z, 0)) ||
             !(IK_FABS(ik_vec3_length2(j->axis) - 1) <= IK__UNIT_TOL))
             return IK_ERR_BAD_ARG;
         if (!ik__limits_valid(j->lo, j->hi))
@@ -6104,7 +6112,8 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
 // The attempts' work after keep (dof reals): the Jacobian solver's, turning joints, the arm's
 // policies; returns ik_jacobian_solve()'s scratch, which follows.
 static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
-                              const ik_arm_opts *o, int dof, ik_real *keep, const ik_real *q_io)
+                              const ik_arm_opts *o, int dof, size_t table, ik_real *keep,
+                              const ik_real *q_io)
 {
     int c, jt, t;
     ik__jacobian_init(w, chain, target, &o->jacobian, dof, keep + 2 * dof, q_io);
@@ -6122,7 +6131,7 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
                                                 : w->ow; // metres per radian in the cost
     w->policy = arm;
-    return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
+    return keep + 2 * dof + ik__jacobian_reals(dof, table);
 }
 
 // Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
@@ -6180,7 +6189,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     if (!keep || scratch_size < ik__arm_scratch_size(dof, table))
         return IK_ERR_SCRATCH_TOO_SMALL;
     // the Jacobian solver's scratch follows the arm's; what is left of the buffer is its
-    jscratch = ik__arm_setup(&w, chain, &target, &o, dof, keep, q_io);
+    jscratch = ik__arm_setup(&w, chain, &target, &o, dof, table, keep, q_io);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     rng = o.random_seed;
     // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
