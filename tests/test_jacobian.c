@@ -1361,19 +1361,40 @@ static void task_error(const ik_chain *c, const ik_real *q, const ik_target *t, 
 }
 
 // Row i of the DLS formula's step V diag(s / (s^2 + lambda2)) U^T e for an SVD (U m x k, V
-// n x k), in double: the value the solver's step must match.
+// n x k), in double, singular values at or below cut left out (PINV's rcond s_0; 0 for DLS):
+// the value the solver's step must match.
 static double formula_step(const ik_real *u, const ik_real *s, const ik_real *v, const ik_real *e,
-                           int m, int k, int i, double lambda2)
+                           int m, int k, int i, double lambda2, double cut)
 {
     double sum = 0;
     int a, b;
     for (a = 0; a < k; a++) {
         double ue = 0;
+        if (!((double)s[a] > cut))
+            continue;
         for (b = 0; b < m; b++)
-            ue += (double)(u[b * k + a] * e[b]);
-        sum += ue * (double)s[a] / ((double)(s[a] * s[a]) + lambda2) * (double)v[i * k + a];
+            ue += (double)u[b * k + a] * (double)e[b];
+        sum += ue * (double)s[a] / ((double)s[a] * (double)s[a] + lambda2) * (double)v[i * k + a];
     }
     return sum;
+}
+
+// 1 / s_h^2 = sum of 1 / s_i^2 over the first k singular values (tr((J W J^T)^-1)).
+static double formula_inverse_trace(const ik_real *s, int k)
+{
+    double ti = 0;
+    int i;
+    for (i = 0; i < k; i++)
+        ti += 1 / ((double)s[i] * (double)s[i]);
+    return ti;
+}
+
+// DLS's adaptive damping for that trace, the error's |e|^2 and the length scale L:
+// (1 - s_h^2 / eps^2) min(|e|^2, (0.1 L)^2) where s_h < eps = 0.05 L, else 0.
+static double formula_damping(double ti, double e2, double scale)
+{
+    double eps = 0.05 * scale, lmax2 = 0.01 * scale * scale;
+    return 1 / ti < eps * eps ? (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2) : 0;
 }
 
 static void test_jacobian_step_formula(void)
@@ -1385,7 +1406,7 @@ static void test_jacobian_step_formula(void)
     ik_xform eff;
     ik_target t;
     ik_chain c;
-    int i, r, k, mi;
+    int i, r, mi;
     // Cases: 0 adaptive DLS, damped; 1 PINV; 2 fixed damping 0.3; 3 a position target; with
     // joint weights 0.5 + 0.25 i. 4, 5: 0 and 1 with unit weights (the solver skips weighing);
     // 6: 4 with the target so near that the largest damping the formula allows is below the
@@ -1396,7 +1417,7 @@ static void test_jacobian_step_formula(void)
         ik_jacobian_opts o = ik_default_jacobian_opts();
         ik_solve_info info;
         ik_real qs[7];
-        double big = 0, e2 = 0, lambda2 = 0, ti = 0, L = 0.126, ow, eps, lmax2;
+        double big = 0, e2 = 0, lambda2 = 0, ti = 0, L = 0.126, ow, eps;
         const int m = mi == 3 ? 3 : 6, n = mi == 8 ? 5 : 7, kk = m < n ? m : n;
         const bool unit = mi >= 4, near = mi == 6, mid = mi == 7;
         if ((near || mid) && sizeof(ik_real) < 8)
@@ -1406,7 +1427,6 @@ static void test_jacobian_step_formula(void)
             L += off[i];
         ow = L / n;
         eps = 0.05 * L;
-        lmax2 = 0.01 * L * L;
         for (i = 0; i < n; i++) {
             j[i] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, (ik_real)off[i])),
                                      i % 2 ? ik_vec3_make(0, 1, 0) : ik_vec3_make(0, 0, 1));
@@ -1437,8 +1457,7 @@ static void test_jacobian_step_formula(void)
                 jac[r * n + i] *= (ik_real)(r >= 3 ? ow : 1) * wsq[i];
         }
         CHECK(ik_svd(jac, m, n, u, s, v) == IK_OK);
-        for (k = 0; k < kk; k++) // 1 / s_h^2 (n >= m: tr((J W J^T)^-1))
-            ti += 1 / ((double)s[k] * (double)s[k]);
+        ti = formula_inverse_trace(s, kk); // (n >= m)
         if (mi == 0 || mi >= 4)
             CHECK(1 / ti < eps * eps); // s_h < eps: damped (near: by a damping below the rounding)
         if (mi == 3)
@@ -1450,10 +1469,10 @@ static void test_jacobian_step_formula(void)
         // the formula's step, lambda^2 from s_h^2 = 1 / tr((J W J^T)^-1) (exact from the
         // solver's factor too: no slack for an estimate)
         lambda2 = mi == 2 ? 0.09 : 0;
-        if ((mi == 0 || mi >= 4) && mi != 5 && 1 / ti < eps * eps)
-            lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+        if ((mi == 0 || mi >= 4) && mi != 5)
+            lambda2 = formula_damping(ti, e2, L);
         for (i = 0; i < n; i++)
-            dq[i] = (ik_real)(formula_step(u, s, v, e, m, kk, i, lambda2) * (double)wsq[i]);
+            dq[i] = (ik_real)(formula_step(u, s, v, e, m, kk, i, lambda2, 0) * (double)wsq[i]);
         for (i = 0; i < n; i++)
             big = fabs((double)dq[i]) > big ? fabs((double)dq[i]) : big;
         // a real step, not clamped (near, mid: about the 1e-12, 5e-6 the target is away)
@@ -1489,7 +1508,7 @@ static void test_jacobian_step_near_singular(void)
         ik_solve_info info;
         ik_target t;
         ik_chain c;
-        int i, r, k;
+        int i, r;
         if (sizeof(ik_real) < 8)
             return;
         for (i = 0; i < 7; i++) {
@@ -1512,15 +1531,7 @@ static void test_jacobian_step_near_singular(void)
         CHECK(ik_svd(jac, 6, 7, u, s, v) == IK_OK);
         CHECK((double)s[5] < 4 * delta * (double)s[0]); // (nearly singular)
         for (i = 0; i < 7; i++) {
-            dq[i] = 0;
-            for (k = 0; k < 6; k++) {
-                double ue = 0;
-                if (!(s[k] > rcond * s[0]))
-                    continue;
-                for (r = 0; r < 6; r++)
-                    ue += (double)u[r * 6 + k] * (double)e[r];
-                dq[i] += ue / (double)s[k] * (double)v[i * 6 + k];
-            }
+            dq[i] = formula_step(u, s, v, e, 6, 6, i, 0, (double)(rcond * s[0]));
             big = fabs(dq[i]) > big ? fabs(dq[i]) : big;
         }
         o.method = IK_JACOBIAN_PINV;
@@ -1658,7 +1669,7 @@ static void test_jacobian_pinned_step(void)
         const int m = trial % 4 == 3 ? 3 : 6, method = trial % 3;
         const int on_limit = 1 + (int)(test_rng_next(&rng) % 7);
         int i, r, k, na = 0, col[7], frozen = -1, pinned[7] = { 0 }, halved;
-        double scale, ow, eps, lmax2, e2 = 0, ti = 0, lambda2 = 0, big = 0;
+        double scale, ow, e2 = 0, lambda2 = 0, big = 0;
         bool ok = true;
         for (i = 0; i < on_limit;) { // distinct joints to put on a limit
             int p = (int)(test_rng_next(&rng) % 7);
@@ -1702,8 +1713,6 @@ static void test_jacobian_pinned_step(void)
             continue;
         }
         ow = scale / 7;
-        eps = 0.05 * scale;
-        lmax2 = 0.01 * scale * scale;
         // the task error and the weighted reduced Jacobian (the active columns, in order)
         task_error(&c, q, &t, m, ow, jac, e);
         for (r = 0; r < m; r++) {
@@ -1716,16 +1725,14 @@ static void test_jacobian_pinned_step(void)
         if (!((double)s[k - 1] > 1e-3 * (double)s[0]))
             continue; // (ill-conditioned: the normal equations' and the SVD's rounding differ)
         considered++;
-        for (i = 0; i < k; i++)
-            ti += 1 / ((double)s[i] * (double)s[i]);
-        if (method == 0 && 1 / ti < eps * eps)
-            lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+        if (method == 0)
+            lambda2 = formula_damping(formula_inverse_trace(s, k), e2, scale);
         if (method == 1)
             lambda2 = 0.01 * scale * scale;
         for (i = 0; i < 7; i++)
             dq[i] = 0;
         for (i = 0; i < na; i++) {
-            double sum = formula_step(u, s, v, e, m, k, i, lambda2);
+            double sum = formula_step(u, s, v, e, m, k, i, lambda2, 0);
             dq[col[i]] = (ik_real)(sum * (double)sw[col[i]]);
             big = fabs((double)dq[col[i]]) > big ? fabs((double)dq[col[i]]) : big;
         }
@@ -1827,7 +1834,7 @@ static void test_jacobian_pinned_forced_move(void)
         const int m = trial % 4 == 3 ? 3 : 6, method = trial % 3;
         const int inside = 1 + (int)(test_rng_next(&rng) % 4);
         int i, r, k, na = 0, col[7], near[7] = { 0 }, pinned[7] = { 0 }, partial = 0;
-        double scale, ow, eps, lmax2, e2 = 0, ti = 0, lambda2 = 0, big = 0;
+        double scale, ow, e2 = 0, lambda2 = 0, big = 0;
         for (i = 0; i < inside;) {
             int p = (int)(test_rng_next(&rng) % 7);
             if (!near[p])
@@ -1870,8 +1877,6 @@ static void test_jacobian_pinned_forced_move(void)
         }
         if (partial || na == 0)
             continue;
-        eps = 0.05 * scale;
-        lmax2 = 0.01 * scale * scale;
         for (r = 0; r < m; r++) { // the forced moves out of e; the active columns
             for (i = 0; i < 7; i++)
                 if (pinned[i])
@@ -1884,16 +1889,14 @@ static void test_jacobian_pinned_forced_move(void)
         CHECK(ik_svd(ja, m, na, u, s, v) == IK_OK);
         if (!((double)s[k - 1] > 1e-3 * (double)s[0]))
             continue; // (ill-conditioned: the normal equations' and the SVD's rounding differ)
-        for (i = 0; i < k; i++)
-            ti += 1 / ((double)s[i] * (double)s[i]);
-        if (method == 0 && 1 / ti < eps * eps)
-            lambda2 = (1 - 1 / (ti * eps * eps)) * (e2 < lmax2 ? e2 : lmax2);
+        if (method == 0)
+            lambda2 = formula_damping(formula_inverse_trace(s, k), e2, scale);
         if (method == 1)
             lambda2 = 0.01 * scale * scale;
         for (i = 0; i < 7; i++)
             dq[i] = pinned[i] ? j[i].lo - q[i] : 0;
         for (i = 0; i < na; i++) {
-            double sum = formula_step(u, s, v, e, m, k, i, lambda2);
+            double sum = formula_step(u, s, v, e, m, k, i, lambda2, 0);
             dq[col[i]] = (ik_real)sum;
             big = fabs(sum) > big ? fabs(sum) : big;
         }
