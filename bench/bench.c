@@ -1,7 +1,7 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
    Usage: bench [--runs=N] [--limits] | bench --ccd-weights | bench --ccd-split |
-   bench --damping-range | bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] |
+   bench --damping-range | bench --further | bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] |
    bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
    argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
@@ -733,6 +733,7 @@ typedef enum bench_mode {
     MODE_CCD_SPLIT,
     MODE_DAMPING_RANGE,
     MODE_LIMITS,
+    MODE_FURTHER,
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
@@ -770,8 +771,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
 // Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
 static int parse_args(int argc, char **argv, bench_args *a)
 {
-    static const char *const flags[5] = { "", "--ccd-weights", "--ccd-split", "--damping-range",
-                                          "--limits" };
+    static const char *const flags[6] = {
+        "", "--ccd-weights", "--ccd-split", "--damping-range", "--limits", "--further"
+    };
     int i, f, runs;
     a->mode = MODE_TABLES;
     a->runs = 101;
@@ -790,7 +792,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         }
 #endif
-        for (f = 1; f < 5; f++)
+        for (f = 1; f < 6; f++)
             if (strcmp(s, flags[f]) == 0)
                 mode = (bench_mode)f;
         if (mode == MODE_TABLES)
@@ -852,6 +854,44 @@ static void calls(const bench_args *a)
     }
 }
 
+// --further: a further iteration of a default DLS or PINV solve, averaged over 100 random starts
+// of each case of the Jacobian tables (their one start may sit at a joint limit or in the
+// adaptive damping's range): (t(n) - t(1)) summed over the starts, divided by the further
+// iterations. One timing per start: meant for --instructions (bench/instructions.sh --further).
+static void further_table(void)
+{
+    static jac_case jc;
+    const char *names[3] = { "7-DOF arm, pose", "5 ball joints, position", "Panda (DH), pose" };
+    int meth, kind, seed;
+    printf("| a further iteration, 100 starts | case                    | ns per iteration |\n");
+    printf("|---------------------------------|-------------------------|------------------|\n");
+    for (meth = 0; meth < 2; meth++)
+        for (kind = 0; kind < 3; kind++) {
+            double sum = 0;
+            int further = 0;
+            for (seed = 1; seed <= 100; seed++) {
+                double t0, tn, t1;
+                rng_state = (unsigned long long)seed;
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                jc.opts = ik_default_jacobian_opts();
+                jc.opts.method = (ik_jacobian_method)meth;
+                t0 = clock_start();
+                run_jac(&jc);
+                tn = clock_stop(t0);
+                if (jc.iterations < 2)
+                    continue;
+                further += jc.iterations - 1;
+                jc.opts.max_iterations = 1;
+                t0 = clock_start();
+                run_jac(&jc);
+                t1 = clock_stop(t0);
+                sum += tn - t1;
+            }
+            printf("| %-31s | %-23s | %16.0f |\n", meth ? "PINV" : "DLS", names[kind],
+                   further > 0 ? sum / further : 0);
+        }
+}
+
 // The first line: the version, the type, how the figures were taken.
 static void print_title(int runs, const char *end)
 {
@@ -872,8 +912,8 @@ int main(int argc, char **argv)
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
     if (!parse_args(argc, argv, &args)) {
-        fprintf(stderr, "usage: bench [--runs=N] [--instructions=F] [--limits] | --ccd-weights | "
-                        "--ccd-split | --damping-range | "
+        fprintf(stderr, "usage: bench [--runs=N] [--instructions=F] [--limits] | --further | "
+                        "--ccd-weights | --ccd-split | --damping-range | "
                         "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
                         "--pin-calls=L,R,N[,I]\n");
         return 2;
@@ -883,6 +923,10 @@ int main(int argc, char **argv)
     case MODE_CCD_WEIGHTS: ccd_weights(); return 0;
     case MODE_CCD_SPLIT: ccd_split(); return 0;
     case MODE_DAMPING_RANGE: damping_range(); return 0;
+    case MODE_FURTHER:
+        print_title(args.runs, "\n\n");
+        further_table();
+        return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");
         svd_table(args.runs);
