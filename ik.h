@@ -1114,6 +1114,14 @@ static inline IK__UNUSED ik__bits ik__quat_max_bits(ik_quat q)
     return x > z ? x : z;
 }
 
+// Whether every |component| of q is below 2 (none NaN or infinite): the bits of values below 2
+// have the exponent's top bit clear, and so does their OR.
+static inline IK__UNUSED bool ik__quat_below_2(ik_quat q)
+{
+    return ((ik__abs_bits(q.x) | ik__abs_bits(q.y)) | (ik__abs_bits(q.z) | ik__abs_bits(q.w))) <
+           ik__abs_bits(2);
+}
+
 static inline IK__UNUSED bool ik__quat_finite(ik_quat q)
 {
     return ik__quat_max_bits(q) < IK__INF_BITS;
@@ -1922,7 +1930,7 @@ IKDEF ik_chain ik_chain_make(const ik_joint *joints, int joint_count, ik_xform t
 // (components beyond 2, NaN and Inf are refused before the squared length could overflow)
 static inline IK__ALWAYS_INLINE bool ik__xform_valid(const ik_xform *t)
 {
-    return ik__vec3_bounded(t->pos) && ik__quat_max_bits(t->rot) <= ik__abs_bits(2) &&
+    return ik__vec3_bounded(t->pos) && ik__quat_below_2(t->rot) &&
            IK_FABS(ik_quat_dot(t->rot, t->rot) - 1) <= IK__UNIT_TOL;
 }
 
@@ -1939,7 +1947,7 @@ static ik_result ik__joint_validate(const ik_joint *j)
         !ik__xform_valid(&j->origin) || !ik__finite(j->weight) || j->weight < 0)
         return IK_ERR_BAD_ARG;
     if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC) {
-        if (ik__vec3_max_bits(j->axis) > ik__abs_bits(2) || // (as in ik__xform_valid)
+        if (!ik__quat_below_2(ik_quat_make(j->axis.x, j->axis.y, j->axis.z, 0)) ||
             !(IK_FABS(ik_vec3_length2(j->axis) - 1) <= IK__UNIT_TOL))
             return IK_ERR_BAD_ARG;
         if (!ik__limits_valid(j->lo, j->hi))
@@ -3135,15 +3143,6 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
 
-static ik__goal ik__goal_make(const ik_chain *chain, const ik_target *t)
-{
-    ik__goal g;
-    g.pos = t->pos;
-    g.use_rotation = t->use_rotation;
-    g.rot = ik_quat_to_mat3(ik_quat_mul(t->rot, ik_quat_conjugate(chain->tip.rot)));
-    return g;
-}
-
 // log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
@@ -3163,19 +3162,18 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 }
 
 // The task error e at q and the Jacobian jac (NULL: none) from one kinematics pass; |e|^2.
-static ik_real ik__task_error(const ik_chain *chain, const ik__joint_table *table,
-                              const ik__goal *t, const ik_real *q, bool euler, ik_real ow, int dof,
-                              ik_real *jac, ik_real *e)
+static ik_real ik__task_error(const ik__jac_work *w, const ik_real *q, ik_real *jac, ik_real *e)
 {
+    const ik__goal *t = &w->goal;
     ik_vec3 dp, dr;
     ik_mat3 r;
-    ik_xform eff =
-        ik__jacobian(chain, table, q, 6, dof, jac, euler, t->use_rotation ? ow : 0, NULL, &r);
+    ik_xform eff = ik__jacobian(w->chain, &w->table, q, 6, w->dof, jac, w->euler,
+                                t->use_rotation ? w->ow : 0, NULL, &r);
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
         return ik_vec3_length2(dp);
-    dr = ik_vec3_scale(ik__rotation_log(&t->rot, &r), ow);
+    dr = ik_vec3_scale(ik__rotation_log(&t->rot, &r), w->ow);
     e[3] = dr.x, e[4] = dr.y, e[5] = dr.z;
     return ik_vec3_length2(dp) + ik_vec3_length2(dr);
 }
@@ -3460,20 +3458,14 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
-// The conditioning the normal equations need, s_h^2 > cut tr(A) (docs/jacobian.md).
-static ik_real ik__normal_cut(const ik_jacobian_opts *o)
-{
-    ik_real cut = IK_EPSILON * IK_R(1e4);
-    return o->rcond * o->rcond > cut ? o->rcond * o->rcond : cut;
-}
-
 // Solves (B + lambda^2 I) y = y by LDL^T (B: the leading `rows` block, trace tr; *l its undamped
 // factor); false where B or need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
                              ik_real *l, ik_real *y)
 {
-    const ik_real cut = ik__normal_cut(o);
+    const ik_real rcond2 = o->rcond * o->rcond, least = IK_EPSILON * IK_R(1e4);
+    const ik_real cut = rcond2 > least ? rcond2 : least; // the conditioning: s_h^2 > cut tr(B)
     ik_real ld[36], sh2 = 0, lambda2;
     bool factored = tr > 0 && ik__ldlt(b, 0, n, l), conditioned, damped;
     if (factored)
@@ -3727,8 +3719,7 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
 }
 
-// One step dq (joint units) for J dq = e on the active columns, by the normal equations or the
-// SVD; forced moves of pinned joints added. false where the arm's damping cannot factor.
+// One step dq (joint units) for J dq = e on the active columns, pinned joints' forced moves added.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
 {
@@ -3954,7 +3945,9 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     ik_real reach = ik__chain_reach(chain);
     w->chain = chain;
     w->o = o;
-    w->goal = ik__goal_make(chain, target);
+    w->goal.pos = target->pos;
+    w->goal.use_rotation = target->use_rotation;
+    w->goal.rot = ik_quat_to_mat3(ik_quat_mul(target->rot, ik_quat_conjugate(chain->tip.rot)));
     w->dof = dof;
     w->m = target->use_rotation ? 6 : 3;
     w->euler = o->ball_param == IK_BALL_EULER;
@@ -3977,35 +3970,35 @@ static void ik__jacobian_start(ik__jac_work *w)
     for (c = 0; c < w->dof; c++)
         w->pinned[c] = w->forced[c] = 0;
     w->pins = w->released = w->kicks = 0;
-    w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac,
-                               w->at.e0);
+    w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
     w->at.best_err = 0;
     w->at.idle = 0;
 }
 
-// The input's checks in the documented order (scratch's size apart); opts_valid: the options'.
-static ik_result ik__jacobian_validate(const ik_chain *chain, const ik_target *target_in,
-                                       bool opts_valid, const ik_real *rest, const ik_real *q_io,
-                                       const void *scratch, size_t scratch_size,
-                                       const ik_solve_info *info, ik_target *target, int *dof)
+// A solve's inputs after the chain (dof) and q checked, in the order of their status codes: the
+// target (with a rotation or not as pose says, unless < 0), the options (opts_valid) and rest
+// pose, the scratch (its size: need, or 0 to check later).
+static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_real *q_io,
+                                     const ik_target *target_in, int pose, bool opts_valid,
+                                     const ik_real *rest, const void *scratch, size_t scratch_size,
+                                     size_t need, const ik_solve_info *info, ik_target *target)
 {
     int c;
-    ik_result r = ik__chain_state_validate(chain, q_io, dof);
+    ik_result r = ik__target_prepare(target_in, target);
     if (r != IK_OK)
         return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
+    if (pose >= 0 && target->use_rotation != (pose != 0))
+        return IK_ERR_BAD_ARG;
     if (!opts_valid)
         return IK_ERR_BAD_OPTS;
-    for (c = 0; rest && c < *dof; c++)
+    for (c = 0; rest && c < dof; c++)
         if (!ik__bounded(rest[c]))
             return IK_ERR_BAD_ARG;
     if (!scratch)
         return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, *dof, rest, info, scratch, scratch_size))
+    if (ik__solver_overlap(chain, q_io, dof, rest, info, scratch, scratch_size))
         return IK_ERR_BAD_ARG;
-    return IK_OK;
+    return scratch_size < need ? IK_ERR_SCRATCH_TOO_SMALL : IK_OK;
 }
 
 // Checks the input and sets up w in scratch for a run.
@@ -4018,8 +4011,11 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     ik_real *base;
     size_t need;
     int dof;
-    ik_result r = ik__jacobian_validate(chain, target_in, ik__jacobian_opts_valid(o), o->rest, q_io,
-                                        scratch, scratch_size, info, &target, &dof);
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__jacobian_opts_valid(o), o->rest,
+                            scratch, scratch_size, 0, info, &target);
     if (r != IK_OK)
         return r;
     need = ik__jacobian_reals(dof, ik__table_reals(chain));
@@ -4034,18 +4030,12 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
 // e = e0 with its position and rotation parts each no longer than max_step (dragging).
 static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
 {
-    ik_real len;
-    int i;
-    for (i = 0; i < 6; i++)
-        e[i] = e0[i];
-    len = IK_SQRT(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    if (len > max_step)
-        for (i = 0; i < 3; i++)
-            e[i] *= max_step / len;
-    if (m == 6) {
-        len = IK_SQRT(e[3] * e[3] + e[4] * e[4] + e[5] * e[5]);
+    int i, k;
+    memcpy(e, e0, 6 * sizeof(ik_real));
+    for (k = 0; k < m; k += 3) {
+        ik_real len = IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2]);
         if (len > max_step)
-            for (i = 3; i < 6; i++)
+            for (i = k; i < k + 3; i++)
                 e[i] *= max_step / len;
     }
 }
@@ -4144,11 +4134,27 @@ static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
     return gmax <= 64 * IK_EPSILON * jmax * IK_SQRT(enorm);
 }
 
+// The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
+static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
+{
+    ik_real *swap = w->q;
+    w->q = w->trial;
+    w->trial = swap;
+    if (fresh) {
+        swap = w->jac;
+        w->jac = w->jac_trial;
+        w->jac_trial = swap;
+        memcpy(w->at.e0, e1, sizeof w->at.e0);
+        w->at.err = new_err;
+    } else {
+        w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
+    }
+}
+
 // Breaks that symmetry by a small fixed nudge of the free joints, signs alternating.
 static void ik__jacobian_nudge(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    ik_real *swap;
     int c, jt, t;
     w->kicks++;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
@@ -4165,11 +4171,7 @@ static void ik__jacobian_nudge(ik__jac_work *w)
                            : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
     }
     ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
-    swap = w->q;
-    w->q = w->trial;
-    w->trial = swap;
-    w->at.err =
-        ik__task_error(chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof, w->jac, w->at.e0);
+    ik__jacobian_accept(w, NULL, 0, false);
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
 
@@ -4179,8 +4181,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik_jacobian_opts od = *w->o;
     ik_real e2 = 0;
     int i;
-    for (i = 0; i < 6; i++)
-        e[i] = w->at.e0[i];
+    memcpy(e, w->at.e0, sizeof w->at.e0);
     for (i = 0; i < w->m; i++)
         e2 += e[i] * e[i];
     od.method = IK_JACOBIAN_DLS;
@@ -4189,26 +4190,6 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 }
 
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
-
-// The trial becomes the state; its error and Jacobian too where that pass made them (fresh).
-static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_err, bool fresh)
-{
-    ik_real *swap = w->q;
-    int i;
-    w->q = w->trial;
-    w->trial = swap;
-    if (fresh) {
-        swap = w->jac;
-        w->jac = w->jac_trial;
-        w->jac_trial = swap;
-        for (i = 0; i < 6; i++)
-            w->at.e0[i] = e1[i];
-        w->at.err = new_err;
-    } else {
-        w->at.err = ik__task_error(w->chain, &w->table, &w->goal, w->q, w->euler, w->ow, w->dof,
-                                   w->jac, w->at.e0);
-    }
-}
 
 // Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
 // or it moves no joint); the first try's pass gives the next Jacobian (not after an exact step).
@@ -4234,8 +4215,7 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
                 w->trial[c] =
                     ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
                               w->lo[c], w->hi[c]);
-        new_err = ik__task_error(w->chain, &w->table, &w->goal, w->trial, w->euler, w->ow, w->dof,
-                                 tries == 0 && !exact ? w->jac_trial : NULL, e1);
+        new_err = ik__task_error(w, w->trial, tries == 0 && !exact ? w->jac_trial : NULL, e1);
         if (new_err <= w->at.err)
             break;
     }
@@ -4264,8 +4244,7 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     for (c = 0; c < w->dof; c++)
         if (!ik__bounded(w->q[c]))
             return IK_ERR_NUMERIC;
-    for (c = 0; c < w->dof; c++)
-        q_io[c] = w->q[c];
+    memcpy(q_io, w->q, (size_t)w->dof * sizeof(ik_real));
     return IK_OK;
 }
 
@@ -4284,7 +4263,6 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
                               status) ||
             (it == w->policy.probe_it &&
              w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost)) { // (the probe)
-            // not converged with the target beyond reach: unreachable
             if (*status != IK_STATUS_CONVERGED && !w->within_reach)
                 *status = IK_STATUS_UNREACHABLE;
             res->iterations = it;
@@ -4324,10 +4302,8 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
 
 // ---- implementation: CCD -----------------------------------------------------------------------
 
-// Each joint's step (Welman's closed forms) and how a sweep carries the target and the effector
-// through the joints' frames: docs/ccd.md ("One joint", "How a sweep is computed"). Joint i's
-// frame P_i has the joint's axis as z; its motion T_i moves it to M_i; C_i and o_i place P_i in
-// M_{i-1}. Lengths are in units of 1 / gs (the mean distance between joints).
+// Each joint's step (Welman's closed forms) and a sweep's passes through the frames P_i, M_i (C_i,
+// o_i, T_i; lengths times gs): docs/ccd.md, "One joint" and "How a sweep is computed".
 
 #define IK__CCD_VALID    0x1cccd
 #define IK__CCD_PREPARED 0x2cccd // a prepared chain's valid
@@ -4348,8 +4324,7 @@ typedef struct ik__ccd_joint {
     ik_mat3 frame;       // C_i: P_i -> M_{i-1}
     ik_vec3 origin;      // o_i: P_i's origin in M_{i-1}
     ik_vec3 link_origin; // IK__CCD_LINK: C_i^T o_i
-    ik_real offset[2];   // revolute: cos, sin of the angle P_i's x axis is turned by (turn's
-                         // angle is q + offset)
+    ik_real offset[2];   // revolute: cos, sin of P_i's turn of x (turn's angle: q + offset)
     int type;            // the joint's ik_joint_type
     int qi;              // its first value in q
     int flags;           // IK__CCD_MOVE, IK__CCD_ANGLE, IK__CCD_FAST, IK__CCD_LINK
@@ -4442,8 +4417,7 @@ IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
     return ik__ccd_scratch_bytes(chain->joint_count, dof);
 }
 
-// A right-handed orthonormal basis (columns) whose third axis is the unit a, the identity for
-// a = +z (docs/ccd.md, "How a sweep is computed").
+// The axis basis B (columns) of the unit a (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_basis(ik_vec3 a, ik_real b[3][3])
 {
     ik_real s = a.z >= 0 ? 1 : -1, h = -1 / (s + a.z), k = a.x * a.y * h;
@@ -4488,8 +4462,7 @@ static void ik__ccd_cmul(ik_real *c, ik_real *s, ik_real x, ik_real y)
     *c = t;
 }
 
-// Between two revolute joints, C_i = Rz(g) Rx(b) Rz(h) becomes Rx(b), Rz(g) and Rz(h) going into
-// the joints' offsets (docs/ccd.md, "How a sweep is computed").
+// Links between revolute joints as turns about x (docs/ccd.md, "How a sweep is computed").
 static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
 {
     int i, k;
@@ -4520,8 +4493,7 @@ static void ik__ccd_links(ik__ccd_joint *joints, int joint_count)
     }
 }
 
-// C_i = B_{i-1}^T origin.rot B_i and o_i = B_{i-1}^T origin.pos gs of joint j, B_i and B_{i-1}
-// the axis bases b and bp (identity: no product with it).
+// Joint j's C_i and o_i from the axis bases b = B_i and bp = B_{i-1} (no product with identity).
 static void ik__ccd_joint_frame(ik__ccd_joint *p, const ik_joint *j, ik_real gs, const ik_mat3 *bp,
                                 const ik_mat3 *b, const ik_mat3 *identity)
 {
@@ -4560,8 +4532,7 @@ static void ik__ccd_joint_flags(ik__ccd_prepared *pp, ik__ccd_joint *p, const ik
         pp->revolute = false; // (the lean passes of chains of free hinges: a fast path)
 }
 
-// The constant frames (C_i, o_i, the effector in M_{n-1}) and every joint's flags. B_i and
-// B_{i-1} point into basis (the identity, or one of two axis bases used in turns).
+// The constant frames (C_i, o_i, the effector in M_{n-1}) and every joint's flags.
 static void ik__ccd_frames(ik__ccd_prepared *pp, ik__ccd_joint *joints)
 {
     const ik_chain *chain = &pp->chain;
@@ -4631,14 +4602,11 @@ typedef struct ik__ccd_work {
     ik_real gs;    // lengths are multiplied by gs
     ik_real wfix;  // fixed w_p for lengths in units of 1 / gs; < 0: Welman's 1 + rho
     ik_real wo, max_angle;
-    // squared distances from a joint's axis below which the effector (f) or the target (d)
-    // counts as on it, their rounding noise (docs/ccd.md, "One joint")
-    ik_real noise_f2, noise_d2;
-    ik_vec3 pt; // the target in the root frame
+    ik_real noise_f2, noise_d2; // the effector's, target's squared rounding off an axis
+    ik_vec3 pt;                 // the target in the root frame
 } ik__ccd_work;
 
-// The carried state from q, clamped into the limits: (cos, sin) of revolute joints, ball
-// joints' rotations.
+// The carried state from q clamped into the limits: revolute (cos, sin), balls' rotations.
 static void ik__ccd_load(const ik__ccd_work *w)
 {
     int i;
@@ -4661,8 +4629,7 @@ static void ik__ccd_load(const ik__ccd_work *w)
     }
 }
 
-// q from the carried state: one atan2 per free revolute joint that moved, one log per moved ball
-// joint. again: not the solve's first store (q was loaded back after one).
+// q from the carried state (moved joints only); again: q was loaded back after a store.
 static void ik__ccd_store(const ik__ccd_work *w, bool again)
 {
     int i;
@@ -4728,8 +4695,7 @@ static inline ik_vec3 ik__ccd_in(const ik__ccd_joint *p, ik_vec3 x)
                         c[0][2] * v.x + c[1][2] * v.y + c[2][2] * v.z);
 }
 
-// From M_{i-1} to P_i through a link turned about x (IK__CCD_LINK), the previous joint's turn
-// (c, s) not yet undone: Rx(-b) Rz(-q_{i-1}) x - Rx(-b) o_i.
+// From M_{i-1} to P_i through an IK__CCD_LINK, the previous turn (c, s) not yet undone.
 static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real c, ik_real s)
 {
     ik_real cb = p->frame.m[1][1], sb = p->frame.m[2][1];
@@ -4738,8 +4704,7 @@ static inline ik_vec3 ik__ccd_link_in(const ik__ccd_joint *p, ik_vec3 x, ik_real
                         ((sb * s) * x.x - (sb * c) * x.y) + (cb * x.z - p->link_origin.z));
 }
 
-// For the half-plane step (IK__CCD_FAST): 1 / |d_xy| and C_i (d.x, d.y, 0) / |d_xy|, when d_xy
-// is neither tiny nor huge (else goal_inv_xy 0).
+// The half-plane step's goal_inv_xy and goal_dir (goal_inv_xy 0 where d_xy is tiny or huge).
 static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint *p,
                                      ik__ccd_state *st)
 {
@@ -4764,10 +4729,14 @@ static inline void ik__ccd_goal_unit(const ik__ccd_work *w, const ik__ccd_joint 
 // v = R v and, with axes, vr = R vr for the rotation R of the unit quaternion r.
 static void ik__ccd_rotate(ik_quat r, bool axes, ik_vec3 *v, ik_mat3 *vr)
 {
-    ik_mat3 m = ik__quat_to_mat3_unit(r);
+    ik_mat3 m;
+    if (!axes) { // (a point alone: cheaper by the quaternion than by its matrix)
+        *v = ik_quat_rotate(r, *v);
+        return;
+    }
+    m = ik__quat_to_mat3_unit(r);
     *v = ik_mat3_mul_vec3(m, *v);
-    if (axes)
-        *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
+    *vr = ik__mat3_mul_rows(&m, &vr->m[0][0]);
 }
 
 // A prismatic or ball joint's T_i^-1: the target d (and its axes xr, unless NULL) in M_i.
@@ -4781,8 +4750,7 @@ static ik_vec3 ik__ccd_move_back(const ik__ccd_work *w, const ik__ccd_joint *p,
     return d;
 }
 
-// The target's pass, root to tip: d_i and (pose) the target's axes in every P_i; a revolute
-// joint's T_i^-1 waits for the next joint (its turn (cq, sq)). lean: w->revolute.
+// The target's pass, root to tip: d_i and (pose) its axes in every P_i. lean: w->revolute.
 IK__SIZED void ik__ccd_targets_pass(const ik__ccd_work *w, const bool lean)
 {
     const bool pose = !lean && w->pose;
@@ -4836,23 +4804,20 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
     return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
 }
 
-// A ball joint's step: the best rotation (relative) in P_i of the effector e, er (columns) to
-// the target d, dr (rows x and y), scaled by the weight and limited to max_angle.
+// A ball joint's step in P_i: effector e, er (columns) toward d, dr (rows x, y); weighted, limited.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
                                  ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
     ik_quat rot;
     ik_real wt = ik__clamp(j->weight, 0, 1);
     if (w->pose) {
-        ik_real s[3][3], wp = ik__ccd_wp(w, d, e), t[3][3];
+        ik_real s[3][3], wp = ik__ccd_wp(w, d, e);
         const ik_real *pe = &e.x, *pd = &d.x;
-        int a, b, k;
-        for (k = 0; k < 3; k++) { // the target's axes: row z = row x cross row y
-            t[0][k] = dr[0][k];
-            t[1][k] = dr[1][k];
-            t[2][k] =
-                dr[0][(k + 1) % 3] * dr[1][(k + 2) % 3] - dr[0][(k + 2) % 3] * dr[1][(k + 1) % 3];
-        }
+        ik_vec3 tz = ik_vec3_cross(ik_vec3_make(dr[0][0], dr[0][1], dr[0][2]),
+                                   ik_vec3_make(dr[1][0], dr[1][1], dr[1][2]));
+        const ik_real *t[3] = { dr[0], dr[1],
+                                &tz.x }; // the target's axes: rows x, y, z = x cross y
+        int a, b;
         for (a = 0; a < 3; a++)
             for (b = 0; b < 3; b++)
                 s[a][b] =
@@ -4872,8 +4837,7 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     return rot;
 }
 
-// A revolute joint's step with limits, stiffness or max_angle (IK__CCD_ANGLE), toward the best
-// angle's (cos, sin) (nc, ns): phi = arg(Z conj(e^{iq})), weighted, limited, added to q.
+// An IK__CCD_ANGLE joint's step toward the best angle's (cos, sin) (nc, ns), on q.
 static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                const ik_joint *j, ik_real nc, ik_real ns)
 {
@@ -4890,8 +4854,7 @@ static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik
     }
 }
 
-// A revolute joint's step: the best angle, (cos, sin) = Z / |Z| with Z = w_p d_c conj(f_c) +
-// w_o sum_j D_jc conj(F_jc), from the effector f and its axes fr (pose) in M_i.
+// A revolute joint's step, the best angle Z / |Z| from the effector f, fr (pose) in M_i.
 static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                   const ik_joint *j, ik_vec3 f, const ik_mat3 *fr)
 {
@@ -4919,15 +4882,12 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p,
     }
 }
 
-// The same for a free joint and a position target (IK__CCD_FAST), the half-plane step:
-// e_xy = d_xy |f_xy| / |d_xy|; returns f_{i-1} = |f_xy| goal_dir + f.z C_i e_z + o_i. Its edge
-// cases: d_xy or f_xy near the axis (no turn) or huge (rescaled).
+// The half-plane step (IK__CCD_FAST) and f_{i-1}; where d_xy or f_xy is tiny or huge, the
+// revolute step (a FAST joint reads neither its ik_joint nor axes).
 static ik_vec3 ik__ccd_half_plane_edge(const ik__ccd_work *w, const ik__ccd_joint *p,
                                        ik__ccd_state *st, ik_vec3 f)
 {
-    ik_vec3 d = st->goal;
-    if (f.x * f.x + f.y * f.y > w->noise_f2 && d.x * d.x + d.y * d.y > w->noise_d2)
-        ik__ccd_unit2(d.x * f.x + d.y * f.y, d.y * f.x - d.x * f.y, &st->turn[0], &st->turn[1]);
+    ik__ccd_revolute_step(w, p, st, NULL, f, NULL);
     return ik__ccd_out(p, ik__ccd_turn_z(st->turn[0], st->turn[1], f));
 }
 
@@ -4948,8 +4908,7 @@ IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint 
                         m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
 }
 
-// A prismatic joint: with step, its step lambda = (Pd - Pc) . axis (weighted, clamped); returns
-// the effector's z in P_i from its z in M_i.
+// A prismatic joint's step (with step); returns the effector's z in P_i from its z in M_i.
 static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik__ccd_state *st,
                              const ik_joint *j, bool step, ik_real fz)
 {
@@ -4975,8 +4934,7 @@ static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_join
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
-// The effector's pass, tip to root; with move, each joint takes its step on the way. *out_f and
-// *out_fr get the effector's position and axes (pose) in the root frame. lean: w->revolute.
+// The effector's pass, tip to root, with move each joint's step: its f, fr at the root.
 IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool lean, ik_vec3 *out_f,
                                   ik_mat3 *out_fr)
 {
@@ -5018,7 +4976,7 @@ IK__SIZED void ik__ccd_sweep_pass(const ik__ccd_work *w, bool move, const bool l
         *out_fr = fr;
 }
 
-// A sweep: with move, the target's pass and the effector's with steps; else the effector's.
+// The effector's pass, lean where w->revolute; with move its steps (after the target's pass).
 static void ik__ccd_sweep(const ik__ccd_work *w, bool move, ik_vec3 *out_f, ik_mat3 *out_fr)
 {
     if (w->revolute)
@@ -5053,8 +5011,7 @@ typedef struct ik__ccd_progress {
     ik_status status;
 } ik__ccd_progress;
 
-// The rounding bounds: how far the carried state's effector (and axes) may be from
-// ik_chain_fk()'s, and the noise below which a point counts as on a joint's axis.
+// The carried state's rounding against ik_chain_fk(), and the noise off a joint's axis.
 static void ik__ccd_bounds(ik__ccd_work *w, ik__ccd_progress *pr)
 {
     const int n = w->chain->joint_count;
@@ -5103,9 +5060,8 @@ static void ik__ccd_setup(ik__ccd_work *w, ik__ccd_progress *pr, const ik__ccd_p
     pr->status = IK_STATUS_MAX_ITERATIONS;
 }
 
-// The carried state's error (its effector f, fr in the root frame) and progress after a sweep;
-// true when worth a store and a forward kinematics: within the tolerance up to the rounding, or
-// the last sweep (*final: three sweeps without improvement, or out of sweeps).
+// The error of the carried state (f, fr) after a sweep; true when worth asking the forward
+// kinematics, or the last sweep (*final) (docs/ccd.md, "Stopping").
 static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
                                   int sweep, ik_vec3 f, const ik_mat3 *fr, bool *final)
 {
@@ -5129,8 +5085,7 @@ static bool ik__ccd_progress_made(const ik__ccd_work *w, ik__ccd_progress *pr, c
     return band || *final;
 }
 
-// Whether the carried state is within the tolerance by more than its rounding: slack, and the
-// stored angles' (an epsilon of each).
+// Whether the carried state is within the tolerance by more than its rounding and the angles'.
 static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress *pr,
                                   const ik_ccd_opts *o)
 {
@@ -5143,10 +5098,8 @@ static bool ik__ccd_surely_within(const ik__ccd_work *w, const ik__ccd_progress 
            (!w->pose || pr->rot_err <= o->rotation_tolerance - pr->rslack - turn);
 }
 
-// q stored from the carried state and its errors by forward kinematics; true to stop (status
-// set), else the solve goes on from q. Without info (a fast path), no forward kinematics where
-// the stop is decided already: a last sweep (final), a carried state surely within the
-// tolerance (docs/ccd.md, "Stopping").
+// q stored and its errors by forward kinematics (without info: not where the stop is decided, a
+// fast path); true to stop (status set), else on from q (docs/ccd.md, "Stopping").
 static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o, int sweep,
                           bool final, const ik_solve_info *info)
 {
@@ -5176,8 +5129,7 @@ static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_op
     return false;
 }
 
-// The result: the status (unreachable: not converged with the target beyond reach), q copied
-// out unless it is not finite, info.
+// The result: the status (unreachable where not converged and beyond reach), q, info.
 static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_opts *o,
                                 int sweep, ik_real *q_io, ik_solve_info *info)
 {
@@ -5188,8 +5140,7 @@ static ik_result ik__ccd_finish(const ik__ccd_work *w, ik__ccd_progress *pr, con
     for (i = 0; i < w->dof; i++)
         if (!ik__bounded(w->q[i]))
             return IK_ERR_NUMERIC;
-    for (i = 0; i < w->dof; i++)
-        q_io[i] = w->q[i];
+    memcpy(q_io, w->q, (size_t)w->dof * sizeof(ik_real));
     if (info) {
         info->status = pr->status;
         info->iterations = sweep;
@@ -5224,32 +5175,6 @@ static ik_result ik__ccd_run(const ik__ccd_prepared *pp, const ik_target *target
     return ik__ccd_finish(&w, &pr, &pp->opts, sweep, q_io, info);
 }
 
-// A solve's inputs after the chain (dof) checked, in the order of their status codes: q, the
-// target (with a rotation or not as pose says, unless < 0), the options, the scratch (need).
-static ik_result ik__ccd_validate(const ik_chain *chain, int dof, const ik_real *q_io,
-                                  const ik_target *target_in, int pose, bool opts_valid,
-                                  const void *scratch, size_t scratch_size, size_t need,
-                                  const ik_solve_info *info, ik_target *target)
-{
-    ik_result r = ik__state_validate(q_io, dof);
-    if (r != IK_OK)
-        return r;
-    r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (pose >= 0 && target->use_rotation != (pose != 0))
-        return IK_ERR_BAD_ARG;
-    if (!opts_valid)
-        return IK_ERR_BAD_OPTS;
-    if (!scratch)
-        return IK_ERR_NULL_ARG;
-    if (ik__solver_overlap(chain, q_io, dof, NULL, info, scratch, scratch_size))
-        return IK_ERR_BAD_ARG;
-    if (scratch_size < need)
-        return IK_ERR_SCRATCH_TOO_SMALL;
-    return IK_OK;
-}
-
 IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
                              const ik_ccd_opts *opts, ik_real *q_io, void *scratch,
                              size_t scratch_size, ik_solve_info *info)
@@ -5258,13 +5183,12 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     ik_target target;
     ik__ccd_prepared *pp;
     int n, dof;
-    ik_result r = ik_chain_validate(chain);
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
     n = chain->joint_count;
-    dof = ik__chain_dof(chain);
-    r = ik__ccd_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), scratch,
-                         scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__ccd_opts_valid(&o), NULL, scratch,
+                            scratch_size, ik__ccd_scratch_bytes(n, dof), info, &target);
     if (r != IK_OK)
         return r;
     // the chain prepared at the scratch's start, solved in the rest
@@ -5314,8 +5238,11 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
         ik__overlap(q_io, (size_t)pp->dof * sizeof(ik_real), pp, bytes) ||
         ik__overlap(info, info ? sizeof *info : 0, pp, bytes))
         return IK_ERR_BAD_ARG;
-    r = ik__ccd_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, scratch,
-                         scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
+    r = ik__state_validate(q_io, pp->dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__solver_validate(&pp->chain, pp->dof, q_io, target_in, pp->pose, true, NULL, scratch,
+                            scratch_size, (reals + 1) * sizeof(ik_real), info, &target);
     if (r != IK_OK)
         return r;
     return ik__ccd_run(pp, &target, q_io, ik__scratch_reals(scratch, scratch_size, reals), info);
@@ -6045,7 +5972,6 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e)
     ik_real vbx, vby, tx, ty, d2, best = IK_INFINITY, cn = 0, ux = 0, uy = 0, vx = 0, vy = 0,
                                   ab = 0;
     int dof = w->dof, b, c, k = -1, side;
-    // (the cosine n / (2 r) within [-1, 1] to the rounding of n; its change compared squared)
     for (b = 0; b < dof && w->sw[b] == 0; b++)
         ;
     if (b >= dof || !(IK_FABS(e[2]) <= w->o->tolerance)) // (off the plane: out of reach)
@@ -6306,7 +6232,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     ik_real ca = ik_vec3_dot(x, y) - bx * by, sa = ik_vec3_dot(y, ik_vec3_cross(b, x));
     ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
     ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
-    int e, n4, i, j;
+    int e, n4, i;
     // the elbow: ca cos q4 + sa sin q4 = rhs (docs/jacobian.md)
     if (!(rho > 0) || !(ik_vec3_length2(vn) > 0))
         return false;
@@ -6341,8 +6267,7 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     }
     if (best < 0)
         return false;
-    for (j = 0; j < 7; j++)
-        out[j] = found[j];
+    memcpy(out, found, sizeof found);
     return true;
 }
 
@@ -6389,7 +6314,8 @@ static bool ik__arm_opts_valid(const ik_arm_opts *o)
 // The attempts' work after keep (dof reals): the Jacobian solver's, turning joints, the arm's
 // policies; returns ik_jacobian_solve()'s scratch, which follows.
 static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
-                              const ik_arm_opts *o, int dof, ik_real *keep, const ik_real *q_io)
+                              const ik_arm_opts *o, int dof, size_t table, ik_real *keep,
+                              const ik_real *q_io)
 {
     int c, jt, t;
     ik__jacobian_init(w, chain, target, &o->jacobian, dof, keep + 2 * dof, q_io);
@@ -6397,11 +6323,9 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         for (t = 0; t < ik_joint_type_dof(j->type); t++, c++)
-            w->turn[c] = j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
-                                 ik__finite(j->hi - j->lo) &&
-                                 IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE
-                             ? 1
-                             : 0;
+            w->turn[c] = (ik_real)(j->type == IK_JOINT_REVOLUTE && j->hi - j->lo >= 2 * IK_PI &&
+                                   ik__finite(j->hi - j->lo) &&
+                                   IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE);
     }
     // the arm's policies: LM damping, no pins carried, 10 halvings, no nudges, the probe
     ik__policy arm = { true, true, false, 10, 0, -1, o->probe_error * w->scale, 0 };
@@ -6409,7 +6333,7 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
                                                 : w->ow; // metres per radian in the cost
     w->policy = arm;
-    return keep + 2 * dof + ik__jacobian_reals(dof, ik__table_reals(chain));
+    return keep + 2 * dof + ik__jacobian_reals(dof, table);
 }
 
 // Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
@@ -6452,10 +6376,13 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_real *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, c, iterations = 0;
+    int dof, a, iterations = 0;
     bool valid = false, closed_form;
-    ik_result r = ik__jacobian_validate(chain, target_in, ik__arm_opts_valid(&o), o.jacobian.rest,
-                                        q_io, scratch, scratch_size, info, &target, &dof);
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__arm_opts_valid(&o),
+                            o.jacobian.rest, scratch, scratch_size, 0, info, &target);
     if (r != IK_OK)
         return r;
     table = ik__table_reals(chain);
@@ -6464,7 +6391,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     if (!keep || scratch_size < ik__arm_scratch_size(dof, table))
         return IK_ERR_SCRATCH_TOO_SMALL;
     // the Jacobian solver's scratch follows the arm's; what is left of the buffer is its
-    jscratch = ik__arm_setup(&w, chain, &target, &o, dof, keep, q_io);
+    jscratch = ik__arm_setup(&w, chain, &target, &o, dof, table, keep, q_io);
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     rng = o.random_seed;
     // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
@@ -6482,8 +6409,7 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
             best = att;
             best_cost = cost;
             valid = true;
-            for (c = 0; c < dof; c++)
-                keep[c] = w.q[c];
+            memcpy(keep, w.q, (size_t)dof * sizeof(ik_real));
         }
         // beyond reach no restart can converge (the closest pose is the stretched chain)
         if (att.status == IK_STATUS_CONVERGED || att.status == IK_STATUS_UNREACHABLE)
@@ -6491,12 +6417,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     }
     if (!valid)
         return IK_ERR_NUMERIC;
-    for (c = 0; c < dof; c++)
-        q_io[c] = keep[c];
-    if (info) {
+    memcpy(q_io, keep, (size_t)dof * sizeof(ik_real));
+    best.iterations = iterations;
+    if (info)
         *info = best;
-        info->iterations = iterations;
-    }
     return IK_OK;
 }
 

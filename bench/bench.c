@@ -35,6 +35,7 @@ static double now_ns(void)
 // --callgrind-out-file=F, every figure is a count of instructions instead of ns, read from
 // callgrind's dump of each timed loop (F.1, F.2, ...). Counts repeat: one run is enough.
 static const char *count_file;
+#ifdef BENCH_CALLGRIND
 static int count_dumps;
 
 // The instructions in callgrind's dump number k (its "totals:" line), or -1.
@@ -52,6 +53,7 @@ static double dump_totals(int k)
         fclose(f);
     return total;
 }
+#endif
 
 // Starts a timing (or a count of instructions).
 static double clock_start(void)
