@@ -77,6 +77,8 @@
        the identity for a zero quaternion or axis), never NaN for finite input. A non-finite input
        to a conversion gives the identity (or zero vector). Plain vector arithmetic (ik_vec3_add,
        ...) is IEEE arithmetic and propagates whatever it is given.
+       Ball-joint limits: ik_ball_limit holds a swing cone (elliptical, up to pi each way) and a
+       twist range about the bone; ik_ball_limit_project() gives the nearest allowed rotation.
 
    CHAIN, FORWARD KINEMATICS, JACOBIAN
        ik_chain_fk() gives the effector pose and every joint frame, O(n). ik_chain_jacobian()
@@ -506,8 +508,8 @@ typedef struct ik_ball_limit {
 IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real swing_x,
                                    ik_real swing_y, ik_real twist_lo, ik_real twist_hi,
                                    ik_ball_limit *out);
-// Whether rotation r (normalized here) is within the limit, to 64 epsilon (false for limit
-// NULL).
+// Whether rotation r (normalized here) is within the limit, to rounding (32 epsilon, over
+// cos(swing / 2) near a half-turn swing); false for limit NULL.
 IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r);
 // The allowed rotation nearest r (normalized here) in the limit's coordinates: the swing to the
 // nearest point of the cone's ellipse in tan(angle / 4) coordinates, the twist to the nearer end
@@ -1711,7 +1713,7 @@ IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d)
 
 // ---- implementation: ball-joint limits (docs/limits.md) ----------------------------------------
 
-#define IK__LIMIT_SLACK (8 * IK_EPSILON) // rounding allowed at the boundary
+#define IK__LIMIT_SLACK (32 * IK_EPSILON) // rounding allowed at the boundary (the split, rebuilt)
 
 IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real swing_x,
                                    ik_real swing_y, ik_real twist_lo, ik_real twist_hi,
@@ -1729,6 +1731,8 @@ IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real s
     x = ik_vec3_normalize(ik_vec3_sub(x_axis, ik_vec3_scale(z, ik_vec3_dot(x_axis, z))));
     if (ik_vec3_length2(x) == 0 || IK_FABS(ik_vec3_dot(x, z)) > IK_R(0.5))
         x = ik_vec3_any_perpendicular(z);
+    // again: an x_axis near z leaves x off perpendicular by epsilon / sin(angle)
+    x = ik_vec3_normalize(ik_vec3_sub(x, ik_vec3_scale(z, ik_vec3_dot(x, z))));
     y = ik_vec3_cross(z, x);
     {
         ik_mat3 axes = { { { x.x, y.x, z.x }, { x.y, y.y, z.y }, { x.z, y.z, z.z } } };

@@ -273,7 +273,9 @@ static void test_limit_project_random(void)
     CHECK(bad_contains == 0);
     CHECK(bad_idem == 0);
     CHECK(worst_excess <= TOL(1e-12, 1e-2));
-    CHECK(worst_scaled <= TOL(1e-13, 1e-5));
+    // (within to the slack the test allows, 32 epsilon / cos(swing / 2) in tan(swing / 4), times
+    // at most 4 radians per unit there)
+    CHECK(worst_scaled <= TOL(1e-13, 4e-5));
     CHECK(worst_near <= TOL(1e-12, 2e-5));
 }
 
@@ -320,7 +322,8 @@ static void test_limit_edges(void)
     CHECK(ik_ball_limit_contains(&none, ik_quat_identity()));
     // a non-unit quaternion within: normalized
     p = ik_ball_limit_project(&all, ik_quat_make(0, 0, 0, 2));
-    CHECK(quat_bits_equal(p, ik_quat_identity()));
+    CHECK(TEST_FAST_MATH ? test_quat_angle(p, ik_quat_identity()) < 1e-6
+                         : quat_bits_equal(p, ik_quat_identity()));
 }
 
 // Along random smooth paths, a step of the result is at most a small multiple of the input's,
