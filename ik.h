@@ -537,6 +537,8 @@ typedef struct ik_joint {
     ik_real lo, hi;  // limits of q (revolute, prismatic), lo <= hi; +-IK_INFINITY for none
                      // (ball: none, lo = -IK_INFINITY, hi = IK_INFINITY; fixed: ignored)
     ik_real weight;  // >= 0; how freely solvers move this joint (1 = normal, 0 = frozen)
+    const ik_ball_limit *limit; // ball: NULL (free) or its swing and twist limits (not owned,
+                                // made by ik_ball_limit_make()); others: NULL
 } ik_joint;
 
 // A serial chain: joints from root to tip, and the effector's offset from the last joint frame.
@@ -1713,6 +1715,7 @@ IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d)
 
 // ---- implementation: ball-joint limits (docs/limits.md) ----------------------------------------
 
+#define IK__UNIT_TOL    IK_R(1e-4)        // how far from unit a given rotation or axis may be
 #define IK__LIMIT_SLACK (32 * IK_EPSILON) // rounding allowed at the boundary (the split, rebuilt)
 
 IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real swing_x,
@@ -1748,6 +1751,26 @@ IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real s
     out->twist_half[2] = IK_COS(twist_hi / 2);
     out->twist_half[3] = IK_SIN(twist_hi / 2);
     return IK_OK;
+}
+
+// A limit as ik_ball_limit_make() makes it: finite, semi-axes in [0, 1], ordered twist ends in
+// [-pi, pi] with unit half-angle vectors, orthonormal axes (to 1e-4, as ik_joint's rotations).
+static bool ik__ball_limit_valid(const ik_ball_limit *l)
+{
+    const ik_real *h = l->twist_half;
+    const ik__bits tol = ik__abs_bits(IK__UNIT_TOL); // (tests on the bits: NaN fails them)
+    ik_mat3 g = ik_mat3_mul(ik_mat3_transpose(l->axes), l->axes);
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            if (ik__abs_bits(g.m[r][c] - (r == c ? 1 : 0)) > tol)
+                return false;
+    return ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
+           ik__abs_bits(l->cone[1]) <= ik__abs_bits(1) && l->cone[0] >= 0 && l->cone[1] >= 0 &&
+           ik__abs_bits(l->twist[0]) <= ik__abs_bits(IK_PI) &&
+           ik__abs_bits(l->twist[1]) <= ik__abs_bits(IK_PI) && l->twist[0] <= l->twist[1] &&
+           ik__abs_bits(h[0] * h[0] + h[1] * h[1] - 1) <= tol &&
+           ik__abs_bits(h[2] * h[2] + h[3] * h[3] - 1) <= tol;
 }
 
 // A rotation in the limit's axes as swing * twist: the swing's tan(angle / 4) coordinates and
@@ -1886,7 +1909,6 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
 // ---- implementation: chain ---------------------------------------------------------------------
 
 // |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data).
-#define IK__UNIT_TOL IK_R(1e-4)
 
 IKDEF int ik_joint_type_dof(ik_joint_type type)
 {
@@ -1901,7 +1923,7 @@ IKDEF int ik_joint_type_dof(ik_joint_type type)
 
 static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis, ik_real lo, ik_real hi)
 {
-    ik_joint j = { type, origin, ik_vec3_normalize(axis), lo, hi, 1 };
+    ik_joint j = { type, origin, ik_vec3_normalize(axis), lo, hi, 1, NULL };
     return j;
 }
 
@@ -1957,9 +1979,11 @@ static ik_result ik__joint_validate(const ik_joint *j)
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
     }
-    // a ball joint has no limits: lo, hi must say "none" (on the bits: -Inf, Inf)
+    // a ball joint's lo, hi must say "none" (on the bits: -Inf, Inf): its limits are j->limit
     if (j->type == IK_JOINT_BALL && !(ik__abs_bits(j->lo) == IK__INF_BITS &&
                                       ik__abs_bits(j->hi) == IK__INF_BITS && j->lo < j->hi))
+        return IK_ERR_BAD_ARG;
+    if (j->limit && (j->type != IK_JOINT_BALL || !ik__ball_limit_valid(j->limit)))
         return IK_ERR_BAD_ARG;
     return IK_OK;
 }
@@ -4629,6 +4653,10 @@ static void ik__ccd_load(const ik__ccd_work *w)
             st->turn[1] = st->turn_stored[1] = s;
         } else if (p->type == IK_JOINT_BALL) {
             st->rot = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+            if (j->limit && !ik_ball_limit_contains(j->limit, st->rot)) { // (into the limits)
+                st->rot = ik_ball_limit_project(j->limit, st->rot);
+                st->moved = true;
+            }
         }
     }
 }
@@ -4928,12 +4956,17 @@ static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, cons
 static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
-    ik_quat rot;
+    ik_quat rot, next;
     ik__ccd_rotate(st->rot, w->pose, e, er);
     if (!step)
         return;
     rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
-    st->rot = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    next = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    if (j->limit) { // the move within the limits: to the nearest allowed rotation
+        next = ik_ball_limit_project(j->limit, next);
+        rot = ik__quat_unitize(ik_quat_mul(next, ik_quat_conjugate(st->rot)));
+    }
+    st->rot = next;
     st->moved = true;
     ik__ccd_rotate(rot, w->pose, e, er);
 }
