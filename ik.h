@@ -1881,18 +1881,14 @@ IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
     return ik__cone_contains(limit, &st) && ik__twist_contains(limit, &st);
 }
 
-IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
+// The nearest allowed rotation to unit, in the limit's coordinates, unless it is within.
+static ik_quat ik__limit_project_once(const ik_ball_limit *limit, ik_quat unit, bool *within)
 {
-    ik_quat unit = ik_quat_normalize(r), out;
-    ik__swing_twist st;
-    bool cone, twist;
-    if (!limit)
-        return r;
-    st = ik__limit_split(limit, unit);
-    cone = ik__cone_contains(limit, &st);
-    twist = ik__twist_contains(limit, &st);
-    if (cone && twist) // within: r as given if it is a unit quaternion
-        return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
+    ik__swing_twist st = ik__limit_split(limit, unit);
+    bool cone = ik__cone_contains(limit, &st), twist = ik__twist_contains(limit, &st);
+    *within = cone && twist;
+    if (*within)
+        return unit;
     if (!cone)
         ik__ellipse_nearest(limit->cone[0], limit->cone[1], st.swing);
     if (!twist) { // the nearer end, on the circle of twist angles
@@ -1902,7 +1898,27 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
         st.half[0] = to_hi >= to_lo ? h[2] : h[0];
         st.half[1] = to_hi >= to_lo ? h[3] : h[1];
     }
-    out = ik__limit_join(limit, &st);
+    return ik__limit_join(limit, &st);
+}
+
+IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
+{
+    ik_quat unit = ik_quat_normalize(r), out;
+    bool within;
+    int pass;
+    if (!limit)
+        return r;
+    out = ik__limit_project_once(limit, unit, &within);
+    if (within) // r as given if it is a unit quaternion
+        return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
+    // the rebuilt rotation's rounding can leave it just outside: project it again (rarely
+    // needed more than once)
+    for (pass = 0; pass < 2; pass++) {
+        ik_quat again = ik__limit_project_once(limit, out, &within);
+        if (within)
+            break;
+        out = again;
+    }
     return ik_quat_dot(out, unit) < 0 ? ik__quat_scale(out, -1) : out;
 }
 
