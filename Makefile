@@ -64,8 +64,8 @@ $(BUILD)/bench/bench: bench/bench.c ik.h
 bench: $(BUILD)/bench/bench
 	./$(BUILD)/bench/bench $(BENCH_ARGS)
 
-# every make bench figure as instructions, 0.9.0's ik.h against this one (needs valgrind; a few
-# minutes; BENCH_ARGS as for bench, BASE=rev for another ik.h to compare with)
+# every make bench figure as instructions, 0.9.0's ik.h against this one (needs valgrind; a
+# minute; BENCH_ARGS as for bench, BASE=rev for another ik.h to compare with)
 bench-instructions:
 	sh bench/instructions.sh $(if $(BASE),--base $(BASE)) $(BENCH_ARGS)
 

@@ -3138,6 +3138,8 @@ typedef struct ik__policy {
     bool fresh_pins;    // every iteration starts with all joints free; else pins are carried
     bool planar;        // a planar chain's exact two-joint step first (ik__planar_step())
     int halvings;       // most step halvings per iteration
+    bool halve_on;      // halvings go on however small the step (above the rounding floor);
+                        // else they end when the step moves no joint by an epsilon of it
     int max_kicks;      // most nudges out of a symmetric stall (ik__jacobian_stuck())
     int probe_it;       // the iteration (-1: none) at which a run still far is abandoned:
     ik_real probe_cost; // position error plus lw times rotation error above this
@@ -3979,7 +3981,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 }
 
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
-static const ik__policy ik__jacobian_policy = { false, false, false, 20, 3, -1, 0, 0 };
+static const ik__policy ik__jacobian_policy = { false, false, false, 20, false, 3, -1, 0, 0 };
 
 // w in scratch (base) for a valid problem: arrays, constants, q_io, ik_jacobian_solve()'s policies.
 static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
@@ -4243,7 +4245,9 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
     ik_real step = 1, new_err = 0, e1[6] = { 0 };
     int tries, c;
     for (tries = 0; tries < w->policy.halvings; tries++, step /= 2) {
-        bool moves = tries == 0;
+        bool moves = tries == 0 || w->policy.halve_on;
+        if (w->policy.halve_on && w->at.err <= w->floor2)
+            return;
         if (tries == 8 && pinv) {
             ik__pinv_fallback(w, e);
             step = 1;
@@ -6380,8 +6384,9 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
                                    ik__finite(j->hi - j->lo) &&
                                    IK_FABS(j->lo / 2 + j->hi / 2) <= IK_MAX_MAGNITUDE);
     }
-    // the arm's policies: LM damping, no pins carried, 10 halvings, no nudges, the probe
-    ik__policy arm = { true, true, false, 10, 0, -1, o->probe_error * w->scale, 0 };
+    // the arm's policies: LM damping, no pins carried, 10 halvings however small the step, no
+    // nudges, the probe
+    ik__policy arm = { true, true, false, 10, true, 0, -1, o->probe_error * w->scale, 0 };
     arm.planar = w->table.planar && !target->use_rotation && w->within_reach;
     arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
                                                 : w->ow; // metres per radian in the cost

@@ -1341,7 +1341,7 @@ static void test_ccd_without_info(void)
 // info to the bit of ik_ccd_solve() with the same options, and leave the prepared chain's bytes
 // as they were (read-only: threads may share it); bad input is refused with the caller's data
 // (q, info, the prepared memory) untouched: a target of the other kind, memory not prepared.
-static unsigned char prepared_buf[2][1 << 15], prepared_copy[1 << 15];
+static unsigned char prepared_buf[2][1 << 15], prepared_copy[1 << 15], pose_copy[1 << 15];
 
 static void solve_both(const ik_chain *c, const ik_target *t, const ik_ccd_opts *o, ik_real *q0,
                        const unsigned char *prepared, int *same)
@@ -1404,10 +1404,13 @@ static void prepared_bad_input(test_rng *r, ik_chain *a, ik_joint *ja, const ik_
     bad += ik_ccd_prepare(a, o, false, ja, need) != IK_ERR_BAD_ARG;
     ob.max_sweeps = 0;
     bad += ik_ccd_prepare(a, &ob, false, prepared, need) != IK_ERR_BAD_OPTS;
-    ja[0].origin.rot.w = 2; // no longer a valid chain
-    bad += ik_ccd_prepare(a, o, false, prepared, need) != IK_ERR_BAD_ARG;
-    bad += ik_ccd_prepared_size(a) != 0;
-    ja[0].origin.rot.w = 1;
+    {
+        ik_real w = ja[0].origin.rot.w;
+        ja[0].origin.rot.w = 2; // no longer a valid chain
+        bad += ik_ccd_prepare(a, o, false, prepared, need) != IK_ERR_BAD_ARG;
+        bad += ik_ccd_prepared_size(a) != 0;
+        ja[0].origin.rot.w = w;
+    }
     CHECK(bad == 0);
     CHECK(memcmp(&info, &info0, sizeof info) == 0);
     CHECK(memcmp(prepared_copy, prepared, need) == 0);
@@ -1438,12 +1441,24 @@ static void test_ccd_prepared(void)
         if (trial % 7 == 0)
             o = ik_default_ccd_opts();
         memcpy(prepared_copy, prepared[0], need);
+        memcpy(pose_copy, prepared[1], need);
         for (step = 0; step < 12; step++, calls++) {
             ik_target t = random_target(&r, &a, step % 3 == 2);
             random_state(&r, &a, q);
             solve_both(&a, &t, &o, q, prepared[t.use_rotation ? 1 : 0], &same);
         }
-        kept += memcmp(prepared_copy, prepared[0], need) == 0;
+        kept += memcmp(prepared_copy, prepared[0], need) == 0 &&
+                memcmp(pose_copy, prepared[1], need) == 0;
+        { // a position target for the pose-prepared chain: refused, q and the memory intact
+            ik_target t = random_target(&r, &a, 0);
+            ik_real qk[MAXDOF];
+            size_t qbytes = (size_t)ik_chain_dof(&a) * sizeof q[0];
+            random_state(&r, &a, q);
+            memcpy(qk, q, qbytes);
+            CHECK(ik_ccd_solve_prepared(prepared[1], &t, qk, scratch_buf, sizeof scratch_buf,
+                                        NULL) == IK_ERR_BAD_ARG);
+            CHECK(memcmp(qk, q, qbytes) == 0 && memcmp(pose_copy, prepared[1], need) == 0);
+        }
         prepared_bad_input(&r, &a, ja, &o, prepared[0]);
     }
     CHECK(same == calls);
