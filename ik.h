@@ -1753,6 +1753,14 @@ IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real s
     return IK_OK;
 }
 
+// r if it is a unit quaternion to rounding (the usual case: no normalization), else normalized.
+static ik_quat ik__quat_unit_or_normalize(ik_quat r)
+{
+    return ik__abs_bits(ik_quat_dot(r, r) - 1) <= ik__abs_bits(16 * IK_EPSILON)
+               ? r
+               : ik_quat_normalize(r);
+}
+
 // A limit as ik_ball_limit_make() makes it: finite, semi-axes in [0, 1], ordered twist ends in
 // [-pi, pi] with unit half-angle vectors, orthonormal axes (to 1e-4, as ik_joint's rotations).
 static bool ik__ball_limit_valid(const ik_ball_limit *l)
@@ -1877,7 +1885,7 @@ IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
     ik__swing_twist st;
     if (!limit)
         return false;
-    st = ik__limit_split(limit, ik_quat_normalize(r));
+    st = ik__limit_split(limit, ik__quat_unit_or_normalize(r));
     return ik__cone_contains(limit, &st) && ik__twist_contains(limit, &st);
 }
 
@@ -1903,7 +1911,7 @@ static ik_quat ik__limit_project_once(const ik_ball_limit *limit, ik_quat unit, 
 
 IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
 {
-    ik_quat unit = ik_quat_normalize(r), out;
+    ik_quat unit = ik__quat_unit_or_normalize(r), out;
     bool within;
     int pass;
     if (!limit)
