@@ -3911,6 +3911,8 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
                 ik_quat r =
                     ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
                                 ik_quat_from_expmap(v));
+                if (j->limit) // (projected onto its limits: this alone does not slide along them)
+                    r = ik_ball_limit_project(j->limit, r);
                 v = ik__quat_log(ik__quat_unitize(r));
             }
             out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
@@ -3980,6 +3982,13 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
+            c += 3;
+        } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
+            ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
+            ik_vec3 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
+            if (!ik_ball_limit_contains(j->limit, r))
+                v = ik__quat_log(ik_ball_limit_project(j->limit, r));
+            w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
             c += 3;
         } else {
             for (t = 0; t < nd; t++, c++)

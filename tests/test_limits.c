@@ -456,6 +456,82 @@ static void test_limit_ccd(void)
     CHECK(reached > count / 2);
 }
 
+// DLS on the same kind of chains from near starts (the target's state plus up to 0.1 per value):
+// every returned state within its limits; the rates of targets reached, for target states with
+// every ball joint inside its limits and for those with one on its boundary, are printed. (The
+// step is projected onto the limits; it does not yet slide along them.)
+static void test_limit_dls(void)
+{
+    test_rng rng = { 7070 };
+    ik_ball_limit limits[6];
+    ik_joint joints[6];
+    int c, i, reached[2] = { 0, 0 }, tried[2] = { 0, 0 }, outside = 0, count = 2000;
+    for (c = 0; c < count; c++) {
+        int n = 2 + (int)test_rng_uniform(&rng, 0, 5), dof, j, at, edge = 0;
+        ik_real q[18], want[18];
+        unsigned char scratch[16384];
+        ik_chain chain;
+        ik_target target;
+        ik_xform goal;
+        ik_solve_info info;
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        for (i = 0; i < n; i++) {
+            ik_xform origin = ik_xform_translation(ik_vec3_make(0, 0, i ? (ik_real)0.5 : 0));
+            if (i % 2 == 0 || test_rng_uniform(&rng, 0, 1) < 0.5) {
+                CHECK(ik_ball_limit_make(test_rng_vec3(&rng, -1, 1), test_rng_vec3(&rng, -1, 1),
+                                         (ik_real)test_rng_uniform(&rng, 0.2, 2.5),
+                                         (ik_real)test_rng_uniform(&rng, 0.2, 2.5),
+                                         (ik_real)test_rng_uniform(&rng, -2, 0),
+                                         (ik_real)test_rng_uniform(&rng, 0, 2),
+                                         &limits[i]) == IK_OK);
+                joints[i] = ik_joint_ball(origin);
+                joints[i].limit = &limits[i];
+            } else {
+                joints[i] =
+                    ik_joint_revolute(origin, ik_vec3_normalize(test_rng_vec3(&rng, -1, 1)));
+            }
+        }
+        chain = ik_chain_make(joints, n, ik_xform_translation(ik_vec3_make(0, 0, (ik_real)0.5)));
+        dof = ik_chain_dof(&chain);
+        for (i = 0; i < dof; i++)
+            want[i] = (ik_real)test_rng_uniform(&rng, -1.5, 1.5);
+        for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++) {
+            ik_quat r;
+            ik_vec3 v;
+            if (joints[j].type != IK_JOINT_BALL)
+                continue;
+            r = ik_quat_from_expmap(ik_vec3_make(want[at], want[at + 1], want[at + 2]));
+            edge |= !ik_ball_limit_contains(joints[j].limit, r);
+            v = ik_quat_to_expmap(ik_ball_limit_project(joints[j].limit, r));
+            want[at] = v.x, want[at + 1] = v.y, want[at + 2] = v.z;
+        }
+        ik_chain_fk(&chain, want, NULL, &goal);
+        target = c % 2 ? ik_target_pose(goal) : ik_target_position(goal.pos);
+        for (i = 0; i < dof; i++)
+            q[i] = want[i] + (ik_real)test_rng_uniform(&rng, -0.1, 0.1);
+        o.max_iterations = 100;
+        CHECK(ik_jacobian_solve(&chain, &target, &o, q, scratch, sizeof scratch, &info) == IK_OK);
+        tried[edge]++;
+        reached[edge] += info.status == IK_STATUS_CONVERGED;
+        for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++)
+            if (joints[j].type == IK_JOINT_BALL) {
+                const ik_ball_limit *lim = joints[j].limit;
+                ik_quat r = ik_quat_from_expmap(ik_vec3_make(q[at], q[at + 1], q[at + 2]));
+                ik_vec3 z = ik_vec3_make(lim->axes.m[0][2], lim->axes.m[1][2], lim->axes.m[2][2]);
+                double half_cos =
+                    sqrt(fmax(0, (1 + (double)ik_vec3_dot(z, ik_quat_rotate(r, z))) / 2));
+                outside += test_quat_angle(r, ik_ball_limit_project(lim, r)) >
+                           TOL(1e-13, 2e-5) / fmax(half_cos, 1e-3);
+            }
+    }
+    printf("  ball limits, DLS from near starts: reached %d of %d targets whose state has every "
+           "ball joint inside its limits, %d of %d with one on its boundary; %d ball joints "
+           "outside their limits after a solve\n",
+           reached[0], tried[0], reached[1], tried[1], outside);
+    CHECK(outside == 0);
+    CHECK(reached[0] > tried[0] / 2);
+}
+
 void test_limits(void)
 {
     RUN(test_limit_make);
@@ -463,4 +539,5 @@ void test_limits(void)
     RUN(test_limit_edges);
     RUN(test_limit_continuity);
     RUN(test_limit_ccd);
+    RUN(test_limit_dls);
 }
