@@ -77,6 +77,8 @@
        the identity for a zero quaternion or axis), never NaN for finite input. A non-finite input
        to a conversion gives the identity (or zero vector). Plain vector arithmetic (ik_vec3_add,
        ...) is IEEE arithmetic and propagates whatever it is given.
+       Ball-joint limits: ik_ball_limit holds a swing cone (elliptical, up to pi each way) and a
+       twist range about the bone; ik_ball_limit_project() gives the nearest allowed rotation.
 
    CHAIN, FORWARD KINEMATICS, JACOBIAN
        ik_chain_fk() gives the effector pose and every joint frame, O(n). ik_chain_jacobian()
@@ -485,6 +487,38 @@ IKDEF ik_vec3 ik_xform_apply(ik_xform t, ik_vec3 p);
 // t's rotation applied to direction d (no translation).
 IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d);
 
+// ---- ball-joint limits -------------------------------------------------------------------------
+// A ball joint's limits, relative to its rest frame (docs/limits.md): a rotation r = swing *
+// twist (as ik_quat_swing_twist() splits it about the twist axis, the bone) is allowed when its
+// twist angle is within [twist_lo, twist_hi] and its swing within an elliptical cone about the
+// twist axis, whose half-angles are swing_x toward the limit's x axis and swing_y toward its y
+// axis; the ellipse is drawn in tan(angle / 4) coordinates, smooth up to swings of pi.
+typedef struct ik_ball_limit {
+    ik_mat3 axes;     // columns: the limit's x, y, z axes in the rest frame (z: the twist axis)
+    ik_real cone[2];  // tan(swing_y / 4), tan(swing_x / 4): semi-axes for swings about x, y
+    ik_real twist[2]; // twist_lo, twist_hi, radians
+    ik_real twist_half[4]; // cos, sin of twist_lo / 2, then of twist_hi / 2
+} ik_ball_limit;
+
+// The limit above, in *out (built here: its fields are derived values). twist_axis: nonzero;
+// x_axis: the cone's x direction, made perpendicular to twist_axis here (parallel or zero: any
+// perpendicular). swing_x, swing_y in [0, pi] (pi: no limit that way); -pi <= twist_lo <=
+// twist_hi <= pi (-pi, pi: no twist limit). IK_ERR_BAD_ARG otherwise or for non-finite input
+// (out untouched); IK_ERR_NULL_ARG for out NULL.
+IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real swing_x,
+                                   ik_real swing_y, ik_real twist_lo, ik_real twist_hi,
+                                   ik_ball_limit *out);
+// Whether rotation r (normalized here) is within the limit, to rounding (32 epsilon, over
+// cos(swing / 2) near a half-turn swing); false for limit NULL.
+IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r);
+// The allowed rotation nearest r (normalized here) in the limit's coordinates: the swing to the
+// nearest point of the cone's ellipse in tan(angle / 4) coordinates, the twist to the nearer end
+// of its range. r itself (to the bit) when within; the result is within, on r's side of w = 0
+// (r and -r are the same rotation). Continuous except where two answers are equally near: a
+// twist opposite the middle of its range, a swing of exactly pi outside the cone (docs/limits.md,
+// "Projection"). limit NULL: r.
+IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r);
+
 // ---- chain -------------------------------------------------------------------------------------
 
 // Joint types. The number of joint-state values each takes is in parentheses.
@@ -503,6 +537,8 @@ typedef struct ik_joint {
     ik_real lo, hi;  // limits of q (revolute, prismatic), lo <= hi; +-IK_INFINITY for none
                      // (ball: none, lo = -IK_INFINITY, hi = IK_INFINITY; fixed: ignored)
     ik_real weight;  // >= 0; how freely solvers move this joint (1 = normal, 0 = frozen)
+    const ik_ball_limit *limit; // ball: NULL (free) or its swing and twist limits (not owned,
+                                // made by ik_ball_limit_make()); others: NULL
 } ik_joint;
 
 // A serial chain: joints from root to tip, and the effector's offset from the last joint frame.
@@ -1677,10 +1713,226 @@ IKDEF ik_vec3 ik_xform_apply_direction(ik_xform t, ik_vec3 d)
     return ik_quat_rotate(t.rot, d);
 }
 
+// ---- implementation: ball-joint limits (docs/limits.md) ----------------------------------------
+
+#define IK__UNIT_TOL    IK_R(1e-4)        // how far from unit a given rotation or axis may be
+#define IK__LIMIT_SLACK (32 * IK_EPSILON) // rounding allowed at the boundary (the split, rebuilt)
+
+IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real swing_x,
+                                   ik_real swing_y, ik_real twist_lo, ik_real twist_hi,
+                                   ik_ball_limit *out)
+{
+    ik_vec3 z = ik_vec3_normalize(twist_axis), x, y;
+    if (!out)
+        return IK_ERR_NULL_ARG;
+    if (ik_vec3_length2(z) == 0 || !ik_vec3_is_finite(x_axis) || !ik__finite(swing_x) ||
+        !ik__finite(swing_y) || !ik__finite(twist_lo) || !ik__finite(twist_hi) || swing_x < 0 ||
+        swing_y < 0 || swing_x > IK_PI || swing_y > IK_PI || twist_lo < -IK_PI ||
+        twist_hi > IK_PI || twist_lo > twist_hi)
+        return IK_ERR_BAD_ARG;
+    // the cone's x axis: x_axis without its part along z (else any perpendicular)
+    x = ik_vec3_normalize(ik_vec3_sub(x_axis, ik_vec3_scale(z, ik_vec3_dot(x_axis, z))));
+    if (ik_vec3_length2(x) == 0 || IK_FABS(ik_vec3_dot(x, z)) > IK_R(0.5))
+        x = ik_vec3_any_perpendicular(z);
+    // again: an x_axis near z leaves x off perpendicular by epsilon / sin(angle)
+    x = ik_vec3_normalize(ik_vec3_sub(x, ik_vec3_scale(z, ik_vec3_dot(x, z))));
+    y = ik_vec3_cross(z, x);
+    {
+        ik_mat3 axes = { { { x.x, y.x, z.x }, { x.y, y.y, z.y }, { x.z, y.z, z.z } } };
+        out->axes = axes;
+    }
+    // tan(angle / 4) (a swing about x tilts z toward y)
+    out->cone[0] = IK_SIN(swing_y / 4) / IK_COS(swing_y / 4);
+    out->cone[1] = IK_SIN(swing_x / 4) / IK_COS(swing_x / 4);
+    out->twist[0] = twist_lo;
+    out->twist[1] = twist_hi;
+    out->twist_half[0] = IK_COS(twist_lo / 2);
+    out->twist_half[1] = IK_SIN(twist_lo / 2);
+    out->twist_half[2] = IK_COS(twist_hi / 2);
+    out->twist_half[3] = IK_SIN(twist_hi / 2);
+    return IK_OK;
+}
+
+// r if it is a unit quaternion to rounding (the usual case: no normalization), else normalized.
+static ik_quat ik__quat_unit_or_normalize(ik_quat r)
+{
+    return ik__abs_bits(ik_quat_dot(r, r) - 1) <= ik__abs_bits(16 * IK_EPSILON)
+               ? r
+               : ik_quat_normalize(r);
+}
+
+// A limit as ik_ball_limit_make() makes it: finite, semi-axes in [0, 1], ordered twist ends in
+// [-pi, pi] with unit half-angle vectors, orthonormal axes (to 1e-4, as ik_joint's rotations).
+static bool ik__ball_limit_valid(const ik_ball_limit *l)
+{
+    const ik_real *h = l->twist_half;
+    const ik__bits tol = ik__abs_bits(IK__UNIT_TOL); // (tests on the bits: NaN fails them)
+    ik_mat3 g = ik_mat3_mul(ik_mat3_transpose(l->axes), l->axes);
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            if (ik__abs_bits(g.m[r][c] - (r == c ? 1 : 0)) > tol)
+                return false;
+    return ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
+           ik__abs_bits(l->cone[1]) <= ik__abs_bits(1) && l->cone[0] >= 0 && l->cone[1] >= 0 &&
+           ik__abs_bits(l->twist[0]) <= ik__abs_bits(IK_PI) &&
+           ik__abs_bits(l->twist[1]) <= ik__abs_bits(IK_PI) && l->twist[0] <= l->twist[1] &&
+           ik__abs_bits(h[0] * h[0] + h[1] * h[1] - 1) <= tol &&
+           ik__abs_bits(h[2] * h[2] + h[3] * h[3] - 1) <= tol;
+}
+
+// A rotation in the limit's axes as swing * twist: the swing's tan(angle / 4) coordinates and
+// the twist's half angle (docs/limits.md, "Swing and twist").
+typedef struct ik__swing_twist {
+    ik_real swing[2]; // (x, y): tan(swing angle / 4) times the swing's unit axis
+    ik_real half[2];  // cos, sin of the twist angle / 2 (cos >= 0)
+    ik_real slack;    // the rounding allowed in both (it grows as 1 / cos(swing / 2))
+} ik__swing_twist;
+
+static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
+{
+    const ik_mat3 *m = &limit->axes; // (the vector part in the limit's axes: m^T v)
+    ik_real vx = m->m[0][0] * unit.x + m->m[1][0] * unit.y + m->m[2][0] * unit.z;
+    ik_real vy = m->m[0][1] * unit.x + m->m[1][1] * unit.y + m->m[2][1] * unit.z;
+    ik_real vz = m->m[0][2] * unit.x + m->m[1][2] * unit.y + m->m[2][2] * unit.z;
+    ik_quat q = ik_quat_make(vx, vy, vz, unit.w);
+    ik__swing_twist st;
+    ik_real n2 = q.z * q.z + q.w * q.w, n;
+    if (q.w < 0) // (q and -q: the same rotation; w >= 0 keeps the swing within pi)
+        q = ik__quat_scale(q, -1);
+    if (n2 > IK__TINY2) {
+        n = IK_SQRT(n2);
+        st.half[0] = q.w / n;
+        st.half[1] = q.z / n;
+        st.slack = IK__LIMIT_SLACK / n;
+        st.swing[0] = (q.w * q.x - q.z * q.y) / (n * (1 + n));
+        st.swing[1] = (q.z * q.x + q.w * q.y) / (n * (1 + n));
+    } else { // a half-turn swing: no twist
+        n = IK_SQRT(q.x * q.x + q.y * q.y);
+        st.half[0] = 1;
+        st.half[1] = 0;
+        st.slack = IK__LIMIT_SLACK;
+        st.swing[0] = q.x / n;
+        st.swing[1] = q.y / n;
+    }
+    return st;
+}
+
+// |s| / a, less the rounding slack, or 2 (outside) where that would be over 2 (a may be 0).
+static ik_real ik__cone_ratio(ik_real s, ik_real a, ik_real slack)
+{
+    s = IK_FABS(s) - slack;
+    return s <= 0 ? 0 : (s >= 2 * a ? 2 : s / a);
+}
+
+// The swing in the cone: (x / a)^2 + (y / b)^2 <= 1.
+static bool ik__cone_contains(const ik_ball_limit *limit, const ik__swing_twist *st)
+{
+    ik_real x = ik__cone_ratio(st->swing[0], limit->cone[0], st->slack);
+    ik_real y = ik__cone_ratio(st->swing[1], limit->cone[1], st->slack);
+    return x * x + y * y <= 1;
+}
+
+// The twist within [lo, hi]: its half angle between theirs (all in [-pi/2, pi/2]).
+static bool ik__twist_contains(const ik_ball_limit *limit, const ik__swing_twist *st)
+{
+    const ik_real *h = limit->twist_half, *half = st->half;
+    return half[1] * h[0] - half[0] * h[1] >= -st->slack &&
+           half[0] * h[3] - half[1] * h[2] >= -st->slack;
+}
+
+// The point of the ellipse (x / a)^2 + (y / b)^2 = 1 nearest p, outside it: p's multiplier t
+// by Newton's method from below (docs/limits.md, "Projection").
+static void ik__ellipse_nearest(ik_real a, ik_real b, ik_real *p)
+{
+    ik_real u = IK_FABS(p[0]), v = IK_FABS(p[1]), t = 0, ea, eb, f, next;
+    int i;
+    if (a == 0 || b == 0) { // a segment (or a point)
+        p[0] = a == 0 ? 0 : (p[0] > a ? a : (p[0] < -a ? -a : p[0]));
+        p[1] = b == 0 ? 0 : (p[1] > b ? b : (p[1] < -b ? -b : p[1]));
+        return;
+    }
+    if (a * u - a * a > t)
+        t = a * u - a * a;
+    if (b * v - b * b > t)
+        t = b * v - b * b;
+    for (i = 0; i < 100; i++) {
+        ea = a * u / (a * a + t);
+        eb = b * v / (b * b + t);
+        f = ea * ea + eb * eb - 1;
+        next = t + f / (2 * (ea * ea / (a * a + t) + eb * eb / (b * b + t)));
+        if (!(f > 0) || !(next > t))
+            break;
+        t = next;
+    }
+    p[0] = p[0] < 0 ? -(a * a * u / (a * a + t)) : a * a * u / (a * a + t);
+    p[1] = p[1] < 0 ? -(b * b * v / (b * b + t)) : b * b * v / (b * b + t);
+}
+
+// The rotation swing * twist, back in the rest frame.
+static ik_quat ik__limit_join(const ik_ball_limit *limit, const ik__swing_twist *st)
+{
+    ik_real m2 = st->swing[0] * st->swing[0] + st->swing[1] * st->swing[1], k = 1 / (1 + m2);
+    ik_real sx = 2 * st->swing[0] * k, sy = 2 * st->swing[1] * k, sw = (1 - m2) * k;
+    ik_real c = st->half[0], s = st->half[1];
+    ik_vec3 v =
+        ik_mat3_mul_vec3(limit->axes, ik_vec3_make(c * sx + s * sy, c * sy - s * sx, sw * s));
+    return ik_quat_make(v.x, v.y, v.z, sw * c);
+}
+
+IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
+{
+    ik__swing_twist st;
+    if (!limit)
+        return false;
+    st = ik__limit_split(limit, ik__quat_unit_or_normalize(r));
+    return ik__cone_contains(limit, &st) && ik__twist_contains(limit, &st);
+}
+
+// The nearest allowed rotation to unit, in the limit's coordinates, unless it is within.
+static ik_quat ik__limit_project_once(const ik_ball_limit *limit, ik_quat unit, bool *within)
+{
+    ik__swing_twist st = ik__limit_split(limit, unit);
+    bool cone = ik__cone_contains(limit, &st), twist = ik__twist_contains(limit, &st);
+    *within = cone && twist;
+    if (*within)
+        return unit;
+    if (!cone)
+        ik__ellipse_nearest(limit->cone[0], limit->cone[1], st.swing);
+    if (!twist) { // the nearer end, on the circle of twist angles
+        const ik_real *h = limit->twist_half;
+        ik_real to_lo = IK_FABS(st.half[0] * h[0] + st.half[1] * h[1]);
+        ik_real to_hi = IK_FABS(st.half[0] * h[2] + st.half[1] * h[3]);
+        st.half[0] = to_hi >= to_lo ? h[2] : h[0];
+        st.half[1] = to_hi >= to_lo ? h[3] : h[1];
+    }
+    return ik__limit_join(limit, &st);
+}
+
+IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
+{
+    ik_quat unit = ik__quat_unit_or_normalize(r), out;
+    bool within;
+    int pass;
+    if (!limit)
+        return r;
+    out = ik__limit_project_once(limit, unit, &within);
+    if (within) // r as given if it is a unit quaternion
+        return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
+    // the rebuilt rotation's rounding can leave it just outside: project it again (rarely
+    // needed more than once)
+    for (pass = 0; pass < 2; pass++) {
+        ik_quat again = ik__limit_project_once(limit, out, &within);
+        if (within)
+            break;
+        out = again;
+    }
+    return ik_quat_dot(out, unit) < 0 ? ik__quat_scale(out, -1) : out;
+}
+
 // ---- implementation: chain ---------------------------------------------------------------------
 
 // |q|^2 and |axis|^2 must be within this of 1 in a chain (rounding of user data).
-#define IK__UNIT_TOL IK_R(1e-4)
 
 IKDEF int ik_joint_type_dof(ik_joint_type type)
 {
@@ -1695,7 +1947,7 @@ IKDEF int ik_joint_type_dof(ik_joint_type type)
 
 static ik_joint ik__joint(ik_joint_type type, ik_xform origin, ik_vec3 axis, ik_real lo, ik_real hi)
 {
-    ik_joint j = { type, origin, ik_vec3_normalize(axis), lo, hi, 1 };
+    ik_joint j = { type, origin, ik_vec3_normalize(axis), lo, hi, 1, NULL };
     return j;
 }
 
@@ -1751,9 +2003,11 @@ static ik_result ik__joint_validate(const ik_joint *j)
         if (!ik__limits_valid(j->lo, j->hi))
             return IK_ERR_BAD_ARG;
     }
-    // a ball joint has no limits: lo, hi must say "none" (on the bits: -Inf, Inf)
+    // a ball joint's lo, hi must say "none" (on the bits: -Inf, Inf): its limits are j->limit
     if (j->type == IK_JOINT_BALL && !(ik__abs_bits(j->lo) == IK__INF_BITS &&
                                       ik__abs_bits(j->hi) == IK__INF_BITS && j->lo < j->hi))
+        return IK_ERR_BAD_ARG;
+    if (j->limit && (j->type != IK_JOINT_BALL || !ik__ball_limit_valid(j->limit)))
         return IK_ERR_BAD_ARG;
     return IK_OK;
 }
@@ -3657,6 +3911,8 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
                 ik_quat r =
                     ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
                                 ik_quat_from_expmap(v));
+                if (j->limit) // (projected onto its limits: this alone does not slide along them)
+                    r = ik_ball_limit_project(j->limit, r);
                 v = ik__quat_log(ik__quat_unitize(r));
             }
             out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
@@ -3726,6 +3982,13 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
+            c += 3;
+        } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
+            ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
+            ik_vec3 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
+            if (!ik_ball_limit_contains(j->limit, r))
+                v = ik__quat_log(ik_ball_limit_project(j->limit, r));
+            w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
             c += 3;
         } else {
             for (t = 0; t < nd; t++, c++)
@@ -4427,6 +4690,10 @@ static void ik__ccd_load(const ik__ccd_work *w)
             st->turn[1] = st->turn_stored[1] = s;
         } else if (p->type == IK_JOINT_BALL) {
             st->rot = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+            if (j->limit && !ik_ball_limit_contains(j->limit, st->rot)) { // (into the limits)
+                st->rot = ik_ball_limit_project(j->limit, st->rot);
+                st->moved = true;
+            }
         }
     }
 }
@@ -4726,12 +4993,17 @@ static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, cons
 static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
-    ik_quat rot;
+    ik_quat rot, next;
     ik__ccd_rotate(st->rot, w->pose, e, er);
     if (!step)
         return;
     rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
-    st->rot = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    next = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    if (j->limit) { // the move within the limits: to the nearest allowed rotation
+        next = ik_ball_limit_project(j->limit, next);
+        rot = ik__quat_unitize(ik_quat_mul(next, ik_quat_conjugate(st->rot)));
+    }
+    st->rot = next;
     st->moved = true;
     ik__ccd_rotate(rot, w->pose, e, er);
 }

@@ -902,6 +902,54 @@ static void print_title(int runs, const char *end)
         printf("median of %d runs%s", runs, end);
 }
 
+#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 11
+// Ball-joint limits: 1024 random rotations against a cone of 1.2 x 0.6 rad and twist -0.8..0.5.
+typedef struct limit_case {
+    ik_ball_limit limit;
+    ik_quat r[1024];
+    unsigned next;
+} limit_case;
+
+static void run_limit_contains(void *arg)
+{
+    limit_case *c = (limit_case *)arg;
+    sink = (double)ik_ball_limit_contains(&c->limit, c->r[c->next++ & 1023]);
+}
+
+static void run_limit_project(void *arg)
+{
+    limit_case *c = (limit_case *)arg;
+    sink = (double)ik_ball_limit_project(&c->limit, c->r[c->next++ & 1023]).x;
+}
+
+// The limit's cost per call: random rotations (about 80% outside), and rotations within.
+static void limit_table(int runs)
+{
+    static limit_case c[2];
+    int k, i;
+    for (k = 0; k < 2; k++) {
+        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2), IK_R(0.6),
+                           IK_R(-0.8), IK_R(0.5), &c[k].limit);
+        for (i = 0; i < 1024; i++) {
+            ik_vec3 v = ik_vec3_make((ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3));
+            ik_quat r = ik_quat_from_expmap(v);
+            c[k].r[i] = k == 0 ? r : ik_ball_limit_project(&c[k].limit, r);
+        }
+    }
+    printf("\n| ball-joint limit, ns per call      | contains | project |\n");
+    printf("|-----------------------------------|----------|---------|\n");
+    for (k = 0; k < 2; k++)
+        printf("| %-33s | %8.1f | %7.1f |\n", k == 0 ? "random rotations" : "rotations within",
+               median_ns(run_limit_contains, &c[k], 1000, runs),
+               median_ns(run_limit_project, &c[k], 1000, runs));
+}
+#else
+static void limit_table(int runs)
+{
+    (void)runs;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     static chain_case c;
@@ -1119,5 +1167,9 @@ int main(int argc, char **argv)
         }
     }
     svd_table(runs);
-    return pin_table(runs) ? 0 : 1;
+    {
+        bool pins_found = pin_table(runs);
+        limit_table(runs);
+        return pins_found ? 0 : 1;
+    }
 }

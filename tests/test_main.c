@@ -1,6 +1,7 @@
 /* The test program: the only translation unit with IK_IMPLEMENTATION. Every other test file
    includes ik.h as a plain header, so building this program is also a link test.
    Usage: ik_test [--trap-fe] [GROUP...]   GROUP: main math chain svd limb ccd jacobian arm robust
+   limits
    (default: all). --trap-fe traps FE_INVALID, FE_DIVBYZERO and FE_OVERFLOW (glibc's
    feenableexcept): valid input must never raise them in ik.h, and bad input is checked on the
    bits, so the groups that pass bad input to ik.h run trapped too; a trap is a failure of the
@@ -35,6 +36,7 @@
 int ik_test_passed = 0, ik_test_failed = 0;
 
 void test_math(void);
+void test_limits(void);
 void test_chain(void);
 void test_svd(void);
 void test_limb(void);
@@ -593,7 +595,7 @@ int main(int argc, char **argv)
                    { "chain", test_chain },       { "svd", test_svd },
                    { "limb", test_limb },         { "ccd", test_ccd },
                    { "jacobian", test_jacobian }, { "arm", test_arm },
-                   { "robust", test_robust } };
+                   { "robust", test_robust },     { "limits", test_limits } };
     const int count = (int)(sizeof groups / sizeof groups[0]);
     int g, i, chosen = 0;
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);

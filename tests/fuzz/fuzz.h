@@ -274,6 +274,7 @@ static inline ik_joint fz_joint(fz *f, double scale)
     j.axis = fz_axis(f);
     fz_limits(f, &j.lo, &j.hi);
     j.weight = 1;
+    j.limit = NULL; // (ball-joint limits: fuzzed by the limits' own tests, not through joints)
     if (fz_chance(f, 48)) {
         int before = f->tainted;
         j.weight = fz_real(f, 1);
