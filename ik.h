@@ -3159,6 +3159,8 @@ typedef struct ik__policy {
 // moves, per column sqrt(weight) and limits (infinite for balls).
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
+    ik_real *frame;        // [3 dof] per limited ball on its boundary: its columns' 3 x 3 basis
+    bool ball_limits;      // a limited ball joint (exponential maps): frames to make
     ik__joint_table table; // ik__joint_table_make()
     bool unit_weights;     // every sw is 1
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
@@ -3186,7 +3188,7 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
 
 static size_t ik__jacobian_reals(int dof, size_t table)
 {
-    return (size_t)dof * (6 * 4 + 8) + 36 + 6 + table;
+    return (size_t)dof * (6 * 4 + 11) + 36 + 6 + table;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -3722,6 +3724,16 @@ static ik_vec3 ik__expmap_to_ypr(const ik_real *v)
     return ik_mat3_to_euler(ik_quat_to_mat3(r), IK_EULER_YXZ);
 }
 
+// x (a ball's 3 values) in its frame's coordinates: frame^T x (ik__ball_frames()).
+static void ik__ball_frame_in(const ik_real *f, ik_real *x)
+{
+    ik_real z[3];
+    int k;
+    z[0] = x[0], z[1] = x[1], z[2] = x[2];
+    for (k = 0; k < 3; k++)
+        x[k] = f[k] * z[0] + f[3 + k] * z[1] + f[6 + k] * z[2];
+}
+
 // The pull toward the rest pose into w->trial, rest_gain (rest - q) / sqrt(w); 0 if not active.
 static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                           bool euler)
@@ -3737,9 +3749,12 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
             ik_vec3 ypr = ik__expmap_to_ypr(rest);
             rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
         }
+        for (t = 0; t < nd; t++)
+            w->trial[c + t] = sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c + t]) / sw;
+        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY)
+            ik__ball_frame_in(w->frame + 3 * c, w->trial + c);
         for (t = 0; t < nd; t++, c++)
-            w->trial[c] =
-                w->pinned[c] != 0 || sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c]) / sw;
+            w->trial[c] = w->pinned[c] != 0 ? 0 : w->trial[c];
     }
 }
 
@@ -3897,6 +3912,161 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, 
     return freed;
 }
 
+// A limited ball joint's boundaries near its state v: up to two, as unit normals (outward) in
+// v's coordinates and the distances to them (docs/limits.md, "Sliding along the boundary").
+typedef struct ik__ball_bounds {
+    ik_vec3 normal[2];
+    ik_real dist[2];
+    int count;
+} ik__ball_bounds;
+
+// Adds the bound G <= 0 if it is within band, from G and its gradient for a rotation w (limit
+// axes) applied before the joint's: dG = grad . w; jexp_t maps it to v's coordinates.
+static void ik__ball_bounds_add(ik__ball_bounds *b, const ik_ball_limit *limit,
+                                const ik_mat3 *jexp_t, ik_vec3 grad, ik_real value, ik_real band)
+{
+    ik_vec3 n = ik_mat3_mul_vec3(*jexp_t, ik_mat3_mul_vec3(limit->axes, grad));
+    ik_real len = ik_vec3_length(n);
+    if (!(len > 0) || !(-value < band * len))
+        return;
+    b->normal[b->count] = ik_vec3_scale(n, 1 / len);
+    b->dist[b->count++] = -value / len;
+}
+
+// The cone's bound G = |p|_ellipse - 1, p = (-b_y, b_x) g(b_z) the swing of the bone b = q z.
+static void ik__ball_cone_bound(ik__ball_bounds *b, const ik_ball_limit *limit, ik_quat q,
+                                const ik_mat3 *jexp_t, ik_real band)
+{
+    const ik_real ca = limit->cone[0], cb = limit->cone[1];
+    ik_vec3 bone = ik_vec3_make(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
+                                1 - 2 * (q.x * q.x + q.y * q.y));
+    ik_real c2 = IK_SQRT(ik__clamp((1 + bone.z) / 2, 0, 1)), g, dg, p1, p2, f, g1, g2;
+    if ((ca >= 1 && cb >= 1) || ca < IK_R(1e-6) || cb < IK_R(1e-6) || c2 < IK_R(0.05))
+        return; // (no cone, a flat one, or the bone near reversed: projection alone)
+    g = 1 / (2 * c2 * (1 + c2));
+    dg = -(1 + 2 * c2) / (8 * c2 * c2 * c2 * (1 + c2) * (1 + c2)); // dg / db_z
+    p1 = -bone.y * g;
+    p2 = bone.x * g;
+    f = IK_SQRT((p1 / ca) * (p1 / ca) + (p2 / cb) * (p2 / cb));
+    if (!(f > IK_R(0.5)))
+        return;
+    g1 = p1 / (ca * ca * f); // dG / dp
+    g2 = p2 / (cb * cb * f);
+    ik__ball_bounds_add( // (dG = grad_b G . (w x b) = (b x grad_b G) . w)
+        b, limit, jexp_t,
+        ik_vec3_cross(bone, ik_vec3_make(g2 * g, -g1 * g, (g2 * bone.x - g1 * bone.y) * dg)), f - 1,
+        band);
+}
+
+// The twist's bound at its nearer end: tau - hi or lo - tau, tau = 2 atan2(q_z, q_w).
+static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit, ik_quat q,
+                                 const ik_mat3 *jexp_t, ik_real band)
+{
+    const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
+    ik_real tau;
+    ik_vec3 grad;
+    if ((lo <= -IK_PI && hi >= IK_PI) || n2 < IK_R(0.0025))
+        return; // (no twist limit, or a swing near a half turn: projection alone)
+    tau = 2 * IK_ATAN2(q.z, q.w);
+    grad = ik_vec3_make((q.w * q.y + q.z * q.x) / n2, (q.z * q.y - q.w * q.x) / n2, 1);
+    if (hi - tau <= tau - lo)
+        ik__ball_bounds_add(b, limit, jexp_t, grad, tau - hi, band);
+    else
+        ik__ball_bounds_add(b, limit, jexp_t, ik_vec3_scale(grad, -1), lo - tau, band);
+}
+
+// The bounds of a ball joint at exponential map v within band (radians) of its boundary.
+static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
+                                          ik_real band)
+{
+    ik_vec3 e = ik_vec3_make(v[0], v[1], v[2]);
+    ik_quat r = ik_quat_from_expmap(e);
+    ik_vec3 l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
+    ik_quat q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
+    ik_mat3 jexp_t = ik_mat3_transpose(ik_expmap_jacobian(e));
+    ik__ball_bounds b;
+    b.count = 0;
+    if (q.w < 0)
+        q = ik__quat_scale(q, -1);
+    ik__ball_cone_bound(&b, limit, q, &jexp_t, band);
+    ik__ball_twist_bound(&b, limit, q, &jexp_t, band);
+    return b;
+}
+
+// A ball's columns c..c+2 in the basis frame (3 x 3, columns: tangent, then the bounds' normals,
+// the first last); their limits: the normals' distances, as a hinge's (docs/limits.md).
+static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b)
+{
+    ik_real *f = w->frame + 3 * c;
+    ik_vec3 n1 = b->normal[0], n2, t;
+    int k, i;
+    n2 = b->count > 1 ? ik_vec3_sub(b->normal[1], ik_vec3_scale(n1, ik_vec3_dot(b->normal[1], n1)))
+                      : ik_vec3_make(0, 0, 0);
+    w->hi[c + 1] = IK_INFINITY;
+    if (ik_vec3_length(n2) > IK_R(0.1)) { // (a corner: both bounds)
+        w->hi[c + 1] = w->q[c + 1] + b->dist[1] / ik_vec3_length(n2);
+        n2 = ik_vec3_normalize(n2);
+    } else { // (one bound: any perpendicular)
+        n2 = ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6) ? ik_vec3_make(1, 0, 0)
+                                                         : ik_vec3_make(0, 1, 0));
+        n2 = ik_vec3_normalize(n2);
+    }
+    t = ik_vec3_cross(n2, n1);
+    w->hi[c + 2] = w->q[c + 2] + b->dist[0];
+    for (k = 0; k < 3; k++) { // f[3 i + k]: row i, column k
+        f[k] = k == 0 ? t.x : (k == 1 ? n2.x : n1.x);
+        f[3 + k] = k == 0 ? t.y : (k == 1 ? n2.y : n1.y);
+        f[6 + k] = k == 0 ? t.z : (k == 1 ? n2.z : n1.z);
+    }
+    for (i = 0; i < w->m; i++) { // J <- J frame
+        ik_real *j = w->jac + i * w->dof + c, j0 = j[0], j1 = j[1], j2 = j[2];
+        for (k = 0; k < 3; k++)
+            j[k] = j0 * f[k] + j1 * f[3 + k] + j2 * f[6 + k];
+    }
+}
+
+// Limited balls on (or within a step of) their boundary: columns turned into frames whose last
+// columns are bounded as hinges are, so that the active set slides them along it.
+static void ik__ball_frames(ik__jac_work *w)
+{
+    const ik_chain *chain = w->chain;
+    int c, jt;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && j->limit && w->sw[c] > 0) {
+            ik__ball_bounds b = ik__ball_bounds_at(j->limit, w->q + c, IK_R(0.1));
+            w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY;
+            if (b.count > 0)
+                ik__ball_frame_make(w, c, &b);
+        }
+        c += ik_joint_type_dof(j->type);
+    }
+}
+
+// Back from the frames: the step dq <- frame dq and J <- J frame^T.
+static void ik__ball_frames_undo(ik__jac_work *w)
+{
+    const ik_chain *chain = w->chain;
+    int c, jt, i, k;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
+            const ik_real *f = w->frame + 3 * c;
+            ik_real z[3];
+            z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
+            for (k = 0; k < 3; k++)
+                w->dq[c + k] = f[3 * k] * z[0] + f[3 * k + 1] * z[1] + f[3 * k + 2] * z[2];
+            for (i = 0; i < w->m; i++) {
+                ik_real *jr = w->jac + i * w->dof + c;
+                z[0] = jr[0], z[1] = jr[1], z[2] = jr[2];
+                for (k = 0; k < 3; k++)
+                    jr[k] = z[0] * f[3 * k] + z[1] * f[3 * k + 1] + z[2] * f[3 * k + 2];
+            }
+        }
+        c += ik_joint_type_dof(j->type);
+    }
+}
+
 // q + dq in the solver's parameterization (balls' exponential maps composed on the manifold).
 static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
                                const ik_real *dq, ik_real scale_step, ik_real *out)
@@ -3957,7 +4127,8 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->sw = w->forced + dof;
     w->lo = w->sw + dof;
     w->hi = w->lo + dof;
-    w->u = w->hi + dof;
+    w->frame = w->hi + dof;
+    w->u = w->frame + 3 * dof;
     w->s = w->u + 36;
     w->table = ik__joint_table_make(w->chain, w->s + 6);
 }
@@ -3969,6 +4140,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
     int c, jt, t;
     w->unit_weights = true;
     w->frozen = 0;
+    w->ball_limits = false;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         int nd = ik_joint_type_dof(j->type);
@@ -3989,6 +4161,7 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
             if (!ik_ball_limit_contains(j->limit, r))
                 v = ik__quat_log(ik_ball_limit_project(j->limit, r));
             w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
+            w->ball_limits = true;
             c += 3;
         } else {
             for (t = 0; t < nd; t++, c++)
@@ -4162,18 +4335,24 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
 static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
     int pass;
+    bool ok = true;
+    if (w->ball_limits)
+        ik__ball_frames(w);
     ik__pins_carry(w, w->dof);
-    for (pass = 0; pass <= 2 * w->dof; pass++) {
+    for (pass = 0; pass <= 2 * w->dof && ok; pass++) {
         if (!w->policy.lm_damping)
             ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
-        else if (!ik__lm_step(w, e))
-            return false;
-        if (!w->policy.fresh_pins && ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
+        else
+            ok = ik__lm_step(w, e);
+        if (ok && !w->policy.fresh_pins &&
+            ik__pins_release(w, w->m, w->dof, e, w->o->max_joint_step))
             continue;
-        if (!ik__pin_crossings(w, e))
+        if (!ok || !ik__pin_crossings(w, e))
             break;
     }
-    return true;
+    if (w->ball_limits)
+        ik__ball_frames_undo(w);
+    return ok;
 }
 
 // Whether a symmetric singular state stalls the step (J^T e ~ 0; policy.max_kicks at most).
