@@ -4067,6 +4067,17 @@ static void ik__ball_frames_undo(ik__jac_work *w)
     }
 }
 
+// A limited ball's yaw, pitch and roll (IK_BALL_EULER) brought within its limits.
+static void ik__ypr_into_limit(const ik_ball_limit *limit, ik_real *ypr)
+{
+    ik_quat r = ik__ball_rotation(ypr, true);
+    if (!ik_ball_limit_contains(limit, r)) {
+        ik_vec3 e =
+            ik_mat3_to_euler(ik_quat_to_mat3(ik_ball_limit_project(limit, r)), IK_EULER_YXZ);
+        ypr[0] = e.x, ypr[1] = e.y, ypr[2] = e.z;
+    }
+}
+
 // q + dq in the solver's parameterization (balls' exponential maps composed on the manifold).
 static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
                                const ik_real *dq, ik_real scale_step, ik_real *out)
@@ -4089,11 +4100,14 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
             c += 3;
         } else {
             int nd = ik_joint_type_dof(j->type), t;
-            for (t = 0; t < nd; t++, c++) {
-                out[c] = q[c] + scale_step * dq[c];
+            for (t = 0; t < nd; t++) {
+                out[c + t] = q[c + t] + scale_step * dq[c + t];
                 if (nd == 1)
-                    out[c] = ik__clamp(out[c], j->lo, j->hi);
+                    out[c + t] = ik__clamp(out[c + t], j->lo, j->hi);
             }
+            if (j->type == IK_JOINT_BALL && j->limit) // (IK_BALL_EULER: projected, no sliding)
+                ik__ypr_into_limit(j->limit, out + c);
+            c += nd;
         }
     }
 }
@@ -4154,6 +4168,8 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
             w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
+            if (j->limit)
+                ik__ypr_into_limit(j->limit, w->q + c);
             c += 3;
         } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
             ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
@@ -6524,6 +6540,19 @@ static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *s
     return true;
 }
 
+// A rotation within a ball's limit from a uniform random one u: its twist's and its swing's
+// tan(angle / 4) coordinates scaled into the range and the cone (docs/limits.md).
+static ik_quat ik__ball_limit_random(const ik_ball_limit *limit, ik_quat u)
+{
+    ik_real twist = limit->twist[0] + (limit->twist[1] - limit->twist[0]) * (u.x * u.x + u.y * u.y);
+    ik_real px = u.z * limit->cone[0], py = u.w * limit->cone[1], m2 = px * px + py * py;
+    ik_real k = 1 / (1 + m2), c = IK_COS(twist / 2), s = IK_SIN(twist / 2);
+    ik_quat swing = ik_quat_make(2 * px * k, 2 * py * k, 0, (1 - m2) * k);
+    ik_quat r = ik_quat_mul(swing, ik_quat_make(0, 0, s, c));
+    ik_vec3 v = ik_mat3_mul_vec3(limit->axes, ik_vec3_make(r.x, r.y, r.z));
+    return ik_quat_make(v.x, v.y, v.z, r.w);
+}
+
 // A random state within the limits; frozen joints keep start's (the caller's q).
 static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik_real reach,
                                  unsigned long long *rng, ik_real *out)
@@ -6538,8 +6567,9 @@ static void ik__arm_random_state(const ik_chain *chain, const ik_real *start, ik
             // Shoemake's uniform random rotation, as an exponential map
             ik_real u1 = ik__random01(rng), u2 = 2 * IK_PI * ik__random01(rng),
                     u3 = 2 * IK_PI * ik__random01(rng), a = IK_SQRT(1 - u1), b = IK_SQRT(u1);
-            ik_vec3 v = ik_quat_to_expmap(
-                ik_quat_make(a * IK_SIN(u2), a * IK_COS(u2), b * IK_SIN(u3), b * IK_COS(u3)));
+            ik_quat r =
+                ik_quat_make(a * IK_SIN(u2), a * IK_COS(u2), b * IK_SIN(u3), b * IK_COS(u3));
+            ik_vec3 v = ik_quat_to_expmap(j->limit ? ik__ball_limit_random(j->limit, r) : r);
             out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
             c += 3;
         } else if (j->type != IK_JOINT_FIXED) {

@@ -456,80 +456,133 @@ static void test_limit_ccd(void)
     CHECK(reached > count / 2);
 }
 
-// DLS on the same kind of chains from near starts (the target's state plus up to 0.1 per value):
-// every returned state within its limits; the rates of targets reached, for target states with
-// every ball joint inside its limits and for those with one on its boundary, are printed. (The
-// step is projected onto the limits; it does not yet slide along them.)
+// A random chain of 2-6 joints: limited ball joints (every other one at least) and hinges with
+// limits; want gets a random state within every limit (some ball joints on their boundary:
+// *edge then counts them).
+static int limit_chain(test_rng *rng, ik_ball_limit *limits, ik_joint *joints, ik_real *want,
+                       int *edge)
+{
+    int n = 2 + (int)test_rng_uniform(rng, 0, 5), i, at;
+    for (i = 0; i < n; i++) {
+        ik_xform origin = ik_xform_translation(ik_vec3_make(0, 0, i ? (ik_real)0.5 : 0));
+        if (i % 2 == 0 || test_rng_uniform(rng, 0, 1) < 0.5) {
+            CHECK(ik_ball_limit_make(test_rng_vec3(rng, -1, 1), test_rng_vec3(rng, -1, 1),
+                                     (ik_real)test_rng_uniform(rng, 0.2, 2.5),
+                                     (ik_real)test_rng_uniform(rng, 0.2, 2.5),
+                                     (ik_real)test_rng_uniform(rng, -2, 0),
+                                     (ik_real)test_rng_uniform(rng, 0, 2), &limits[i]) == IK_OK);
+            joints[i] = ik_joint_ball(origin);
+            joints[i].limit = &limits[i];
+        } else {
+            joints[i] = ik_joint_revolute(origin, ik_vec3_normalize(test_rng_vec3(rng, -1, 1)));
+            joints[i].lo = (ik_real)test_rng_uniform(rng, -2.5, -0.3);
+            joints[i].hi = (ik_real)test_rng_uniform(rng, 0.3, 2.5);
+        }
+    }
+    *edge = 0;
+    for (i = 0, at = 0; i < n; at += ik_joint_type_dof(joints[i].type), i++) {
+        ik_quat r;
+        ik_vec3 v;
+        if (joints[i].type != IK_JOINT_BALL) {
+            want[at] = (ik_real)test_rng_uniform(rng, joints[i].lo, joints[i].hi);
+            continue;
+        }
+        v = test_rng_vec3(rng, -1.5, 1.5);
+        r = ik_quat_from_expmap(v);
+        *edge += !ik_ball_limit_contains(joints[i].limit, r);
+        v = ik_quat_to_expmap(ik_ball_limit_project(joints[i].limit, r));
+        want[at] = v.x, want[at + 1] = v.y, want[at + 2] = v.z;
+    }
+    return n;
+}
+
+// The joints of state q outside their limits beyond rounding (ball joints: the angle to the
+// projection, against the limit's slack; hinges: beyond lo, hi).
+static int limit_outside(const ik_joint *joints, int n, const ik_real *q)
+{
+    int j, at, outside = 0;
+    for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++)
+        if (joints[j].type == IK_JOINT_BALL) {
+            const ik_ball_limit *lim = joints[j].limit;
+            ik_quat r = ik_quat_from_expmap(ik_vec3_make(q[at], q[at + 1], q[at + 2]));
+            ik_vec3 z = ik_vec3_make(lim->axes.m[0][2], lim->axes.m[1][2], lim->axes.m[2][2]);
+            double half_cos = sqrt(fmax(0, (1 + (double)ik_vec3_dot(z, ik_quat_rotate(r, z))) / 2));
+            outside += test_quat_angle(r, ik_ball_limit_project(lim, r)) >
+                       TOL(1e-13, 2e-5) / fmax(half_cos, 1e-3);
+        } else {
+            outside += !(q[at] >= joints[j].lo && q[at] <= joints[j].hi);
+        }
+    return outside;
+}
+
+// 10^4 random chains of limited ball joints and hinges, targets (position or pose) from random
+// states within the limits: DLS from near starts (the state plus up to 0.1 per value) reaches at
+// least 99% of them, counted apart for states with a ball joint on its boundary (the active
+// constraint slides it along); PINV, SDLS, the transpose, IK_BALL_EULER and ik_arm_solve() from
+// the same starts; every returned state within every limit.
 static void test_limit_dls(void)
 {
+    static const char *names[] = { "DLS", "PINV", "SDLS", "transpose", "DLS Euler", "arm" };
     test_rng rng = { 7070 };
     ik_ball_limit limits[6];
     ik_joint joints[6];
-    int c, i, reached[2] = { 0, 0 }, tried[2] = { 0, 0 }, outside = 0, count = 2000;
+    int c, i, k, reached[2] = { 0, 0 }, tried[2] = { 0, 0 }, outside[6] = { 0 }, count = 10000;
+    int other[6] = { 0 }, other_tried[6] = { 0 };
+    static unsigned char scratch[65536];
     for (c = 0; c < count; c++) {
-        int n = 2 + (int)test_rng_uniform(&rng, 0, 5), dof, j, at, edge = 0;
-        ik_real q[18], want[18];
-        unsigned char scratch[16384];
+        int edge, n = 0, dof;
+        ik_real q[18], start[18], want[18];
         ik_chain chain;
         ik_target target;
         ik_xform goal;
         ik_solve_info info;
         ik_jacobian_opts o = ik_default_jacobian_opts();
-        for (i = 0; i < n; i++) {
-            ik_xform origin = ik_xform_translation(ik_vec3_make(0, 0, i ? (ik_real)0.5 : 0));
-            if (i % 2 == 0 || test_rng_uniform(&rng, 0, 1) < 0.5) {
-                CHECK(ik_ball_limit_make(test_rng_vec3(&rng, -1, 1), test_rng_vec3(&rng, -1, 1),
-                                         (ik_real)test_rng_uniform(&rng, 0.2, 2.5),
-                                         (ik_real)test_rng_uniform(&rng, 0.2, 2.5),
-                                         (ik_real)test_rng_uniform(&rng, -2, 0),
-                                         (ik_real)test_rng_uniform(&rng, 0, 2),
-                                         &limits[i]) == IK_OK);
-                joints[i] = ik_joint_ball(origin);
-                joints[i].limit = &limits[i];
-            } else {
-                joints[i] =
-                    ik_joint_revolute(origin, ik_vec3_normalize(test_rng_vec3(&rng, -1, 1)));
-            }
-        }
+        ik_arm_opts ao = ik_default_arm_opts();
+        n = limit_chain(&rng, limits, joints, want, &edge);
         chain = ik_chain_make(joints, n, ik_xform_translation(ik_vec3_make(0, 0, (ik_real)0.5)));
         dof = ik_chain_dof(&chain);
-        for (i = 0; i < dof; i++)
-            want[i] = (ik_real)test_rng_uniform(&rng, -1.5, 1.5);
-        for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++) {
-            ik_quat r;
-            ik_vec3 v;
-            if (joints[j].type != IK_JOINT_BALL)
-                continue;
-            r = ik_quat_from_expmap(ik_vec3_make(want[at], want[at + 1], want[at + 2]));
-            edge |= !ik_ball_limit_contains(joints[j].limit, r);
-            v = ik_quat_to_expmap(ik_ball_limit_project(joints[j].limit, r));
-            want[at] = v.x, want[at + 1] = v.y, want[at + 2] = v.z;
-        }
         ik_chain_fk(&chain, want, NULL, &goal);
         target = c % 2 ? ik_target_pose(goal) : ik_target_position(goal.pos);
         for (i = 0; i < dof; i++)
-            q[i] = want[i] + (ik_real)test_rng_uniform(&rng, -0.1, 0.1);
+            start[i] = want[i] + (ik_real)test_rng_uniform(&rng, -0.1, 0.1);
+        memcpy(q, start, sizeof q);
         o.max_iterations = 100;
         CHECK(ik_jacobian_solve(&chain, &target, &o, q, scratch, sizeof scratch, &info) == IK_OK);
-        tried[edge]++;
-        reached[edge] += info.status == IK_STATUS_CONVERGED;
-        for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++)
-            if (joints[j].type == IK_JOINT_BALL) {
-                const ik_ball_limit *lim = joints[j].limit;
-                ik_quat r = ik_quat_from_expmap(ik_vec3_make(q[at], q[at + 1], q[at + 2]));
-                ik_vec3 z = ik_vec3_make(lim->axes.m[0][2], lim->axes.m[1][2], lim->axes.m[2][2]);
-                double half_cos =
-                    sqrt(fmax(0, (1 + (double)ik_vec3_dot(z, ik_quat_rotate(r, z))) / 2));
-                outside += test_quat_angle(r, ik_ball_limit_project(lim, r)) >
-                           TOL(1e-13, 2e-5) / fmax(half_cos, 1e-3);
-            }
+        tried[edge > 0]++;
+        reached[edge > 0] += info.status == IK_STATUS_CONVERGED;
+        outside[0] += limit_outside(joints, n, q);
+        k = 1 + c % 5; // another solver on every chain, in turn
+        memcpy(q, start, sizeof q);
+        if (k < 5) {
+            o.method = k == 1 ? IK_JACOBIAN_PINV
+                              : (k == 2 ? IK_JACOBIAN_SDLS
+                                        : (k == 3 ? IK_JACOBIAN_TRANSPOSE : IK_JACOBIAN_DLS));
+            o.ball_param = k == 4 ? IK_BALL_EULER : IK_BALL_EXPMAP;
+            o.max_iterations = k == 3 ? 1000 : 100;
+            CHECK(ik_jacobian_solve(&chain, &target, &o, q, scratch, sizeof scratch, &info) ==
+                  IK_OK);
+        } else {
+            ao.max_attempts = 20;
+            CHECK(ik_arm_scratch_size(&chain) <= sizeof scratch);
+            CHECK(ik_arm_solve(&chain, &target, &ao, q, scratch, sizeof scratch, &info) == IK_OK);
+        }
+        other_tried[k]++;
+        other[k] += info.status == IK_STATUS_CONVERGED;
+        outside[k] += limit_outside(joints, n, q);
     }
-    printf("  ball limits, DLS from near starts: reached %d of %d targets whose state has every "
-           "ball joint inside its limits, %d of %d with one on its boundary; %d ball joints "
-           "outside their limits after a solve\n",
-           reached[0], tried[0], reached[1], tried[1], outside);
-    CHECK(outside == 0);
-    CHECK(reached[0] > tried[0] / 2);
+    printf("  ball limits, DLS from near starts on %d random chains: reached %d of %d targets "
+           "whose state has every ball joint inside its limits, %d of %d with one or more on its "
+           "boundary\n",
+           count, reached[0], tried[0], reached[1], tried[1]);
+    for (k = 1; k < 6; k++)
+        printf("  %s from the same starts: reached %d of %d\n", names[k], other[k], other_tried[k]);
+    for (k = 0; k < 6; k++)
+        CHECK(outside[k] == 0);
+    if (outside[0] + outside[1] + outside[2] + outside[3] + outside[4] + outside[5] > 0)
+        printf("  joints outside their limits after a solve: DLS %d, PINV %d, SDLS %d, transpose "
+               "%d, Euler %d, arm %d\n",
+               outside[0], outside[1], outside[2], outside[3], outside[4], outside[5]);
+    CHECK(reached[0] >= tried[0] * 0.99 && reached[1] >= tried[1] * 0.99);
 }
 
 void test_limits(void)
