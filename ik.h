@@ -538,7 +538,8 @@ typedef struct ik_joint {
                      // (ball: none, lo = -IK_INFINITY, hi = IK_INFINITY; fixed: ignored)
     ik_real weight;  // >= 0; how freely solvers move this joint (1 = normal, 0 = frozen)
     const ik_ball_limit *limit; // ball: NULL (free) or its swing and twist limits (not owned,
-                                // made by ik_ball_limit_make()); others: NULL
+                                // made by ik_ball_limit_make()), honoured by every solver
+                                // (docs/limits.md, "In the solvers"); others: NULL
 } ik_joint;
 
 // A serial chain: joints from root to tip, and the effector's offset from the last joint frame.
@@ -4092,7 +4093,7 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
                 ik_quat r =
                     ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
                                 ik_quat_from_expmap(v));
-                if (j->limit) // (projected onto its limits: this alone does not slide along them)
+                if (j->limit) // (projected; ik__ball_frames() made the step slide)
                     r = ik_ball_limit_project(j->limit, r);
                 v = ik__quat_log(ik__quat_unitize(r));
             }
