@@ -115,22 +115,44 @@ static void chords(svg *s, const pose *in, const pose *out, int plane)
     fprintf(s->f, "</g>\n");
 }
 
-// Panel 1: the unit sphere about the joint, the cone and twist range, the bone's tip.
-static void draw_sphere(svg *s, const pose *in, const pose *out)
+// The path of the bone's tip on the sphere.
+static void path3d(svg *s, const pose *poses, const char *color, const char *behind, int dash)
 {
-    static double p[N + 1][3], u[N + 1], v[N + 1];
-    const double a = tan(SWING_X * DEG / 4), b = tan(SWING_Y * DEG / 4);
-    double view_low = 2;
-    int k, i, low;
-    svg_panel(s, 0, 0, 440, 440, -1.1, 1.1, -1.02, 1.42, SVG_EQUAL);
-    svg_title(s, "the bone's tip on a unit sphere");
+    static double p[N + 1][3];
+    int k;
+    for (k = 0; k <= N; k++)
+        memcpy(p[k], poses[k].tip, sizeof p[k]);
+    curve3d(s, p, N + 1, color, behind, dash);
+}
+
+// Steps N/4, N/2, 3N/4 numbered beside the input path, as on the twist's axis.
+static void step_numbers(svg *s, const pose *in, int plane)
+{
+    int k;
+    for (k = N / 4; k < N; k += N / 4) {
+        char step[16];
+        double u = 1.2 * in[k].tilt[0], v = 1.2 * in[k].tilt[1];
+        snprintf(step, sizeof step, "%d", k);
+        if (!plane)
+            text3d(s, 1.1 * in[k].tip[0], 1.1 * in[k].tip[1], 1.1 * in[k].tip[2], "middle", step);
+        else
+            svg_text_px(s, svg__x(s, u), svg__y(s, v) + 4, "middle", step);
+    }
+}
+
+// The shaded unit sphere with a grid (circles of swing 30, 60, 90 degrees, meridians every 45)
+// and the axes' directions in a corner.
+static void draw_ball(svg *s)
+{
+    static double p[N + 1][3];
+    int k, i;
     fprintf(s->f,
             "<defs><radialGradient id=\"ball\" cx=\"0.4\" cy=\"0.35\" r=\"0.7\"><stop "
             "offset=\"0\" stop-color=\"#ffffff\"/><stop offset=\"1\" stop-color=\"#d8d8d8\"/>"
             "</radialGradient></defs>\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "
             "fill=\"url(#ball)\" stroke=\"#aaaaaa\"/>\n<g opacity=\"0.4\">\n",
             svg__x(s, 0), svg__y(s, 0), svg__x(s, 1) - svg__x(s, 0));
-    for (i = 0; i < 7; i++) { // a grid: circles of swing 30, 60, 90 degrees, meridians every 45
+    for (i = 0; i < 7; i++) {
         for (k = 0; k <= N; k++) {
             double t = 2 * PI * k / N, m = i < 3 ? (i + 1) * 30 * DEG : t, f = (i - 3) * 45 * DEG;
             p[k][0] = i < 3 ? sin(m) * cos(t) : sin(m) * cos(f);
@@ -140,57 +162,58 @@ static void draw_sphere(svg *s, const pose *in, const pose *out)
         curve3d(s, p, N + 1, "#ffffff", NULL, 0);
     }
     fprintf(s->f, "</g>\n");
+    for (i = 0; i < 3; i++) {
+        double e[3] = { 0, 0, 0 }, x[2] = { -1.0, 0 }, y[2] = { -0.8, 0 }, u, v;
+        e[i] = 1;
+        view(e, &u, &v);
+        x[1] = x[0] + 0.2 * u, y[1] = y[0] + 0.2 * v;
+        svg_line(s, x, y, 2, "#888888", 0);
+        svg_text_px(s, svg__x(s, x[0] + 0.29 * u), svg__y(s, y[0] + 0.29 * v) + 4, "middle",
+                    i == 0   ? "x"
+                    : i == 1 ? "y"
+                             : "z");
+    }
+}
+
+// Panel 1: the unit sphere about the joint, the cone and twist range, the bone's tip.
+static void draw_sphere(svg *s, const pose *in, const pose *out)
+{
+    static double p[N + 2][3], u[N + 2], v[N + 2];
+    const double a = tan(SWING_X * DEG / 4), b = tan(SWING_Y * DEG / 4);
+    int k, low = 0;
+    svg_panel(s, 0, 0, 440, 440, -1.1, 1.1, -1.02, 1.42, SVG_EQUAL);
+    svg_title(s, "the bone's tip on a unit sphere");
+    draw_ball(s);
     for (k = 0; k <= N; k++) { // the cone's boundary on the sphere
-        double t = 2 * PI * k / N;
-        tilt_to_tip(a * cos(t), b * sin(t), p[k]);
+        tilt_to_tip(a * cos(2 * PI * k / N), b * sin(2 * PI * k / N), p[k]);
         view(p[k], &u[k], &v[k]);
     }
     fill(s, u, v, N + 1, SVG_BLUE);
     curve3d(s, p, N + 1, SVG_BLUE, "#aec7e8", 0);
     text3d(s, -sin(SWING_X * DEG) * 1.05, 0, cos(SWING_X * DEG) * 1.05, "end", "allowed cone");
-    for (k = 0; k <= N; k++) { // the twist range: a fan about the bone, above the sphere
+    for (k = 0; k <= N + 1; k++) { // the twist range: a fan about the bone, above the sphere
         double t = (TWIST_LO + (TWIST_HI - TWIST_LO) * (double)k / N) * DEG;
-        p[k][0] = 0.45 * cos(t), p[k][1] = 0.45 * sin(t), p[k][2] = 1.22;
+        p[k][0] = k <= N ? 0.45 * cos(t) : 0, p[k][1] = k <= N ? 0.45 * sin(t) : 0;
+        p[k][2] = 1.22;
         view(p[k], &u[k], &v[k]);
     }
-    view(p[N], &u[N], &v[N]);
-    u[N] = 0, v[N] = 1.22 * cos(EL * DEG); // (back to the bone)
-    fill(s, u, v, N + 1, SVG_BLUE);
-    curve3d(s, p, N, SVG_BLUE, SVG_BLUE, 0);
+    fill(s, u, v, N + 2, SVG_BLUE);
+    curve3d(s, p, N + 1, SVG_BLUE, SVG_BLUE, 0);
     text3d(s, 0.5, 0, 1.22, "start", "twist range -30..45&#176;");
     p[0][0] = p[0][1] = p[0][2] = 0, p[1][0] = p[1][1] = 0, p[1][2] = 1.35;
     curve3d(s, p, 2, SVG_BLACK, SVG_BLACK, 0);
     text3d(s, 0, 0, 1.38, "middle", "rest bone = twist axis");
-    for (k = 0; k <= N; k++)
-        memcpy(p[k], in[k].tip, sizeof p[k]);
-    curve3d(s, p, N + 1, INPUT, FAINT, 1);
-    for (k = 0; k <= N; k++)
-        memcpy(p[k], out[k].tip, sizeof p[k]);
-    curve3d(s, p, N + 1, SVG_ORANGE, "#ffbb78", 0);
-    chords(s, in, out, 0);
+    view(p[1], &u[0], &v[0]); // (the rest bone's tip on the sphere)
     fprintf(s->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", svg__x(s, 0),
-            svg__y(s, cos(EL * DEG)), SVG_BLACK);
-    for (k = N / 4; k < N; k += N / 4) { // a few steps numbered, as in the twist's panel
-        char step[16];
-        snprintf(step, sizeof step, "%d", k);
-        text3d(s, in[k].tip[0] * 1.1, in[k].tip[1] * 1.1, in[k].tip[2] * 1.1, "middle", step);
-    }
-    for (i = 0; i < 3; i++) { // the axes' directions, in a corner
-        double e[3] = { 0, 0, 0 }, x[2] = { -1.0, 0 }, y[2] = { -0.8, 0 };
-        e[i] = 1;
-        view(e, &u[0], &v[0]);
-        x[1] = x[0] + 0.2 * u[0], y[1] = y[0] + 0.2 * v[0];
-        svg_line(s, x, y, 2, "#888888", 0);
-        svg_text_px(s, svg__x(s, x[0] + 0.29 * u[0]), svg__y(s, y[0] + 0.29 * v[0]) + 4, "middle",
-                    i == 0   ? "x"
-                    : i == 1 ? "y"
-                             : "z");
-    }
-    for (k = 0, low = 0; k <= N; k++) // the input path's label below its lowest point
-        if (view(in[k].tip, &u[0], &v[0]) && v[0] < view_low)
-            low = k, view_low = v[0];
-    view(in[low].tip, &u[0], &v[0]);
-    svg_text_px(s, svg__x(s, u[0]), svg__y(s, v[0]) + 18, "middle", "input path");
+            svg__y(s, v[0] / 1.35), SVG_BLACK);
+    path3d(s, in, INPUT, FAINT, 1);
+    path3d(s, out, SVG_ORANGE, "#ffbb78", 0);
+    chords(s, in, out, 0);
+    step_numbers(s, in, 0);
+    for (k = 0; k <= N; k++) // the input path's label below its lowest point in view
+        if (view(in[k].tip, &u[k], &v[k]) && v[k] < v[low])
+            low = k;
+    svg_text_px(s, svg__x(s, u[low]), svg__y(s, v[low]) + 18, "middle", "input path");
     text3d(s, out[N / 2 - 12].tip[0], out[N / 2 - 12].tip[1], out[N / 2 - 12].tip[2] + 0.1, "start",
            "projected");
 }
@@ -223,15 +246,11 @@ static void draw_plane(svg *s, const pose *in, const pose *out)
         u[k] = out[k].tilt[0], v[k] = out[k].tilt[1];
     svg_line(s, u, v, N + 1, SVG_ORANGE, 0);
     chords(s, in, out, 1);
-    for (k = N / 4; k < N; k += N / 4) { // a few steps numbered, as in the twist's panel
-        char step[16];
-        snprintf(step, sizeof step, "%d", k);
-        svg_text_px(s, svg__x(s, in[k].tilt[0] * 1.2), svg__y(s, in[k].tilt[1] * 1.2) + 4, "middle",
-                    step);
-    }
+    step_numbers(s, in, 1);
     svg_legend(s, SVG_BLUE, 0, "allowed cone");
     svg_legend(s, INPUT, 1, "input");
     svg_legend(s, SVG_ORANGE, 0, "projected");
+    svg_legend(s, SVG_GREY, 0, "input to projection");
 }
 
 // Panel 3: the twist along the path, the range shaded.
@@ -274,7 +293,8 @@ static int follow_path(const ik_ball_limit *limit, pose *in, pose *out)
         ik_quat r = ik_quat_mul(ik_quat_from_two_vectors(z, dir),
                                 ik_quat_from_axis_angle(z, (ik_real)(80 * DEG * sin(t))));
         ik_quat p = ik_ball_limit_project(limit, r);
-        int inside = ik_ball_limit_contains(limit, r), ok = ik_ball_limit_contains(limit, p);
+        int inside = ik_ball_limit_contains(limit, r), within = ik_ball_limit_contains(limit, p);
+        int ok = within;
         in[k] = describe(r), out[k] = describe(p);
         if (inside && memcmp(&p, &r, sizeof p) != 0)
             ok = 0;  // within: returned to the bit
@@ -290,8 +310,9 @@ static int follow_path(const ik_ball_limit *limit, pose *in, pose *out)
         failures += !ok;
         prev_in = r, prev_out = p;
         if (k % 10 == 0 || !ok)
-            printf(" %4d | %12.1f %6.1f %7s | %16.1f %6.1f %7s\n", k, in[k].swing, in[k].twist,
-                   inside ? "yes" : "no", out[k].swing, out[k].twist, ok ? "yes" : "NO");
+            printf(" %4d | %12.1f %6.1f %7s | %16.1f %6.1f %7s%s\n", k, in[k].swing, in[k].twist,
+                   inside ? "yes" : "no", out[k].swing, out[k].twist, within ? "yes" : "NO",
+                   ok ? "" : "  <- FAILED");
     }
     printf("largest projected step / input step, times cos(swing / 2): %.3f (bound 1.75)\n", worst);
     return failures;
