@@ -125,7 +125,7 @@ static void path3d(svg *s, const pose *poses, const char *color, const char *beh
     curve3d(s, p, N + 1, color, behind, dash);
 }
 
-// Steps N/4, N/2, 3N/4 numbered beside the input path, as on the twist's axis.
+// Steps 30, 60 and 90 numbered beside the input path (as the twist panel counts them).
 static void step_numbers(svg *s, const pose *in, int plane)
 {
     int k;
