@@ -2,12 +2,13 @@
    projected onto them (ik_ball_limit_project). A shoulder-like limit: the bone (the twist axis,
    z at rest) may tilt up to 70 degrees toward x and 35 degrees toward y, an elliptical cone
    between, and twist (roll about itself) from -30 to +45 degrees. A smooth loop of rotations
-   leaves the cone on three sides while twisting +-80 degrees; each rotation is projected onto
-   the nearest allowed one. Look at: rotations within come back unchanged, the others slide
-   along the cone's boundary and their twist stops at the range's ends; every projected rotation
-   is within (ik_ball_limit_contains), and no projected step is longer than the bound of
-   docs/limits.md (1.75 / cos(swing / 2) times the input's step): no jump. The program checks
-   both and returns 1 if either fails.
+   leaves the cone across its narrow side, passes beyond its wide end (85 degrees toward x) and
+   comes back in, while twisting +-80 degrees; each rotation is projected onto the nearest
+   allowed one. Look at: rotations within come back unchanged, the others slide along the cone's
+   boundary and their twist stops at the range's ends; every projected rotation is within
+   (ik_ball_limit_contains), and no projected step is longer than the bound of docs/limits.md
+   (1.75 / cos(swing / 2) times the input's step): no jump. The program checks both and returns
+   1 if either fails.
    Picture: ball_limits.svg, the bone's tip on a unit sphere (the cone, the twist range, the
    input and the projected paths), the same in tan(swing / 4) coordinates, where the projection
    is the nearest point of an ellipse, and the twist along the path.
@@ -23,8 +24,8 @@
 #define SWING_Y  35
 #define TWIST_LO (-30)
 #define TWIST_HI 45
-#define INPUT    "#666666"
 #define EL       30 // the view's elevation, degrees
+#define INPUT    "#666666"
 #define FAINT    "#c8c8c8"
 
 // A rotation as the figure shows it: the bone's tip (r z), swing and twist angles (degrees),
