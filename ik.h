@@ -4495,7 +4495,8 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
-            ik_vec3 v = ik__quat_log(ik__ball_rotation(w->q + c, true));
+            ik_quat r = ik__ball_rotation(w->q + c, true);
+            ik_vec3 v = ik__quat_log(j->limit ? ik_ball_limit_project(j->limit, r) : r);
             if (ypr.x == w->q[c] && ypr.y == w->q[c + 1] && ypr.z == w->q[c + 2])
                 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
             w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
