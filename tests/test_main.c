@@ -529,7 +529,7 @@ static double test_bound_slope(const ik_ball_limit *limit, const ik_real *v, ik_
         b[i] = ik__ball_bounds_at(limit, at[i], 100);
     }
     if (b[0].count != count || b[1].count != count)
-        return NAN;
+        return (double)NAN;
     return ((double)b[0].dist[k] - (double)b[1].dist[k]) / (2 * h);
 }
 
