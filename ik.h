@@ -3919,16 +3919,26 @@ typedef struct ik__ball_bounds {
     ik_vec3 normal[2];
     ik_real dist[2];
     int count;
+    ik_vec3 v;      // the state
+    ik_mat3 jexp_t; // ik_expmap_jacobian(v)^T, once a bound needs it (have_jexp)
+    bool have_jexp;
 } ik__ball_bounds;
 
 // Adds the bound G <= 0 if it is within band, from G and its gradient for a rotation w (limit
 // axes) applied before the joint's: dG = grad . w; jexp_t maps it to v's coordinates.
-static void ik__ball_bounds_add(ik__ball_bounds *b, const ik_ball_limit *limit,
-                                const ik_mat3 *jexp_t, ik_vec3 grad, ik_real value, ik_real band)
+static void ik__ball_bounds_add(ik__ball_bounds *b, const ik_ball_limit *limit, ik_vec3 grad,
+                                ik_real value, ik_real band)
 {
-    ik_vec3 n = ik_mat3_mul_vec3(*jexp_t, ik_mat3_mul_vec3(limit->axes, grad));
-    ik_real len = ik_vec3_length(n);
+    ik_vec3 gw = ik_mat3_mul_vec3(limit->axes, grad), n;
+    ik_real len = ik_vec3_length(gw);
     if (!(len > 0) || !(-value < band * len))
+        return; // (farther than band, in angle)
+    if (!b->have_jexp)
+        b->jexp_t = ik_mat3_transpose(ik_expmap_jacobian(b->v));
+    b->have_jexp = true;
+    n = ik_mat3_mul_vec3(b->jexp_t, gw);
+    len = ik_vec3_length(n);
+    if (!(len > 0))
         return;
     b->normal[b->count] = ik_vec3_scale(n, 1 / len);
     b->dist[b->count++] = -value / len;
@@ -3936,7 +3946,7 @@ static void ik__ball_bounds_add(ik__ball_bounds *b, const ik_ball_limit *limit,
 
 // The cone's bound G = |p|_ellipse - 1, p = (-b_y, b_x) g(b_z) the swing of the bone b = q z.
 static void ik__ball_cone_bound(ik__ball_bounds *b, const ik_ball_limit *limit, ik_quat q,
-                                const ik_mat3 *jexp_t, ik_real band)
+                                ik_real band)
 {
     const ik_real ca = limit->cone[0], cb = limit->cone[1];
     ik_vec3 bone = ik_vec3_make(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
@@ -3954,14 +3964,14 @@ static void ik__ball_cone_bound(ik__ball_bounds *b, const ik_ball_limit *limit, 
     g1 = p1 / (ca * ca * f); // dG / dp
     g2 = p2 / (cb * cb * f);
     ik__ball_bounds_add( // (dG = grad_b G . (w x b) = (b x grad_b G) . w)
-        b, limit, jexp_t,
+        b, limit,
         ik_vec3_cross(bone, ik_vec3_make(g2 * g, -g1 * g, (g2 * bone.x - g1 * bone.y) * dg)), f - 1,
         band);
 }
 
 // The twist's bound at its nearer end: tau - hi or lo - tau, tau = 2 atan2(q_z, q_w).
 static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit, ik_quat q,
-                                 const ik_mat3 *jexp_t, ik_real band)
+                                 ik_real band)
 {
     const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
     ik_real tau;
@@ -3971,26 +3981,28 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
     tau = 2 * IK_ATAN2(q.z, q.w);
     grad = ik_vec3_make((q.w * q.y + q.z * q.x) / n2, (q.z * q.y - q.w * q.x) / n2, 1);
     if (hi - tau <= tau - lo)
-        ik__ball_bounds_add(b, limit, jexp_t, grad, tau - hi, band);
+        ik__ball_bounds_add(b, limit, grad, tau - hi, band);
     else
-        ik__ball_bounds_add(b, limit, jexp_t, ik_vec3_scale(grad, -1), lo - tau, band);
+        ik__ball_bounds_add(b, limit, ik_vec3_scale(grad, -1), lo - tau, band);
 }
 
 // The bounds of a ball joint at exponential map v within band (radians) of its boundary.
 static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
                                           ik_real band)
 {
-    ik_vec3 e = ik_vec3_make(v[0], v[1], v[2]);
-    ik_quat r = ik_quat_from_expmap(e);
-    ik_vec3 l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
-    ik_quat q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
-    ik_mat3 jexp_t = ik_mat3_transpose(ik_expmap_jacobian(e));
     ik__ball_bounds b;
+    ik_quat r, q;
+    ik_vec3 l;
+    b.v = ik_vec3_make(v[0], v[1], v[2]);
     b.count = 0;
+    b.have_jexp = false;
+    r = ik_quat_from_expmap(b.v);
+    l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
+    q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
     if (q.w < 0)
         q = ik__quat_scale(q, -1);
-    ik__ball_cone_bound(&b, limit, q, &jexp_t, band);
-    ik__ball_twist_bound(&b, limit, q, &jexp_t, band);
+    ik__ball_cone_bound(&b, limit, q, band);
+    ik__ball_twist_bound(&b, limit, q, band);
     return b;
 }
 

@@ -398,7 +398,7 @@ static int limit_chain(test_rng *rng, ik_ball_limit *limits, ik_joint *joints, i
         ik_quat r;
         ik_vec3 v;
         if (joints[i].type != IK_JOINT_BALL) {
-            want[at] = (ik_real)test_rng_uniform(rng, joints[i].lo, joints[i].hi);
+            want[at] = (ik_real)test_rng_uniform(rng, (double)joints[i].lo, (double)joints[i].hi);
             continue;
         }
         v = test_rng_vec3(rng, -1.5, 1.5);

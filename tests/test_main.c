@@ -514,61 +514,70 @@ static void test_svd_sweeps(void)
 
 // The Jacobian solvers' ball-joint bounds (ik__ball_bounds_at()): at states on a limit's
 // boundary, the distance to a bound falls by h along its normal and stays to second order along
-// the tangents (central differences).
-static double test_bound_dist(const ik_ball_limit *limit, const ik_real *v, ik_vec3 d, double h,
-                              int k, int count)
+// the tangents (central differences; a sample where a step changes which bounds there are is
+// skipped, and counted).
+static double test_bound_slope(const ik_ball_limit *limit, const ik_real *v, ik_vec3 d, double h,
+                               int k, int count)
 {
-    ik_real at[3];
-    ik__ball_bounds b;
-    at[0] = v[0] + (ik_real)h * d.x, at[1] = v[1] + (ik_real)h * d.y;
-    at[2] = v[2] + (ik_real)h * d.z;
-    b = ik__ball_bounds_at(limit, at, 100);
-    return b.count == count ? (double)b.dist[k] : 1e9;
+    ik_real at[2][3];
+    ik__ball_bounds b[2];
+    int i, t;
+    for (i = 0; i < 2; i++) {
+        for (t = 0; t < 3; t++)
+            at[i][t] =
+                v[t] + (ik_real)((i ? -h : h) * (double)(t == 0 ? d.x : (t == 1 ? d.y : d.z)));
+        b[i] = ik__ball_bounds_at(limit, at[i], 100);
+    }
+    if (b[0].count != count || b[1].count != count)
+        return (double)NAN;
+    return ((double)b[0].dist[k] - (double)b[1].dist[k]) / (2 * h);
 }
 
 static void test_ball_bounds(void)
 {
     test_rng rng = { 5150 };
-    const double h = TOL(1e-5, 1e-2), tol = TOL(1e-6, 3e-2);
+    // (float: dist's rounding, about 1e-6, asks for steps of 1e-2, where the boundary's
+    // curvature puts slopes up to 0.15 off for cones narrower than 0.6 rad (0.011 above),
+    // which only double checks; a wrong gradient is 1 and more off)
+    const double h = TOL(1e-5, 1e-2), tol = TOL(1e-6, 0.03), narrowest = TOL(0.2, 0.6);
     double worst_n = 0, worst_t = 0;
-    int i, k, checked = 0;
+    int i, k, checked = 0, skipped = 0;
     for (i = 0; i < 4000; i++) {
         ik_ball_limit limit;
-        ik_quat r;
         ik_vec3 v;
         ik_real q[3];
         ik__ball_bounds b;
-        ik_ball_limit_make(
-            test_rng_vec3(&rng, -1, 1), test_rng_vec3(&rng, -1, 1),
-            (ik_real)test_rng_uniform(&rng, 0.2, 2.5), (ik_real)test_rng_uniform(&rng, 0.2, 2.5),
-            (ik_real)test_rng_uniform(&rng, -2, 0), (ik_real)test_rng_uniform(&rng, 0, 2), &limit);
-        r = ik_ball_limit_project(&limit, test_rng_quat(&rng));
-        v = ik_quat_to_expmap(r);
+        ik_ball_limit_make(test_rng_vec3(&rng, -1, 1), test_rng_vec3(&rng, -1, 1),
+                           (ik_real)test_rng_uniform(&rng, narrowest, 2.5),
+                           (ik_real)test_rng_uniform(&rng, narrowest, 2.5),
+                           (ik_real)test_rng_uniform(&rng, -2, 0),
+                           (ik_real)test_rng_uniform(&rng, 0, 2), &limit);
+        v = ik_quat_to_expmap(ik_ball_limit_project(&limit, test_rng_quat(&rng)));
         q[0] = v.x, q[1] = v.y, q[2] = v.z;
         b = ik__ball_bounds_at(&limit, q, 100);
         for (k = 0; k < b.count; k++) {
             ik_vec3 n = b.normal[k], t1, t2;
+            double sn, s1, s2;
             if (!(fabs((double)b.dist[k]) < TOL(1e-12, 1e-5)))
                 continue; // (only a bound the state is on: there dist is the distance)
             t1 = ik_vec3_normalize(ik_vec3_cross(n, ik_vec3_make(n.z, n.x, -n.y)));
             t2 = ik_vec3_cross(n, t1);
-            worst_n = fmax(worst_n, fabs((test_bound_dist(&limit, q, n, h, k, b.count) -
-                                          test_bound_dist(&limit, q, n, -h, k, b.count)) /
-                                             (2 * h) +
-                                         1));
-            worst_t = fmax(worst_t, fabs(test_bound_dist(&limit, q, t1, h, k, b.count) -
-                                         test_bound_dist(&limit, q, t1, -h, k, b.count)) /
-                                        (2 * h));
-            worst_t = fmax(worst_t, fabs(test_bound_dist(&limit, q, t2, h, k, b.count) -
-                                         test_bound_dist(&limit, q, t2, -h, k, b.count)) /
-                                        (2 * h));
+            sn = test_bound_slope(&limit, q, n, h, k, b.count);
+            s1 = test_bound_slope(&limit, q, t1, h, k, b.count);
+            s2 = test_bound_slope(&limit, q, t2, h, k, b.count);
+            if (isnan(sn) || isnan(s1) || isnan(s2)) {
+                skipped++;
+                continue;
+            }
+            worst_n = fmax(worst_n, fabs(sn + 1));
+            worst_t = fmax(worst_t, fmax(fabs(s1), fabs(s2)));
             checked++;
         }
     }
-    printf("  ball bounds on 4000 limits' boundaries: %d checked, d dist / d normal within %.2g of "
-           "-1, along tangents within %.2g of 0\n",
-           checked, worst_n, worst_t);
-    CHECK(checked > 3000);
+    printf("  ball bounds on 4000 limits' boundaries: %d checked (%d skipped), d dist / d normal "
+           "within %.2g of -1, along tangents within %.2g of 0\n",
+           checked, skipped, worst_n, worst_t);
+    CHECK(checked > 3000 && skipped * 20 < checked);
     CHECK(worst_n <= tol && worst_t <= tol);
 }
 
