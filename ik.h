@@ -4222,7 +4222,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
                                       : w->scale / (ik_real)ik__movable_joints(chain);
     ik__jacobian_load(w, q_io);
     w->within_reach = !ik__beyond_reach(chain, target->pos, reach, o->tolerance);
-    w->jac_bound = ik__jacobian_bound(w, reach);
+    w->jac_bound = ik__jacobian_bound(w, reach) * (w->ball_limits ? 2 : 1); // (frames: sqrt(3))
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
     w->policy = ik__jacobian_policy;
     w->turn = NULL;
