@@ -1792,7 +1792,8 @@ typedef struct ik__swing_twist {
     ik_real slack;    // the rounding allowed in swing, 32 epsilon / n there (it grows near pi)
 } ik__swing_twist;
 
-static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
+static inline IK__ALWAYS_INLINE ik__swing_twist ik__limit_split(const ik_ball_limit *limit,
+                                                                ik_quat unit)
 {
     const ik_mat3 *m = &limit->axes; // (the vector part in the limit's axes: m^T v)
     ik_real vx = m->m[0][0] * unit.x + m->m[1][0] * unit.y + m->m[2][0] * unit.z;
@@ -1828,7 +1829,8 @@ static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
 
 // The swing in the cone, (x / a)^2 + (y / b)^2 <= 1, its coordinates less slack (without
 // divisions: a or b may be 0, a segment).
-static bool ik__cone_contains(const ik_ball_limit *limit, const ik__swing_twist *st, ik_real slack)
+static inline IK__ALWAYS_INLINE bool ik__cone_contains(const ik_ball_limit *limit,
+                                                       const ik__swing_twist *st, ik_real slack)
 {
     ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale;
     ik_real x = IK_FABS(st->swing[0]) - slack, y = IK_FABS(st->swing[1]) - slack;
@@ -1840,7 +1842,8 @@ static bool ik__cone_contains(const ik_ball_limit *limit, const ik__swing_twist 
 }
 
 // The twist within [lo, hi]: its half angle between theirs (all in [-pi/2, pi/2]).
-static bool ik__twist_contains(const ik_ball_limit *limit, const ik__swing_twist *st, ik_real slack)
+static inline IK__ALWAYS_INLINE bool ik__twist_contains(const ik_ball_limit *limit,
+                                                        const ik__swing_twist *st, ik_real slack)
 {
     const ik_real *h = limit->twist_half, *half = st->half;
     return half[1] * h[0] - half[0] * h[1] >= -slack && half[0] * h[3] - half[1] * h[2] >= -slack;
@@ -1849,17 +1852,20 @@ static bool ik__twist_contains(const ik_ball_limit *limit, const ik__swing_twist
 // The root t of (alpha / (a2 + t))^2 + (beta / (b2 + t))^2 = 1 (a point outside the ellipse of
 // semi-axes sqrt(a2), sqrt(b2), the larger near 1): Newton's method on 1 / |e(t)| - 1, concave
 // and nearly linear in t, from the lower bound (docs/limits.md, "Projection").
-static ik_real ik__ellipse_root(ik_real a2, ik_real b2, ik_real alpha, ik_real beta)
+static inline IK__ALWAYS_INLINE ik_real ik__ellipse_root(ik_real a2, ik_real b2, ik_real alpha,
+                                                         ik_real beta)
 {
     const ik_real stop = (ik_real)(sizeof(ik_real) < sizeof(double) ? 1e-4 : 1e-8);
-    ik_real low = alpha - a2 > beta - b2 ? alpha - a2 : beta - b2, t, step;
+    ik_real low = alpha - a2 > beta - b2 ? alpha - a2 : beta - b2, least = a2 < b2 ? a2 : b2, t;
     int i;
     t = low = low > 0 ? low : 0;
-    for (i = 0; i < 16; i++) {
-        ik_real A = a2 + t, B = b2 + t, x = alpha * B, y = beta * A, n = x * x + y * y;
-        step = (IK_SQRT(n) - A * B) * (n / (alpha * alpha * B * B * B + beta * beta * A * A * A));
+    if (a2 == b2) // a circle: the root in closed form (the nearest point along p)
+        return IK_SQRT(alpha * alpha + beta * beta) - a2;
+    for (i = 0; i < 16; i++) { // (a step: (sqrt(n) - A B) n / W, W = x^2 B + y^2 A)
+        ik_real A = a2 + t, B = b2 + t, x = alpha * B, y = beta * A, x2 = x * x, y2 = y * y;
+        ik_real n = x2 + y2, step = (IK_SQRT(n) - A * B) * (n / (x2 * B + y2 * A));
         t = t + step > low ? t + step : low;
-        if (IK_FABS(step) <= stop * (t + (a2 < b2 ? a2 : b2)))
+        if (IK_FABS(step) <= stop * (t + least))
             break;
     }
     return t;
@@ -1868,7 +1874,8 @@ static ik_real ik__ellipse_root(ik_real a2, ik_real b2, ik_real alpha, ik_real b
 // The swing moved to p', the point of the cone's ellipse nearest its tan(angle / 4) coordinates
 // p: out[0..2] / out[3] = (2 p', 1 - |p'|^2) / (1 + |p'|^2), its (x, y, w) (docs/limits.md,
 // "Projection").
-static void ik__cone_nearest(const ik_ball_limit *limit, const ik__swing_twist *st, ik_real *out)
+static inline IK__ALWAYS_INLINE void ik__cone_nearest(const ik_ball_limit *limit,
+                                                      const ik__swing_twist *st, ik_real *out)
 {
     ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale, c = a > b ? a : b;
     ik_real u = IK_FABS(st->swing[0]), v = IK_FABS(st->swing[1]), g[2], e;
@@ -1892,8 +1899,8 @@ static void ik__cone_nearest(const ik_ball_limit *limit, const ik__swing_twist *
 
 // The rotation swing * twist, back in the rest frame: s the swing's (x, y, w), h the twist's
 // half-angle cos and sin, both times 1 / k.
-static ik_quat ik__limit_join(const ik_ball_limit *limit, const ik_real *s, const ik_real *h,
-                              ik_real k)
+static inline IK__ALWAYS_INLINE ik_quat ik__limit_join(const ik_ball_limit *limit, const ik_real *s,
+                                                       const ik_real *h, ik_real k)
 {
     ik_real c = h[0] * k, sn = h[1] * k;
     ik_vec3 v = ik_mat3_mul_vec3(
