@@ -906,7 +906,8 @@ static void print_title(int runs, const char *end)
 }
 
 #if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 11
-// Ball-joint limits: 1024 random rotations against a cone of 1.2 x 0.6 rad and twist -0.8..0.5.
+// Ball-joint limits: 1024 random rotations against a cone of 1.2 x 0.6 rad (or 1.2 x 1.2) and
+// twist -0.8..0.5.
 typedef struct limit_case {
     ik_ball_limit limit;
     ik_quat r[1024];
@@ -929,21 +930,23 @@ static void run_limit_project(void *arg)
 // within.
 static void limit_table(int runs)
 {
-    static limit_case c[2];
+    static limit_case c[3];
+    const char *rows[3] = { "random rotations", "rotations within",
+                            "random rotations, circular cone" };
     int k, i;
-    for (k = 0; k < 2; k++) {
-        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2), IK_R(0.6),
-                           IK_R(-0.8), IK_R(0.5), &c[k].limit);
+    for (k = 0; k < 3; k++) { // (the last: a cone of 1.2 rad each way)
+        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2),
+                           k == 2 ? IK_R(1.2) : IK_R(0.6), IK_R(-0.8), IK_R(0.5), &c[k].limit);
         for (i = 0; i < 1024; i++) {
             ik_vec3 v = ik_vec3_make((ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3));
             ik_quat r = ik_quat_from_expmap(v);
-            c[k].r[i] = k == 0 ? r : ik_ball_limit_project(&c[k].limit, r);
+            c[k].r[i] = k != 1 ? r : ik_ball_limit_project(&c[k].limit, r);
         }
     }
     printf("\n| ball-joint limit, ns per call      | contains | project |\n");
     printf("|-----------------------------------|----------|---------|\n");
-    for (k = 0; k < 2; k++)
-        printf("| %-33s | %8.1f | %7.1f |\n", k == 0 ? "random rotations" : "rotations within",
+    for (k = 0; k < 3; k++)
+        printf("| %-33s | %8.1f | %7.1f |\n", rows[k],
                median_ns(run_limit_contains, &c[k], 1000, runs),
                median_ns(run_limit_project, &c[k], 1000, runs));
 }
@@ -990,63 +993,86 @@ static ik_chain ball_chain(ik_joint *joints, bool limited)
     return ik_chain_make(joints, 7, ik_xform_translation(ik_vec3_make(0, 0, 1)));
 }
 
-// The marginal cost of a CCD sweep per joint ((20 - 10 sweeps) / 70) and of a further DLS
-// iteration ((t(n) - t(1)) / (n - 1), n <= 20 the iterations done at tolerance 0), limited and
-// not, and the joints on their boundary at the end of the limited solves.
+// Sums over cases ([1] limited): CCD's t(20 sweeps) - t(10 sweeps) and the joint-sweeps between;
+// DLS's t(n) - t(1) and n - 1, n <= 20 the iterations done at tolerance 0; the joints on their
+// boundary at the end of the limited solves (CCD, DLS).
+typedef struct ball_chain_sums {
+    double ccd[2], dls[2];
+    int joint_sweeps[2], further[2], on[2];
+} ball_chain_sums;
+
+// One case of the table below, from the random state: adds its figures to *sum.
+static void ball_chain_case(int runs, ball_chain_sums *sum)
+{
+    static ccd_case cc;
+    static jac_case jc;
+    ik_real goal_q[21], ccd_q0[21], jac_q0[21];
+    ik_target target;
+    ik_xform goal;
+    int k;
+    ball_chain_state(goal_q);
+    ball_chain_state(ccd_q0);
+    for (k = 0; k < 21; k++) // (DLS: up to 0.1 rad from the goal's state)
+        jac_q0[k] = goal_q[k] + (ik_real)rnd(-0.06, 0.06);
+    for (k = 0; k < 2; k++) { // (k = 1: limited)
+        double t1, tn;
+        int s10;
+        make_ccd_case(&cc, 7, true, false);
+        cc.chain = ball_chain(cc.joints, k == 1);
+        ik_chain_fk(&cc.chain, goal_q, NULL, &goal);
+        cc.target = target = ik_target_position(goal.pos);
+        memcpy(cc.q0, ccd_q0, sizeof ccd_q0);
+        t1 = median_ns(run_ccd, &cc, 20, runs);
+        s10 = cc.sweeps;
+        cc.opts.max_sweeps = 20;
+        tn = median_ns(run_ccd, &cc, 10, runs);
+        sum->ccd[k] += tn - t1;
+        sum->joint_sweeps[k] += 7 * (cc.sweeps - s10);
+        sum->on[0] += k == 1 ? ball_chain_on_boundary(cc.q) : 0;
+        make_jac_case(&jc, 1, IK_JACOBIAN_DLS);
+        jc.chain = ball_chain(jc.joints, k == 1);
+        jc.target = target;
+        memcpy(jc.q0, jac_q0, sizeof jac_q0);
+        jc.opts.max_iterations = 20;
+        tn = median_ns(run_jac, &jc, 10, runs);
+        sum->further[k] += jc.iterations - 1;
+        sum->on[1] += k == 1 ? ball_chain_on_boundary(jc.q) : 0;
+        jc.opts.max_iterations = 1;
+        t1 = median_ns(run_jac, &jc, 20, runs);
+        sum->dls[k] += tn - t1;
+    }
+}
+
+// The marginal cost of a CCD sweep per joint and of a further DLS iteration, limited and not,
+// summed over 5 cases (seeds 1 to 5; the random state is put back).
 static void ball_chain_table(int runs)
 {
-    static ccd_case cc[2];
-    static jac_case jc[2];
-    ik_real goal_q[21];
-    ik_xform goal;
+    ball_chain_sums sum = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    unsigned long long saved = rng_state;
     double ccd[2], dls[2];
-    int k, on[4], it[2];
+    int k;
     ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.6), IK_R(0.4),
                        IK_R(-0.5), IK_R(0.5), &ball_chain_limit);
     ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.6 - 1e-6),
                        IK_R(0.4 - 1e-6), IK_R(-0.5 + 1e-6), IK_R(0.5 - 1e-6), &ball_chain_inner);
-    ball_chain_state(goal_q);
-    for (k = 0; k < 2; k++) { // (k = 1: limited)
-        make_ccd_case(&cc[k], 7, true, false);
-        cc[k].chain = ball_chain(cc[k].joints, k == 1);
-        make_jac_case(&jc[k], 1, IK_JACOBIAN_DLS);
-        jc[k].chain = ball_chain(jc[k].joints, k == 1);
+    for (k = 1; k <= 5; k++) {
+        rng_state = (unsigned long long)k;
+        ball_chain_case(runs, &sum);
     }
-    ik_chain_fk(&cc[0].chain, goal_q, NULL, &goal);
-    cc[0].target = jc[0].target = ik_target_position(goal.pos);
-    ball_chain_state(cc[0].q0);
-    for (k = 0; k < 21; k++) // (DLS: up to 0.1 rad from the goal's state)
-        jc[0].q0[k] = goal_q[k] + (ik_real)rnd(-0.06, 0.06);
+    rng_state = saved;
     for (k = 0; k < 2; k++) {
-        double t10, t20;
-        if (k == 1) {
-            cc[1].target = jc[1].target = cc[0].target;
-            memcpy(cc[1].q0, cc[0].q0, sizeof cc[0].q0);
-            memcpy(jc[1].q0, jc[0].q0, sizeof jc[0].q0);
-        }
-        cc[k].opts.max_sweeps = 10;
-        t10 = median_ns(run_ccd, &cc[k], 20, runs);
-        cc[k].opts.max_sweeps = 20;
-        t20 = median_ns(run_ccd, &cc[k], 10, runs);
-        ccd[k] = (t20 - t10) / 70;
-        on[k] = ball_chain_on_boundary(cc[k].q);
-        jc[k].opts.max_iterations = 20;
-        t20 = median_ns(run_jac, &jc[k], 10, runs);
-        it[k] = jc[k].iterations;
-        on[k + 2] = ball_chain_on_boundary(jc[k].q);
-        jc[k].opts.max_iterations = 1;
-        t10 = median_ns(run_jac, &jc[k], 20, runs);
-        dls[k] = it[k] > 1 ? (t20 - t10) / (it[k] - 1) : -1;
+        ccd[k] = sum.joint_sweeps[k] > 0 ? sum.ccd[k] / sum.joint_sweeps[k] : -1;
+        dls[k] = sum.further[k] > 0 ? sum.dls[k] / sum.further[k] : -1;
     }
-    printf("\n| 7 ball joints, position target          | unlimited | limited (/ unlimited) | "
+    printf("\n| 7 ball joints, position target, 5 cases | unlimited | limited (/ unlimited) | "
            "limited: joints on their boundary |\n");
     printf("|-----------------------------------------|-----------|-----------------------|------"
            "-----------------------------|\n");
-    printf("| CCD sweep, per joint: (20 - 10) / 70    | %9.1f | %13.1f (%5.2f) | %d of 7%27s |\n",
-           ccd[0], ccd[1], ccd[1] / ccd[0], on[1], "");
-    printf("| DLS iteration: (t(n) - t(1)) / (n - 1)  | %4.0f (%2d) | %8.0f (%2d) (%5.2f) | %d of "
-           "7%27s |\n",
-           dls[0], it[0], dls[1], it[1], dls[1] / dls[0], on[3], "");
+    printf("| CCD sweep, per joint: (20 - 10 sweeps)  | %9.1f | %13.1f (%5.2f) | %2d of 35%25s |\n",
+           ccd[0], ccd[1], ccd[1] / ccd[0], sum.on[0], "");
+    printf("| DLS iteration: (t(n) - t(1)) / (n - 1)  | %4.0f (%2d) | %8.0f (%2d) (%5.2f) | %2d of "
+           "35%25s |\n",
+           dls[0], sum.further[0], dls[1], sum.further[1], dls[1] / dls[0], sum.on[1], "");
 }
 #else
 static void limit_table(int runs)
