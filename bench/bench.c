@@ -958,6 +958,8 @@ static void limit_table(int runs)
 // start is a random state within the limits (CCD) or 0.1 rad from the target's state (DLS).
 static ik_ball_limit ball_chain_limit, ball_chain_inner; // (inner: 1e-6 inside, for the share)
 
+// A random state within the limits (its joints' exponential maps in q), about half of them on
+// the boundary.
 static void ball_chain_state(ik_real *q)
 {
     int i;
