@@ -1879,7 +1879,8 @@ static inline IK__ALWAYS_INLINE void ik__cone_nearest(const ik_ball_limit *limit
 {
     ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale, c = a > b ? a : b;
     ik_real u = IK_FABS(st->swing[0]), v = IK_FABS(st->swing[1]), g[2], e;
-    if ((a <= b ? a : b) <= c * (IK_EPSILON / 16)) { // a segment (or a point), to rounding
+    // a segment or a point, to rounding (and the scaling below within range)
+    if ((a <= b ? a : b) <= c * (IK_EPSILON / 16) || c <= IK_EPSILON) {
         g[0] = a <= b ? 0 : (u < a * m ? u : a * m);
         g[1] = a <= b ? (v < b * m ? v : b * m) : 0;
         e = m;
