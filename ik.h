@@ -1782,15 +1782,19 @@ static bool ik__ball_limit_valid(const ik_ball_limit *l)
            ik__abs_bits(h[2] * h[2] + h[3] * h[3] - 1) <= tol;
 }
 
-// A rotation in the limit's axes as swing * twist: the swing's tan(angle / 4) coordinates and
-// the twist's half angle (docs/limits.md, "Swing and twist").
+// A rotation in the limit's axes as swing * twist, kept unnormalized to spare divisions
+// (docs/limits.md, "Swing and twist"; n = cos(swing / 2)).
 typedef struct ik__swing_twist {
-    ik_real swing[2]; // (x, y): tan(swing angle / 4) times the swing's unit axis
-    ik_real half[2];  // cos, sin of the twist angle / 2 (cos >= 0)
-    ik_real slack;    // the rounding allowed in both (it grows as 1 / cos(swing / 2))
+    ik_real swing[2]; // (x, y) times scale: tan(swing angle / 4) times the swing's unit axis
+    ik_real scale;    // n (1 + n) (a half-turn swing: |swing|)
+    ik_real swing_w;  // the swing is (swing[0], swing[1], 0, swing_w) / n (half turn: / scale)
+    ik_real n;        // n (half turn: 0)
+    ik_real half[2];  // cos, sin of the twist angle / 2, times n (half turn: 1, 0)
+    ik_real slack;    // the rounding allowed in swing, 32 epsilon / n there (it grows near pi)
 } ik__swing_twist;
 
-static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
+static inline IK__ALWAYS_INLINE ik__swing_twist ik__limit_split(const ik_ball_limit *limit,
+                                                                ik_quat unit)
 {
     const ik_mat3 *m = &limit->axes; // (the vector part in the limit's axes: m^T v)
     ik_real vx = m->m[0][0] * unit.x + m->m[1][0] * unit.y + m->m[2][0] * unit.z;
@@ -1803,82 +1807,107 @@ static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
         q = ik__quat_scale(q, -1);
     if (n2 > IK__TINY2) {
         n = IK_SQRT(n2);
-        st.half[0] = q.w / n;
-        st.half[1] = q.z / n;
-        st.slack = IK__LIMIT_SLACK / n;
-        st.swing[0] = (q.w * q.x - q.z * q.y) / (n * (1 + n));
-        st.swing[1] = (q.z * q.x + q.w * q.y) / (n * (1 + n));
+        st.half[0] = q.w;
+        st.half[1] = q.z;
+        st.n = n;
+        st.scale = n * (1 + n);
+        st.swing_w = n2;
+        st.swing[0] = q.w * q.x - q.z * q.y;
+        st.swing[1] = q.z * q.x + q.w * q.y;
+        st.slack = IK__LIMIT_SLACK * (1 + n);
     } else { // a half-turn swing: no twist
-        n = IK_SQRT(q.x * q.x + q.y * q.y);
         st.half[0] = 1;
         st.half[1] = 0;
-        st.slack = IK__LIMIT_SLACK;
-        st.swing[0] = q.x / n;
-        st.swing[1] = q.y / n;
+        st.n = 0;
+        st.scale = IK_SQRT(q.x * q.x + q.y * q.y);
+        st.swing_w = 0;
+        st.swing[0] = q.x;
+        st.swing[1] = q.y;
+        st.slack = IK__LIMIT_SLACK * st.scale;
     }
     return st;
 }
 
-// |s| / a, less the rounding slack, or 2 (outside) where that would be over 2 (a may be 0).
-static ik_real ik__cone_ratio(ik_real s, ik_real a, ik_real slack)
+// The swing in the cone, (x / a)^2 + (y / b)^2 <= 1, its coordinates less slack (without
+// divisions: a or b may be 0, a segment).
+static inline IK__ALWAYS_INLINE bool ik__cone_contains(const ik_ball_limit *limit,
+                                                       const ik__swing_twist *st, ik_real slack)
 {
-    s = IK_FABS(s) - slack;
-    return s <= 0 ? 0 : (s >= 2 * a ? 2 : s / a);
-}
-
-// The swing in the cone: (x / a)^2 + (y / b)^2 <= 1.
-static bool ik__cone_contains(const ik_ball_limit *limit, const ik__swing_twist *st)
-{
-    ik_real x = ik__cone_ratio(st->swing[0], limit->cone[0], st->slack);
-    ik_real y = ik__cone_ratio(st->swing[1], limit->cone[1], st->slack);
-    return x * x + y * y <= 1;
+    ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale;
+    ik_real x = IK_FABS(st->swing[0]) - slack, y = IK_FABS(st->swing[1]) - slack;
+    x = x > 0 ? x : 0;
+    y = y > 0 ? y : 0;
+    if (a > 0 && b > 0)
+        return (x * b) * (x * b) + (y * a) * (y * a) <= (a * b * m) * (a * b * m);
+    return x <= a * m && y <= b * m;
 }
 
 // The twist within [lo, hi]: its half angle between theirs (all in [-pi/2, pi/2]).
-static bool ik__twist_contains(const ik_ball_limit *limit, const ik__swing_twist *st)
+static inline IK__ALWAYS_INLINE bool ik__twist_contains(const ik_ball_limit *limit,
+                                                        const ik__swing_twist *st, ik_real slack)
 {
     const ik_real *h = limit->twist_half, *half = st->half;
-    return half[1] * h[0] - half[0] * h[1] >= -st->slack &&
-           half[0] * h[3] - half[1] * h[2] >= -st->slack;
+    return half[1] * h[0] - half[0] * h[1] >= -slack && half[0] * h[3] - half[1] * h[2] >= -slack;
 }
 
-// The point of the ellipse (x / a)^2 + (y / b)^2 = 1 nearest p, outside it: p's multiplier t
-// by Newton's method from below (docs/limits.md, "Projection").
-static void ik__ellipse_nearest(ik_real a, ik_real b, ik_real *p)
+// The root t of (alpha / (a2 + t))^2 + (beta / (b2 + t))^2 = 1 (a point outside the ellipse of
+// semi-axes sqrt(a2), sqrt(b2), the larger near 1): Newton's method on 1 / |e(t)| - 1, concave
+// and nearly linear in t, from the lower bound (docs/limits.md, "Projection").
+static inline IK__ALWAYS_INLINE ik_real ik__ellipse_root(ik_real a2, ik_real b2, ik_real alpha,
+                                                         ik_real beta)
 {
-    ik_real u = IK_FABS(p[0]), v = IK_FABS(p[1]), t = 0, ea, eb, f, next;
+    const ik_real stop = (ik_real)(sizeof(ik_real) < sizeof(double) ? 1e-4 : 1e-8);
+    ik_real low = alpha - a2 > beta - b2 ? alpha - a2 : beta - b2, least = a2 < b2 ? a2 : b2, t;
     int i;
-    if (a == 0 || b == 0) { // a segment (or a point)
-        p[0] = a == 0 ? 0 : (p[0] > a ? a : (p[0] < -a ? -a : p[0]));
-        p[1] = b == 0 ? 0 : (p[1] > b ? b : (p[1] < -b ? -b : p[1]));
-        return;
-    }
-    if (a * u - a * a > t)
-        t = a * u - a * a;
-    if (b * v - b * b > t)
-        t = b * v - b * b;
-    for (i = 0; i < 100; i++) {
-        ea = a * u / (a * a + t);
-        eb = b * v / (b * b + t);
-        f = ea * ea + eb * eb - 1;
-        next = t + f / (2 * (ea * ea / (a * a + t) + eb * eb / (b * b + t)));
-        if (!(f > 0) || !(next > t))
+    t = low = low > 0 ? low : 0;
+    if (a2 == b2) // a circle: the root in closed form (the nearest point along p)
+        return IK_SQRT(alpha * alpha + beta * beta) - a2;
+    for (i = 0; i < 16; i++) { // (a step: (sqrt(n) - A B) n / W, W = x^2 B + y^2 A)
+        ik_real A = a2 + t, B = b2 + t, x = alpha * B, y = beta * A, x2 = x * x, y2 = y * y;
+        ik_real n = x2 + y2, step = (IK_SQRT(n) - A * B) * (n / (x2 * B + y2 * A));
+        t = t + step > low ? t + step : low;
+        if (IK_FABS(step) <= stop * (t + least))
             break;
-        t = next;
     }
-    p[0] = p[0] < 0 ? -(a * a * u / (a * a + t)) : a * a * u / (a * a + t);
-    p[1] = p[1] < 0 ? -(b * b * v / (b * b + t)) : b * b * v / (b * b + t);
+    return t;
 }
 
-// The rotation swing * twist, back in the rest frame.
-static ik_quat ik__limit_join(const ik_ball_limit *limit, const ik__swing_twist *st)
+// The swing moved to p', the point of the cone's ellipse nearest its tan(angle / 4) coordinates
+// p: out[0..2] / out[3] = (2 p', 1 - |p'|^2) / (1 + |p'|^2), its (x, y, w) (docs/limits.md,
+// "Projection").
+static inline IK__ALWAYS_INLINE void ik__cone_nearest(const ik_ball_limit *limit,
+                                                      const ik__swing_twist *st, ik_real *out)
 {
-    ik_real m2 = st->swing[0] * st->swing[0] + st->swing[1] * st->swing[1], k = 1 / (1 + m2);
-    ik_real sx = 2 * st->swing[0] * k, sy = 2 * st->swing[1] * k, sw = (1 - m2) * k;
-    ik_real c = st->half[0], s = st->half[1];
-    ik_vec3 v =
-        ik_mat3_mul_vec3(limit->axes, ik_vec3_make(c * sx + s * sy, c * sy - s * sx, sw * s));
-    return ik_quat_make(v.x, v.y, v.z, sw * c);
+    ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale, c = a > b ? a : b;
+    ik_real u = IK_FABS(st->swing[0]), v = IK_FABS(st->swing[1]), g[2], e;
+    // a segment or a point, to rounding (and the scaling below within range)
+    if ((a <= b ? a : b) <= c * (IK_EPSILON / 16) || c <= IK_EPSILON) {
+        g[0] = a <= b ? 0 : (u < a * m ? u : a * m);
+        g[1] = a <= b ? (v < b * m ? v : b * m) : 0;
+        e = m;
+    } else { // scaled so that the larger semi-axis is 1: p = g / e
+        ik_real k = 1 / (c * m), a1 = a * m * k, b1 = b * m * k, u1 = u * k, v1 = v * k;
+        ik_real t = ik__ellipse_root(a1 * a1, b1 * b1, a1 * u1, b1 * v1);
+        ik_real A = a1 * a1 + t, B = b1 * b1 + t;
+        g[0] = c * a1 * a1 * u1 * B;
+        g[1] = c * b1 * b1 * v1 * A;
+        e = A * B;
+    }
+    out[0] = 2 * e * (st->swing[0] < 0 ? -g[0] : g[0]);
+    out[1] = 2 * e * (st->swing[1] < 0 ? -g[1] : g[1]);
+    out[2] = e * e - g[0] * g[0] - g[1] * g[1];
+    out[3] = e * e + g[0] * g[0] + g[1] * g[1];
+}
+
+// The rotation swing * twist, back in the rest frame: s the swing's (x, y, w), h the twist's
+// half-angle cos and sin, both times 1 / k.
+static inline IK__ALWAYS_INLINE ik_quat ik__limit_join(const ik_ball_limit *limit, const ik_real *s,
+                                                       const ik_real *h, ik_real k)
+{
+    ik_real c = h[0] * k, sn = h[1] * k;
+    ik_vec3 v = ik_mat3_mul_vec3(
+        limit->axes, ik_vec3_make(c * s[0] + sn * s[1], c * s[1] - sn * s[0], s[2] * sn));
+    return ik_quat_make(v.x, v.y, v.z, s[2] * c);
 }
 
 IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
@@ -1887,47 +1916,44 @@ IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
     if (!limit)
         return false;
     st = ik__limit_split(limit, ik__quat_unit_or_normalize(r));
-    return ik__cone_contains(limit, &st) && ik__twist_contains(limit, &st);
-}
-
-// The nearest allowed rotation to unit, in the limit's coordinates, unless it is within.
-static ik_quat ik__limit_project_once(const ik_ball_limit *limit, ik_quat unit, bool *within)
-{
-    ik__swing_twist st = ik__limit_split(limit, unit);
-    bool cone = ik__cone_contains(limit, &st), twist = ik__twist_contains(limit, &st);
-    *within = cone && twist;
-    if (*within)
-        return unit;
-    if (!cone)
-        ik__ellipse_nearest(limit->cone[0], limit->cone[1], st.swing);
-    if (!twist) { // the nearer end, on the circle of twist angles
-        const ik_real *h = limit->twist_half;
-        ik_real to_lo = IK_FABS(st.half[0] * h[0] + st.half[1] * h[1]);
-        ik_real to_hi = IK_FABS(st.half[0] * h[2] + st.half[1] * h[3]);
-        st.half[0] = to_hi >= to_lo ? h[2] : h[0];
-        st.half[1] = to_hi >= to_lo ? h[3] : h[1];
-    }
-    return ik__limit_join(limit, &st);
+    return ik__cone_contains(limit, &st, st.slack) &&
+           ik__twist_contains(limit, &st, IK__LIMIT_SLACK);
 }
 
 IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
 {
     ik_quat unit = ik__quat_unit_or_normalize(r), out;
-    bool within;
-    int pass;
+    ik__swing_twist st;
+    ik_real swing[4], half[2], den;
     if (!limit)
         return r;
-    out = ik__limit_project_once(limit, unit, &within);
-    if (within) // r as given if it is a unit quaternion
+    st = ik__limit_split(limit, unit);
+    if (ik__cone_contains(limit, &st, st.slack) &&
+        ik__twist_contains(limit, &st, IK__LIMIT_SLACK)) // r as given if it is a unit quaternion
         return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
-    // the rebuilt rotation's rounding can leave it just outside: project it again (rarely
-    // needed more than once)
-    for (pass = 0; pass < 2; pass++) {
-        ik_quat again = ik__limit_project_once(limit, out, &within);
-        if (within)
-            break;
-        out = again;
+    // each part outside its exact limit to its nearest point; a part within stays (the rounding
+    // of the result's split is then within the slack)
+    if (ik__cone_contains(limit, &st, 0)) {
+        swing[0] = st.swing[0];
+        swing[1] = st.swing[1];
+        swing[2] = st.swing_w;
+        swing[3] = st.n > 0 ? st.n : st.scale;
+    } else {
+        ik__cone_nearest(limit, &st, swing);
     }
+    if (ik__twist_contains(limit, &st, 0)) {
+        half[0] = st.half[0];
+        half[1] = st.half[1];
+        den = swing[3] * (st.n > 0 ? st.n : 1);
+    } else { // the nearer end, on the circle of twist angles
+        const ik_real *h = limit->twist_half;
+        ik_real to_lo = IK_FABS(st.half[0] * h[0] + st.half[1] * h[1]);
+        ik_real to_hi = IK_FABS(st.half[0] * h[2] + st.half[1] * h[3]);
+        half[0] = to_hi >= to_lo ? h[2] : h[0];
+        half[1] = to_hi >= to_lo ? h[3] : h[1];
+        den = swing[3];
+    }
+    out = ik__limit_join(limit, swing, half, 1 / den);
     return ik_quat_dot(out, unit) < 0 ? ik__quat_scale(out, -1) : out;
 }
 
