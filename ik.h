@@ -113,7 +113,8 @@
                          form per joint). Robust near singularities, cheap per sweep (O(n), and
                          no trigonometry per joint for revolute joints without limits or
                          stiffness), converges linearly; distal joints move most. Joint weights
-                         (stiffness), limits, a per-sweep step limit for smooth dragging. Ignores
+                         (stiffness), limits (ball joints' cones and twist: each move
+                         projected), a per-sweep step limit for smooth dragging. Ignores
                          a rest pose (no null space). Scratch from the caller
                          (ik_ccd_scratch_size()). A chain solved many times is prepared once
                          (ik_ccd_prepare(), ik_ccd_solve_prepared(): a third less work for a
@@ -122,7 +123,8 @@
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
                          in exponential-map coordinates (or Euler angles, for comparison); limits
-                         by an active set, a null-space pull toward a rest pose, step clamping
+                         by an active set (a limited ball joint slides along its cone and twist
+                         boundary), a null-space pull toward a rest pose, step clamping
                          for dragging. Converges quadratically near the target, O(n) per
                          iteration (a few times a CCD sweep). Local: a start far from every
                          answer can stall in a local minimum. Scratch from the caller.
