@@ -1887,13 +1887,20 @@ static inline IK__ALWAYS_INLINE void ik__cone_nearest(const ik_ball_limit *limit
         g[0] = a <= b ? 0 : (u < a * m ? u : a * m);
         g[1] = a <= b ? (v < b * m ? v : b * m) : 0;
         e = m;
-    } else { // scaled so that the larger semi-axis is 1: p = g / e
-        ik_real k = 1 / (c * m), a1 = a * m * k, b1 = b * m * k, u1 = u * k, v1 = v * k;
-        ik_real t = ik__ellipse_root(a1 * a1, b1 * b1, a1 * u1, b1 * v1);
-        ik_real A = a1 * a1 + t, B = b1 * b1 + t;
-        g[0] = c * a1 * a1 * u1 * B;
-        g[1] = c * b1 * b1 * v1 * A;
-        e = A * B;
+    } else { // scaled by k, so that the larger semi-axis c m k is between 1/4 and 2: p = g / e
+        ik_real k = 1 / c, a1, b1, u1, v1, t, A, B;
+        if (m < IK_R(0.25)) // (a swing beyond 156 degrees; else no division by m: c m k = m)
+            k = 1 / (c * m);
+        a1 = a * m * k;
+        b1 = b * m * k;
+        u1 = u * k;
+        v1 = v * k;
+        t = ik__ellipse_root(a1 * a1, b1 * b1, a1 * u1, b1 * v1);
+        A = a1 * a1 + t;
+        B = b1 * b1 + t;
+        g[0] = a1 * a1 * u1 * B;
+        g[1] = b1 * b1 * v1 * A;
+        e = m * k * A * B;
     }
     out[0] = 2 * e * (st->swing[0] < 0 ? -g[0] : g[0]);
     out[1] = 2 * e * (st->swing[1] < 0 ? -g[1] : g[1]);
