@@ -926,26 +926,31 @@ static void run_limit_project(void *arg)
     sink = (double)ik_ball_limit_project(&c->limit, c->r[c->next++ & 1023]).x;
 }
 
-// The limit's cost per call: random rotations (98% outside, 90% outside the cone), and rotations
-// within.
+// The limit's cost per call: random rotations (98% outside, 90% outside the cone), rotations
+// within, and rotations near the boundary as a solver's moves leave them (a rotation within, on
+// the boundary for most, turned by up to 0.05 rad about each axis: 70% outside).
 static void limit_table(int runs)
 {
-    static limit_case c[3];
-    const char *rows[3] = { "random rotations", "rotations within",
-                            "random rotations, circular cone" };
+    static limit_case c[4];
+    const char *rows[4] = { "random rotations", "rotations within",
+                            "random rotations, circular cone", "near the boundary (solver moves)" };
     int k, i;
-    for (k = 0; k < 3; k++) { // (the last: a cone of 1.2 rad each way)
+    for (k = 0; k < 4; k++) { // (the third: a cone of 1.2 rad each way)
         ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2),
                            k == 2 ? IK_R(1.2) : IK_R(0.6), IK_R(-0.8), IK_R(0.5), &c[k].limit);
         for (i = 0; i < 1024; i++) {
             ik_vec3 v = ik_vec3_make((ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3));
+            ik_vec3 d = ik_vec3_make((ik_real)rnd(-0.05, 0.05), (ik_real)rnd(-0.05, 0.05),
+                                     (ik_real)rnd(-0.05, 0.05));
             ik_quat r = ik_quat_from_expmap(v);
-            c[k].r[i] = k != 1 ? r : ik_ball_limit_project(&c[k].limit, r);
+            c[k].r[i] = k == 0 || k == 2 ? r : ik_ball_limit_project(&c[k].limit, r);
+            if (k == 3)
+                c[k].r[i] = ik_quat_mul(ik_quat_from_expmap(d), c[k].r[i]);
         }
     }
     printf("\n| ball-joint limit, ns per call      | contains | project |\n");
     printf("|-----------------------------------|----------|---------|\n");
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
         printf("| %-33s | %8.1f | %7.1f |\n", rows[k],
                median_ns(run_limit_contains, &c[k], 1000, runs),
                median_ns(run_limit_project, &c[k], 1000, runs));
