@@ -17,6 +17,7 @@ static ik_limb random_limb(test_rng *r)
         l.upper_length = (ik_real)test_rng_uniform(r, 0.1, 2);
         l.lower_length = (ik_real)test_rng_uniform(r, 0.1, 2);
         l.swivel_ref = test_rng_vec3(r, -1, 1);
+        l.limits = NULL;
         // keep the hinge well away from the bones: a near-parallel hinge makes the elbow angle
         // ill-conditioned (a tiny reach change needs a huge angle change)
         if (fabs((double)ik_vec3_dot(l.hinge_axis, l.upper_dir)) < 0.9 &&
@@ -36,6 +37,7 @@ static ik_limb human_arm(void)
     l.upper_length = IK_R(0.30);
     l.lower_length = IK_R(0.25);
     l.swivel_ref = ik_vec3_make(0, 0, -1);
+    l.limits = NULL;
     return l;
 }
 
@@ -312,6 +314,7 @@ static void test_limb_far_pole(void)
     l.hinge_axis = ik_vec3_make(0, 0, 1);
     l.upper_length = l.lower_length = 1;
     l.swivel_ref = ik_vec3_make(0, 1, 0);
+    l.limits = NULL;
     t = target_of(ik_xform_translation(ik_vec3_make(IK_R(1.5), 0, 0)), ik_vec3_zero());
     t.use_rotation = false;
     for (k = 0; k < 2; k++) {

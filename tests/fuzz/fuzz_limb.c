@@ -60,6 +60,7 @@ FUZZ_TARGET(limb)
         f.tainted = saved || !fz_vec3_bounded(limb.hinge_axis);
     }
     limb.swivel_ref = fz_vec3(&f, 1);
+    limb.limits = NULL;
     bad = f.tainted;
     geo = limb_bad(&limb);
 
