@@ -6063,10 +6063,10 @@ static void ik__limb_swivel_at(const ik__limb_swivels *s, ik_real delta, ik_quat
     ik_real sh = IK_SIN(delta / 2);
     ik_quat turn = ik_quat_make(s->aim.x * sh, s->aim.y * sh, s->aim.z * sh, IK_COS(delta / 2));
     ik_quat frame = ik_quat_mul(turn, s->frame);
-    *shoulder = ik_quat_mul(s->base_inv, frame);
-    *wrist = s->rot
-                 ? ik_quat_mul(ik_quat_conjugate(ik_quat_mul(frame, s->elbow_rot)), s->target_rot)
-                 : s->wrist;
+    *shoulder = ik_quat_normalize(ik_quat_mul(s->base_inv, frame));
+    *wrist = s->rot ? ik_quat_normalize(ik_quat_mul(
+                          ik_quat_conjugate(ik_quat_mul(frame, s->elbow_rot)), s->target_rot))
+                    : s->wrist;
 }
 
 // Whether the shoulder and the wrist are within their limits at swivel offset delta.
@@ -6091,18 +6091,18 @@ static ik_real ik__limb_swivel_violation(const ik__limb_swivels *s, ik_real delt
     ik_quat shoulder, wrist;
     ik_real v;
     ik__limb_swivel_at(s, delta, &shoulder, &wrist);
-    shoulder = ik_quat_normalize(shoulder);
     v = ik__limb_angle_between(shoulder, ik_ball_limit_project(&s->limits->shoulder, shoulder));
     if (s->rot) {
-        wrist = ik_quat_normalize(wrist);
         v += ik__limb_angle_between(wrist, ik_ball_limit_project(&s->limits->wrist, wrist));
     }
     return v;
 }
 
-// The boundary between out (outside the limits) and in (within) to rounding, on in's side.
+// The boundary between out (outside the limits) and in (within) to rounding, moved inward by
+// 4096 epsilon where that is still within (so that the answer's rounding keeps it within).
 static ik_real ik__limb_swivel_bisect(const ik__limb_swivels *s, ik_real out, ik_real in)
 {
+    ik_real inward = in > out ? 4096 * IK_EPSILON : -4096 * IK_EPSILON;
     int k;
     for (k = 0; k < 64; k++) {
         ik_real mid = (out + in) / 2;
@@ -6113,7 +6113,7 @@ static ik_real ik__limb_swivel_bisect(const ik__limb_swivels *s, ik_real out, ik
         else
             out = mid;
     }
-    return in;
+    return ik__limb_swivel_within(s, in + inward) ? in + inward : in;
 }
 
 #define IK__LIMB_SWIVEL_STEPS 64 // the swivel search's samples round the circle
@@ -6179,6 +6179,21 @@ static bool ik__limb_swivel_search(const ik__limb_swivels *s, ik_real *delta)
     return ik__limb_swivel_least(s, best, delta);
 }
 
+// The exponential map v [3] made within limit where its rounding put it a rounding error out.
+static void ik__limb_expmap_within(const ik_ball_limit *limit, ik_real *v)
+{
+    ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+    if (!ik_ball_limit_contains(limit, r))
+        ik__limb_log_near(ik_ball_limit_project(limit, r), v);
+}
+
+// q's ball joints within their limits to the exponential maps' rounding.
+static void ik__limb_q_within(const ik_limb_limits *limits, ik_real *q)
+{
+    ik__limb_expmap_within(&limits->shoulder, q);
+    ik__limb_expmap_within(&limits->wrist, q + 4);
+}
+
 // Whether a and b are the same to the bit.
 static bool ik__limb_same_quat(ik_quat a, ik_quat b)
 {
@@ -6210,8 +6225,6 @@ static bool ik__limb_swivel_limited(ik__limb_swivels *s, ik_quat *shoulder, ik_q
     ik_real delta;
     bool within = ik__limb_swivel_search(s, &delta);
     ik__limb_swivel_at(s, delta, shoulder, wrist);
-    *shoulder = ik_quat_normalize(*shoulder);
-    *wrist = ik_quat_normalize(*wrist);
     if (!within) { // (contains() holds already where within)
         *shoulder = ik_ball_limit_project(&s->limits->shoulder, *shoulder);
         *wrist = ik_ball_limit_project(&s->limits->wrist, *wrist);
@@ -6252,6 +6265,8 @@ static void ik__limb_solve_limited(const ik_limb_prepared *g, const ik_limb_targ
     if (!s.rot)
         wrist = s.wrist;
     ik__limb_write(shoulder, theta, wrist, s.rot || !ik__limb_same_quat(wrist, kept), q, pose);
+    if (q)
+        ik__limb_q_within(g->limits, q);
     if (info)
         ik__limb_report_limited(g, target, shoulder, &shape, wrist,
                                 !reach.met           ? IK_STATUS_UNREACHABLE

@@ -1087,6 +1087,176 @@ static void test_limb_bad_input(void)
     }
 }
 
+// ---- limits (docs/limb.md, "Limits")
+
+// A random ball limit: any axes, half-angles 0.3 .. pi, a twist range at least 0.4 wide.
+static ik_ball_limit random_ball_limit(test_rng *r)
+{
+    ik_ball_limit b;
+    ik_vec3 z = test_rng_vec3(r, -1, 1), x = test_rng_vec3(r, -1, 1);
+    double sx = test_rng_uniform(r, 0.3, 3.14159), sy = test_rng_uniform(r, 0.3, 3.14159);
+    double lo = test_rng_uniform(r, -3.14159, 2.7), hi = test_rng_uniform(r, lo + 0.4, 3.14159);
+    ik_result made =
+        ik_ball_limit_make(z, x, (ik_real)sx, (ik_real)sy, (ik_real)lo, (ik_real)hi, &b);
+    CHECK(made == IK_OK);
+    return b;
+}
+
+// Random limits for l (set in l->limits): an elbow range overlapping the bending branch.
+static void random_limits(test_rng *r, ik_limb *l, ik_limb_limits *lim)
+{
+    ik_limb_prepared g;
+    double t0, a, b;
+    l->limits = NULL;
+    CHECK(ik_limb_prepare(l, &g) == IK_OK);
+    t0 = (double)g.t0;
+    a = test_rng_uniform(r, t0 - 0.5, t0 + 2.6);
+    b = test_rng_uniform(r, (a > t0 ? a : t0) + 0.3, t0 + 3.14159 + 0.5);
+    lim->elbow_lo = (ik_real)a;
+    lim->elbow_hi = (ik_real)b;
+    lim->shoulder = random_ball_limit(r);
+    lim->wrist = random_ball_limit(r);
+    l->limits = lim;
+}
+
+// A random rotation within limit b (drawn until one is, else projected).
+static ik_quat random_within(test_rng *r, const ik_ball_limit *b)
+{
+    int k;
+    ik_quat q = test_rng_quat(r);
+    for (k = 0; k < 100000 && !ik_ball_limit_contains(b, q); k++)
+        q = test_rng_quat(r);
+    return ik_ball_limit_project(b, q);
+}
+
+// A random state within the limits the solver can take: the elbow in the prepared range.
+static void random_q_within(test_rng *r, const ik_limb *l, ik_real *q)
+{
+    ik_limb_prepared g;
+    ik_vec3 s, w;
+    CHECK(ik_limb_prepare(l, &g) == IK_OK);
+    s = ik_quat_to_expmap(random_within(r, &l->limits->shoulder));
+    w = ik_quat_to_expmap(random_within(r, &l->limits->wrist));
+    q[0] = s.x, q[1] = s.y, q[2] = s.z;
+    q[3] = (ik_real)test_rng_uniform(r, (double)g.elbow_lo, (double)g.elbow_hi);
+    q[4] = w.x, q[5] = w.y, q[6] = w.z;
+}
+
+// Whether state q is within l's limits (the elbow within its range to rounding).
+static bool limb_q_within(const ik_limb *l, const ik_real *q)
+{
+    const ik_limb_limits *lim = l->limits;
+    double slack = 8 * (double)IK_EPSILON * (1 + fabs((double)q[3]));
+    return ik_ball_limit_contains(&lim->shoulder,
+                                  ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]))) &&
+           ik_ball_limit_contains(&lim->wrist,
+                                  ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]))) &&
+           (double)q[3] >= (double)lim->elbow_lo - slack &&
+           (double)q[3] <= (double)lim->elbow_hi + slack;
+}
+
+// Random limbs with random limits: targets made by FK of random states within the limits, with
+// random poles (the requested swivel mostly outside the limits), are reached in at least 99%;
+// random targets from random states: every answer within the limits, FK of q the reported
+// error, IK_STATUS_LIMITED exactly where the unlimited solve meets the target and this one
+// misses it, UNREACHABLE exactly where the unlimited one is.
+static void test_limb_limits_random(void)
+{
+    test_rng r = { 2601 };
+#ifdef IK_USE_FLOAT
+    const int trials = 2000;
+    const double tol = 2e-4;
+#else
+    const int trials = 10000;
+    const double tol = 1e-10;
+#endif
+    int i, reached = 0, on_boundary = 0, outside = 0, bad_fk = 0, bad_status = 0, limited = 0,
+           moved = 0;
+    for (i = 0; i < trials; i++) {
+        ik_limb l = random_limb(&r), free_limb;
+        ik_limb_limits lim;
+        ik_real qtrue[7], q[7], qfree[7];
+        ik_xform goal, got;
+        ik_limb_target t;
+        ik_solve_info info, free_info;
+        double scale, pe, re;
+        random_limits(&r, &l, &lim);
+        free_limb = l;
+        free_limb.limits = NULL;
+        scale = (double)(l.upper_length + l.lower_length);
+        // a target made from a state within the limits, any pole
+        random_q_within(&r, &l, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
+        random_q(&r, q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+        limb_fk(&l, q, NULL, &got);
+        outside += !limb_q_within(&l, q);
+        pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, goal.pos)) / scale;
+        re = test_quat_angle(got.rot, goal.rot);
+        if (pe <= tol && re <= tol && info.status == IK_STATUS_CONVERGED)
+            reached++;
+        // the same from a state with the shoulder or the wrist on its limit's boundary
+        {
+            ik_quat sb = i % 2 ? ik_ball_limit_project(&lim.shoulder, test_rng_quat(&r))
+                               : random_within(&r, &lim.shoulder);
+            ik_quat wb = i % 2 ? random_within(&r, &lim.wrist)
+                               : ik_ball_limit_project(&lim.wrist, test_rng_quat(&r));
+            ik_vec3 sv = ik_quat_to_expmap(sb), wv = ik_quat_to_expmap(wb);
+            qtrue[0] = sv.x, qtrue[1] = sv.y, qtrue[2] = sv.z;
+            qtrue[4] = wv.x, qtrue[5] = wv.y, qtrue[6] = wv.z;
+            limb_fk(&l, qtrue, NULL, &goal);
+            t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
+            random_q(&r, q);
+            CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+            limb_fk(&l, q, NULL, &got);
+            outside += !limb_q_within(&l, q);
+            pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, goal.pos)) / scale;
+            re = test_quat_angle(got.rot, goal.rot);
+            on_boundary += pe <= tol && re <= tol && info.status == IK_STATUS_CONVERGED;
+        }
+        // a random target from any state, position only half the time
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
+        t.use_rotation = i % 2 == 0;
+        t.pos = ik_vec3_add(t.pos, test_rng_vec3(&r, -0.3 * scale, 0.3 * scale));
+        random_q(&r, q);
+        memcpy(qfree, q, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
+        CHECK(ik_limb_solve(&free_limb, &t, NULL, qfree, NULL, &free_info) == IK_OK);
+        limb_fk(&l, q, NULL, &got);
+        outside += !limb_q_within(&l, q);
+        pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, t.pos));
+        re = t.use_rotation ? test_quat_angle(got.rot, t.rot) : 0;
+        bad_fk += !(fabs(pe - (double)info.position_error) <= tol * scale &&
+                    fabs(re - (double)info.rotation_error) <= tol * 10);
+        if (free_info.status == IK_STATUS_UNREACHABLE)
+            bad_status += info.status != IK_STATUS_UNREACHABLE;
+        else if (pe > tol * scale || re > tol)
+            bad_status += info.status != IK_STATUS_LIMITED;
+        else
+            bad_status += info.status != IK_STATUS_CONVERGED;
+        limited += info.status == IK_STATUS_LIMITED;
+        moved += info.status == IK_STATUS_CONVERGED &&
+                 fabs((double)(q[3] - qfree[3])) +
+                         test_quat_angle(
+                             ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])),
+                             ik_quat_from_expmap(ik_vec3_make(qfree[0], qfree[1], qfree[2]))) >
+                     1e-6;
+    }
+    printf("  limb limits: %d/%d targets from states within the limits reached (%.2f%%), %d/%d "
+           "from states with the shoulder or the wrist on its boundary; random targets: %d "
+           "limited, %d met by moving the swivel; outside the limits %d, FK != report %d, wrong "
+           "status %d\n",
+           reached, trials, 100.0 * reached / trials, on_boundary, trials, limited, moved, outside,
+           bad_fk, bad_status);
+    CHECK(reached >= trials * 99 / 100);
+    CHECK(outside == 0);
+    CHECK(bad_fk == 0);
+    CHECK(bad_status == 0);
+}
+
 void test_limb(void);
 void test_limb(void)
 {
@@ -1109,4 +1279,5 @@ void test_limb(void)
     RUN(test_limb_pose_only_path);
     RUN(test_limb_extreme_sizes);
     RUN(test_limb_bad_input);
+    RUN(test_limb_limits_random);
 }
