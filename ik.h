@@ -6060,9 +6060,9 @@ typedef struct ik__limb_swivels {
 static void ik__limb_swivel_at(const ik__limb_swivels *s, ik_real delta, ik_quat *shoulder,
                                ik_quat *wrist)
 {
-    ik_real sh = IK_SIN(delta / 2);
+    ik_real sh = delta != 0 ? IK_SIN(delta / 2) : 0;
     ik_quat turn = ik_quat_make(s->aim.x * sh, s->aim.y * sh, s->aim.z * sh, IK_COS(delta / 2));
-    ik_quat frame = ik_quat_mul(turn, s->frame);
+    ik_quat frame = delta != 0 ? ik_quat_mul(turn, s->frame) : s->frame;
     *shoulder = ik_quat_normalize(ik_quat_mul(s->base_inv, frame));
     *wrist = s->rot ? ik_quat_normalize(ik_quat_mul(
                           ik_quat_conjugate(ik_quat_mul(frame, s->elbow_rot)), s->target_rot))
@@ -6098,22 +6098,17 @@ static ik_real ik__limb_swivel_violation(const ik__limb_swivels *s, ik_real delt
     return v;
 }
 
-// The boundary between out (outside the limits) and in (within) to rounding, moved inward by
-// 4096 epsilon where that is still within (so that the answer's rounding keeps it within).
+// The boundary between out (outside the limits) and in (within), to 1024 epsilon, on in's side.
 static ik_real ik__limb_swivel_bisect(const ik__limb_swivels *s, ik_real out, ik_real in)
 {
-    ik_real inward = in > out ? 4096 * IK_EPSILON : -4096 * IK_EPSILON;
-    int k;
-    for (k = 0; k < 64; k++) {
+    while (IK_FABS(in - out) > 1024 * IK_EPSILON) {
         ik_real mid = (out + in) / 2;
-        if (mid == out || mid == in)
-            break;
         if (ik__limb_swivel_within(s, mid))
             in = mid;
         else
             out = mid;
     }
-    return ik__limb_swivel_within(s, in + inward) ? in + inward : in;
+    return in;
 }
 
 #define IK__LIMB_SWIVEL_STEPS 64 // the swivel search's samples round the circle
@@ -6127,7 +6122,7 @@ static bool ik__limb_swivel_least(const ik__limb_swivels *s, ik_real best, ik_re
     ik_real a = best - h, b = best + h, x1 = b - ratio * (b - a), x2 = a + ratio * (b - a);
     ik_real f1 = ik__limb_swivel_violation(s, x1), f2 = ik__limb_swivel_violation(s, x2);
     int k;
-    for (k = 0; k < 48 && f1 > 0 && f2 > 0; k++) {
+    for (k = 0; k < 32 && f1 > 0 && f2 > 0; k++) {
         if (f1 <= f2) {
             b = x2, x2 = x1, f2 = f1;
             x1 = b - ratio * (b - a);
@@ -6259,8 +6254,9 @@ static void ik__limb_solve_limited(const ik_limb_prepared *g, const ik_limb_targ
     s.rot = target->use_rotation;
     s.target_rot = s.rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
     // position only: the current wrist, projected into its limit
-    kept = ik__limb_wrist(false, s.target_rot, s.frame, 1, s.elbow_rot, q, pose, true);
-    s.wrist = ik_ball_limit_project(&g->limits->wrist, kept);
+    kept = s.rot ? ik_quat_identity()
+                 : ik__limb_wrist(false, s.target_rot, s.frame, 1, s.elbow_rot, q, pose, true);
+    s.wrist = s.rot ? kept : ik_ball_limit_project(&g->limits->wrist, kept);
     within = ik__limb_swivel_limited(&s, &shoulder, &wrist);
     if (!s.rot)
         wrist = s.wrist;
