@@ -104,9 +104,12 @@
                          elbow bends toward a pole target or takes a swivel angle; position only
                          (the two-bone IK of games) or position and orientation; any bone and
                          hinge axes; an optional soft reach; continuous along a path (pass the
-                         previous answer in q); ignores joint limits. Prepared once for many
-                         solves (ik_limb_prepare()); q = NULL for rotations in and out
-                         (ik_limb_pose), the fastest way to drive a skeleton (docs/limb.md).
+                         previous answer in q); optional limits (elbow range, shoulder and wrist
+                         cones and twists: the swivel moves to keep them, the target still met
+                         where it can be), and ik_limb_humanoid() for human arms and legs.
+                         Prepared once for many solves (ik_limb_prepare()); q = NULL for
+                         rotations in and out (ik_limb_pose), the fastest way to drive a
+                         skeleton (docs/limb.md).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
