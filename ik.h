@@ -6177,19 +6177,48 @@ static bool ik__limb_swivel_search(const ik__limb_swivels *s, ik_real *delta)
     return ik__limb_swivel_least(s, best, delta);
 }
 
-// The exponential map v [3] made within limit where its rounding put it a rounding error out.
-static void ik__limb_expmap_within(const ik_ball_limit *limit, ik_real *v)
+// The exponential map v [3], stretched or shrunk by a few epsilon, within limit (true), or as
+// it was (false).
+static bool ik__limb_stretch_within(const ik_ball_limit *limit, ik_real *v)
 {
-    ik_quat r = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
-    if (!ik_ball_limit_contains(limit, r))
-        ik__limb_log_near(ik_ball_limit_project(limit, r), v);
+    static const ik_real stretch[5] = { 0, 8, -8, 64, -64 };
+    int k;
+    for (k = 0; k < 5; k++) {
+        ik_real f = 1 + stretch[k] * IK_EPSILON;
+        ik_vec3 m = ik_vec3_make(v[0] * f, v[1] * f, v[2] * f);
+        if (ik_ball_limit_contains(limit, ik_quat_from_expmap(m))) {
+            v[0] = m.x, v[1] = m.y, v[2] = m.z;
+            return true;
+        }
+    }
+    return false;
 }
 
-// q's ball joints within their limits to the exponential maps' rounding.
-static void ik__limb_q_within(const ik_limb_limits *limits, ik_real *q)
+// The exponential map v [3] made within limit where its rounding put it a rounding error out:
+// stretched or shrunk by a few epsilon, else projected (and stretched: a twist range ending at
+// pi, docs/limb.md, "Limits"); true where it had to be projected.
+static bool ik__limb_expmap_within(const ik_ball_limit *limit, ik_real *v)
 {
-    ik__limb_expmap_within(&limits->shoulder, q);
-    ik__limb_expmap_within(&limits->wrist, q + 4);
+    if (ik__limb_stretch_within(limit, v))
+        return false;
+    ik__limb_log_near(
+        ik_ball_limit_project(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))), v);
+    ik__limb_stretch_within(limit, v);
+    return true;
+}
+
+// q's ball joints within their limits to the exponential maps' rounding; true where one had to
+// be projected (then *shoulder and *wrist become q's rotations).
+static bool ik__limb_q_within(const ik_limb_limits *limits, ik_real *q, ik_quat *shoulder,
+                              ik_quat *wrist)
+{
+    bool moved = ik__limb_expmap_within(&limits->shoulder, q);
+    moved = ik__limb_expmap_within(&limits->wrist, q + 4) || moved;
+    if (moved) {
+        *shoulder = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
+        *wrist = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
+    }
+    return moved;
 }
 
 // Whether a and b are the same to the bit.
@@ -6264,8 +6293,11 @@ static void ik__limb_solve_limited(const ik_limb_prepared *g, const ik_limb_targ
     if (!s.rot)
         wrist = s.wrist;
     ik__limb_write(shoulder, theta, wrist, s.rot || !ik__limb_same_quat(wrist, kept), q, pose);
-    if (q)
-        ik__limb_q_within(g->limits, q);
+    if (q && ik__limb_q_within(g->limits, q, &shoulder, &wrist)) {
+        within = false; // (projected beyond rounding: the pose and the report from q)
+        if (pose)
+            pose->shoulder = shoulder, pose->wrist = wrist;
+    }
     if (info)
         ik__limb_report_limited(g, target, shoulder, &shape, wrist,
                                 !reach.met           ? IK_STATUS_UNREACHABLE

@@ -1595,6 +1595,38 @@ static void test_limb_humanoid(void)
     CHECK(fk_bad == 0);
 }
 
+// A twist range ending at pi, where the exponential map cannot hold every projected rotation to
+// the last bit (pi - 1e-16 and pi + 1e-16 round to the same map): the answers' maps are still
+// within (before, 1 in a few hundred came out a rounding error beyond the end).
+static void test_limb_limits_twist_at_pi(void)
+{
+    test_rng r = { 2605 };
+    ik_limb l = human_arm();
+    ik_limb_limits lim;
+    int i, end, outside = 0;
+    lim.elbow_lo = 0;
+    lim.elbow_hi = 3;
+    for (end = 0; end < 2; end++) {
+        CHECK(ik_ball_limit_make(ik_vec3_make(end ? -1 : 1, 0, 0), ik_vec3_make(0, 1, 0), 0, 0,
+                                 end ? -IK_PI : 0, end ? 0 : IK_PI, &lim.shoulder) == IK_OK);
+        CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 1, 0), IK_R(0.5), IK_R(0.5),
+                                 0, IK_PI, &lim.wrist) == IK_OK);
+        l.limits = &lim;
+        for (i = 0; i < 4000; i++) {
+            ik_real q[7];
+            ik_limb_target t =
+                target_of(ik_xform_make(test_rng_quat(&r),
+                                        ik_vec3_add(l.base.pos, test_rng_vec3(&r, -0.6, 0.6))),
+                          ik_vec3_add(l.base.pos, test_rng_vec3(&r, -1, 1)));
+            random_q(&r, q);
+            CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+            outside += !limb_q_within(&l, q);
+        }
+    }
+    printf("  limb limits, twist ranges ending at pi: %d of 8000 answers outside\n", outside);
+    CHECK(outside == 0);
+}
+
 void test_limb(void);
 void test_limb(void)
 {
@@ -1623,4 +1655,5 @@ void test_limb(void)
     RUN(test_limb_limits_permissive);
     RUN(test_limb_limits_bad);
     RUN(test_limb_humanoid);
+    RUN(test_limb_limits_twist_at_pi);
 }
