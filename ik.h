@@ -936,7 +936,8 @@ IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               ik_solve_info *info);
 
 // A limb checked and reduced to what the solver needs (unit axes, the hinge geometry of
-// docs/limb.md). Fill it with ik_limb_prepare(); prepare again whenever the ik_limb changes.
+// docs/limb.md). Fill it with ik_limb_prepare(); prepare again whenever the ik_limb or its
+// limits change (it points at the limb's ik_limb_limits, and holds the elbow range's constants).
 // Read-only: the fields are derived from each other.
 typedef struct ik_limb_prepared {
     ik_xform base;                            // limb->base, rotation normalized
@@ -5680,7 +5681,8 @@ IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_ve
 
 // The rotation taking the frame (a, b, a x b) onto (c, d, c x d) times a positive factor, which
 // callers remove (docs/limb.md, "The shoulder and the wrist").
-static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
+static inline IK__ALWAYS_INLINE ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c,
+                                                             ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
     ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
@@ -5845,8 +5847,8 @@ static inline void ik__limb_reach_clamp(const ik_limb_prepared *g, ik_real soft,
 
 // The reach for a target at target_pos, with opts.softness soft (model units); squared straight
 // from |to_target|^2 where that neither under- nor overflows (no square root on the critical path).
-static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_vec3 target_pos,
-                                                ik_real soft)
+static inline IK__ALWAYS_INLINE ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g,
+                                                                  ik_vec3 target_pos, ik_real soft)
 {
     ik__limb_reach r;
     ik_real d2, dist2, du;
@@ -5873,8 +5875,9 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
 
 // The elbow angle for the reach (the nearest to the current angle, current), and the limb's
 // shape at it: theta = t0 + acos(c), by its half (docs/limb.md, "Inside the solver").
-static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
-                                    ik_real current, ik__limb_shape *shape)
+static inline IK__ALWAYS_INLINE ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2,
+                                                      ik_real inv_len, ik_real current,
+                                                      ik__limb_shape *shape)
 {
     ik_real theta, ch, sh;
     if (2 * g->upper_length * g->lower_length * g->rg > 0) {
@@ -5899,7 +5902,8 @@ static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, i
 
 // The unit direction of ref's part across the unit aim, and that part's length in *across_len;
 // zero (and 0) where the part is at ref's rounding level (docs/limb.md, "Pole within rounding").
-static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_len)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim,
+                                                        ik_real *across_len)
 {
     ik_vec3 across = ik__limb_perp2(ref, aim);
     ik_real p2 = ik_vec3_length2(across), r2 = ik_vec3_length2(ref), plen;
@@ -5944,10 +5948,11 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
 
 // The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or the
 // swivel), the current side within the pole band (docs/limb.md, "Pole on the shoulder-wrist line").
-static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
-                                    ik_real band, ik_real scale, const ik_real *q,
-                                    const ik_limb_pose *pose, ik_real theta,
-                                    const ik__limb_shape *shape, ik_vec3 aim)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__limb_side(const ik_limb_prepared *g,
+                                                      const ik_limb_target *target, ik_real band,
+                                                      ik_real scale, const ik_real *q,
+                                                      const ik_limb_pose *pose, ik_real theta,
+                                                      const ik__limb_shape *shape, ik_vec3 aim)
 {
     ik_real across_len, ref_len;
     ik_vec3 ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
@@ -6261,9 +6266,10 @@ static bool ik__limb_swivel_limited(ik__limb_swivels *s, ik_quat *shoulder, ik_q
 
 // ik_limb_solve_prepared() with limits (docs/limb.md, "Limits"): the elbow within its range,
 // then the swivel nearest the requested one that keeps the shoulder and the wrist within theirs.
-static void ik__limb_solve_limited(const ik_limb_prepared *g, const ik_limb_target *target,
-                                   ik_real band, ik_real soft, ik_real *q, ik_limb_pose *pose,
-                                   ik_solve_info *info)
+IK__NOINLINE static void ik__limb_solve_limited(const ik_limb_prepared *g,
+                                                const ik_limb_target *target, ik_real band,
+                                                ik_real soft, ik_real *q, ik_limb_pose *pose,
+                                                ik_solve_info *info)
 {
     ik_real scale = g->length_unit * (g->upper_length + g->lower_length), theta;
     ik__limb_reach reach = ik__limb_reach_for(g, target->pos, soft);
