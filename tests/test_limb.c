@@ -1161,47 +1161,106 @@ static bool limb_q_within(const ik_limb *l, const ik_real *q)
            (double)q[3] <= (double)lim->elbow_hi + slack;
 }
 
+#ifdef IK_USE_FLOAT
+#define LIMITS_TOL 2e-4
+#else
+#define LIMITS_TOL 1e-10
+#endif
+
+// The counts of test_limb_limits_random().
+typedef struct limits_counts {
+    int outside, bad_fk, bad_status, limited, moved;
+} limits_counts;
+
+// Solves for the wrist pose of state qtrue, with a random pole and start: whether it is reached
+// (CONVERGED, the wrist on it to LIMITS_TOL); answers outside the limits counted.
+static bool limits_reach_from(test_rng *r, const ik_limb *l, const ik_real *qtrue, int *outside)
+{
+    double scale = (double)(l->upper_length + l->lower_length), pe, re;
+    ik_real q[7];
+    ik_xform goal, got;
+    ik_limb_target t;
+    ik_solve_info info;
+    limb_fk(l, qtrue, NULL, &goal);
+    t = target_of(goal, ik_vec3_add(l->base.pos, test_rng_vec3(r, -3, 3)));
+    random_q(r, q);
+    CHECK(ik_limb_solve(l, &t, NULL, q, NULL, &info) == IK_OK);
+    limb_fk(l, q, NULL, &got);
+    *outside += !limb_q_within(l, q);
+    pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, goal.pos)) / scale;
+    re = test_quat_angle(got.rot, goal.rot);
+    return pe <= LIMITS_TOL && re <= LIMITS_TOL && info.status == IK_STATUS_CONVERGED;
+}
+
+// A random target near the wrist pose of a random state (position only when !rot), solved with
+// and without the limits: the answer within them, FK of q the report, the status as the
+// unlimited solve and the miss say (missed: beyond the tolerance; met: within rounding;
+// between, in float, either status).
+static void limits_random_target(test_rng *r, const ik_limb *l, bool rot, limits_counts *c)
+{
+    double scale = (double)(l->upper_length + l->lower_length), pe, re, tol = LIMITS_TOL;
+    ik_limb free_limb = *l;
+    ik_real qtrue[7], q[7], qfree[7];
+    ik_xform goal, got;
+    ik_limb_target t;
+    ik_solve_info info, free_info;
+    free_limb.limits = NULL;
+    random_q(r, qtrue);
+    limb_fk(l, qtrue, NULL, &goal);
+    t = target_of(goal, ik_vec3_add(l->base.pos, test_rng_vec3(r, -3, 3)));
+    t.use_rotation = rot;
+    t.pos = ik_vec3_add(t.pos, test_rng_vec3(r, -0.3 * scale, 0.3 * scale));
+    random_q(r, q);
+    memcpy(qfree, q, sizeof q);
+    CHECK(ik_limb_solve(l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(ik_limb_solve(&free_limb, &t, NULL, qfree, NULL, &free_info) == IK_OK);
+    limb_fk(l, q, NULL, &got);
+    c->outside += !limb_q_within(l, q);
+    pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, t.pos));
+    re = t.use_rotation ? test_quat_angle(got.rot, t.rot) : 0;
+    c->bad_fk += !(fabs(pe - (double)info.position_error) <= tol * scale &&
+                   fabs(re - (double)info.rotation_error) <= tol * 10);
+    if (free_info.status == IK_STATUS_UNREACHABLE)
+        c->bad_status += info.status != IK_STATUS_UNREACHABLE;
+    else if (pe > tol * scale || re > tol)
+        c->bad_status += info.status != IK_STATUS_LIMITED;
+    else if (pe <= 64 * (double)IK_EPSILON * scale && re <= 64 * (double)IK_EPSILON)
+        c->bad_status += info.status != IK_STATUS_CONVERGED;
+    else
+        c->bad_status += info.status == IK_STATUS_UNREACHABLE;
+    c->limited += info.status == IK_STATUS_LIMITED;
+    c->moved +=
+        info.status == IK_STATUS_CONVERGED &&
+        fabs((double)(q[3] - qfree[3])) +
+                test_quat_angle(ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])),
+                                ik_quat_from_expmap(ik_vec3_make(qfree[0], qfree[1], qfree[2]))) >
+            1e-6;
+}
+
 // Random limbs with random limits: targets made by FK of random states within the limits, with
-// random poles (the requested swivel mostly outside the limits), are reached in at least 99%;
-// random targets from random states: every answer within the limits, FK of q the reported
-// error, IK_STATUS_LIMITED exactly where the unlimited solve meets the target and this one
-// misses it, UNREACHABLE exactly where the unlimited one is.
+// random poles (the requested swivel mostly outside the limits), are reached in at least 99%
+// (from states with the shoulder or the wrist on its boundary: counted apart); random targets
+// from random states: every answer within the limits, FK of q the reported error,
+// IK_STATUS_LIMITED exactly where the unlimited solve meets the target and this one misses it,
+// UNREACHABLE exactly where the unlimited one is.
 static void test_limb_limits_random(void)
 {
     test_rng r = { 2601 };
 #ifdef IK_USE_FLOAT
     const int trials = 2000;
-    const double tol = 2e-4;
 #else
     const int trials = 10000;
-    const double tol = 1e-10;
 #endif
-    int i, reached = 0, on_boundary = 0, outside = 0, bad_fk = 0, bad_status = 0, limited = 0,
-           moved = 0;
+    int i, reached = 0, on_boundary = 0;
+    limits_counts c = { 0, 0, 0, 0, 0 };
     for (i = 0; i < trials; i++) {
-        ik_limb l = random_limb(&r), free_limb;
+        ik_limb l = random_limb(&r);
         ik_limb_limits lim;
-        ik_real qtrue[7], q[7], qfree[7];
-        ik_xform goal, got;
-        ik_limb_target t;
-        ik_solve_info info, free_info;
-        double scale, pe, re;
+        ik_real qtrue[7];
         random_limits(&r, &l, &lim);
-        free_limb = l;
-        free_limb.limits = NULL;
-        scale = (double)(l.upper_length + l.lower_length);
         // a target made from a state within the limits, any pole
         random_q_within(&r, &l, qtrue);
-        limb_fk(&l, qtrue, NULL, &goal);
-        t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
-        random_q(&r, q);
-        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
-        limb_fk(&l, q, NULL, &got);
-        outside += !limb_q_within(&l, q);
-        pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, goal.pos)) / scale;
-        re = test_quat_angle(got.rot, goal.rot);
-        if (pe <= tol && re <= tol && info.status == IK_STATUS_CONVERGED)
-            reached++;
+        reached += limits_reach_from(&r, &l, qtrue, &c.outside);
         // the same from a state with the shoulder or the wrist on its limit's boundary
         {
             ik_quat sb = i % 2 ? ik_ball_limit_project(&lim.shoulder, test_rng_quat(&r))
@@ -1211,59 +1270,21 @@ static void test_limb_limits_random(void)
             ik_vec3 sv = ik_quat_to_expmap(sb), wv = ik_quat_to_expmap(wb);
             qtrue[0] = sv.x, qtrue[1] = sv.y, qtrue[2] = sv.z;
             qtrue[4] = wv.x, qtrue[5] = wv.y, qtrue[6] = wv.z;
-            limb_fk(&l, qtrue, NULL, &goal);
-            t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
-            random_q(&r, q);
-            CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
-            limb_fk(&l, q, NULL, &got);
-            outside += !limb_q_within(&l, q);
-            pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, goal.pos)) / scale;
-            re = test_quat_angle(got.rot, goal.rot);
-            on_boundary += pe <= tol && re <= tol && info.status == IK_STATUS_CONVERGED;
+            on_boundary += limits_reach_from(&r, &l, qtrue, &c.outside);
         }
         // a random target from any state, position only half the time
-        random_q(&r, qtrue);
-        limb_fk(&l, qtrue, NULL, &goal);
-        t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
-        t.use_rotation = i % 2 == 0;
-        t.pos = ik_vec3_add(t.pos, test_rng_vec3(&r, -0.3 * scale, 0.3 * scale));
-        random_q(&r, q);
-        memcpy(qfree, q, sizeof q);
-        CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, &info) == IK_OK);
-        CHECK(ik_limb_solve(&free_limb, &t, NULL, qfree, NULL, &free_info) == IK_OK);
-        limb_fk(&l, q, NULL, &got);
-        outside += !limb_q_within(&l, q);
-        pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, t.pos));
-        re = t.use_rotation ? test_quat_angle(got.rot, t.rot) : 0;
-        bad_fk += !(fabs(pe - (double)info.position_error) <= tol * scale &&
-                    fabs(re - (double)info.rotation_error) <= tol * 10);
-        // (missed: beyond tol; met: within rounding; between, in float, either status)
-        if (free_info.status == IK_STATUS_UNREACHABLE)
-            bad_status += info.status != IK_STATUS_UNREACHABLE;
-        else if (pe > tol * scale || re > tol)
-            bad_status += info.status != IK_STATUS_LIMITED;
-        else if (pe <= 64 * (double)IK_EPSILON * scale && re <= 64 * (double)IK_EPSILON)
-            bad_status += info.status != IK_STATUS_CONVERGED;
-        else
-            bad_status += info.status == IK_STATUS_UNREACHABLE;
-        limited += info.status == IK_STATUS_LIMITED;
-        moved += info.status == IK_STATUS_CONVERGED &&
-                 fabs((double)(q[3] - qfree[3])) +
-                         test_quat_angle(
-                             ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])),
-                             ik_quat_from_expmap(ik_vec3_make(qfree[0], qfree[1], qfree[2]))) >
-                     1e-6;
+        limits_random_target(&r, &l, i % 2 == 0, &c);
     }
     printf("  limb limits: %d/%d targets from states within the limits reached (%.2f%%), %d/%d "
            "from states with the shoulder or the wrist on its boundary; random targets: %d "
            "limited, %d met by moving the swivel; outside the limits %d, FK != report %d, wrong "
            "status %d\n",
-           reached, trials, 100.0 * reached / trials, on_boundary, trials, limited, moved, outside,
-           bad_fk, bad_status);
+           reached, trials, 100.0 * reached / trials, on_boundary, trials, c.limited, c.moved,
+           c.outside, c.bad_fk, c.bad_status);
     CHECK(reached >= trials * 99 / 100);
-    CHECK(outside == 0);
-    CHECK(bad_fk == 0);
-    CHECK(bad_status == 0);
+    CHECK(c.outside == 0);
+    CHECK(c.bad_fk == 0);
+    CHECK(c.bad_status == 0);
 }
 
 // The largest joint move between two answers (rotations by angle, the elbow by its change).
@@ -1481,8 +1502,8 @@ static void test_limb_limits_permissive(void)
 // Bad limits are refused (IK_ERR_BAD_ARG) by every entry point, outputs untouched.
 static void test_limb_limits_bad(void)
 {
-    ik_limb l = human_arm(), out_limb;
-    ik_limb_limits lim, good, out_limits;
+    ik_limb l = human_arm();
+    ik_limb_limits lim, good;
     ik_limb_target t =
         target_of(ik_xform_translation(ik_vec3_make(IK_R(0.5), IK_R(0.1), IK_R(1.5))),
                   ik_vec3_make(0, -1, 0));
@@ -1501,7 +1522,7 @@ static void test_limb_limits_bad(void)
     pose.shoulder = pose.wrist = ik_quat_identity();
     pose.elbow = IK_R(0.5);
     pose0 = pose;
-    for (k = 0; k < 6; k++) {
+    for (k = 0; k < 7; k++) {
         lim = good;
         if (k == 0)
             lim.elbow_lo = (ik_real)NAN;
@@ -1515,6 +1536,9 @@ static void test_limb_limits_bad(void)
             lim.shoulder.cone[0] = (ik_real)NAN;
         if (k == 5)
             lim.wrist.twist[0] = 2, lim.wrist.twist[1] = 1;
+        if (k == 6) // a subnormal semi-axis (ik_ball_limit_project cannot square it)
+            CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 1, 0), IK__REAL_MIN / 4,
+                                     1, -1, 1, &lim.wrist) == IK_OK);
         l.limits = &lim;
         CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_ERR_BAD_ARG);
         CHECK(ik_limb_solve(&l, &t, NULL, NULL, &pose, NULL) == IK_ERR_BAD_ARG);
@@ -1526,10 +1550,18 @@ static void test_limb_limits_bad(void)
     l.limits = &good;
     CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_OK);
     CHECK(strcmp(ik_status_string(IK_STATUS_LIMITED), "limited") == 0);
-    // the humanoid builder: unknown limb, negative or non-finite lengths, NULL outputs
+}
+
+// The humanoid builder refuses an unknown limb, negative or non-finite lengths and NULL outputs,
+// its outputs untouched.
+static void test_limb_humanoid_bad(void)
+{
+    ik_limb out_limb, limb0;
+    ik_limb_limits out_limits, lim;
     memset(&out_limb, 0x5a, sizeof out_limb);
     memset(&out_limits, 0x5a, sizeof out_limits);
     lim = out_limits;
+    limb0 = out_limb;
     CHECK(ik_limb_humanoid((ik_humanoid_limb)7, 1, 1, &out_limb, &out_limits) == IK_ERR_BAD_ARG);
     CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_ARM, -1, 1, &out_limb, &out_limits) == IK_ERR_BAD_ARG);
     CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_LEG, 1, (ik_real)NAN, &out_limb, &out_limits) ==
@@ -1537,6 +1569,7 @@ static void test_limb_limits_bad(void)
     CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_LEG, 1, 1, NULL, &out_limits) == IK_ERR_NULL_ARG);
     CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_LEG, 1, 1, &out_limb, NULL) == IK_ERR_NULL_ARG);
     CHECK(memcmp(&out_limits, &lim, sizeof lim) == 0);
+    CHECK(memcmp(&out_limb, &limb0, sizeof limb0) == 0);
 }
 
 // The humanoid limbs: the rest pose within the limits, the elbow flexing the forearm forward and
@@ -1654,6 +1687,7 @@ void test_limb(void)
     RUN(test_limb_limits_chain);
     RUN(test_limb_limits_permissive);
     RUN(test_limb_limits_bad);
+    RUN(test_limb_humanoid_bad);
     RUN(test_limb_humanoid);
     RUN(test_limb_limits_twist_at_pi);
 }

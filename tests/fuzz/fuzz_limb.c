@@ -13,6 +13,23 @@
 #define FZ_LIMB_TOL 1e-6
 #endif
 
+// A ball limit from the bytes, made by ik_ball_limit_make() (a default where that refuses the
+// bytes), its cone maybe broken after: whether ik.h must reject it (a semi-axis outside [0, 1],
+// or subnormal: a half-angle below about 4 REAL_MIN).
+static int fuzz_ball_limit(fz *f, ik_ball_limit *b)
+{
+    ik_real sx = IK_FABS(fz_real(f, 3)), sy = IK_FABS(fz_real(f, 3)), lo = fz_real(f, 3);
+    ik_real hi = lo + IK_FABS(fz_real(f, 3));
+    ik_vec3 z = fz_vec3(f, 1), x = fz_vec3(f, 1);
+    if (ik_ball_limit_make(z, x, sx, sy, lo, hi, b) != IK_OK)
+        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_PI, IK_PI, -IK_PI,
+                           IK_PI, b);
+    if (fz_chance(f, 8)) // a field broken after the make
+        b->cone[0] = fz_real(f, 2);
+    return !(b->cone[0] == 0 || (b->cone[0] >= IK__REAL_MIN && b->cone[0] <= 1)) ||
+           (b->cone[1] > 0 && b->cone[1] < IK__REAL_MIN);
+}
+
 // Limits for the limb from the bytes (about a quarter of the inputs; none once the bytes run
 // out): an elbow range (maybe lo > hi, NaN, or outside the bending branch) and ball limits (maybe
 // broken). *bad: limits ik.h must reject; 2 where the range touches the branch's end within
@@ -21,26 +38,15 @@ static const ik_limb_limits *fuzz_limits(fz *f, const ik_limb *limb, ik_limb_lim
 {
     ik_limb free_limb = *limb;
     ik_limb_prepared g;
-    int k, saved = f->tainted;
+    int saved = f->tainted;
     *bad = 0;
     if (fz_u8(f) < 192)
         return NULL;
     f->tainted = 0;
     lim->elbow_lo = fz_real(f, 4);
     lim->elbow_hi = fz_chance(f, 16) ? fz_real(f, 4) : lim->elbow_lo + IK_FABS(fz_real(f, 4));
-    for (k = 0; k < 2; k++) {
-        ik_ball_limit *b = k ? &lim->wrist : &lim->shoulder;
-        ik_real sx = IK_FABS(fz_real(f, 3)), sy = IK_FABS(fz_real(f, 3)), lo = fz_real(f, 3);
-        ik_real hi = lo + IK_FABS(fz_real(f, 3));
-        ik_vec3 z = fz_vec3(f, 1), x = fz_vec3(f, 1);
-        if (ik_ball_limit_make(z, x, sx, sy, lo, hi, b) != IK_OK)
-            ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_PI, IK_PI, -IK_PI,
-                               IK_PI, b);
-        if (fz_chance(f, 8)) { // a field broken after the make
-            b->cone[0] = fz_real(f, 2);
-            *bad = *bad || !(b->cone[0] >= 0 && b->cone[0] <= 1);
-        }
-    }
+    *bad = fuzz_ball_limit(f, &lim->shoulder);
+    *bad = fuzz_ball_limit(f, &lim->wrist) || *bad;
     *bad = *bad || !fz_bounded(lim->elbow_lo) || !fz_bounded(lim->elbow_hi) ||
            !(lim->elbow_lo <= lim->elbow_hi);
     f->tainted = saved;
