@@ -1522,7 +1522,8 @@ static void test_limb_limits_bad(void)
     pose.shoulder = pose.wrist = ik_quat_identity();
     pose.elbow = IK_R(0.5);
     pose0 = pose;
-    for (k = 0; k < 7; k++) {
+    // (the last case is a subnormal value, which -ffast-math may flush to zero: skipped there)
+    for (k = 0; k < 7 - TEST_FAST_MATH; k++) {
         lim = good;
         if (k == 0)
             lim.elbow_lo = (ik_real)NAN;
