@@ -221,6 +221,7 @@ static void make_limb_case(limb_case *c, int kind)
     c->limb.upper_length = IK_R(0.30);
     c->limb.lower_length = IK_R(0.25);
     c->limb.swivel_ref = ik_vec3_make(0, 0, -1);
+    c->limb.limits = NULL;
     ik_limb_chain(&c->limb, j, &tip);
     chain = ik_chain_make(j, 3, tip);
     for (k = 0; k < 7; k++) {
