@@ -932,7 +932,7 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero or subnormal
 // direction, axis or rotation, negative length, hinge along a bone, limits with NaN/Inf, an
 // elbow range with lo > hi or outside the bending branch, a ball limit not made by
-// ik_ball_limit_make() or with a half-angle below about 4 REAL_MIN), IK_ERR_BAD_OPTS; q and
+// ik_ball_limit_make()), IK_ERR_BAD_OPTS; q and
 // out_pose untouched on error. Checks and prepares the limb on every call (see ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
@@ -5759,22 +5759,14 @@ static ik_real ik__limb_reach2_at(const ik_limb_prepared *g, ik_real theta)
     return g->reach2_mid + g->reach2_half * IK_COS(theta - g->t0);
 }
 
-// Whether ball limit b is valid and its semi-axes are 0 or normal numbers (the projection's
-// ellipse squares them).
-static bool ik__limb_ball_valid(const ik_ball_limit *b)
-{
-    return ik__ball_limit_valid(b) && !(b->cone[0] > 0 && b->cone[0] < IK__REAL_MIN) &&
-           !(b->cone[1] > 0 && b->cone[1] < IK__REAL_MIN);
-}
-
 // Checks g->limits and prepares the elbow range within the bending branch t0 + [0, pi] and its
 // band of squared reach (docs/limb.md, "Limits"); false for bad limits.
 static bool ik__limb_prepare_limits(ik_limb_prepared *g)
 {
     const ik_limb_limits *l = g->limits;
     ik_real lo = l->elbow_lo, hi = l->elbow_hi;
-    if (!(ik__bounded(lo) && ik__bounded(hi) && lo <= hi) || !ik__limb_ball_valid(&l->shoulder) ||
-        !ik__limb_ball_valid(&l->wrist))
+    if (!(ik__bounded(lo) && ik__bounded(hi) && lo <= hi) || !ik__ball_limit_valid(&l->shoulder) ||
+        !ik__ball_limit_valid(&l->wrist))
         return false;
     g->elbow_lo = lo > g->t0 ? lo : g->t0;
     g->elbow_hi = hi < g->t0 + IK_PI ? hi : g->t0 + IK_PI;
