@@ -104,16 +104,20 @@
                          elbow bends toward a pole target or takes a swivel angle; position only
                          (the two-bone IK of games) or position and orientation; any bone and
                          hinge axes; an optional soft reach; continuous along a path (pass the
-                         previous answer in q); ignores joint limits. Prepared once for many
-                         solves (ik_limb_prepare()); q = NULL for rotations in and out
-                         (ik_limb_pose), the fastest way to drive a skeleton (docs/limb.md).
+                         previous answer in q); optional limits (elbow range, shoulder and wrist
+                         cones and twists: the swivel moves to keep them, the target still met
+                         where it can be), and ik_limb_humanoid() for human arms and legs.
+                         Prepared once for many solves (ik_limb_prepare()); q = NULL for
+                         rotations in and out (ik_limb_pose), the fastest way to drive a
+                         skeleton (docs/limb.md).
        ik_ccd_solve()    cyclic coordinate descent on any chain (revolute, prismatic, ball joints),
                          with Welman's position + orientation objective: each joint in turn, tip to
                          root, takes the move that best aligns the effector with the target (closed
                          form per joint). Robust near singularities, cheap per sweep (O(n), and
                          no trigonometry per joint for revolute joints without limits or
                          stiffness), converges linearly; distal joints move most. Joint weights
-                         (stiffness), limits, a per-sweep step limit for smooth dragging. Ignores
+                         (stiffness), limits (ball joints' cones and twist: each move
+                         projected), a per-sweep step limit for smooth dragging. Ignores
                          a rest pose (no null space). Scratch from the caller
                          (ik_ccd_scratch_size()). A chain solved many times is prepared once
                          (ik_ccd_prepare(), ik_ccd_solve_prepared(): a third less work for a
@@ -122,7 +126,8 @@
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
                          in exponential-map coordinates (or Euler angles, for comparison); limits
-                         by an active set, a null-space pull toward a rest pose, step clamping
+                         by an active set (a limited ball joint slides along its cone and twist
+                         boundary), a null-space pull toward a rest pose, step clamping
                          for dragging. Converges quadratically near the target, O(n) per
                          iteration (a few times a CCD sweep). Local: a start far from every
                          answer can stall in a local minimum. Scratch from the caller.
@@ -265,7 +270,9 @@ typedef enum ik_status {
     IK_STATUS_CONVERGED = 0,      // within the tolerances
     IK_STATUS_MAX_ITERATIONS = 1, // ran out of iterations while still improving
     IK_STATUS_STALLED = 2,        // stopped improving away from the target (local minimum, limits)
-    IK_STATUS_UNREACHABLE = 3     // the target is out of reach; the closest pose was returned
+    IK_STATUS_UNREACHABLE = 3,    // the target is out of reach; the closest pose was returned
+    IK_STATUS_LIMITED = 4 // the target was missed because of joint limits; the closest pose within
+                          // them was returned (ik_limb_solve() with limits)
 } ik_status;
 
 // What a solver reports besides its ik_result.
@@ -836,6 +843,17 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
 
 // ---- solvers: analytic limb --------------------------------------------------------------------
 
+// The limb's joint limits (docs/limb.md, "Limits"). The elbow angle is q[3], the angle about
+// hinge_axis from the rest pose; the solver bends only positively from straight (t0 + [0, pi],
+// t0 the straight angle: 0 for a straight rest pose), and uses the part of [elbow_lo, elbow_hi]
+// within that branch, which must not be empty. The ball limits are relative to each joint's
+// rest frame (q = 0), as ik_joint.limit.
+typedef struct ik_limb_limits {
+    ik_real elbow_lo, elbow_hi; // elbow angle range, radians, lo <= hi (finite)
+    ik_ball_limit shoulder;     // the shoulder joint's cone and twist (ik_ball_limit_make())
+    ik_ball_limit wrist;        // the wrist joint's (after the elbow)
+} ik_limb_limits;
+
 // A shoulder (3 DOF) - elbow (1 DOF hinge) - wrist (3 DOF) limb, described in its rest pose (all
 // joint values zero). Any bone axis and any hinge axis work; the rest pose need not be straight.
 typedef struct ik_limb {
@@ -846,6 +864,8 @@ typedef struct ik_limb {
     ik_real lower_length; // >= 0
     ik_vec3 hinge_axis;   // elbow axis, elbow frame; the elbow bends by positive angles
     ik_vec3 swivel_ref;   // model-frame direction of zero swivel: the elbow side at swivel 0
+    const ik_limb_limits *limits; // NULL: no limits; else not owned (kept alive by the
+                                  // caller while the limb or its prepared copy is used)
 } ik_limb;
 
 // What the limb should reach. Model frame.
@@ -899,17 +919,28 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
 // fold, it folds as far as it goes; either way info->status = IK_STATUS_UNREACHABLE (so too in
 // the soft-reach zone), else IK_STATUS_CONVERGED. Degenerate: pole on the shoulder-wrist line,
 // the elbow keeps its current side; target at the shoulder, the limb keeps its current
-// direction; a zero-length bone keeps the current elbow angle. Joint limits are not applied.
+// direction; a zero-length bone keeps the current elbow angle.
+// Limits (limb->limits, docs/limb.md, "Limits"): the answer is always within them. A target
+// beyond the elbow range's band of distances is approached along the shoulder -> target line as
+// far as the range allows; a swivel that puts the shoulder or the wrist (with use_rotation)
+// outside its cone or twist moves to the nearest swivel where both are within (the target still
+// met: CONVERGED); where none is, the least violating swivel with both rotations projected into
+// their limits. Either way the target missed because of the limits: IK_STATUS_LIMITED (beyond
+// the limb's plain reach: UNREACHABLE). Position only, a current wrist outside its limit is
+// projected into it.
 // Non-unit directions, axis and rotations are normalized. Errors: IK_ERR_NULL_ARG (limb,
 // target, or both q and out_pose), IK_ERR_BAD_ARG (NaN/Inf or huge input, zero or subnormal
-// direction, axis or rotation, negative length, hinge along a bone), IK_ERR_BAD_OPTS; q and
+// direction, axis or rotation, negative length, hinge along a bone, limits with NaN/Inf, an
+// elbow range with lo > hi or outside the bending branch, a ball limit not made by
+// ik_ball_limit_make()), IK_ERR_BAD_OPTS; q and
 // out_pose untouched on error. Checks and prepares the limb on every call (see ik_limb_prepare()).
 IKDEF ik_result ik_limb_solve(const ik_limb *limb, const ik_limb_target *target,
                               const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                               ik_solve_info *info);
 
 // A limb checked and reduced to what the solver needs (unit axes, the hinge geometry of
-// docs/limb.md). Fill it with ik_limb_prepare(); prepare again whenever the ik_limb changes.
+// docs/limb.md). Fill it with ik_limb_prepare(); prepare again whenever the ik_limb or its
+// limits change (it points at the limb's ik_limb_limits, and holds the elbow range's constants).
 // Read-only: the fields are derived from each other.
 typedef struct ik_limb_prepared {
     ik_xform base;                            // limb->base, rotation normalized
@@ -928,7 +959,11 @@ typedef struct ik_limb_prepared {
     ik_real reach2_mid, reach2_half; // squared reach = reach2_mid + reach2_half cos(t - t0)
     ik_real reach2_half_inv;         // 1 / reach2_half (0 if that overflows)
     ik_real unit2_inv;               // 1 / length_unit^2 (0 if |t|^2 times it could overflow)
-    int _valid;                      // set by ik_limb_prepare(); do not touch
+    const ik_limb_limits *limits;    // limb->limits (NULL: none; the fields below then unset)
+    ik_real elbow_lo, elbow_hi;      // the elbow range within t0 + [0, pi]
+    ik_real elbow_reach2_min, elbow_reach2_max; // the squared reach at elbow_hi, elbow_lo
+    ik_real elbow_half[4];                      // cos, sin of elbow_lo / 2, of elbow_hi / 2
+    int _valid;                                 // set by ik_limb_prepare(); do not touch
 } ik_limb_prepared;
 
 // Checks limb and fills *out for ik_limb_solve_prepared(). Errors as ik_limb_solve() (limb
@@ -948,6 +983,26 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *limb, const ik_li
 // of the line: solved from that pose). A straight limb, or swivel_ref along the line, gives 0.
 // Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; *out_swivel untouched.
 IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *out_swivel);
+
+// Which limb of a human ik_limb_humanoid() makes.
+typedef enum ik_humanoid_limb {
+    IK_HUMANOID_LEFT_ARM,
+    IK_HUMANOID_RIGHT_ARM,
+    IK_HUMANOID_LEFT_LEG,
+    IK_HUMANOID_RIGHT_LEG
+} ik_humanoid_limb;
+
+// A human arm or leg with anatomical limits (docs/limits.md, "A humanoid arm and leg"). Rest
+// pose: y up, the character facing +z, T-pose: the left arm along +x, the right along -x, the
+// legs along -y; the shoulder (hip) at base = identity (set out_limb->base to place it). The
+// elbow flexes the forearm toward +z (the front), the knee the shank toward -z (the back);
+// swivel_ref: the elbow down (-y), the knee forward (+z). Limits: elbow 0..145 degrees, knee
+// 0..150, shoulder, hip, wrist and ankle cones and twists from clinical ranges of motion, the
+// right limbs the left's mirror images. out_limb->limits = out_limits: keep *out_limits alive
+// while the limb is used. Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (which unknown, a length
+// negative, NaN/Inf or huge); outputs untouched on error.
+IKDEF ik_result ik_limb_humanoid(ik_humanoid_limb which, ik_real upper_length, ik_real lower_length,
+                                 ik_limb *out_limb, ik_limb_limits *out_limits);
 
 // ---- solvers: robot arm ------------------------------------------------------------------------
 
@@ -1201,6 +1256,7 @@ IKDEF const char *ik_status_string(ik_status s)
     case IK_STATUS_MAX_ITERATIONS: return "out of iterations";
     case IK_STATUS_STALLED: return "stalled";
     case IK_STATUS_UNREACHABLE: return "unreachable";
+    case IK_STATUS_LIMITED: return "limited";
     }
     return "unknown ik_status";
 }
@@ -1782,15 +1838,19 @@ static bool ik__ball_limit_valid(const ik_ball_limit *l)
            ik__abs_bits(h[2] * h[2] + h[3] * h[3] - 1) <= tol;
 }
 
-// A rotation in the limit's axes as swing * twist: the swing's tan(angle / 4) coordinates and
-// the twist's half angle (docs/limits.md, "Swing and twist").
+// A rotation in the limit's axes as swing * twist, kept unnormalized to spare divisions
+// (docs/limits.md, "Swing and twist"; n = cos(swing / 2)).
 typedef struct ik__swing_twist {
-    ik_real swing[2]; // (x, y): tan(swing angle / 4) times the swing's unit axis
-    ik_real half[2];  // cos, sin of the twist angle / 2 (cos >= 0)
-    ik_real slack;    // the rounding allowed in both (it grows as 1 / cos(swing / 2))
+    ik_real swing[2]; // (x, y) times scale: tan(swing angle / 4) times the swing's unit axis
+    ik_real scale;    // n (1 + n) (a half-turn swing: |swing|)
+    ik_real swing_w;  // the swing is (swing[0], swing[1], 0, swing_w) / n (half turn: / scale)
+    ik_real n;        // n (half turn: 0)
+    ik_real half[2];  // cos, sin of the twist angle / 2, times n (half turn: 1, 0)
+    ik_real slack;    // the rounding allowed in swing, 32 epsilon / n there (it grows near pi)
 } ik__swing_twist;
 
-static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
+static inline IK__ALWAYS_INLINE ik__swing_twist ik__limit_split(const ik_ball_limit *limit,
+                                                                ik_quat unit)
 {
     const ik_mat3 *m = &limit->axes; // (the vector part in the limit's axes: m^T v)
     ik_real vx = m->m[0][0] * unit.x + m->m[1][0] * unit.y + m->m[2][0] * unit.z;
@@ -1803,82 +1863,114 @@ static ik__swing_twist ik__limit_split(const ik_ball_limit *limit, ik_quat unit)
         q = ik__quat_scale(q, -1);
     if (n2 > IK__TINY2) {
         n = IK_SQRT(n2);
-        st.half[0] = q.w / n;
-        st.half[1] = q.z / n;
-        st.slack = IK__LIMIT_SLACK / n;
-        st.swing[0] = (q.w * q.x - q.z * q.y) / (n * (1 + n));
-        st.swing[1] = (q.z * q.x + q.w * q.y) / (n * (1 + n));
+        st.half[0] = q.w;
+        st.half[1] = q.z;
+        st.n = n;
+        st.scale = n * (1 + n);
+        st.swing_w = n2;
+        st.swing[0] = q.w * q.x - q.z * q.y;
+        st.swing[1] = q.z * q.x + q.w * q.y;
+        st.slack = IK__LIMIT_SLACK * (1 + n);
     } else { // a half-turn swing: no twist
-        n = IK_SQRT(q.x * q.x + q.y * q.y);
         st.half[0] = 1;
         st.half[1] = 0;
-        st.slack = IK__LIMIT_SLACK;
-        st.swing[0] = q.x / n;
-        st.swing[1] = q.y / n;
+        st.n = 0;
+        st.scale = IK_SQRT(q.x * q.x + q.y * q.y);
+        st.swing_w = 0;
+        st.swing[0] = q.x;
+        st.swing[1] = q.y;
+        st.slack = IK__LIMIT_SLACK * st.scale;
     }
     return st;
 }
 
-// |s| / a, less the rounding slack, or 2 (outside) where that would be over 2 (a may be 0).
-static ik_real ik__cone_ratio(ik_real s, ik_real a, ik_real slack)
+// The swing in the cone, (x / a)^2 + (y / b)^2 <= 1, its coordinates less slack (without
+// divisions: a or b may be 0, a segment).
+static inline IK__ALWAYS_INLINE bool ik__cone_contains(const ik_ball_limit *limit,
+                                                       const ik__swing_twist *st, ik_real slack)
 {
-    s = IK_FABS(s) - slack;
-    return s <= 0 ? 0 : (s >= 2 * a ? 2 : s / a);
-}
-
-// The swing in the cone: (x / a)^2 + (y / b)^2 <= 1.
-static bool ik__cone_contains(const ik_ball_limit *limit, const ik__swing_twist *st)
-{
-    ik_real x = ik__cone_ratio(st->swing[0], limit->cone[0], st->slack);
-    ik_real y = ik__cone_ratio(st->swing[1], limit->cone[1], st->slack);
-    return x * x + y * y <= 1;
+    ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale;
+    ik_real x = IK_FABS(st->swing[0]) - slack, y = IK_FABS(st->swing[1]) - slack;
+    x = x > 0 ? x : 0;
+    y = y > 0 ? y : 0;
+    if (a > 0 && b > 0)
+        return (x * b) * (x * b) + (y * a) * (y * a) <= (a * b * m) * (a * b * m);
+    return x <= a * m && y <= b * m;
 }
 
 // The twist within [lo, hi]: its half angle between theirs (all in [-pi/2, pi/2]).
-static bool ik__twist_contains(const ik_ball_limit *limit, const ik__swing_twist *st)
+static inline IK__ALWAYS_INLINE bool ik__twist_contains(const ik_ball_limit *limit,
+                                                        const ik__swing_twist *st, ik_real slack)
 {
     const ik_real *h = limit->twist_half, *half = st->half;
-    return half[1] * h[0] - half[0] * h[1] >= -st->slack &&
-           half[0] * h[3] - half[1] * h[2] >= -st->slack;
+    return half[1] * h[0] - half[0] * h[1] >= -slack && half[0] * h[3] - half[1] * h[2] >= -slack;
 }
 
-// The point of the ellipse (x / a)^2 + (y / b)^2 = 1 nearest p, outside it: p's multiplier t
-// by Newton's method from below (docs/limits.md, "Projection").
-static void ik__ellipse_nearest(ik_real a, ik_real b, ik_real *p)
+// The root t of (alpha / (a2 + t))^2 + (beta / (b2 + t))^2 = 1 (a point outside the ellipse of
+// semi-axes sqrt(a2), sqrt(b2), the larger near 1): Newton's method on 1 / |e(t)| - 1, concave
+// and nearly linear in t, from the lower bound (docs/limits.md, "Projection").
+static inline IK__ALWAYS_INLINE ik_real ik__ellipse_root(ik_real a2, ik_real b2, ik_real alpha,
+                                                         ik_real beta)
 {
-    ik_real u = IK_FABS(p[0]), v = IK_FABS(p[1]), t = 0, ea, eb, f, next;
+    const ik_real stop = (ik_real)(sizeof(ik_real) < sizeof(double) ? 1e-4 : 1e-8);
+    ik_real low = alpha - a2 > beta - b2 ? alpha - a2 : beta - b2, least = a2 < b2 ? a2 : b2, t;
     int i;
-    if (a == 0 || b == 0) { // a segment (or a point)
-        p[0] = a == 0 ? 0 : (p[0] > a ? a : (p[0] < -a ? -a : p[0]));
-        p[1] = b == 0 ? 0 : (p[1] > b ? b : (p[1] < -b ? -b : p[1]));
-        return;
-    }
-    if (a * u - a * a > t)
-        t = a * u - a * a;
-    if (b * v - b * b > t)
-        t = b * v - b * b;
-    for (i = 0; i < 100; i++) {
-        ea = a * u / (a * a + t);
-        eb = b * v / (b * b + t);
-        f = ea * ea + eb * eb - 1;
-        next = t + f / (2 * (ea * ea / (a * a + t) + eb * eb / (b * b + t)));
-        if (!(f > 0) || !(next > t))
+    t = low = low > 0 ? low : 0;
+    if (a2 == b2) // a circle: the root in closed form (the nearest point along p)
+        return IK_SQRT(alpha * alpha + beta * beta) - a2;
+    for (i = 0; i < 16; i++) { // (a step: (sqrt(n) - A B) n / W, W = x^2 B + y^2 A)
+        ik_real A = a2 + t, B = b2 + t, x = alpha * B, y = beta * A, x2 = x * x, y2 = y * y;
+        ik_real n = x2 + y2, step = (IK_SQRT(n) - A * B) * (n / (x2 * B + y2 * A));
+        t = t + step > low ? t + step : low;
+        if (IK_FABS(step) <= stop * (t + least))
             break;
-        t = next;
     }
-    p[0] = p[0] < 0 ? -(a * a * u / (a * a + t)) : a * a * u / (a * a + t);
-    p[1] = p[1] < 0 ? -(b * b * v / (b * b + t)) : b * b * v / (b * b + t);
+    return t;
 }
 
-// The rotation swing * twist, back in the rest frame.
-static ik_quat ik__limit_join(const ik_ball_limit *limit, const ik__swing_twist *st)
+// The swing moved to p', the point of the cone's ellipse nearest its tan(angle / 4) coordinates
+// p: out[0..2] / out[3] = (2 p', 1 - |p'|^2) / (1 + |p'|^2), its (x, y, w) (docs/limits.md,
+// "Projection").
+static inline IK__ALWAYS_INLINE void ik__cone_nearest(const ik_ball_limit *limit,
+                                                      const ik__swing_twist *st, ik_real *out)
 {
-    ik_real m2 = st->swing[0] * st->swing[0] + st->swing[1] * st->swing[1], k = 1 / (1 + m2);
-    ik_real sx = 2 * st->swing[0] * k, sy = 2 * st->swing[1] * k, sw = (1 - m2) * k;
-    ik_real c = st->half[0], s = st->half[1];
-    ik_vec3 v =
-        ik_mat3_mul_vec3(limit->axes, ik_vec3_make(c * sx + s * sy, c * sy - s * sx, sw * s));
-    return ik_quat_make(v.x, v.y, v.z, sw * c);
+    ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale, c = a > b ? a : b;
+    ik_real u = IK_FABS(st->swing[0]), v = IK_FABS(st->swing[1]), g[2], e;
+    // a segment or a point, to rounding (and the scaling below within range)
+    if ((a <= b ? a : b) <= c * (IK_EPSILON / 16) || c <= IK_EPSILON) {
+        g[0] = a <= b ? 0 : (u < a * m ? u : a * m);
+        g[1] = a <= b ? (v < b * m ? v : b * m) : 0;
+        e = m;
+    } else { // scaled by k, so that the larger semi-axis c m k is between 1/4 and 2: p = g / e
+        ik_real k = 1 / c, a1, b1, u1, v1, t, A, B;
+        if (m < IK_R(0.25)) // (a swing beyond 156 degrees; else no division by m: c m k = m)
+            k = 1 / (c * m);
+        a1 = a * m * k;
+        b1 = b * m * k;
+        u1 = u * k;
+        v1 = v * k;
+        t = ik__ellipse_root(a1 * a1, b1 * b1, a1 * u1, b1 * v1);
+        A = a1 * a1 + t;
+        B = b1 * b1 + t;
+        g[0] = a1 * a1 * u1 * B;
+        g[1] = b1 * b1 * v1 * A;
+        e = m * k * A * B;
+    }
+    out[0] = 2 * e * (st->swing[0] < 0 ? -g[0] : g[0]);
+    out[1] = 2 * e * (st->swing[1] < 0 ? -g[1] : g[1]);
+    out[2] = e * e - g[0] * g[0] - g[1] * g[1];
+    out[3] = e * e + g[0] * g[0] + g[1] * g[1];
+}
+
+// The rotation swing * twist, back in the rest frame: s the swing's (x, y, w), h the twist's
+// half-angle cos and sin, both times 1 / k.
+static inline IK__ALWAYS_INLINE ik_quat ik__limit_join(const ik_ball_limit *limit, const ik_real *s,
+                                                       const ik_real *h, ik_real k)
+{
+    ik_real c = h[0] * k, sn = h[1] * k;
+    ik_vec3 v = ik_mat3_mul_vec3(
+        limit->axes, ik_vec3_make(c * s[0] + sn * s[1], c * s[1] - sn * s[0], s[2] * sn));
+    return ik_quat_make(v.x, v.y, v.z, s[2] * c);
 }
 
 IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
@@ -1887,47 +1979,44 @@ IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
     if (!limit)
         return false;
     st = ik__limit_split(limit, ik__quat_unit_or_normalize(r));
-    return ik__cone_contains(limit, &st) && ik__twist_contains(limit, &st);
-}
-
-// The nearest allowed rotation to unit, in the limit's coordinates, unless it is within.
-static ik_quat ik__limit_project_once(const ik_ball_limit *limit, ik_quat unit, bool *within)
-{
-    ik__swing_twist st = ik__limit_split(limit, unit);
-    bool cone = ik__cone_contains(limit, &st), twist = ik__twist_contains(limit, &st);
-    *within = cone && twist;
-    if (*within)
-        return unit;
-    if (!cone)
-        ik__ellipse_nearest(limit->cone[0], limit->cone[1], st.swing);
-    if (!twist) { // the nearer end, on the circle of twist angles
-        const ik_real *h = limit->twist_half;
-        ik_real to_lo = IK_FABS(st.half[0] * h[0] + st.half[1] * h[1]);
-        ik_real to_hi = IK_FABS(st.half[0] * h[2] + st.half[1] * h[3]);
-        st.half[0] = to_hi >= to_lo ? h[2] : h[0];
-        st.half[1] = to_hi >= to_lo ? h[3] : h[1];
-    }
-    return ik__limit_join(limit, &st);
+    return ik__cone_contains(limit, &st, st.slack) &&
+           ik__twist_contains(limit, &st, IK__LIMIT_SLACK);
 }
 
 IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
 {
     ik_quat unit = ik__quat_unit_or_normalize(r), out;
-    bool within;
-    int pass;
+    ik__swing_twist st;
+    ik_real swing[4], half[2], den;
     if (!limit)
         return r;
-    out = ik__limit_project_once(limit, unit, &within);
-    if (within) // r as given if it is a unit quaternion
+    st = ik__limit_split(limit, unit);
+    if (ik__cone_contains(limit, &st, st.slack) &&
+        ik__twist_contains(limit, &st, IK__LIMIT_SLACK)) // r as given if it is a unit quaternion
         return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
-    // the rebuilt rotation's rounding can leave it just outside: project it again (rarely
-    // needed more than once)
-    for (pass = 0; pass < 2; pass++) {
-        ik_quat again = ik__limit_project_once(limit, out, &within);
-        if (within)
-            break;
-        out = again;
+    // each part outside its exact limit to its nearest point; a part within stays (the rounding
+    // of the result's split is then within the slack)
+    if (ik__cone_contains(limit, &st, 0)) {
+        swing[0] = st.swing[0];
+        swing[1] = st.swing[1];
+        swing[2] = st.swing_w;
+        swing[3] = st.n > 0 ? st.n : st.scale;
+    } else {
+        ik__cone_nearest(limit, &st, swing);
     }
+    if (ik__twist_contains(limit, &st, 0)) {
+        half[0] = st.half[0];
+        half[1] = st.half[1];
+        den = swing[3] * (st.n > 0 ? st.n : 1);
+    } else { // the nearer end, on the circle of twist angles
+        const ik_real *h = limit->twist_half;
+        ik_real to_lo = IK_FABS(st.half[0] * h[0] + st.half[1] * h[1]);
+        ik_real to_hi = IK_FABS(st.half[0] * h[2] + st.half[1] * h[3]);
+        half[0] = to_hi >= to_lo ? h[2] : h[0];
+        half[1] = to_hi >= to_lo ? h[3] : h[1];
+        den = swing[3];
+    }
+    out = ik__limit_join(limit, swing, half, 1 / den);
     return ik_quat_dot(out, unit) < 0 ? ik__quat_scale(out, -1) : out;
 }
 
@@ -5664,6 +5753,37 @@ static inline void ik__limb_prepare_reach(ik_limb_prepared *g)
             : 0;
 }
 
+// The squared reach at elbow angle theta (in the limb's unit).
+static ik_real ik__limb_reach2_at(const ik_limb_prepared *g, ik_real theta)
+{
+    return g->reach2_mid + g->reach2_half * IK_COS(theta - g->t0);
+}
+
+// Checks g->limits and prepares the elbow range within the bending branch t0 + [0, pi] and its
+// band of squared reach (docs/limb.md, "Limits"); false for bad limits.
+static bool ik__limb_prepare_limits(ik_limb_prepared *g)
+{
+    const ik_limb_limits *l = g->limits;
+    ik_real lo = l->elbow_lo, hi = l->elbow_hi;
+    if (!(ik__bounded(lo) && ik__bounded(hi) && lo <= hi) || !ik__ball_limit_valid(&l->shoulder) ||
+        !ik__ball_limit_valid(&l->wrist))
+        return false;
+    g->elbow_lo = lo > g->t0 ? lo : g->t0;
+    g->elbow_hi = hi < g->t0 + IK_PI ? hi : g->t0 + IK_PI;
+    if (!(g->elbow_lo <= g->elbow_hi))
+        return false;
+    // (at the branch's ends the plain bounds exactly)
+    g->elbow_reach2_max = g->elbow_lo == g->t0 ? g->reach2_max : ik__limb_reach2_at(g, g->elbow_lo);
+    g->elbow_reach2_min =
+        g->elbow_hi == g->t0 + IK_PI ? g->reach2_min : ik__limb_reach2_at(g, g->elbow_hi);
+    g->elbow_reach2_min = ik__clamp(g->elbow_reach2_min, g->reach2_min, g->elbow_reach2_max);
+    g->elbow_half[0] = IK_COS(g->elbow_lo / 2);
+    g->elbow_half[1] = IK_SIN(g->elbow_lo / 2);
+    g->elbow_half[2] = IK_COS(g->elbow_hi / 2);
+    g->elbow_half[3] = IK_SIN(g->elbow_hi / 2);
+    return true;
+}
+
 IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
 {
     ik_limb_prepared g;
@@ -5691,6 +5811,9 @@ IKDEF ik_result ik_limb_prepare(const ik_limb *in, ik_limb_prepared *out)
     if (g.upper_length > 0 && g.lower_length > 0 && g.rg < IK_R(1e-6))
         return IK_ERR_BAD_ARG;
     ik__limb_prepare_reach(&g); // the reach's range and the elbow angle's constants
+    g.limits = in->limits;
+    if (g.limits && !ik__limb_prepare_limits(&g))
+        return IK_ERR_BAD_ARG;
     g._valid = IK__LIMB_VALID;
     *out = g;
     return IK_OK;
@@ -5802,7 +5925,8 @@ IK__NOINLINE static ik_quat ik__quat_from_frames_far(ik_vec3 a, ik_vec3 b, ik_ve
 
 // The rotation taking the frame (a, b, a x b) onto (c, d, c x d) times a positive factor, which
 // callers remove (docs/limb.md, "The shoulder and the wrist").
-static ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c, ik_vec3 d)
+static inline IK__ALWAYS_INLINE ik_quat ik__quat_from_frames(ik_vec3 a, ik_vec3 b, ik_vec3 c,
+                                                             ik_vec3 d)
 {
     ik_vec3 e = ik_vec3_cross(a, b), f = ik_vec3_cross(c, d), v;
     ik_real tr = ik_vec3_dot(a, c) + ik_vec3_dot(b, d) + ik_vec3_dot(e, f);
@@ -5883,6 +6007,12 @@ IKDEF ik_result ik_limb_chain(const ik_limb *limb, ik_joint out_joints[3], ik_xf
         ik_xform_translation(ik_vec3_scale(g.upper_dir, limb->upper_length)), g.hinge_axis);
     out_joints[2] =
         ik_joint_ball(ik_xform_translation(ik_vec3_scale(g.lower_dir, limb->lower_length)));
+    if (limb->limits) { // the same limits, for the chain solvers
+        out_joints[0].limit = &limb->limits->shoulder;
+        out_joints[1].lo = limb->limits->elbow_lo;
+        out_joints[1].hi = limb->limits->elbow_hi;
+        out_joints[2].limit = &limb->limits->wrist;
+    }
     *out_tip = ik_xform_identity();
     return IK_OK;
 }
@@ -5961,8 +6091,8 @@ static inline void ik__limb_reach_clamp(const ik_limb_prepared *g, ik_real soft,
 
 // The reach for a target at target_pos, with opts.softness soft (model units); squared straight
 // from |to_target|^2 where that neither under- nor overflows (no square root on the critical path).
-static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_vec3 target_pos,
-                                                ik_real soft)
+static inline IK__ALWAYS_INLINE ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g,
+                                                                  ik_vec3 target_pos, ik_real soft)
 {
     ik__limb_reach r;
     ik_real d2, dist2, du;
@@ -5989,8 +6119,9 @@ static inline ik__limb_reach ik__limb_reach_for(const ik_limb_prepared *g, ik_ve
 
 // The elbow angle for the reach (the nearest to the current angle, current), and the limb's
 // shape at it: theta = t0 + acos(c), by its half (docs/limb.md, "Inside the solver").
-static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
-                                    ik_real current, ik__limb_shape *shape)
+static inline IK__ALWAYS_INLINE ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2,
+                                                      ik_real inv_len, ik_real current,
+                                                      ik__limb_shape *shape)
 {
     ik_real theta, ch, sh;
     if (2 * g->upper_length * g->lower_length * g->rg > 0) {
@@ -6015,7 +6146,8 @@ static inline ik_real ik__limb_bend(const ik_limb_prepared *g, ik_real reach2, i
 
 // The unit direction of ref's part across the unit aim, and that part's length in *across_len;
 // zero (and 0) where the part is at ref's rounding level (docs/limb.md, "Pole within rounding").
-static inline ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim, ik_real *across_len)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__limb_across(ik_vec3 ref, ik_vec3 aim,
+                                                        ik_real *across_len)
 {
     ik_vec3 across = ik__limb_perp2(ref, aim);
     ik_real p2 = ik_vec3_length2(across), r2 = ik_vec3_length2(ref), plen;
@@ -6060,10 +6192,11 @@ static inline ik_vec3 ik__limb_band_side(const ik_limb_prepared *g, const ik_rea
 
 // The elbow side in the model frame, unit and perpendicular to aim: toward the pole (or the
 // swivel), the current side within the pole band (docs/limb.md, "Pole on the shoulder-wrist line").
-static inline ik_vec3 ik__limb_side(const ik_limb_prepared *g, const ik_limb_target *target,
-                                    ik_real band, ik_real scale, const ik_real *q,
-                                    const ik_limb_pose *pose, ik_real theta,
-                                    const ik__limb_shape *shape, ik_vec3 aim)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__limb_side(const ik_limb_prepared *g,
+                                                      const ik_limb_target *target, ik_real band,
+                                                      ik_real scale, const ik_real *q,
+                                                      const ik_limb_pose *pose, ik_real theta,
+                                                      const ik__limb_shape *shape, ik_vec3 aim)
 {
     ik_real across_len, ref_len;
     ik_vec3 ref = target->use_swivel ? g->swivel_ref : ik_vec3_sub(target->pole, g->base.pos);
@@ -6128,6 +6261,301 @@ static inline void ik__limb_report(const ik_limb_prepared *g, const ik__limb_rea
             : 0;
 }
 
+// ---- the limb within its limits (docs/limb.md, "Limits")
+
+// The reach clamped to the elbow range's band; true where that moves it beyond rounding.
+static bool ik__limb_reach_limit(const ik_limb_prepared *g, ik__limb_reach *r)
+{
+    ik_real to = r->reach2 > g->elbow_reach2_max   ? g->elbow_reach2_max
+                 : r->reach2 < g->elbow_reach2_min ? g->elbow_reach2_min
+                                                   : r->reach2;
+    bool moved;
+    if (to == r->reach2)
+        return false;
+    moved = IK_FABS(IK_SQRT(to) - IK_SQRT(r->reach2)) >
+            64 * IK_EPSILON * (g->upper_length + g->lower_length);
+    r->reach2 = to;
+    r->inv_len = 0; // (the line from w / |w|)
+    return moved;
+}
+
+// The elbow angle for the reach within the elbow range, and the limb's shape at it: the
+// unlimited angle, or the range's end (exactly) where rounding puts it beyond.
+static ik_real ik__limb_bend_limited(const ik_limb_prepared *g, ik_real reach2, ik_real inv_len,
+                                     ik_real current, ik__limb_shape *shape)
+{
+    bool bends = 2 * g->upper_length * g->lower_length * g->rg > 0;
+    // (the branch's middle as the reference: the angle comes unwrapped, t0 + [0, pi])
+    ik_real ref =
+        bends ? (g->elbow_lo + g->elbow_hi) / 2 : ik__clamp(current, g->elbow_lo, g->elbow_hi);
+    ik_real theta = ik__limb_bend(g, reach2, inv_len, ref, shape);
+    if (theta < g->elbow_lo) {
+        ik__limb_shape_at(g, g->elbow_half[0], g->elbow_half[1], 0, shape);
+        return g->elbow_lo;
+    }
+    if (theta > g->elbow_hi) {
+        ik__limb_shape_at(g, g->elbow_half[2], g->elbow_half[3], 0, shape);
+        return g->elbow_hi;
+    }
+    return theta;
+}
+
+// The limb's rotations at a swivel offset delta from the requested one: the model-frame
+// shoulder frame turned by delta about aim; the target orientation keeps the wrist on it.
+typedef struct ik__limb_swivels {
+    const ik_limb_limits *limits;
+    ik_quat base_inv, frame, elbow_rot, target_rot, wrist; // wrist: position only, kept
+    ik_vec3 aim;
+    bool rot;
+} ik__limb_swivels;
+
+static void ik__limb_swivel_at(const ik__limb_swivels *s, ik_real delta, ik_quat *shoulder,
+                               ik_quat *wrist)
+{
+    ik_real sh = delta != 0 ? IK_SIN(delta / 2) : 0;
+    ik_quat turn = ik_quat_make(s->aim.x * sh, s->aim.y * sh, s->aim.z * sh, IK_COS(delta / 2));
+    ik_quat frame = delta != 0 ? ik_quat_mul(turn, s->frame) : s->frame;
+    *shoulder = ik_quat_normalize(ik_quat_mul(s->base_inv, frame));
+    *wrist = s->rot ? ik_quat_normalize(ik_quat_mul(
+                          ik_quat_conjugate(ik_quat_mul(frame, s->elbow_rot)), s->target_rot))
+                    : s->wrist;
+}
+
+// Whether the shoulder and the wrist are within their limits at swivel offset delta.
+static bool ik__limb_swivel_within(const ik__limb_swivels *s, ik_real delta)
+{
+    ik_quat shoulder, wrist;
+    ik__limb_swivel_at(s, delta, &shoulder, &wrist);
+    return ik_ball_limit_contains(&s->limits->shoulder, shoulder) &&
+           (!s->rot || ik_ball_limit_contains(&s->limits->wrist, wrist));
+}
+
+// The angle between unit rotations a and b.
+static ik_real ik__limb_angle_between(ik_quat a, ik_quat b)
+{
+    ik_quat d = ik_quat_mul(ik_quat_conjugate(a), b);
+    return 2 * IK_ATAN2(IK_SQRT(d.x * d.x + d.y * d.y + d.z * d.z), IK_FABS(d.w));
+}
+
+// How far the shoulder and the wrist are outside their limits at delta (radians, summed).
+static ik_real ik__limb_swivel_violation(const ik__limb_swivels *s, ik_real delta)
+{
+    ik_quat shoulder, wrist;
+    ik_real v;
+    ik__limb_swivel_at(s, delta, &shoulder, &wrist);
+    v = ik__limb_angle_between(shoulder, ik_ball_limit_project(&s->limits->shoulder, shoulder));
+    if (s->rot) {
+        v += ik__limb_angle_between(wrist, ik_ball_limit_project(&s->limits->wrist, wrist));
+    }
+    return v;
+}
+
+// The boundary between out (outside the limits) and in (within), to 1024 epsilon, on in's side.
+static ik_real ik__limb_swivel_bisect(const ik__limb_swivels *s, ik_real out, ik_real in)
+{
+    while (IK_FABS(in - out) > 1024 * IK_EPSILON) {
+        ik_real mid = (out + in) / 2;
+        if (ik__limb_swivel_within(s, mid))
+            in = mid;
+        else
+            out = mid;
+    }
+    return in;
+}
+
+#define IK__LIMB_SWIVEL_STEPS 64 // the swivel search's samples round the circle
+
+// The swivel offset of least violation near the sample best (golden-section search within a
+// sample step each way); within (true) as soon as a point within the limits turns up, moved to
+// the boundary toward the requested swivel (docs/limb.md, "Limits").
+static bool ik__limb_swivel_least(const ik__limb_swivels *s, ik_real best, ik_real *delta)
+{
+    const ik_real h = 2 * IK_PI / IK__LIMB_SWIVEL_STEPS, ratio = IK_R(0.6180339887498949);
+    ik_real a = best - h, b = best + h, x1 = b - ratio * (b - a), x2 = a + ratio * (b - a);
+    ik_real f1 = ik__limb_swivel_violation(s, x1), f2 = ik__limb_swivel_violation(s, x2);
+    int k;
+    for (k = 0; k < 32 && f1 > 0 && f2 > 0; k++) {
+        if (f1 <= f2) {
+            b = x2, x2 = x1, f2 = f1;
+            x1 = b - ratio * (b - a);
+            f1 = ik__limb_swivel_violation(s, x1);
+        } else {
+            a = x1, x1 = x2, f1 = f2;
+            x2 = a + ratio * (b - a);
+            f2 = ik__limb_swivel_violation(s, x2);
+        }
+    }
+    *delta = f1 <= f2 ? x1 : x2;
+    if (!ik__limb_swivel_within(s, *delta))
+        return false;
+    // (the sample toward the request is outside: bisect to the boundary nearest it)
+    *delta = ik__limb_swivel_bisect(s, best == 0 ? 0 : (best < 0 ? best + h : best - h), *delta);
+    return true;
+}
+
+// The swivel offset nearest the requested one (0) at which the shoulder and the wrist are
+// within their limits: samples outward both ways, then bisection to the boundary; none within:
+// the least violating offset (false).
+static bool ik__limb_swivel_search(const ik__limb_swivels *s, ik_real *delta)
+{
+    const ik_real h = 2 * IK_PI / IK__LIMB_SWIVEL_STEPS;
+    ik_real best = 0, least = IK__REAL_MAX, v;
+    int k, side;
+    *delta = 0;
+    if (ik__limb_swivel_within(s, 0))
+        return true;
+    for (k = 1; k <= IK__LIMB_SWIVEL_STEPS / 2; k++) {
+        bool found = false;
+        for (side = 1; side >= -1; side -= 2) {
+            ik_real d = side * k * h, b;
+            if (!ik__limb_swivel_within(s, d))
+                continue;
+            b = ik__limb_swivel_bisect(s, side * (k - 1) * h, d);
+            if (!found || IK_FABS(b) < IK_FABS(*delta))
+                *delta = b;
+            found = true;
+        }
+        if (found)
+            return true;
+    }
+    for (k = 1 - IK__LIMB_SWIVEL_STEPS / 2; k <= IK__LIMB_SWIVEL_STEPS / 2; k++) {
+        v = ik__limb_swivel_violation(s, k * h);
+        if (v < least)
+            least = v, best = k * h;
+    }
+    return ik__limb_swivel_least(s, best, delta);
+}
+
+// The exponential map v [3], stretched or shrunk by a few epsilon, within limit (true), or as
+// it was (false).
+static bool ik__limb_stretch_within(const ik_ball_limit *limit, ik_real *v)
+{
+    static const ik_real stretch[5] = { 0, 8, -8, 64, -64 };
+    int k;
+    for (k = 0; k < 5; k++) {
+        ik_real f = 1 + stretch[k] * IK_EPSILON;
+        ik_vec3 m = ik_vec3_make(v[0] * f, v[1] * f, v[2] * f);
+        if (ik_ball_limit_contains(limit, ik_quat_from_expmap(m))) {
+            v[0] = m.x, v[1] = m.y, v[2] = m.z;
+            return true;
+        }
+    }
+    return false;
+}
+
+// The exponential map v [3] made within limit where its rounding put it a rounding error out:
+// stretched or shrunk by a few epsilon, else projected (and stretched: a twist range ending at
+// pi, docs/limb.md, "Limits"); true where it had to be projected.
+static bool ik__limb_expmap_within(const ik_ball_limit *limit, ik_real *v)
+{
+    if (ik__limb_stretch_within(limit, v))
+        return false;
+    ik__limb_log_near(
+        ik_ball_limit_project(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))), v);
+    ik__limb_stretch_within(limit, v);
+    return true;
+}
+
+// q's ball joints within their limits to the exponential maps' rounding; true where one had to
+// be projected (then *shoulder and *wrist become q's rotations).
+static bool ik__limb_q_within(const ik_limb_limits *limits, ik_real *q, ik_quat *shoulder,
+                              ik_quat *wrist)
+{
+    bool moved = ik__limb_expmap_within(&limits->shoulder, q);
+    moved = ik__limb_expmap_within(&limits->wrist, q + 4) || moved;
+    if (moved) {
+        *shoulder = ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]));
+        *wrist = ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]));
+    }
+    return moved;
+}
+
+// Whether a and b are the same to the bit.
+static bool ik__limb_same_quat(ik_quat a, ik_quat b)
+{
+    return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w;
+}
+
+// The solve's report from the pose reached (forward kinematics of shoulder, shape and wrist).
+static void ik__limb_report_limited(const ik_limb_prepared *g, const ik_limb_target *target,
+                                    ik_quat shoulder, const ik__limb_shape *shape, ik_quat wrist,
+                                    ik_status status, ik_solve_info *info)
+{
+    ik_quat upper = ik_quat_mul(g->base.rot, shoulder);
+    ik_vec3 w = ik_vec3_scale(ik_vec3_add(g->elbow, shape->lower), g->length_unit);
+    ik_quat reached = ik_quat_mul(upper, ik_quat_mul(shape->elbow_rot, wrist));
+    info->status = status;
+    info->iterations = 1;
+    info->position_error = ik__limb_length(
+        ik_vec3_sub(ik_vec3_add(g->base.pos, ik_quat_rotate(upper, w)), target->pos));
+    info->rotation_error = target->use_rotation
+                               ? ik_vec3_length(ik_quat_to_expmap(ik_quat_mul(
+                                     ik_quat_conjugate(reached), ik__limb_quat_unit(target->rot))))
+                               : 0;
+}
+
+// The swivel search within the limits, from the unlimited answer's frame: the rotations (within
+// the limits) in *shoulder and *wrist; false where no swivel keeps both within.
+static bool ik__limb_swivel_limited(ik__limb_swivels *s, ik_quat *shoulder, ik_quat *wrist)
+{
+    ik_real delta;
+    bool within = ik__limb_swivel_search(s, &delta);
+    ik__limb_swivel_at(s, delta, shoulder, wrist);
+    if (!within) { // (contains() holds already where within)
+        *shoulder = ik_ball_limit_project(&s->limits->shoulder, *shoulder);
+        *wrist = ik_ball_limit_project(&s->limits->wrist, *wrist);
+    }
+    return within;
+}
+
+// ik_limb_solve_prepared() with limits (docs/limb.md, "Limits"): the elbow within its range,
+// then the swivel nearest the requested one that keeps the shoulder and the wrist within theirs.
+IK__NOINLINE static void ik__limb_solve_limited(const ik_limb_prepared *g,
+                                                const ik_limb_target *target, ik_real band,
+                                                ik_real soft, ik_real *q, ik_limb_pose *pose,
+                                                ik_solve_info *info)
+{
+    ik_real scale = g->length_unit * (g->upper_length + g->lower_length), theta;
+    ik__limb_reach reach = ik__limb_reach_for(g, target->pos, soft);
+    ik__limb_shape shape, cur;
+    ik__limb_swivels s;
+    ik_quat shoulder, wrist, kept;
+    ik_vec3 side;
+    bool limited = ik__limb_reach_limit(g, &reach), within;
+    theta = ik__limb_bend_limited(g, reach.reach2, reach.inv_len, q ? q[3] : pose->elbow, &shape);
+    // the shoulder -> wrist direction and the elbow's side, as without limits
+    if (reach.dist > 16 * IK_EPSILON * scale)
+        s.aim = ik__limb_div(reach.to_target, reach.dist);
+    else
+        s.aim = ik_quat_rotate(ik__limb_current(g, q, pose, theta, &shape, &cur), cur.line);
+    side = ik__limb_side(g, target, band, scale, q, pose, theta, &shape, s.aim);
+    s.limits = g->limits;
+    s.frame = ik_quat_normalize(ik__quat_from_frames(shape.line, shape.side, s.aim, side));
+    s.base_inv = ik_quat_conjugate(g->base.rot);
+    s.elbow_rot = shape.elbow_rot;
+    s.rot = target->use_rotation;
+    s.target_rot = s.rot ? ik__limb_quat_unit(target->rot) : ik_quat_identity();
+    // position only: the current wrist, projected into its limit
+    kept = s.rot ? ik_quat_identity()
+                 : ik__limb_wrist(false, s.target_rot, s.frame, 1, s.elbow_rot, q, pose, true);
+    s.wrist = s.rot ? kept : ik_ball_limit_project(&g->limits->wrist, kept);
+    within = ik__limb_swivel_limited(&s, &shoulder, &wrist);
+    if (!s.rot)
+        wrist = s.wrist;
+    ik__limb_write(shoulder, theta, wrist, s.rot || !ik__limb_same_quat(wrist, kept), q, pose);
+    if (q && ik__limb_q_within(g->limits, q, &shoulder, &wrist)) {
+        within = false; // (projected beyond rounding: the pose and the report from q)
+        if (pose)
+            pose->shoulder = shoulder, pose->wrist = wrist;
+    }
+    if (info)
+        ik__limb_report_limited(g, target, shoulder, &shape, wrist,
+                                !reach.met           ? IK_STATUS_UNREACHABLE
+                                : limited || !within ? IK_STATUS_LIMITED
+                                                     : IK_STATUS_CONVERGED,
+                                info);
+}
+
 IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_target *target,
                                        const ik_limb_opts *opts, ik_real *q, ik_limb_pose *out_pose,
                                        ik_solve_info *info)
@@ -6145,6 +6573,10 @@ IKDEF ik_result ik_limb_solve_prepared(const ik_limb_prepared *g, const ik_limb_
     checked = ik__limb_solve_check(g, target, opts, q, out_pose);
     if (checked != IK_OK)
         return checked;
+    if (g->limits) {
+        ik__limb_solve_limited(g, target, band, soft, q, out_pose, info);
+        return IK_OK;
+    }
     rot = target->use_rotation;
     scale = g->length_unit * (g->upper_length + g->lower_length); // the limb's length, model units
 
@@ -6202,6 +6634,86 @@ IKDEF ik_result ik_limb_swivel(const ik_limb *limb, const ik_real *q, ik_real *o
     else
         *out_swivel = IK_ATAN2(ik_vec3_dot(ik_vec3_cross(ref, side), line), ik_vec3_dot(ref, side));
     *out_swivel = *out_swivel <= -IK_PI ? IK_PI : *out_swivel;
+    return IK_OK;
+}
+
+// ---- humanoid limbs (docs/limits.md, "A humanoid arm and leg")
+
+// A left limb's directions (right limbs: their mirror images in x = 0): the bone, the hinge,
+// swivel_ref, then the twist axis and x axis of the shoulder's (hip's) and the wrist's (ankle's)
+// limits; and its limits in degrees: the elbow's upper end, then swing_x, swing_y, twist_lo,
+// twist_hi of the shoulder (hip) and of the wrist (ankle).
+typedef struct ik__humanoid_spec {
+    ik_real dirs[7][3];
+    ik_real degrees[9];
+} ik__humanoid_spec;
+
+static const ik__humanoid_spec ik__humanoid_specs[2] = {
+    { { { 1, 0, 0 },
+        { 0, -1, 0 },
+        { 0, -1, 0 },
+        { 1, 0, 0 },
+        { 0, 1, 0 },
+        { 1, 0, 0 },
+        { 0, 1, 0 } },
+      { 145, 100, 100, -90, 70, 80, 30, -80, 80 } }, // arm
+    { { { 0, -1, 0 },
+        { 1, 0, 0 },
+        { 0, 0, 1 },
+        { 0, -1, 0 },
+        { 0, 0, 1 },
+        { 0, 0, 1 },
+        { 0, 1, 0 } },
+      { 150, 120, 45, -45, 45, 50, 20, -35, 15 } }, // leg
+};
+
+// Direction k of spec, mirrored in x = 0 for a right limb (the hinge, an axis, also reversed).
+static ik_vec3 ik__humanoid_dir(const ik__humanoid_spec *spec, int k, bool right)
+{
+    ik_vec3 v = ik_vec3_make(spec->dirs[k][0], spec->dirs[k][1], spec->dirs[k][2]);
+    if (right)
+        v.x = -v.x;
+    return right && k == 1 ? ik_vec3_scale(v, -1) : v;
+}
+
+// The ball limit of spec's joint j (0: shoulder or hip, 1: wrist or ankle), mirrored for a right
+// limb: the twist range reversed, the cone the same.
+static ik_ball_limit ik__humanoid_ball(const ik__humanoid_spec *spec, int j, bool right)
+{
+    const ik_real *deg = spec->degrees + 1 + 4 * j, rad = IK_PI / 180;
+    ik_real lo = deg[2] * rad, hi = deg[3] * rad;
+    ik_ball_limit limit;
+    ik_ball_limit_make(ik__humanoid_dir(spec, 3 + 2 * j, right),
+                       ik__humanoid_dir(spec, 4 + 2 * j, right), deg[0] * rad, deg[1] * rad,
+                       right ? -hi : lo, right ? -lo : hi, &limit);
+    return limit;
+}
+
+IKDEF ik_result ik_limb_humanoid(ik_humanoid_limb which, ik_real upper_length, ik_real lower_length,
+                                 ik_limb *out_limb, ik_limb_limits *out_limits)
+{
+    const ik__humanoid_spec *spec;
+    bool right = which == IK_HUMANOID_RIGHT_ARM || which == IK_HUMANOID_RIGHT_LEG;
+    ik_limb limb;
+    if (!out_limb || !out_limits)
+        return IK_ERR_NULL_ARG;
+    if ((int)which < IK_HUMANOID_LEFT_ARM || (int)which > IK_HUMANOID_RIGHT_LEG ||
+        !ik__bounded(upper_length) || !ik__bounded(lower_length) || upper_length < 0 ||
+        lower_length < 0)
+        return IK_ERR_BAD_ARG;
+    spec = &ik__humanoid_specs[which >= IK_HUMANOID_LEFT_LEG];
+    limb.base = ik_xform_identity();
+    limb.upper_dir = limb.lower_dir = ik__humanoid_dir(spec, 0, right);
+    limb.upper_length = upper_length;
+    limb.lower_length = lower_length;
+    limb.hinge_axis = ik__humanoid_dir(spec, 1, right);
+    limb.swivel_ref = ik__humanoid_dir(spec, 2, right);
+    limb.limits = out_limits;
+    out_limits->elbow_lo = 0;
+    out_limits->elbow_hi = spec->degrees[0] * (IK_PI / 180);
+    out_limits->shoulder = ik__humanoid_ball(spec, 0, right);
+    out_limits->wrist = ik__humanoid_ball(spec, 1, right);
+    *out_limb = limb;
     return IK_OK;
 }
 

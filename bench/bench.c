@@ -1,11 +1,12 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] [--limits] | bench --ccd-weights | bench --ccd-split |
+   Usage: bench [--runs=N] [--limits | --ball-limits] | bench --ccd-weights | bench --ccd-split |
    bench --damping-range | bench --further | bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] |
    bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
    argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
-   rank-deficient matrices, DLS iterations with pinned joints). --limb-calls makes N calls of
+   rank-deficient matrices, DLS iterations with pinned joints); --ball-limits: only the tables of
+   ball-joint limits (a projection; CCD and DLS on 7 limited ball joints). --limb-calls makes N calls of
    the limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with
    q, 1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
    path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
@@ -220,6 +221,7 @@ static void make_limb_case(limb_case *c, int kind)
     c->limb.upper_length = IK_R(0.30);
     c->limb.lower_length = IK_R(0.25);
     c->limb.swivel_ref = ik_vec3_make(0, 0, -1);
+    c->limb.limits = NULL;
     ik_limb_chain(&c->limb, j, &tip);
     chain = ik_chain_make(j, 3, tip);
     for (k = 0; k < 7; k++) {
@@ -734,6 +736,7 @@ typedef enum bench_mode {
     MODE_DAMPING_RANGE,
     MODE_LIMITS,
     MODE_FURTHER,
+    MODE_BALL_LIMITS,
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
@@ -771,8 +774,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
 // Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
 static int parse_args(int argc, char **argv, bench_args *a)
 {
-    static const char *const flags[6] = {
-        "", "--ccd-weights", "--ccd-split", "--damping-range", "--limits", "--further"
+    static const char *const flags[7] = {
+        "",         "--ccd-weights", "--ccd-split",  "--damping-range",
+        "--limits", "--further",     "--ball-limits"
     };
     int i, f, runs;
     a->mode = MODE_TABLES;
@@ -792,7 +796,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         }
 #endif
-        for (f = 1; f < 6; f++)
+        for (f = 1; f < 7; f++)
             if (strcmp(s, flags[f]) == 0)
                 mode = (bench_mode)f;
         if (mode == MODE_TABLES)
@@ -903,7 +907,8 @@ static void print_title(int runs, const char *end)
 }
 
 #if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 11
-// Ball-joint limits: 1024 random rotations against a cone of 1.2 x 0.6 rad and twist -0.8..0.5.
+// Ball-joint limits: 1024 random rotations against a cone of 1.2 x 0.6 rad (or 1.2 x 1.2) and
+// twist -0.8..0.5.
 typedef struct limit_case {
     ik_ball_limit limit;
     ik_quat r[1024];
@@ -922,29 +927,168 @@ static void run_limit_project(void *arg)
     sink = (double)ik_ball_limit_project(&c->limit, c->r[c->next++ & 1023]).x;
 }
 
-// The limit's cost per call: random rotations (about 80% outside), and rotations within.
+// The limit's cost per call: random rotations (98% outside, 90% outside the cone), rotations
+// within, and rotations near the boundary as a solver's moves leave them (a rotation within, on
+// the boundary for most, turned by up to 0.05 rad about each axis: 70% outside).
 static void limit_table(int runs)
 {
-    static limit_case c[2];
+    static limit_case c[4];
+    const char *rows[4] = { "random rotations", "rotations within",
+                            "random rotations, circular cone", "near the boundary (solver moves)" };
     int k, i;
-    for (k = 0; k < 2; k++) {
-        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2), IK_R(0.6),
-                           IK_R(-0.8), IK_R(0.5), &c[k].limit);
+    for (k = 0; k < 4; k++) { // (the third: a cone of 1.2 rad each way)
+        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2),
+                           k == 2 ? IK_R(1.2) : IK_R(0.6), IK_R(-0.8), IK_R(0.5), &c[k].limit);
         for (i = 0; i < 1024; i++) {
             ik_vec3 v = ik_vec3_make((ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3), (ik_real)rnd(-3, 3));
+            ik_vec3 d = ik_vec3_make((ik_real)rnd(-0.05, 0.05), (ik_real)rnd(-0.05, 0.05),
+                                     (ik_real)rnd(-0.05, 0.05));
             ik_quat r = ik_quat_from_expmap(v);
-            c[k].r[i] = k == 0 ? r : ik_ball_limit_project(&c[k].limit, r);
+            c[k].r[i] = k == 0 || k == 2 ? r : ik_ball_limit_project(&c[k].limit, r);
+            if (k == 3)
+                c[k].r[i] = ik_quat_mul(ik_quat_from_expmap(d), c[k].r[i]);
         }
     }
     printf("\n| ball-joint limit, ns per call      | contains | project |\n");
     printf("|-----------------------------------|----------|---------|\n");
-    for (k = 0; k < 2; k++)
-        printf("| %-33s | %8.1f | %7.1f |\n", k == 0 ? "random rotations" : "rotations within",
+    for (k = 0; k < 4; k++)
+        printf("| %-33s | %8.1f | %7.1f |\n", rows[k],
                median_ns(run_limit_contains, &c[k], 1000, runs),
                median_ns(run_limit_project, &c[k], 1000, runs));
 }
+
+// Ball-joint limits in the solvers: 7 ball joints along z (unit links, a position target), each
+// limited to a cone of 0.6 x 0.4 rad and twist -0.5..0.5 rad, against the same chain with the
+// limits taken off (the same target and start). The target comes from a state within the limits
+// with about half the joints on their boundary (random rotations projected onto the limit); the
+// start is a random state within the limits (CCD) or 0.1 rad from the target's state (DLS).
+static ik_ball_limit ball_chain_limit, ball_chain_inner; // (inner: 1e-6 inside, for the share)
+
+// A random state within the limits (its joints' exponential maps in q), about half of them on
+// the boundary.
+static void ball_chain_state(ik_real *q)
+{
+    int i;
+    for (i = 0; i < 7; i++) {
+        double s = rnd(0, 1) < 0.5 ? 1.5 : 0.3; // (wide: mostly projected onto the boundary)
+        ik_vec3 v = ik_vec3_make((ik_real)rnd(-s, s), (ik_real)rnd(-s, s), (ik_real)rnd(-s, s));
+        v = ik_quat_to_expmap(ik_ball_limit_project(&ball_chain_limit, ik_quat_from_expmap(v)));
+        q[3 * i] = v.x;
+        q[3 * i + 1] = v.y;
+        q[3 * i + 2] = v.z;
+    }
+}
+
+// Joints of state q on their limit's boundary (outside the limit 1e-6 rad inside it).
+static int ball_chain_on_boundary(const ik_real *q)
+{
+    int i, on = 0;
+    for (i = 0; i < 7; i++)
+        on += !ik_ball_limit_contains(
+            &ball_chain_inner,
+            ik_quat_from_expmap(ik_vec3_make(q[3 * i], q[3 * i + 1], q[3 * i + 2])));
+    return on;
+}
+
+// The chain of joints (7 balls) with the limit on every joint or on none.
+static ik_chain ball_chain(ik_joint *joints, bool limited)
+{
+    int i;
+    for (i = 0; i < 7; i++) {
+        joints[i] = ik_joint_ball(ik_xform_translation(ik_vec3_make(0, 0, i ? 1 : 0)));
+        joints[i].limit = limited ? &ball_chain_limit : NULL;
+    }
+    return ik_chain_make(joints, 7, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+}
+
+// Sums over cases ([1] limited): CCD's t(20 sweeps) - t(10 sweeps) and the joint-sweeps between;
+// DLS's t(n) - t(1) and n - 1, n <= 20 the iterations done at tolerance 0; the joints on their
+// boundary at the end of the limited solves (CCD, DLS).
+typedef struct ball_chain_sums {
+    double ccd[2], dls[2];
+    int joint_sweeps[2], further[2], on[2];
+} ball_chain_sums;
+
+// One case of the table below, from the random state: adds its figures to *sum.
+static void ball_chain_case(int runs, ball_chain_sums *sum)
+{
+    static ccd_case cc;
+    static jac_case jc;
+    ik_real goal_q[21], ccd_q0[21], jac_q0[21];
+    ik_target target;
+    ik_xform goal;
+    int k;
+    ball_chain_state(goal_q);
+    ball_chain_state(ccd_q0);
+    for (k = 0; k < 21; k++) // (DLS: up to 0.1 rad from the goal's state)
+        jac_q0[k] = goal_q[k] + (ik_real)rnd(-0.06, 0.06);
+    for (k = 0; k < 2; k++) { // (k = 1: limited)
+        double t1, tn;
+        int s10;
+        make_ccd_case(&cc, 7, true, false);
+        cc.chain = ball_chain(cc.joints, k == 1);
+        ik_chain_fk(&cc.chain, goal_q, NULL, &goal);
+        cc.target = target = ik_target_position(goal.pos);
+        memcpy(cc.q0, ccd_q0, sizeof ccd_q0);
+        t1 = median_ns(run_ccd, &cc, 20, runs);
+        s10 = cc.sweeps;
+        cc.opts.max_sweeps = 20;
+        tn = median_ns(run_ccd, &cc, 10, runs);
+        sum->ccd[k] += tn - t1;
+        sum->joint_sweeps[k] += 7 * (cc.sweeps - s10);
+        sum->on[0] += k == 1 ? ball_chain_on_boundary(cc.q) : 0;
+        make_jac_case(&jc, 1, IK_JACOBIAN_DLS);
+        jc.chain = ball_chain(jc.joints, k == 1);
+        jc.target = target;
+        memcpy(jc.q0, jac_q0, sizeof jac_q0);
+        jc.opts.max_iterations = 20;
+        tn = median_ns(run_jac, &jc, 10, runs);
+        sum->further[k] += jc.iterations - 1;
+        sum->on[1] += k == 1 ? ball_chain_on_boundary(jc.q) : 0;
+        jc.opts.max_iterations = 1;
+        t1 = median_ns(run_jac, &jc, 20, runs);
+        sum->dls[k] += tn - t1;
+    }
+}
+
+// The marginal cost of a CCD sweep per joint and of a further DLS iteration, limited and not,
+// summed over 5 cases (seeds 1 to 5; the random state is put back).
+static void ball_chain_table(int runs)
+{
+    ball_chain_sums sum = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    unsigned long long saved = rng_state;
+    double ccd[2], dls[2];
+    int k;
+    ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.6), IK_R(0.4),
+                       IK_R(-0.5), IK_R(0.5), &ball_chain_limit);
+    ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.6 - 1e-6),
+                       IK_R(0.4 - 1e-6), IK_R(-0.5 + 1e-6), IK_R(0.5 - 1e-6), &ball_chain_inner);
+    for (k = 1; k <= 5; k++) {
+        rng_state = (unsigned long long)k;
+        ball_chain_case(runs, &sum);
+    }
+    rng_state = saved;
+    for (k = 0; k < 2; k++) {
+        ccd[k] = sum.joint_sweeps[k] > 0 ? sum.ccd[k] / sum.joint_sweeps[k] : -1;
+        dls[k] = sum.further[k] > 0 ? sum.dls[k] / sum.further[k] : -1;
+    }
+    printf("\n| 7 ball joints, position target, 5 cases | unlimited | limited (/ unlimited) | "
+           "limited: joints on their boundary |\n");
+    printf("|-----------------------------------------|-----------|-----------------------|------"
+           "-----------------------------|\n");
+    printf("| CCD sweep, per joint: (20 - 10 sweeps)  | %9.1f | %13.1f (%5.2f) | %2d of 35%25s |\n",
+           ccd[0], ccd[1], ccd[1] / ccd[0], sum.on[0], "");
+    printf("| DLS iteration: (t(n) - t(1)) / (n - 1)  | %4.0f (%2d) | %8.0f (%2d) (%5.2f) | %2d of "
+           "35%25s |\n",
+           dls[0], sum.further[0], dls[1], sum.further[1], dls[1] / dls[0], sum.on[1], "");
+}
 #else
 static void limit_table(int runs)
+{
+    (void)runs;
+}
+
+static void ball_chain_table(int runs)
 {
     (void)runs;
 }
@@ -960,10 +1104,12 @@ int main(int argc, char **argv)
         int n;
     } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
     if (!parse_args(argc, argv, &args)) {
-        fprintf(stderr, "usage: bench [--runs=N] [--instructions=F] [--limits] | --further | "
-                        "--ccd-weights | --ccd-split | --damping-range | "
-                        "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
-                        "--pin-calls=L,R,N[,I]\n");
+        fprintf(
+            stderr,
+            "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits] | --further | "
+            "--ccd-weights | --ccd-split | --damping-range | "
+            "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
+            "--pin-calls=L,R,N[,I]\n");
         return 2;
     }
     switch (args.mode) {
@@ -974,6 +1120,11 @@ int main(int argc, char **argv)
     case MODE_FURTHER:
         print_title(args.runs, "\n\n");
         further_table();
+        return 0;
+    case MODE_BALL_LIMITS:
+        print_title(args.runs, "\n");
+        limit_table(args.runs);
+        ball_chain_table(args.runs);
         return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");
@@ -1170,6 +1321,7 @@ int main(int argc, char **argv)
     {
         bool pins_found = pin_table(runs);
         limit_table(runs);
+        ball_chain_table(runs);
         return pins_found ? 0 : 1;
     }
 }

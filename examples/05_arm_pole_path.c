@@ -41,6 +41,7 @@ int main(int argc, char **argv)
     arm.upper_length = IK_R(0.30);
     arm.lower_length = IK_R(0.25);
     arm.swivel_ref = ik_vec3_make(0, 0, -1); // swivel 0: elbow pointing down
+    arm.limits = NULL;
     if (ik_limb_chain(&arm, joints, &tip) != IK_OK || ik_limb_prepare(&arm, &prepared) != IK_OK)
         return 1;
     chain = ik_chain_make(joints, 3, tip);

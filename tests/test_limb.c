@@ -17,6 +17,7 @@ static ik_limb random_limb(test_rng *r)
         l.upper_length = (ik_real)test_rng_uniform(r, 0.1, 2);
         l.lower_length = (ik_real)test_rng_uniform(r, 0.1, 2);
         l.swivel_ref = test_rng_vec3(r, -1, 1);
+        l.limits = NULL;
         // keep the hinge well away from the bones: a near-parallel hinge makes the elbow angle
         // ill-conditioned (a tiny reach change needs a huge angle change)
         if (fabs((double)ik_vec3_dot(l.hinge_axis, l.upper_dir)) < 0.9 &&
@@ -36,6 +37,7 @@ static ik_limb human_arm(void)
     l.upper_length = IK_R(0.30);
     l.lower_length = IK_R(0.25);
     l.swivel_ref = ik_vec3_make(0, 0, -1);
+    l.limits = NULL;
     return l;
 }
 
@@ -312,6 +314,7 @@ static void test_limb_far_pole(void)
     l.hinge_axis = ik_vec3_make(0, 0, 1);
     l.upper_length = l.lower_length = 1;
     l.swivel_ref = ik_vec3_make(0, 1, 0);
+    l.limits = NULL;
     t = target_of(ik_xform_translation(ik_vec3_make(IK_R(1.5), 0, 0)), ik_vec3_zero());
     t.use_rotation = false;
     for (k = 0; k < 2; k++) {
@@ -1084,6 +1087,587 @@ static void test_limb_bad_input(void)
     }
 }
 
+// ---- limits (docs/limb.md, "Limits")
+
+// A random ball limit: any axes, half-angles 0.3 .. pi, a twist range at least 0.4 wide.
+static ik_ball_limit random_ball_limit(test_rng *r)
+{
+    ik_ball_limit b;
+    ik_vec3 z = test_rng_vec3(r, -1, 1), x = test_rng_vec3(r, -1, 1);
+    double sx = test_rng_uniform(r, 0.3, 3.14159), sy = test_rng_uniform(r, 0.3, 3.14159);
+    double lo = test_rng_uniform(r, -3.14159, 2.7), hi = test_rng_uniform(r, lo + 0.4, 3.14159);
+    ik_result made =
+        ik_ball_limit_make(z, x, (ik_real)sx, (ik_real)sy, (ik_real)lo, (ik_real)hi, &b);
+    CHECK(made == IK_OK);
+    return b;
+}
+
+// Random limits for l (set in l->limits): an elbow range overlapping the bending branch.
+static void random_limits(test_rng *r, ik_limb *l, ik_limb_limits *lim)
+{
+    ik_limb_prepared g;
+    double t0, a, b;
+    l->limits = NULL;
+    CHECK(ik_limb_prepare(l, &g) == IK_OK);
+    t0 = (double)g.t0;
+    a = test_rng_uniform(r, t0 - 0.5, t0 + 2.6);
+    b = test_rng_uniform(r, (a > t0 ? a : t0) + 0.3, t0 + 3.14159 + 0.5);
+    lim->elbow_lo = (ik_real)a;
+    lim->elbow_hi = (ik_real)b;
+    lim->shoulder = random_ball_limit(r);
+    lim->wrist = random_ball_limit(r);
+    l->limits = lim;
+}
+
+// A random rotation within limit b (drawn until one is, else projected).
+static ik_quat random_within(test_rng *r, const ik_ball_limit *b)
+{
+    int k;
+    ik_quat q = test_rng_quat(r);
+    for (k = 0; k < 100000 && !ik_ball_limit_contains(b, q); k++)
+        q = test_rng_quat(r);
+    return ik_ball_limit_project(b, q);
+}
+
+// A random state within the limits the solver can take: the elbow in the prepared range.
+static void random_q_within(test_rng *r, const ik_limb *l, ik_real *q)
+{
+    ik_limb_prepared g;
+    ik_vec3 s, w;
+    CHECK(ik_limb_prepare(l, &g) == IK_OK);
+    s = ik_quat_to_expmap(random_within(r, &l->limits->shoulder));
+    w = ik_quat_to_expmap(random_within(r, &l->limits->wrist));
+    q[0] = s.x, q[1] = s.y, q[2] = s.z;
+    q[3] = (ik_real)test_rng_uniform(r, (double)g.elbow_lo, (double)g.elbow_hi);
+    q[4] = w.x, q[5] = w.y, q[6] = w.z;
+}
+
+// Whether rotation r is within limit b (under -ffast-math, two inlined copies of the same test
+// may round differently: within 1e-12 rad of the limit there).
+static bool limb_rot_within(const ik_ball_limit *b, ik_quat r)
+{
+    return ik_ball_limit_contains(b, r) ||
+           (TEST_FAST_MATH && test_quat_angle(r, ik_ball_limit_project(b, r)) <= 1e-12);
+}
+
+// Whether state q is within l's limits (the elbow within its range to rounding).
+static bool limb_q_within(const ik_limb *l, const ik_real *q)
+{
+    const ik_limb_limits *lim = l->limits;
+    double slack = 8 * (double)IK_EPSILON * (1 + fabs((double)q[3]));
+    return limb_rot_within(&lim->shoulder, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]))) &&
+           limb_rot_within(&lim->wrist, ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]))) &&
+           (double)q[3] >= (double)lim->elbow_lo - slack &&
+           (double)q[3] <= (double)lim->elbow_hi + slack;
+}
+
+#ifdef IK_USE_FLOAT
+#define LIMITS_TOL 2e-4
+#else
+#define LIMITS_TOL 1e-10
+#endif
+
+// The counts of test_limb_limits_random().
+typedef struct limits_counts {
+    int outside, bad_fk, bad_status, limited, moved;
+} limits_counts;
+
+// Solves for the wrist pose of state qtrue, with a random pole and start: whether it is reached
+// (CONVERGED, the wrist on it to LIMITS_TOL); answers outside the limits counted.
+static bool limits_reach_from(test_rng *r, const ik_limb *l, const ik_real *qtrue, int *outside)
+{
+    double scale = (double)(l->upper_length + l->lower_length), pe, re;
+    ik_real q[7];
+    ik_xform goal, got;
+    ik_limb_target t;
+    ik_solve_info info;
+    limb_fk(l, qtrue, NULL, &goal);
+    t = target_of(goal, ik_vec3_add(l->base.pos, test_rng_vec3(r, -3, 3)));
+    random_q(r, q);
+    CHECK(ik_limb_solve(l, &t, NULL, q, NULL, &info) == IK_OK);
+    limb_fk(l, q, NULL, &got);
+    *outside += !limb_q_within(l, q);
+    pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, goal.pos)) / scale;
+    re = test_quat_angle(got.rot, goal.rot);
+    return pe <= LIMITS_TOL && re <= LIMITS_TOL && info.status == IK_STATUS_CONVERGED;
+}
+
+// A random target near the wrist pose of a random state (position only when !rot), solved with
+// and without the limits: the answer within them, FK of q the report, the status as the
+// unlimited solve and the miss say (missed: beyond the tolerance; met: within rounding;
+// between, in float, either status).
+static void limits_random_target(test_rng *r, const ik_limb *l, bool rot, limits_counts *c)
+{
+    double scale = (double)(l->upper_length + l->lower_length), pe, re, tol = LIMITS_TOL;
+    ik_limb free_limb = *l;
+    ik_real qtrue[7], q[7], qfree[7];
+    ik_xform goal, got;
+    ik_limb_target t;
+    ik_solve_info info, free_info;
+    free_limb.limits = NULL;
+    random_q(r, qtrue);
+    limb_fk(l, qtrue, NULL, &goal);
+    t = target_of(goal, ik_vec3_add(l->base.pos, test_rng_vec3(r, -3, 3)));
+    t.use_rotation = rot;
+    t.pos = ik_vec3_add(t.pos, test_rng_vec3(r, -0.3 * scale, 0.3 * scale));
+    random_q(r, q);
+    memcpy(qfree, q, sizeof q);
+    CHECK(ik_limb_solve(l, &t, NULL, q, NULL, &info) == IK_OK);
+    CHECK(ik_limb_solve(&free_limb, &t, NULL, qfree, NULL, &free_info) == IK_OK);
+    limb_fk(l, q, NULL, &got);
+    c->outside += !limb_q_within(l, q);
+    pe = (double)ik_vec3_length(ik_vec3_sub(got.pos, t.pos));
+    re = t.use_rotation ? test_quat_angle(got.rot, t.rot) : 0;
+    c->bad_fk += !(fabs(pe - (double)info.position_error) <= tol * scale &&
+                   fabs(re - (double)info.rotation_error) <= tol * 10);
+    if (free_info.status == IK_STATUS_UNREACHABLE)
+        c->bad_status += info.status != IK_STATUS_UNREACHABLE;
+    else if (pe > tol * scale || re > tol)
+        c->bad_status += info.status != IK_STATUS_LIMITED;
+    else if (pe <= 64 * (double)IK_EPSILON * scale && re <= 64 * (double)IK_EPSILON)
+        c->bad_status += info.status != IK_STATUS_CONVERGED;
+    else
+        c->bad_status += info.status == IK_STATUS_UNREACHABLE;
+    c->limited += info.status == IK_STATUS_LIMITED;
+    c->moved +=
+        info.status == IK_STATUS_CONVERGED &&
+        fabs((double)(q[3] - qfree[3])) +
+                test_quat_angle(ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2])),
+                                ik_quat_from_expmap(ik_vec3_make(qfree[0], qfree[1], qfree[2]))) >
+            1e-6;
+}
+
+// Random limbs with random limits: targets made by FK of random states within the limits, with
+// random poles (the requested swivel mostly outside the limits), are reached in at least 99%
+// (from states with the shoulder or the wrist on its boundary: counted apart); random targets
+// from random states: every answer within the limits, FK of q the reported error,
+// IK_STATUS_LIMITED exactly where the unlimited solve meets the target and this one misses it,
+// UNREACHABLE exactly where the unlimited one is.
+static void test_limb_limits_random(void)
+{
+    test_rng r = { 2601 };
+#ifdef IK_USE_FLOAT
+    const int trials = 2000;
+#else
+    const int trials = 10000;
+#endif
+    int i, reached = 0, on_boundary = 0;
+    limits_counts c = { 0, 0, 0, 0, 0 };
+    for (i = 0; i < trials; i++) {
+        ik_limb l = random_limb(&r);
+        ik_limb_limits lim;
+        ik_real qtrue[7];
+        random_limits(&r, &l, &lim);
+        // a target made from a state within the limits, any pole
+        random_q_within(&r, &l, qtrue);
+        reached += limits_reach_from(&r, &l, qtrue, &c.outside);
+        // the same from a state with the shoulder or the wrist on its limit's boundary
+        {
+            ik_quat sb = i % 2 ? ik_ball_limit_project(&lim.shoulder, test_rng_quat(&r))
+                               : random_within(&r, &lim.shoulder);
+            ik_quat wb = i % 2 ? random_within(&r, &lim.wrist)
+                               : ik_ball_limit_project(&lim.wrist, test_rng_quat(&r));
+            ik_vec3 sv = ik_quat_to_expmap(sb), wv = ik_quat_to_expmap(wb);
+            qtrue[0] = sv.x, qtrue[1] = sv.y, qtrue[2] = sv.z;
+            qtrue[4] = wv.x, qtrue[5] = wv.y, qtrue[6] = wv.z;
+            on_boundary += limits_reach_from(&r, &l, qtrue, &c.outside);
+        }
+        // a random target from any state, position only half the time
+        limits_random_target(&r, &l, i % 2 == 0, &c);
+    }
+    printf("  limb limits: %d/%d targets from states within the limits reached (%.2f%%), %d/%d "
+           "from states with the shoulder or the wrist on its boundary; random targets: %d "
+           "limited, %d met by moving the swivel; outside the limits %d, FK != report %d, wrong "
+           "status %d\n",
+           reached, trials, 100.0 * reached / trials, on_boundary, trials, c.limited, c.moved,
+           c.outside, c.bad_fk, c.bad_status);
+    CHECK(reached >= trials * 99 / 100);
+    CHECK(c.outside == 0);
+    CHECK(c.bad_fk == 0);
+    CHECK(c.bad_status == 0);
+}
+
+// The largest joint move between two answers (rotations by angle, the elbow by its change).
+static double limb_pose_step(const ik_limb_pose *a, const ik_limb_pose *b)
+{
+    double s = test_quat_angle(a->shoulder, b->shoulder), w = test_quat_angle(a->wrist, b->wrist);
+    double e = fabs((double)(a->elbow - b->elbow));
+    return s > w ? (s > e ? s : e) : (w > e ? w : e);
+}
+
+// A smooth path's target at parameter u: the wrist circling about center through a figure of
+// three sines, the hand turning, the pole sweeping.
+static ik_limb_target limb_path_target(ik_vec3 center, double radius, double u)
+{
+    ik_limb_target t;
+    t.pos = ik_vec3_add(center,
+                        ik_vec3_make((ik_real)(radius * sin(u)), (ik_real)(radius * sin(2 * u + 1)),
+                                     (ik_real)(radius * sin(3 * u + 2))));
+    t.rot = ik_quat_from_expmap(ik_vec3_make((ik_real)(1.2 * sin(u + 0.5)),
+                                             (ik_real)(0.9 * sin(2 * u)), (ik_real)(0.7 * cos(u))));
+    t.use_rotation = true;
+    t.use_swivel = true;
+    t.pole = ik_vec3_zero();
+    t.swivel = (ik_real)(2.5 * sin(u));
+    return t;
+}
+
+// The inputs' move between path parameters u0 and u1, per unit of the limb's length (the
+// target's position over the length, its rotation and the swivel in radians).
+static double limb_path_step(ik_vec3 center, double radius, double scale, double u0, double u1)
+{
+    ik_limb_target a = limb_path_target(center, radius, u0),
+                   b = limb_path_target(center, radius, u1);
+    return (double)ik_vec3_length(ik_vec3_sub(a.pos, b.pos)) / scale +
+           test_quat_angle(a.rot, b.rot) + fabs((double)(a.swivel - b.swivel));
+}
+
+// Whether the answers' move between u0 and u1 stays as large as `step` however close the two
+// parameters come (40 halvings, following the larger half): a discontinuity of the limits'
+// feasible set, not a steep slope.
+static bool limb_path_split(const ik_limb *l, ik_vec3 center, double radius, double u0, double u1,
+                            ik_limb_pose p0, double step)
+{
+    int k;
+    for (k = 0; k < 40; k++) {
+        double um = (u0 + u1) / 2;
+        ik_limb_target t = limb_path_target(center, radius, um);
+        ik_limb_pose pm = p0, p1 = p0;
+        ik_limb_target t1 = limb_path_target(center, radius, u1);
+        ik_limb_solve(l, &t, NULL, NULL, &pm, NULL);
+        ik_limb_solve(l, &t1, NULL, NULL, &p1, NULL);
+        if (limb_pose_step(&p0, &pm) >= limb_pose_step(&pm, &p1))
+            u1 = um;
+        else
+            u0 = um, p0 = pm;
+    }
+    {
+        ik_limb_target t1 = limb_path_target(center, radius, u1);
+        ik_limb_pose p1 = p0;
+        ik_limb_solve(l, &t1, NULL, NULL, &p1, NULL);
+        return limb_pose_step(&p0, &p1) > step / 4;
+    }
+}
+
+// Follows the path with limits active: the largest ratio of joint move to input move between
+// frames away from splits of the feasible set, the number of splits and of frames limited.
+static void limb_follow_path(const ik_limb *l, ik_vec3 center, double radius, int frames,
+                             double *worst_ratio, int *splits, int *limited, int *bad)
+{
+    double scale = (double)(l->upper_length + l->lower_length), du = 6.283185307179586 / frames;
+    ik_limb_pose prev, pose;
+    ik_limb_target t = limb_path_target(center, radius, 0);
+    ik_solve_info info;
+    int i;
+    prev.shoulder = prev.wrist = ik_quat_identity();
+    prev.elbow = IK_R(0.5);
+    CHECK(ik_limb_solve(l, &t, NULL, NULL, &prev, &info) == IK_OK);
+    *worst_ratio = 0, *splits = 0, *limited = 0, *bad = 0;
+    for (i = 1; i <= frames; i++) {
+        double in_step = limb_path_step(center, radius, scale, (i - 1) * du, i * du), step, ratio;
+        t = limb_path_target(center, radius, i * du);
+        pose = prev;
+        CHECK(ik_limb_solve(l, &t, NULL, NULL, &pose, &info) == IK_OK);
+        *bad += l->limits && (!ik_ball_limit_contains(&l->limits->shoulder, pose.shoulder) ||
+                              !ik_ball_limit_contains(&l->limits->wrist, pose.wrist) ||
+                              pose.elbow < l->limits->elbow_lo || pose.elbow > l->limits->elbow_hi);
+        *limited += info.status == IK_STATUS_LIMITED;
+        step = limb_pose_step(&prev, &pose);
+        ratio = step / in_step;
+        if (ratio > 20 && limb_path_split(l, center, radius, (i - 1) * du, i * du, prev, step))
+            ++*splits;
+        else if (ratio > *worst_ratio)
+            *worst_ratio = ratio;
+        prev = pose;
+    }
+}
+
+// A limb and the humanoid left arm following a smooth closed path (8000 frames) with limits
+// active: every answer within the limits; between frames no joint moves by more than 4 times the
+// largest ratio of joint move to input move the same limb shows without limits, except at splits
+// of the feasible set (a move that stays however small the step: printed and counted).
+static void test_limb_limits_path(void)
+{
+    ik_limb arm = human_arm(), human, free_limb;
+    ik_limb_limits lim, human_lim;
+    int which, frames = 8000;
+    lim.elbow_lo = IK_R(0.2);
+    lim.elbow_hi = IK_R(2.4);
+    CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 1, 0), IK_R(1.2), IK_R(0.8),
+                             IK_R(-0.6), IK_R(0.9), &lim.shoulder) == IK_OK);
+    CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 0, 1), IK_R(0.9), IK_R(0.5),
+                             IK_R(-1.2), IK_R(1.0), &lim.wrist) == IK_OK);
+    arm.limits = &lim;
+    CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_ARM, IK_R(0.3), IK_R(0.25), &human, &human_lim) ==
+          IK_OK);
+    for (which = 0; which < 2; which++) {
+        const ik_limb *l = which ? &human : &arm;
+        ik_vec3 center = ik_vec3_add(l->base.pos, ik_vec3_make(IK_R(0.3), IK_R(-0.1), IK_R(0.2)));
+        double worst, free_worst;
+        int splits, limited, bad, free_splits, free_limited, free_bad;
+        free_limb = *l;
+        free_limb.limits = NULL;
+        limb_follow_path(l, center, 0.15, frames, &worst, &splits, &limited, &bad);
+        limb_follow_path(&free_limb, center, 0.15, frames, &free_worst, &free_splits, &free_limited,
+                         &free_bad);
+        printf("  limb limits along a path (%s): %d of %d frames limited, %d outside; largest "
+               "joint move / input move %.3g away from %d splits (without limits %.3g, %d "
+               "splits)\n",
+               which ? "humanoid arm" : "arm", limited, frames, bad, worst, splits, free_worst,
+               free_splits);
+        CHECK(bad == 0);
+        CHECK(worst <= 4 * free_worst);
+        CHECK(splits <= frames / 200);
+    }
+}
+
+// ik_limb_chain() gives the chain the limb's limits: CCD from states within them, toward random
+// targets, returns states within them (the elbow in [elbow_lo, elbow_hi], the balls in their
+// cones and twists).
+static void test_limb_limits_chain(void)
+{
+    test_rng r = { 2602 };
+    int i, outside = 0, carried = 0;
+    for (i = 0; i < 500; i++) {
+        ik_limb l = random_limb(&r);
+        ik_limb_limits lim;
+        ik_joint j[3];
+        ik_xform tip, goal;
+        ik_chain c;
+        ik_target t;
+        ik_real q[7], qgoal[7];
+        unsigned char scratch[4096];
+        random_limits(&r, &l, &lim);
+        CHECK(ik_limb_chain(&l, j, &tip) == IK_OK);
+        carried += j[0].limit == &lim.shoulder && j[2].limit == &lim.wrist &&
+                   j[1].lo == lim.elbow_lo && j[1].hi == lim.elbow_hi;
+        c = ik_chain_make(j, 3, tip);
+        random_q(&r, qgoal);
+        limb_fk(&l, qgoal, NULL, &goal);
+        t = ik_target_pose(goal);
+        random_q_within(&r, &l, q);
+        CHECK(ik_ccd_scratch_size(&c) <= sizeof scratch);
+        CHECK(ik_ccd_solve(&c, &t, NULL, q, scratch, sizeof scratch, NULL) == IK_OK);
+        outside += !limb_q_within(&l, q);
+    }
+    printf("  limb limits in the chain: %d/500 chains carry them; CCD answers outside them: %d\n",
+           carried, outside);
+    CHECK(carried == 500);
+    CHECK(outside == 0);
+}
+
+// Limits that allow everything give the unlimited answers (to rounding: the limited path
+// normalizes its rotations; the elbow angle up to whole turns, which the unlimited solve takes
+// nearest the current angle); limits NULL are the unlimited code itself (the same branch).
+static void test_limb_limits_permissive(void)
+{
+    test_rng r = { 2603 };
+    ik_limb_limits all;
+    int i;
+    double worst = 0;
+    all.elbow_lo = -10;
+    all.elbow_hi = 10;
+    CHECK(ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_PI, IK_PI, -IK_PI,
+                             IK_PI, &all.shoulder) == IK_OK);
+    all.wrist = all.shoulder;
+    for (i = 0; i < 5000; i++) {
+        ik_limb l = random_limb(&r), free_limb;
+        ik_real qtrue[7], q[7], qfree[7];
+        ik_xform goal;
+        ik_limb_target t;
+        ik_solve_info info, free_info;
+        ik_limb_pose p, pfree;
+        double d;
+        random_q(&r, qtrue);
+        limb_fk(&l, qtrue, NULL, &goal);
+        t = target_of(goal, ik_vec3_add(l.base.pos, test_rng_vec3(&r, -3, 3)));
+        t.use_rotation = i % 2 == 0;
+        t.pos = ik_vec3_add(t.pos, test_rng_vec3(&r, -0.5, 0.5));
+        free_limb = l;
+        l.limits = &all;
+        random_q(&r, q);
+        memcpy(qfree, q, sizeof q);
+        CHECK(ik_limb_solve(&l, &t, NULL, q, &p, &info) == IK_OK);
+        CHECK(ik_limb_solve(&free_limb, &t, NULL, qfree, &pfree, &free_info) == IK_OK);
+        CHECK(info.status == free_info.status);
+        p.elbow = pfree.elbow +
+                  (ik_real)remainder((double)(p.elbow - pfree.elbow), 2 * 3.141592653589793);
+        d = limb_pose_step(&p, &pfree);
+        worst = d > worst ? d : worst;
+    }
+    printf("  limb limits allowing everything: largest difference from no limits %.3g\n", worst);
+    CHECK(worst <= TOL(1e-12, 2e-5));
+}
+
+// Bad limits are refused (IK_ERR_BAD_ARG) by every entry point, outputs untouched.
+static void test_limb_limits_bad(void)
+{
+    ik_limb l = human_arm();
+    ik_limb_limits lim, good;
+    ik_limb_target t =
+        target_of(ik_xform_translation(ik_vec3_make(IK_R(0.5), IK_R(0.1), IK_R(1.5))),
+                  ik_vec3_make(0, -1, 0));
+    ik_limb_prepared g;
+    ik_joint j[3];
+    ik_xform tip;
+    ik_real q[7] = { IK_R(0.1), 0, 0, IK_R(0.5), 0, 0, 0 }, q0[7];
+    ik_limb_pose pose, pose0;
+    int k;
+    good.elbow_lo = 0;
+    good.elbow_hi = 2;
+    CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 1, 0), 1, 1, -1, 1,
+                             &good.shoulder) == IK_OK);
+    good.wrist = good.shoulder;
+    memcpy(q0, q, sizeof q);
+    pose.shoulder = pose.wrist = ik_quat_identity();
+    pose.elbow = IK_R(0.5);
+    pose0 = pose;
+    for (k = 0; k < 6; k++) {
+        lim = good;
+        if (k == 0)
+            lim.elbow_lo = (ik_real)NAN;
+        if (k == 1)
+            lim.elbow_hi = IK_INFINITY;
+        if (k == 2)
+            lim.elbow_lo = 3, lim.elbow_hi = 2; // lo > hi
+        if (k == 3)
+            lim.elbow_lo = -2, lim.elbow_hi = IK_R(-0.5); // outside the bending branch [0, pi]
+        if (k == 4)
+            lim.shoulder.cone[0] = (ik_real)NAN;
+        if (k == 5)
+            lim.wrist.twist[0] = 2, lim.wrist.twist[1] = 1;
+        l.limits = &lim;
+        CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_ERR_BAD_ARG);
+        CHECK(ik_limb_solve(&l, &t, NULL, NULL, &pose, NULL) == IK_ERR_BAD_ARG);
+        CHECK(ik_limb_prepare(&l, &g) == IK_ERR_BAD_ARG);
+        CHECK(ik_limb_chain(&l, j, &tip) == IK_ERR_BAD_ARG);
+        CHECK(memcmp(q, q0, sizeof q) == 0);
+        CHECK(memcmp(&pose, &pose0, sizeof pose) == 0);
+    }
+    l.limits = &good;
+    CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_OK);
+    CHECK(strcmp(ik_status_string(IK_STATUS_LIMITED), "limited") == 0);
+    // a subnormal half-angle is a cone flat that way: answers within it, never NaN
+    lim = good;
+    CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 1, 0), IK__REAL_MIN / 4, 1, -1,
+                             1, &lim.wrist) == IK_OK);
+    l.limits = &lim;
+    t.use_rotation = true;
+    t.rot = ik_quat_from_axis_angle(ik_vec3_make(0, 0, 1), 1);
+    CHECK(ik_limb_solve(&l, &t, NULL, q, &pose, NULL) == IK_OK);
+    CHECK(ik_ball_limit_contains(&lim.wrist, pose.wrist));
+    for (k = 0; k < 7; k++)
+        CHECK(isfinite((double)q[k]));
+}
+
+// The humanoid builder refuses an unknown limb, negative or non-finite lengths and NULL outputs,
+// its outputs untouched.
+static void test_limb_humanoid_bad(void)
+{
+    ik_limb out_limb, limb0;
+    ik_limb_limits out_limits, lim;
+    memset(&out_limb, 0x5a, sizeof out_limb);
+    memset(&out_limits, 0x5a, sizeof out_limits);
+    lim = out_limits;
+    limb0 = out_limb;
+    CHECK(ik_limb_humanoid((ik_humanoid_limb)7, 1, 1, &out_limb, &out_limits) == IK_ERR_BAD_ARG);
+    CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_ARM, -1, 1, &out_limb, &out_limits) == IK_ERR_BAD_ARG);
+    CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_LEG, 1, (ik_real)NAN, &out_limb, &out_limits) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_LEG, 1, 1, NULL, &out_limits) == IK_ERR_NULL_ARG);
+    CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_LEG, 1, 1, &out_limb, NULL) == IK_ERR_NULL_ARG);
+    CHECK(memcmp(&out_limits, &lim, sizeof lim) == 0);
+    CHECK(memcmp(&out_limb, &limb0, sizeof limb0) == 0);
+}
+
+// The humanoid limbs: the rest pose within the limits, the elbow flexing the forearm forward and
+// the knee the shank backward, right limbs the mirror images of left ones (a rotation mirrored in
+// x = 0 is allowed on the right exactly when it is on the left, and mirrored states reach
+// mirrored wrist poses).
+static void test_limb_humanoid(void)
+{
+    test_rng r = { 2604 };
+    int side, i, mismatch = 0, fk_bad = 0;
+    for (side = 0; side < 2; side++) {
+        ik_humanoid_limb left = side ? IK_HUMANOID_LEFT_LEG : IK_HUMANOID_LEFT_ARM;
+        ik_humanoid_limb right = side ? IK_HUMANOID_RIGHT_LEG : IK_HUMANOID_RIGHT_ARM;
+        ik_limb ll, rl;
+        ik_limb_limits llim, rlim;
+        ik_real q[7] = { 0, 0, 0, 0, 0, 0, 0 };
+        ik_xform frames[3], wrist;
+        ik_vec3 fore;
+        CHECK(ik_limb_humanoid(left, IK_R(0.3), IK_R(0.25), &ll, &llim) == IK_OK);
+        CHECK(ik_limb_humanoid(right, IK_R(0.3), IK_R(0.25), &rl, &rlim) == IK_OK);
+        CHECK(ll.limits == &llim && rl.limits == &rlim);
+        CHECK(limb_q_within(&ll, q) && limb_q_within(&rl, q));
+        // flexed by 90 degrees: the forearm forward (+z), the shank backward (-z)
+        q[3] = IK_PI / 2;
+        limb_fk(&ll, q, frames, &wrist);
+        fore = ik_vec3_sub(wrist.pos, frames[1].pos);
+        CHECK_NEAR(fore.z, side ? -0.25 : 0.25, 1e-6);
+        limb_fk(&rl, q, frames, &wrist);
+        fore = ik_vec3_sub(wrist.pos, frames[1].pos);
+        CHECK_NEAR(fore.z, side ? -0.25 : 0.25, 1e-6);
+        CHECK(side || llim.elbow_hi == rlim.elbow_hi);
+        for (i = 0; i < 20000; i++) {
+            ik_quat a = test_rng_quat(&r), m = ik_quat_make(a.x, -a.y, -a.z, a.w);
+            ik_real ql[7], qr[7];
+            ik_xform wl, wr;
+            int k;
+            mismatch += ik_ball_limit_contains(&llim.shoulder, a) !=
+                        ik_ball_limit_contains(&rlim.shoulder, m);
+            mismatch +=
+                ik_ball_limit_contains(&llim.wrist, a) != ik_ball_limit_contains(&rlim.wrist, m);
+            random_q(&r, ql);
+            for (k = 0; k < 7; k++)
+                qr[k] = k == 3 || k == 0 || k == 4 ? ql[k] : -ql[k];
+            limb_fk(&ll, ql, NULL, &wl);
+            limb_fk(&rl, qr, NULL, &wr);
+            fk_bad += !(fabs((double)(wl.pos.x + wr.pos.x)) < 1e-5 &&
+                        fabs((double)(wl.pos.y - wr.pos.y)) < 1e-5 &&
+                        fabs((double)(wl.pos.z - wr.pos.z)) < 1e-5 &&
+                        test_quat_angle(ik_quat_make(wl.rot.x, -wl.rot.y, -wl.rot.z, wl.rot.w),
+                                        wr.rot) < 1e-5);
+        }
+    }
+    printf("  humanoid limbs: mirror mismatches %d of 80000 rotations, mirrored FK off %d\n",
+           mismatch, fk_bad);
+    CHECK(mismatch == 0);
+    CHECK(fk_bad == 0);
+}
+
+// A twist range ending at pi, where the exponential map cannot hold every projected rotation to
+// the last bit (pi - 1e-16 and pi + 1e-16 round to the same map): the answers' maps are still
+// within (before, 1 in a few hundred came out a rounding error beyond the end).
+static void test_limb_limits_twist_at_pi(void)
+{
+    test_rng r = { 2605 };
+    ik_limb l = human_arm();
+    ik_limb_limits lim;
+    int i, end, outside = 0;
+    lim.elbow_lo = 0;
+    lim.elbow_hi = 3;
+    for (end = 0; end < 2; end++) {
+        CHECK(ik_ball_limit_make(ik_vec3_make(end ? -1 : 1, 0, 0), ik_vec3_make(0, 1, 0), 0, 0,
+                                 end ? -IK_PI : 0, end ? 0 : IK_PI, &lim.shoulder) == IK_OK);
+        CHECK(ik_ball_limit_make(ik_vec3_make(1, 0, 0), ik_vec3_make(0, 1, 0), IK_R(0.5), IK_R(0.5),
+                                 0, IK_PI, &lim.wrist) == IK_OK);
+        l.limits = &lim;
+        for (i = 0; i < 4000; i++) {
+            ik_real q[7];
+            ik_limb_target t =
+                target_of(ik_xform_make(test_rng_quat(&r),
+                                        ik_vec3_add(l.base.pos, test_rng_vec3(&r, -0.6, 0.6))),
+                          ik_vec3_add(l.base.pos, test_rng_vec3(&r, -1, 1)));
+            random_q(&r, q);
+            CHECK(ik_limb_solve(&l, &t, NULL, q, NULL, NULL) == IK_OK);
+            outside += !limb_q_within(&l, q);
+        }
+    }
+    printf("  limb limits, twist ranges ending at pi: %d of 8000 answers outside\n", outside);
+    CHECK(outside == 0);
+}
+
 void test_limb(void);
 void test_limb(void)
 {
@@ -1106,4 +1690,12 @@ void test_limb(void)
     RUN(test_limb_pose_only_path);
     RUN(test_limb_extreme_sizes);
     RUN(test_limb_bad_input);
+    RUN(test_limb_limits_random);
+    RUN(test_limb_limits_path);
+    RUN(test_limb_limits_chain);
+    RUN(test_limb_limits_permissive);
+    RUN(test_limb_limits_bad);
+    RUN(test_limb_humanoid_bad);
+    RUN(test_limb_humanoid);
+    RUN(test_limb_limits_twist_at_pi);
 }

@@ -280,7 +280,7 @@ static void test_limit_project_random(void)
 }
 
 // Edge cases: half-turn swings (twist undefined), zero and non-finite quaternions, a limit with
-// no swing, one that allows everything, a twist range of one angle.
+// no swing, one that allows everything, a twist range of one angle, cones narrower than rounding.
 static void test_limit_edges(void)
 {
     ik_ball_limit none, all, point;
@@ -312,6 +312,14 @@ static void test_limit_edges(void)
         r = ik_quat_make((ik_real)cos(a), (ik_real)sin(a), 0, 0);
         p = ik_ball_limit_project(&point, r);
         CHECK(ik_quat_is_unit(p, TOL(1e-14, 1e-6)) && ik_ball_limit_contains(&point, p));
+    }
+    // cones far narrower than rounding (1e-12 x 2e-12 rad, 1e-30 rad each way): unit, within
+    for (i = 0; i < 2000; i++) {
+        ik_ball_limit tiny;
+        ik_real a = i % 2 ? (ik_real)1e-30 : (ik_real)1e-12;
+        CHECK(ik_ball_limit_make(z, x, a, i % 2 ? a : 2 * a, -1, 1, &tiny) == IK_OK);
+        p = ik_ball_limit_project(&tiny, test_rng_quat(&rng));
+        CHECK(ik_quat_is_unit(p, TOL(1e-14, 1e-6)) && ik_ball_limit_contains(&tiny, p));
     }
     // zero and non-finite: the identity's projection
     p = ik_ball_limit_project(&point, ik_quat_make(0, 0, 0, 0));

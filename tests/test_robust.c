@@ -1088,6 +1088,7 @@ static ik_limb robust_limb(void)
     l.lower_length = IK_R(0.25);
     l.hinge_axis = ik_vec3_make(1, 0, 0);
     l.swivel_ref = ik_vec3_make(0, 0, 1);
+    l.limits = NULL;
     return l;
 }
 
@@ -1387,6 +1388,7 @@ static void test_robust_limb_pole_noise(void)
     l.upper_dir = l.lower_dir = ik_vec3_make(m, m, pi);
     l.upper_length = l.lower_length = pi;
     l.hinge_axis = l.swivel_ref = ik_vec3_make(pi, pi, pi);
+    l.limits = NULL;
     t.pos = t.pole = ik_vec3_make(pi, pi, pi);
     t.rot = ik_quat_identity();
     t.use_rotation = t.use_swivel = false;
@@ -1411,6 +1413,7 @@ static void test_robust_limb_degenerate_side(void)
     l.upper_length = l.lower_length = IK_R(1e-6);
     l.hinge_axis = ik_vec3_make(1, 0, 1);
     l.swivel_ref = ik_vec3_make(1, 1, 1);
+    l.limits = NULL;
     t.pos = ik_vec3_make(IK_R(1e-6), IK_R(1e-6), IK_R(1e-6));
     t.rot = ik_quat_identity();
     t.use_rotation = true;

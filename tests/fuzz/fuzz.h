@@ -363,7 +363,7 @@ static inline int fz_xform_finite(ik_xform t)
 static inline int fz_status_valid(ik_status s)
 {
     return s == IK_STATUS_CONVERGED || s == IK_STATUS_MAX_ITERATIONS || s == IK_STATUS_STALLED ||
-           s == IK_STATUS_UNREACHABLE;
+           s == IK_STATUS_UNREACHABLE || s == IK_STATUS_LIMITED;
 }
 
 static inline int fz_info_valid(const ik_solve_info *info)

@@ -1,6 +1,7 @@
 /* Fuzz target: the analytic limb. ik_limb_solve, ik_limb_swivel, ik_limb_chain, with limbs,
-   targets, options and states from the bytes. On IK_OK: finite q and pose, unit rotations, a
-   valid status, and the wrist where the status says (converged: at the target). On error:
+   targets, options, states and limits from the bytes. On IK_OK: finite q and pose, unit
+   rotations, a valid status, the wrist where the status says (converged: at the target), and
+   with limits every joint within them. On error:
    q, out_pose, info untouched, and an error code that matches what was wrong. */
 #include "fuzz.h"
 
@@ -11,6 +12,66 @@
 #else
 #define FZ_LIMB_TOL 1e-6
 #endif
+
+// A ball limit from the bytes, made by ik_ball_limit_make() (a default where that refuses the
+// bytes), its cone maybe broken after: whether ik.h must reject it (a semi-axis outside [0, 1],
+// or subnormal: a half-angle below about 4 REAL_MIN).
+static int fuzz_ball_limit(fz *f, ik_ball_limit *b)
+{
+    ik_real sx = IK_FABS(fz_real(f, 3)), sy = IK_FABS(fz_real(f, 3)), lo = fz_real(f, 3);
+    ik_real hi = lo + IK_FABS(fz_real(f, 3));
+    ik_vec3 z = fz_vec3(f, 1), x = fz_vec3(f, 1);
+    if (ik_ball_limit_make(z, x, sx, sy, lo, hi, b) != IK_OK)
+        ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_PI, IK_PI, -IK_PI,
+                           IK_PI, b);
+    if (fz_chance(f, 8)) // a field broken after the make
+        b->cone[0] = fz_real(f, 2);
+    return !(b->cone[0] == 0 || (b->cone[0] >= IK__REAL_MIN && b->cone[0] <= 1)) ||
+           (b->cone[1] > 0 && b->cone[1] < IK__REAL_MIN);
+}
+
+// Limits for the limb from the bytes (about a quarter of the inputs; none once the bytes run
+// out): an elbow range (maybe lo > hi, NaN, or outside the bending branch) and ball limits (maybe
+// broken). *bad: limits ik.h must reject; 2 where the range touches the branch's end within
+// rounding (either answer is right).
+static const ik_limb_limits *fuzz_limits(fz *f, const ik_limb *limb, ik_limb_limits *lim, int *bad)
+{
+    ik_limb free_limb = *limb;
+    ik_limb_prepared g;
+    int saved = f->tainted;
+    *bad = 0;
+    if (fz_u8(f) < 192)
+        return NULL;
+    f->tainted = 0;
+    lim->elbow_lo = fz_real(f, 4);
+    lim->elbow_hi = fz_chance(f, 16) ? fz_real(f, 4) : lim->elbow_lo + IK_FABS(fz_real(f, 4));
+    *bad = fuzz_ball_limit(f, &lim->shoulder);
+    *bad = fuzz_ball_limit(f, &lim->wrist) || *bad;
+    *bad = *bad || !fz_bounded(lim->elbow_lo) || !fz_bounded(lim->elbow_hi) ||
+           !(lim->elbow_lo <= lim->elbow_hi);
+    f->tainted = saved;
+    free_limb.limits = NULL;
+    if (!*bad && ik_limb_prepare(&free_limb, &g) == IK_OK) {
+        double lo = (double)lim->elbow_lo > (double)g.t0 ? (double)lim->elbow_lo : (double)g.t0;
+        double hi = (double)lim->elbow_hi < (double)g.t0 + 3.141592653589793
+                        ? (double)lim->elbow_hi
+                        : (double)g.t0 + 3.141592653589793;
+        *bad = lo > hi + 1e-6 ? 1 : (lo > hi - 1e-6 ? 2 : 0);
+    }
+    return lim;
+}
+
+// Whether the answer q is within the limits (the elbow to rounding).
+static int fuzz_within_limits(const ik_limb_limits *lim, const ik_real *q)
+{
+    double slack = 64 * (double)IK_EPSILON * (1 + fabs((double)q[3]));
+    return ik_ball_limit_contains(&lim->shoulder,
+                                  ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]))) &&
+           ik_ball_limit_contains(&lim->wrist,
+                                  ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]))) &&
+           (double)q[3] >= (double)lim->elbow_lo - slack &&
+           (double)q[3] <= (double)lim->elbow_hi + slack;
+}
 
 // Whether the limb is one ik.h must reject (the header's list), by the harness's own reading.
 static int limb_bad(const ik_limb *l)
@@ -41,6 +102,8 @@ FUZZ_TARGET(limb)
     ik_real q[7], q0[7], sw;
     int i, bad, target_bad, q_bad, opts_bad = 0, geo, pose_bad = 0;
     ik_limb_pose pose0;
+    ik_limb_limits limits;
+    int limits_bad;
     int null_limb = fz_chance(&f, 4), null_target = fz_chance(&f, 4), null_q = fz_chance(&f, 4);
     int null_pose = fz_chance(&f, 32), null_info = fz_chance(&f, 32);
     int null_opts = fz_chance(&f, 32);
@@ -60,6 +123,7 @@ FUZZ_TARGET(limb)
         f.tainted = saved || !fz_vec3_bounded(limb.hinge_axis);
     }
     limb.swivel_ref = fz_vec3(&f, 1);
+    limb.limits = NULL;
     bad = f.tainted;
     geo = limb_bad(&limb);
 
@@ -103,19 +167,21 @@ FUZZ_TARGET(limb)
         pose_bad = f.tainted;
     }
     pose0 = pose;
+    limb.limits = fuzz_limits(&f, &limb, &limits, &limits_bad);
     memset(&info, FZ_FILL, sizeof info);
     r = ik_limb_solve(null_limb ? NULL : &limb, null_target ? NULL : &tg, null_opts ? NULL : &opts,
                       null_q ? NULL : q, null_pose ? NULL : &pose, null_info ? NULL : &info);
     if (r == IK_OK) {
         FZ_CHECK(!null_limb && !null_target && !(null_q && null_pose));
-        FZ_CHECK(!bad && geo != 1);
+        FZ_CHECK(!bad && geo != 1 && limits_bad != 1);
         FZ_CHECK(!target_bad);
         FZ_CHECK(null_q ? !pose_bad : !q_bad);
         FZ_CHECK(!opts_bad);
         FZ_CHECK(null_q || fz_all_finite(q, 7)); // (without q, q is the harness's own array)
         if (!null_info) {
             FZ_CHECK(fz_info_valid(&info));
-            FZ_CHECK(info.status == IK_STATUS_CONVERGED || info.status == IK_STATUS_UNREACHABLE);
+            FZ_CHECK(info.status == IK_STATUS_CONVERGED || info.status == IK_STATUS_UNREACHABLE ||
+                     (limb.limits && info.status == IK_STATUS_LIMITED));
         }
         if (!null_pose)
             FZ_CHECK(ik_quat_is_unit(pose.shoulder, IK_R(1e-4)) &&
@@ -135,6 +201,12 @@ FUZZ_TARGET(limb)
             ch = ik_chain_make(j, 3, tip);
             FZ_CHECK(ik_chain_fk(&ch, q, NULL, &eff) == IK_OK);
             FZ_CHECK(fz_xform_finite(eff));
+            // with limits, every joint within them (the rotations as the limb wrote them)
+            if (limb.limits && !null_q)
+                FZ_CHECK(fuzz_within_limits(limb.limits, q));
+            if (limb.limits && null_q && !null_pose)
+                FZ_CHECK(ik_ball_limit_contains(&limits.shoulder, pose.shoulder) &&
+                         ik_ball_limit_contains(&limits.wrist, pose.wrist));
             // (the limb solves in units of its own length, so that squares do not underflow;
             // denormal lengths carry too few digits for the tolerance)
             if (!null_info && info.status == IK_STATUS_CONVERGED &&
@@ -149,7 +221,7 @@ FUZZ_TARGET(limb)
         switch (r) {
         case IK_ERR_NULL_ARG: FZ_CHECK(null_limb || null_target || (null_q && null_pose)); break;
         case IK_ERR_BAD_ARG:
-            FZ_CHECK(bad || geo || target_bad || (null_q ? pose_bad : q_bad));
+            FZ_CHECK(bad || geo || limits_bad || target_bad || (null_q ? pose_bad : q_bad));
             break;
         case IK_ERR_BAD_OPTS: FZ_CHECK(opts_bad); break;
         default: FZ_CHECK(0);
@@ -160,10 +232,11 @@ FUZZ_TARGET(limb)
     r = ik_limb_swivel(null_limb ? NULL : &limb, null_q ? NULL : q, fz_chance(&f, 8) ? NULL : &sw);
     if (r == IK_OK) {
         FZ_CHECK(fz_finite(sw) && sw > -IK_PI && sw <= IK_PI);
-        FZ_CHECK(!bad && geo != 1);
+        FZ_CHECK(!bad && geo != 1 && limits_bad != 1);
     } else {
         FZ_CHECK(fz_untouched(&sw, sizeof sw));
-        FZ_CHECK(r == IK_ERR_NULL_ARG || (r == IK_ERR_BAD_ARG && (bad || geo || q_bad)));
+        FZ_CHECK(r == IK_ERR_NULL_ARG ||
+                 (r == IK_ERR_BAD_ARG && (bad || geo || limits_bad || q_bad)));
     }
     {
         ik_joint j[3];
@@ -176,7 +249,8 @@ FUZZ_TARGET(limb)
             FZ_CHECK(ik_chain_validate(&ch) == IK_OK && ik_chain_dof(&ch) == 7);
         } else {
             FZ_CHECK(fz_untouched(j, sizeof j) && fz_untouched(&tip, sizeof tip));
-            FZ_CHECK(r == IK_ERR_NULL_ARG ? null_limb : (r == IK_ERR_BAD_ARG && (bad || geo)));
+            FZ_CHECK(r == IK_ERR_NULL_ARG ? null_limb
+                                          : (r == IK_ERR_BAD_ARG && (bad || geo || limits_bad)));
         }
     }
     return 0;
