@@ -3249,7 +3249,7 @@ typedef struct ik__policy {
 // moves, per column sqrt(weight) and limits (infinite for balls).
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
-    ik_real *frame;        // [3 dof] per limited ball on its boundary: its columns' 3 x 3 basis
+    ik_real *frame;        // [6 dof] per limited ball near its boundary: its columns' M^-1, M
     bool ball_limits;      // a limited ball joint (exponential maps): frames to make
     ik__joint_table table; // ik__joint_table_make()
     bool unit_weights;     // every sw is 1
@@ -3278,7 +3278,7 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
 
 static size_t ik__jacobian_reals(int dof, size_t table)
 {
-    return (size_t)dof * (6 * 4 + 11) + 36 + 6 + table;
+    return (size_t)dof * (6 * 4 + 14) + 36 + 6 + table;
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -3814,14 +3814,14 @@ static ik_vec3 ik__expmap_to_ypr(const ik_real *v)
     return ik_mat3_to_euler(ik_quat_to_mat3(r), IK_EULER_YXZ);
 }
 
-// x (a ball's 3 values) in its frame's coordinates: frame^T x (ik__ball_frames()).
-static void ik__ball_frame_in(const ik_real *f, ik_real *x)
+// x (a ball's 3 values) in its frame's coordinates: M x (ik__ball_frames()).
+static void ik__ball_frame_in(const ik_real *frame, ik_real *x)
 {
-    ik_real z[3];
-    int k;
-    z[0] = x[0], z[1] = x[1], z[2] = x[2];
-    for (k = 0; k < 3; k++)
-        x[k] = f[k] * z[0] + f[3 + k] * z[1] + f[6 + k] * z[2];
+    ik_mat3 fm[2];
+    ik_vec3 z;
+    memcpy(fm, frame, sizeof fm);
+    z = ik_mat3_mul_vec3(fm[1], ik_vec3_make(x[0], x[1], x[2]));
+    x[0] = z.x, x[1] = z.y, x[2] = z.z;
 }
 
 // The pull toward the rest pose into w->trial, rest_gain (rest - q) / sqrt(w); 0 if not active.
@@ -3842,7 +3842,7 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
         for (t = 0; t < nd; t++)
             w->trial[c + t] = sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c + t]) / sw;
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY)
-            ik__ball_frame_in(w->frame + 3 * c, w->trial + c);
+            ik__ball_frame_in(w->frame + 6 * c, w->trial + c);
         for (t = 0; t < nd; t++, c++)
             w->trial[c] = w->pinned[c] != 0 ? 0 : w->trial[c];
     }
@@ -4095,35 +4095,37 @@ static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_r
     return b;
 }
 
-// A ball's columns c..c+2 in the basis frame (3 x 3, columns: tangent, then the bounds' normals,
-// the first last); their limits: the normals' distances, as a hinge's (docs/limits.md).
+// A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
+// normals (the second's, then the first's), so that z's last values are dq's components along the
+// normals, bounded as a hinge's values are (docs/limits.md). Stored: M^-1, then M.
 static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b)
 {
-    ik_real *f = w->frame + 3 * c;
-    ik_vec3 n1 = b->normal[0], n2, t;
+    const ik_vec3 n1 = b->normal[0];
+    const bool corner = b->count > 1 && ik_vec3_length(ik_vec3_cross(n1, b->normal[1])) > IK_R(0.1);
+    ik_vec3 n2 = corner ? b->normal[1]
+                        : ik_vec3_normalize(ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6)
+                                                                  ? ik_vec3_make(1, 0, 0)
+                                                                  : ik_vec3_make(0, 1, 0)));
+    ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
+    ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1)), jr[3];
+    ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
     int k, i;
-    n2 = b->count > 1 ? ik_vec3_sub(b->normal[1], ik_vec3_scale(n1, ik_vec3_dot(b->normal[1], n1)))
-                      : ik_vec3_make(0, 0, 0);
-    w->hi[c + 1] = IK_INFINITY;
-    if (ik_vec3_length(n2) > IK_R(0.1)) { // (a corner: both bounds)
-        w->hi[c + 1] = w->q[c + 1] + b->dist[1] / ik_vec3_length(n2);
-        n2 = ik_vec3_normalize(n2);
-    } else { // (one bound: any perpendicular)
-        n2 = ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6) ? ik_vec3_make(1, 0, 0)
-                                                         : ik_vec3_make(0, 1, 0));
-        n2 = ik_vec3_normalize(n2);
-    }
-    t = ik_vec3_cross(n2, n1);
+    col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
+    col[1] = ik_vec3_scale(ik_vec3_cross(n1, t), 1 / det);
+    col[2] = ik_vec3_scale(ik_vec3_cross(t, n2), 1 / det);
+    for (k = 0; k < 3; k++)
+        fm[0].m[0][k] = col[k].x, fm[0].m[1][k] = col[k].y, fm[0].m[2][k] = col[k].z;
+    fm[1].m[0][0] = t.x, fm[1].m[0][1] = t.y, fm[1].m[0][2] = t.z;
+    fm[1].m[1][0] = n2.x, fm[1].m[1][1] = n2.y, fm[1].m[1][2] = n2.z;
+    fm[1].m[2][0] = n1.x, fm[1].m[2][1] = n1.y, fm[1].m[2][2] = n1.z;
+    memcpy(w->frame + 6 * c, fm, sizeof fm);
+    w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    for (k = 0; k < 3; k++) { // f[3 i + k]: row i, column k
-        f[k] = k == 0 ? t.x : (k == 1 ? n2.x : n1.x);
-        f[3 + k] = k == 0 ? t.y : (k == 1 ? n2.y : n1.y);
-        f[6 + k] = k == 0 ? t.z : (k == 1 ? n2.z : n1.z);
-    }
-    for (i = 0; i < w->m; i++) { // J <- J frame
-        ik_real *j = w->jac + i * w->dof + c, j0 = j[0], j1 = j[1], j2 = j[2];
+    for (i = 0; i < w->m; i++) { // J <- J M^-1
+        ik_real *j = w->jac + i * w->dof + c;
+        jr[0] = j[0], jr[1] = j[1], jr[2] = j[2];
         for (k = 0; k < 3; k++)
-            j[k] = j0 * f[k] + j1 * f[3 + k] + j2 * f[6 + k];
+            j[k] = jr[0] * fm[0].m[0][k] + jr[1] * fm[0].m[1][k] + jr[2] * fm[0].m[2][k];
     }
 }
 
@@ -4145,7 +4147,7 @@ static void ik__ball_frames(ik__jac_work *w)
     }
 }
 
-// Back from the frames: the step dq <- frame dq and J <- J frame^T.
+// Back from the frames: the step dq <- M^-1 z and J <- J M.
 static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
@@ -4153,16 +4155,17 @@ static void ik__ball_frames_undo(ik__jac_work *w)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
-            const ik_real *f = w->frame + 3 * c;
+            ik_mat3 fm[2];
             ik_real z[3];
+            memcpy(fm, w->frame + 6 * c, sizeof fm);
             z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
             for (k = 0; k < 3; k++)
-                w->dq[c + k] = f[3 * k] * z[0] + f[3 * k + 1] * z[1] + f[3 * k + 2] * z[2];
+                w->dq[c + k] = fm[0].m[k][0] * z[0] + fm[0].m[k][1] * z[1] + fm[0].m[k][2] * z[2];
             for (i = 0; i < w->m; i++) {
                 ik_real *jr = w->jac + i * w->dof + c;
                 z[0] = jr[0], z[1] = jr[1], z[2] = jr[2];
                 for (k = 0; k < 3; k++)
-                    jr[k] = z[0] * f[3 * k] + z[1] * f[3 * k + 1] + z[2] * f[3 * k + 2];
+                    jr[k] = z[0] * fm[1].m[0][k] + z[1] * fm[1].m[1][k] + z[2] * fm[1].m[2][k];
             }
         }
         c += ik_joint_type_dof(j->type);
@@ -4244,7 +4247,7 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->lo = w->sw + dof;
     w->hi = w->lo + dof;
     w->frame = w->hi + dof;
-    w->u = w->frame + 3 * dof;
+    w->u = w->frame + 6 * dof;
     w->s = w->u + 36;
     w->table = ik__joint_table_make(w->chain, w->s + 6);
 }
@@ -6407,10 +6410,10 @@ static bool ik__limb_swivel_search(const ik__limb_swivels *s, ik_real *delta)
     for (k = 1; k <= IK__LIMB_SWIVEL_STEPS / 2; k++) {
         bool found = false;
         for (side = 1; side >= -1; side -= 2) {
-            ik_real d = side * k * h, b;
+            ik_real d = (ik_real)(side * k) * h, b;
             if (!ik__limb_swivel_within(s, d))
                 continue;
-            b = ik__limb_swivel_bisect(s, side * (k - 1) * h, d);
+            b = ik__limb_swivel_bisect(s, (ik_real)(side * (k - 1)) * h, d);
             if (!found || IK_FABS(b) < IK_FABS(*delta))
                 *delta = b;
             found = true;
@@ -6419,9 +6422,9 @@ static bool ik__limb_swivel_search(const ik__limb_swivels *s, ik_real *delta)
             return true;
     }
     for (k = 1 - IK__LIMB_SWIVEL_STEPS / 2; k <= IK__LIMB_SWIVEL_STEPS / 2; k++) {
-        v = ik__limb_swivel_violation(s, k * h);
+        v = ik__limb_swivel_violation(s, (ik_real)k * h);
         if (v < least)
-            least = v, best = k * h;
+            least = v, best = (ik_real)k * h;
     }
     return ik__limb_swivel_least(s, best, delta);
 }

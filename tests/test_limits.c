@@ -548,6 +548,110 @@ static void test_limit_dls(void)
     CHECK(reached[0] >= tried[0] * 0.99 && reached[1] >= tried[1] * 0.99);
 }
 
+// The joint move between two states of a chain of balls and hinges: the largest rotation angle
+// of a ball joint or change of a hinge.
+static double limit_state_move(const ik_joint *joints, int n, const ik_real *a, const ik_real *b)
+{
+    int j, at;
+    double most = 0;
+    for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++)
+        most = fmax(most, joints[j].type == IK_JOINT_BALL
+                              ? test_quat_angle(
+                                    ik_quat_from_expmap(ik_vec3_make(a[at], a[at + 1], a[at + 2])),
+                                    ik_quat_from_expmap(ik_vec3_make(b[at], b[at + 1], b[at + 2])))
+                              : fabs((double)(a[at] - b[at])));
+    return most;
+}
+
+// Whether a joint of a state within the limits is on its boundary: a hinge at lo or hi, a ball
+// joint's rotation outside once its exponential map is stretched by 0.1%.
+static bool limit_on_boundary(const ik_joint *joints, int n, const ik_real *q)
+{
+    int j, at;
+    bool on = false;
+    for (j = 0, at = 0; j < n; at += ik_joint_type_dof(joints[j].type), j++)
+        on = on || (joints[j].type == IK_JOINT_BALL
+                        ? !ik_ball_limit_contains(
+                              joints[j].limit,
+                              ik_quat_from_expmap(ik_vec3_scale(
+                                  ik_vec3_make(q[at], q[at + 1], q[at + 2]), IK_R(1.001))))
+                        : q[at] == joints[j].lo || q[at] == joints[j].hi);
+    return on;
+}
+
+// A state of the humanoid arm along a smooth loop (s in [0, 2 pi)) that leaves its limits, brought
+// within them: the balls projected, the elbow clamped (on a boundary much of the time).
+static void limit_arm_state(const ik_limb_limits *limits, double s, ik_real *q)
+{
+    int i;
+    ik_vec3 v;
+    for (i = 0; i < 7; i++)
+        q[i] = (ik_real)(i == 3 ? 1.6 + 1.0 * sin(4 * s + 2.1) : 1.3 * sin((i + 1) * s + 0.7 * i));
+    v = ik_quat_to_expmap(ik_ball_limit_project(
+        &limits->shoulder, ik_quat_from_expmap(ik_vec3_make(q[0], q[1], q[2]))));
+    q[0] = v.x, q[1] = v.y, q[2] = v.z;
+    q[3] = q[3] < limits->elbow_lo ? limits->elbow_lo
+                                   : (q[3] > limits->elbow_hi ? limits->elbow_hi : q[3]);
+    v = ik_quat_to_expmap(
+        ik_ball_limit_project(&limits->wrist, ik_quat_from_expmap(ik_vec3_make(q[4], q[5], q[6]))));
+    q[4] = v.x, q[5] = v.y, q[6] = v.z;
+}
+
+// The humanoid arm as a chain (ik_limb_chain() of ik_limb_humanoid(): its limits on the
+// joints), with (k = 0) and without its limits, following a smooth path of wrist poses with DLS
+// and a rest pose (the elbow bent, 0.1 of the null space's pull), each frame from the last
+// answer. The poses are the FK of a smooth loop of states brought within the limits (reachable,
+// a ball joint or the elbow on its boundary in most frames). Every answer within the limits and
+// 99% converged; the joints' largest move between frames is printed beside the free arm's (the
+// analytic limb's path tests in test_limb.c bound it; DLS has one larger move on this path, where
+// a ball pinned on its boundary leaves a near-singular reduced problem: docs/limits.md).
+static void test_limit_humanoid_path(void)
+{
+    ik_limb limb;
+    ik_limb_limits limits;
+    ik_joint joints[2][3];
+    ik_xform tip, goal;
+    ik_chain chain[2];
+    ik_real q[2][7], prev[7], want[7], rest[7] = { 0, 0, 0, IK_R(1.6), 0, 0, 0 };
+    static unsigned char scratch[8192];
+    int f, k, frames = 4000, outside = 0, converged[2] = { 0, 0 }, on_boundary = 0;
+    double worst[2] = { 0, 0 };
+    ik_jacobian_opts o = ik_default_jacobian_opts();
+    o.rest = rest;
+    o.rest_gain = IK_R(0.1);
+    CHECK(ik_limb_humanoid(IK_HUMANOID_LEFT_ARM, IK_R(0.3), IK_R(0.25), &limb, &limits) == IK_OK);
+    for (k = 0; k < 2; k++) {
+        CHECK(ik_limb_chain(&limb, joints[k], &tip) == IK_OK);
+        chain[k] = ik_chain_make(joints[k], 3, tip);
+        limit_arm_state(&limits, 0, q[k]);
+    }
+    joints[1][0].limit = joints[1][2].limit = NULL; // (the free arm)
+    joints[1][1].lo = -IK_INFINITY, joints[1][1].hi = IK_INFINITY;
+    for (f = 1; f <= frames; f++) {
+        limit_arm_state(&limits, 2 * 3.14159265358979 * f / frames, want);
+        ik_chain_fk(&chain[0], want, NULL, &goal);
+        on_boundary += limit_on_boundary(joints[0], 3, want);
+        for (k = 0; k < 2; k++) {
+            ik_target target = ik_target_pose(goal);
+            ik_solve_info info;
+            memcpy(prev, q[k], sizeof prev);
+            CHECK(ik_jacobian_solve(&chain[k], &target, &o, q[k], scratch, sizeof scratch, &info) ==
+                  IK_OK);
+            converged[k] += info.status == IK_STATUS_CONVERGED;
+            worst[k] = fmax(worst[k], limit_state_move(joints[k], 3, prev, q[k]));
+        }
+        outside += limit_outside(joints[0], 3, q[0]);
+    }
+    printf(
+        "  humanoid arm (chain, DLS, rest pose) along %d reachable wrist poses (%d with a joint on "
+        "its boundary): %d converged (free arm %d), %d joints outside their limits; largest "
+        "joint move between frames %.3g rad (free arm %.3g)\n",
+        frames, on_boundary, converged[0], converged[1], outside, worst[0], worst[1]);
+    CHECK(outside == 0);
+    CHECK(on_boundary > frames / 2);
+    CHECK(converged[0] >= frames * 0.99);
+}
+
 void test_limits(void)
 {
     RUN(test_limit_make);
@@ -556,4 +660,5 @@ void test_limits(void)
     RUN(test_limit_continuity);
     RUN(test_limit_ccd);
     RUN(test_limit_dls);
+    RUN(test_limit_humanoid_path);
 }
