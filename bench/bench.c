@@ -221,7 +221,9 @@ static void make_limb_case(limb_case *c, int kind)
     c->limb.upper_length = IK_R(0.30);
     c->limb.lower_length = IK_R(0.25);
     c->limb.swivel_ref = ik_vec3_make(0, 0, -1);
+#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 12
     c->limb.limits = NULL;
+#endif
     ik_limb_chain(&c->limb, j, &tip);
     chain = ik_chain_make(j, 3, tip);
     for (k = 0; k < 7; k++) {
@@ -906,7 +908,7 @@ static void print_title(int runs, const char *end)
         printf("median of %d runs%s", runs, end);
 }
 
-#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 11
+#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 12 // (ball-joint limits: 0.12.0)
 // Ball-joint limits: 1024 random rotations against a cone of 1.2 x 0.6 rad (or 1.2 x 1.2) and
 // twist -0.8..0.5.
 typedef struct limit_case {
