@@ -515,8 +515,9 @@ typedef struct ik_ball_limit {
 IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real swing_x,
                                    ik_real swing_y, ik_real twist_lo, ik_real twist_hi,
                                    ik_ball_limit *out);
-// Whether rotation r (normalized here) is within the limit, to rounding (32 epsilon, over
-// cos(swing / 2) near a half-turn swing); false for limit NULL.
+// Whether rotation r (normalized here; a zero or non-finite r is the identity, as
+// ik_quat_normalize() makes it) is within the limit, to rounding (32 epsilon, over cos(swing / 2)
+// near a half-turn swing); false for limit NULL.
 IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r);
 // The allowed rotation nearest r (normalized here) in the limit's coordinates: the swing to the
 // nearest point of the cone's ellipse in tan(angle / 4) coordinates, the twist to the nearer end
@@ -1803,9 +1804,10 @@ IKDEF ik_result ik_ball_limit_make(ik_vec3 twist_axis, ik_vec3 x_axis, ik_real s
     out->cone[1] = IK_SIN(swing_x / 4) / IK_COS(swing_x / 4);
     out->twist[0] = twist_lo;
     out->twist[1] = twist_hi;
-    out->twist_half[0] = IK_COS(twist_lo / 2);
+    // (cos >= 0: in float IK_PI / 2 is beyond pi / 2, and the twist test orders on the half angle)
+    out->twist_half[0] = IK_COS(twist_lo / 2) > 0 ? IK_COS(twist_lo / 2) : 0;
     out->twist_half[1] = IK_SIN(twist_lo / 2);
-    out->twist_half[2] = IK_COS(twist_hi / 2);
+    out->twist_half[2] = IK_COS(twist_hi / 2) > 0 ? IK_COS(twist_hi / 2) : 0;
     out->twist_half[3] = IK_SIN(twist_hi / 2);
     return IK_OK;
 }
@@ -1889,13 +1891,17 @@ static inline IK__ALWAYS_INLINE ik__swing_twist ik__limit_split(const ik_ball_li
 static inline IK__ALWAYS_INLINE bool ik__cone_contains(const ik_ball_limit *limit,
                                                        const ik__swing_twist *st, ik_real slack)
 {
-    ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale;
+    ik_real a = limit->cone[0], b = limit->cone[1], m = st->scale, c = a > b ? a : b, k;
     ik_real x = IK_FABS(st->swing[0]) - slack, y = IK_FABS(st->swing[1]) - slack;
     x = x > 0 ? x : 0;
     y = y > 0 ? y : 0;
-    if (a > 0 && b > 0)
-        return (x * b) * (x * b) + (y * a) * (y * a) <= (a * b * m) * (a * b * m);
-    return x <= a * m && y <= b * m;
+    if ((a <= b ? a : b) <= c * (IK_EPSILON / 16) || c <= IK_EPSILON) // a segment, a point
+        return a <= b ? x <= 0 && y <= b * m : y <= 0 && x <= a * m;  // (as ik__cone_nearest)
+    if (c < IK_R(1e-3)) { // (scaled by 1 / c: the squares below would underflow)
+        k = 1 / c;
+        a *= k, b *= k, x *= k, y *= k;
+    }
+    return (x * b) * (x * b) + (y * a) * (y * a) <= (a * b * m) * (a * b * m);
 }
 
 // The twist within [lo, hi]: its half angle between theirs (all in [-pi/2, pi/2]).
@@ -1903,7 +1909,10 @@ static inline IK__ALWAYS_INLINE bool ik__twist_contains(const ik_ball_limit *lim
                                                         const ik__swing_twist *st, ik_real slack)
 {
     const ik_real *h = limit->twist_half, *half = st->half;
-    return half[1] * h[0] - half[0] * h[1] >= -slack && half[0] * h[3] - half[1] * h[2] >= -slack;
+    const ik_real lo = half[1] * h[0] - half[0] * h[1], hi = half[0] * h[3] - half[1] * h[2];
+    if (lo >= -slack && hi >= -slack)
+        return true;
+    return half[0] <= slack && lo <= slack && hi <= slack; // (w = 0: the twist pi is also -pi)
 }
 
 // The root t of (alpha / (a2 + t))^2 + (beta / (b2 + t))^2 = 1 (a point outside the ellipse of
@@ -2018,6 +2027,23 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
     }
     out = ik__limit_join(limit, swing, half, 1 / den);
     return ik_quat_dot(out, unit) < 0 ? ik__quat_scale(out, -1) : out;
+}
+
+// The exponential map v [3], stretched or shrunk by a few epsilon, within limit (true), or as
+// it was (false).
+static bool ik__expmap_stretch_within(const ik_ball_limit *limit, ik_real *v)
+{
+    static const ik_real stretch[5] = { 0, 8, -8, 64, -64 };
+    int k;
+    for (k = 0; k < 5; k++) {
+        ik_real f = 1 + stretch[k] * IK_EPSILON;
+        ik_vec3 m = ik_vec3_make(v[0] * f, v[1] * f, v[2] * f);
+        if (ik_ball_limit_contains(limit, ik_quat_from_expmap(m))) {
+            v[0] = m.x, v[1] = m.y, v[2] = m.z;
+            return true;
+        }
+    }
+    return false;
 }
 
 // ---- implementation: chain ---------------------------------------------------------------------
@@ -4167,6 +4193,7 @@ static void ik__ball_frames_undo(ik__jac_work *w)
                 for (k = 0; k < 3; k++)
                     jr[k] = z[0] * fm[1].m[0][k] + z[1] * fm[1].m[1][k] + z[2] * fm[1].m[2][k];
             }
+            w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY; // (made again with the frames)
         }
         c += ik_joint_type_dof(j->type);
     }
@@ -4549,7 +4576,11 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
         e2 += e[i] * e[i];
     od.method = IK_JACOBIAN_DLS;
     od.damping = IK_SQRT(e2) < IK_R(0.1) * w->scale ? IK_SQRT(e2) : IK_R(0.1) * w->scale;
+    if (w->ball_limits) // (the active set's pins on balls are in their frames)
+        ik__ball_frames(w);
     ik__jacobian_step(w->chain, &od, w, w->m, w->dof, e, w->scale, w->euler);
+    if (w->ball_limits)
+        ik__ball_frames_undo(w);
 }
 
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
@@ -4605,6 +4636,8 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
                 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
             w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
         }
+        if (j->type == IK_JOINT_BALL && j->limit) // (a map that rounds a rotation out: within)
+            ik__expmap_stretch_within(j->limit, w->q + c);
         c += ik_joint_type_dof(j->type);
     }
     for (c = 0; c < w->dof; c++)
@@ -6429,33 +6462,16 @@ static bool ik__limb_swivel_search(const ik__limb_swivels *s, ik_real *delta)
     return ik__limb_swivel_least(s, best, delta);
 }
 
-// The exponential map v [3], stretched or shrunk by a few epsilon, within limit (true), or as
-// it was (false).
-static bool ik__limb_stretch_within(const ik_ball_limit *limit, ik_real *v)
-{
-    static const ik_real stretch[5] = { 0, 8, -8, 64, -64 };
-    int k;
-    for (k = 0; k < 5; k++) {
-        ik_real f = 1 + stretch[k] * IK_EPSILON;
-        ik_vec3 m = ik_vec3_make(v[0] * f, v[1] * f, v[2] * f);
-        if (ik_ball_limit_contains(limit, ik_quat_from_expmap(m))) {
-            v[0] = m.x, v[1] = m.y, v[2] = m.z;
-            return true;
-        }
-    }
-    return false;
-}
-
 // The exponential map v [3] made within limit where its rounding put it a rounding error out:
 // stretched or shrunk by a few epsilon, else projected (and stretched: a twist range ending at
 // pi, docs/limb.md, "Limits"); true where it had to be projected.
 static bool ik__limb_expmap_within(const ik_ball_limit *limit, ik_real *v)
 {
-    if (ik__limb_stretch_within(limit, v))
+    if (ik__expmap_stretch_within(limit, v))
         return false;
     ik__limb_log_near(
         ik_ball_limit_project(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))), v);
-    ik__limb_stretch_within(limit, v);
+    ik__expmap_stretch_within(limit, v);
     return true;
 }
 

@@ -321,6 +321,26 @@ static void test_limit_edges(void)
         p = ik_ball_limit_project(&tiny, test_rng_quat(&rng));
         CHECK(ik_quat_is_unit(p, TOL(1e-14, 1e-6)) && ik_ball_limit_contains(&tiny, p));
     }
+    // one tiny half-angle beside a normal one, or both tiny: a tilt that way is outside, and its
+    // projection takes the bone to the twist axis (to the cone's size)
+    for (i = 0; i < 4; i++) {
+        ik_ball_limit thin;
+        ik_real tiny = i < 2 ? (ik_real)TOL(1e-200, 1e-30) : (ik_real)TOL(1e-310, 1e-40);
+        ik_vec3 bone;
+        CHECK(ik_ball_limit_make(z, x, tiny, i % 2 ? tiny : (ik_real)1.2, -1, 1, &thin) == IK_OK);
+        r = ik_quat_from_axis_angle(ik_vec3_make(0, 1, 0), (ik_real)1.5); // (tilts z toward x)
+        CHECK(!ik_ball_limit_contains(&thin, r));
+        p = ik_ball_limit_project(&thin, r);
+        bone = ik_quat_rotate(p, z);
+        CHECK(ik_ball_limit_contains(&thin, p) && (double)bone.z > 1 - TOL(1e-12, 1e-6));
+    }
+    // twist ranges ending at -pi or pi (float's IK_PI / 2 is beyond pi / 2): projections within
+    for (i = 0; i < 2000; i++) {
+        ik_ball_limit end;
+        CHECK(ik_ball_limit_make(z, x, 1, 1, i % 2 ? (ik_real)0.5 : -IK_PI,
+                                 i % 2 ? IK_PI : (ik_real)-0.5, &end) == IK_OK);
+        CHECK(ik_ball_limit_contains(&end, ik_ball_limit_project(&end, test_rng_quat(&rng))));
+    }
     // zero and non-finite: the identity's projection
     p = ik_ball_limit_project(&point, ik_quat_make(0, 0, 0, 0));
     CHECK(ik_quat_is_unit(p, TOL(1e-14, 1e-6)) && ik_ball_limit_contains(&point, p));
