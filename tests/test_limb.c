@@ -1164,7 +1164,7 @@ static bool limb_q_within(const ik_limb *l, const ik_real *q)
 #ifdef IK_USE_FLOAT
 #define LIMITS_TOL 2e-4
 #else
-#define LIMITS_TOL 1e-10
+#define LIMITS_TOL 1e-12
 #endif
 
 // The counts of test_limb_limits_random().
