@@ -7091,11 +7091,10 @@ static ik_quat ik__ball_limit_random(const ik_ball_limit *limit, ik_quat u)
 {
     ik_real twist = limit->twist[0] + (limit->twist[1] - limit->twist[0]) * (u.x * u.x + u.y * u.y);
     ik_real px = u.z * limit->cone[0], py = u.w * limit->cone[1], m2 = px * px + py * py;
-    ik_real k = 1 / (1 + m2), c = IK_COS(twist / 2), s = IK_SIN(twist / 2);
-    ik_quat swing = ik_quat_make(2 * px * k, 2 * py * k, 0, (1 - m2) * k);
-    ik_quat r = ik_quat_mul(swing, ik_quat_make(0, 0, s, c));
-    ik_vec3 v = ik_mat3_mul_vec3(limit->axes, ik_vec3_make(r.x, r.y, r.z));
-    return ik_quat_make(v.x, v.y, v.z, r.w);
+    ik_real k = 1 / (1 + m2), swing[3], half[2];
+    swing[0] = 2 * px * k, swing[1] = 2 * py * k, swing[2] = (1 - m2) * k;
+    half[0] = IK_COS(twist / 2), half[1] = IK_SIN(twist / 2);
+    return ik__limit_join(limit, swing, half, 1);
 }
 
 // A random state within the limits; frozen joints keep start's (the caller's q).
