@@ -3297,6 +3297,17 @@ static size_t ik__jacobian_reals(int dof, size_t table)
     return ik__jacobian_rows_reals(dof, IK__CHAIN_ROWS, table);
 }
 
+// dst = src, m rows (3 and 6 copied in line).
+static void ik__rows_copy(ik_real *dst, const ik_real *src, int m)
+{
+    if (IK__FAST && m == 6)
+        memcpy(dst, src, 6 * sizeof(ik_real));
+    else if (IK__FAST && m == 3)
+        memcpy(dst, src, 3 * sizeof(ik_real));
+    else
+        memcpy(dst, src, (size_t)m * sizeof(ik_real));
+}
+
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
 {
     int dof = ik_chain_dof(chain);
@@ -3385,7 +3396,8 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
 // A = J diag(wa) J^T (wa NULL: weights 1) by blocks of 3 rows (A's rows lda values apart), per
 // `weighted` its own copy.
 IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
-                                  bool diagonal, ik_real *a, int at, int lda, const bool weighted)
+                                  bool diagonal, ik_real *a, int at, const int lda,
+                                  const bool weighted)
 {
     const ik_real *r1 = r0 + dof, *r2 = r1 + dof, *s1 = s0 + dof, *s2 = s1 + dof;
     ik_real a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0, a20 = 0, a21 = 0, a22 = 0;
@@ -3415,15 +3427,19 @@ IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik
 static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
                              bool diagonal, ik_real *a, int at, int lda)
 {
-    if (wa)
+    if (wa && lda == 6) // (6: the pose's rows, a constant)
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, 6, true);
+    else if (wa)
         ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, lda, true);
+    else if (lda == 6)
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, 6, false);
     else
         ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, lda, false);
 }
 
 // A = J diag(wa) J^T row by row, for a row count not a multiple of 3 (the same sums).
-static void ik__normal_matrix_rows(const ik_real *jac, const ik_real *wa, int m, int dof,
-                                   ik_real *a)
+IK__NOINLINE static void ik__normal_matrix_rows(const ik_real *jac, const ik_real *wa, int m,
+                                                int dof, ik_real *a)
 {
     int r, s, c;
     for (r = 0; r < m; r++)
@@ -3436,7 +3452,8 @@ static void ik__normal_matrix_rows(const ik_real *jac, const ik_real *wa, int m,
 }
 
 // A = J diag(wa) J^T (m x m): the lower blocks of 3 rows, then the upper triangle mirrored.
-static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
+IK__NOINLINE static void ik__normal_matrix_any(const ik_real *jac, const ik_real *wa, int m,
+                                               int dof, ik_real *a)
 {
     int r, s;
     if (m % 3 != 0) {
@@ -3451,9 +3468,27 @@ static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int 
             a[s * m + r] = a[r * m + s];
 }
 
+// ik__normal_matrix_any(), 3 and 6 rows by their blocks in line.
+static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
+{
+    int r, s;
+    if (!IK__FAST || (m != 3 && m != 6)) {
+        ik__normal_matrix_any(jac, wa, m, dof, a);
+        return;
+    }
+    ik__normal_block(jac, jac, wa, dof, true, a, 0, m);
+    if (m == 3) // position only
+        return;
+    ik__normal_block(jac + 3 * dof, jac, wa, dof, false, a, 18, 6);
+    ik__normal_block(jac + 3 * dof, jac + 3 * dof, wa, dof, true, a, 21, 6);
+    for (r = 3; r < 6; r++)
+        for (s = 0; s < 3; s++)
+            a[s * 6 + r] = a[r * 6 + s];
+}
+
 // out = J^T y for m rows of jac (dof columns), the rows summed in groups of 3.
-static void ik__jacobian_tmul_rows(const ik_real *jac, const ik_real *y, int m, int dof,
-                                   ik_real *out)
+IK__NOINLINE static void ik__jacobian_tmul_rows(const ik_real *jac, const ik_real *y, int m,
+                                                int dof, ik_real *out)
 {
     int r, c;
     for (c = 0; c < dof; c++) {
@@ -3518,7 +3553,7 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
 }
 
 // ik__ldlt_n() for any n, t_j kept in l's upper triangle (the same sums).
-static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
+IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
 {
     int i, j, k;
     for (i = 0; i < n; i++) {
@@ -3571,7 +3606,7 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 }
 
 // ik__ldlt_solve_n() for any n.
-static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n)
+IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n)
 {
     int i, k;
     for (i = 0; i < n; i++) {
@@ -3623,7 +3658,7 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int ro
 }
 
 // ik__ldlt_inverse_trace_n() for any n, M_kj kept in l's upper triangle (at l[j n + k]).
-static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int rows)
+IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int rows)
 {
     ik_real tr = 0;
     int i, j, k;
@@ -4522,7 +4557,7 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
 static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
 {
     int i, k;
-    memcpy(e, e0, (size_t)m * sizeof(ik_real));
+    ik__rows_copy(e, e0, m);
     for (k = 0; k + 2 < m; k += 3) {
         ik_real len = IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2]);
         if (len > max_step)
@@ -4641,7 +4676,7 @@ static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_
         swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
-        memcpy(w->at.e0, e1, (size_t)w->m * sizeof(ik_real));
+        ik__rows_copy(w->at.e0, e1, w->m);
         w->at.err = new_err;
     } else {
         w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
@@ -4678,7 +4713,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik_jacobian_opts od = *w->o;
     ik_real e2 = 0;
     int i;
-    memcpy(e, w->at.e0, (size_t)w->m * sizeof(ik_real));
+    ik__rows_copy(e, w->at.e0, w->m);
     for (i = 0; i < w->m; i++)
         e2 += e[i] * e[i];
     od.method = IK_JACOBIAN_DLS;
