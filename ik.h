@@ -3828,9 +3828,8 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     const int n = !IK__FAST || na > 6 ? na : (na <= 3 ? 3 : 6);
     ik_real *b = w->normal, *x = w->rv, tr = 0;
     int r, i, j;
-    for (i = 0; i < n; i++)
-        x[i] = 0;
     for (i = 0; i < na; i++) { // B's lower triangle and Jw^T e
+        ik_real xi = 0;
         for (j = 0; j <= i; j++) {
             ik_real sum = 0;
             for (r = 0; r < m; r++)
@@ -3838,16 +3837,18 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
             b[i * n + j] = sum;
         }
         for (r = 0; r < m; r++)
-            x[i] += w->jw[r * na + i] * e[r];
+            xi += w->jw[r * na + i] * e[r];
+        x[i] = xi;
         tr += b[i * n + i];
     }
-    for (i = na; i < n; i++) // the padding's rows of the identity
+    for (i = na; i < n; i++) { // the padding's rows of the identity
+        x[i] = 0;
         for (j = 0; j <= i; j++)
             b[i * n + j] = i == j ? 1 : 0;
+    }
     if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, w->factor, w->damped, x))
         return false;
-    for (i = 0; i < na; i++)
-        w->dq[i] = x[i];
+    memcpy(w->dq, x, (size_t)na * sizeof(ik_real));
     return true;
 }
 
@@ -4144,9 +4145,13 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, 
         r[i] = e[i];
         e2 += e[i] * e[i];
     }
-    for (c = 0; c < dof; c++)
-        for (i = 0; i < m && w->pinned[c] == 0; i++)
-            r[i] -= w->jac[i * dof + c] * w->dq[c];
+    for (c = 0; c < dof; c++) {
+        const ik_real dq = w->dq[c];
+        if (w->pinned[c] != 0)
+            continue;
+        for (i = 0; i < m; i++)
+            r[i] -= w->jac[i * dof + c] * dq;
+    }
     for (c = 0; c < dof; c++) {
         int side =
             ik__pin_releasable(w, c, clamped) && w->lo[c] < w->hi[c] ? ik__limit_side(w, c) : 0;
