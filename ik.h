@@ -3852,26 +3852,30 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     return true;
 }
 
+// The sum of the norms of the blocks of 3 rows (the last one shorter) of a column of m values,
+// x[0], x[stride], ...
+IK__SIZED ik_real ik__block_norms(const ik_real *x, int m, int stride)
+{
+    ik_real sum = 0, tail = 0;
+    int r;
+    for (r = 0; r + 3 <= m; r += 3) {
+        const ik_real a = x[r * stride], b = x[(r + 1) * stride], c = x[(r + 2) * stride];
+        sum += IK_SQRT(a * a + b * b + c * c);
+    }
+    for (; r < m; r++)
+        tail += x[r * stride] * x[r * stride];
+    return m % 3 != 0 ? sum + IK_SQRT(tail) : sum;
+}
+
 // SDLS's factor for singular triple i: (u_i . e) / s_i, clamped to gamma_i (docs/jacobian.md).
 static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int i, ik_real ue,
                                ik_real gamma_max)
 {
-    const ik_real *u = w->u, *v = w->v, *jw = w->jw, si = w->s[i];
-    ik_real ni, mi = 0, gi, big = 0, b0 = 0, b1 = 0, f = ue / si;
-    int r, c;
-    for (r = 0; r < 3; r++)
-        b0 += u[r * k + i] * u[r * k + i];
-    for (r = 3; r < m; r++)
-        b1 += u[r * k + i] * u[r * k + i];
-    ni = IK_SQRT(b0) + IK_SQRT(b1);
-    for (c = 0; c < na; c++) {
-        ik_real c0 = 0, c1 = 0;
-        for (r = 0; r < 3; r++)
-            c0 += jw[r * na + c] * jw[r * na + c];
-        for (r = 3; r < m; r++)
-            c1 += jw[r * na + c] * jw[r * na + c];
-        mi += IK_FABS(v[c * k + i]) * (IK_SQRT(c0) + IK_SQRT(c1));
-    }
+    const ik_real *v = w->v, si = w->s[i];
+    ik_real ni = ik__block_norms(w->u + i, m, k), mi = 0, gi, big = 0, f = ue / si;
+    int c;
+    for (c = 0; c < na; c++)
+        mi += IK_FABS(v[c * k + i]) * ik__block_norms(w->jw + c, m, na);
     mi /= si;
     gi = gamma_max * (mi > ni ? ni / mi : 1);
     for (c = 0; c < na; c++)
