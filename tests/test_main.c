@@ -343,6 +343,52 @@ static void test_normal_equations(void)
     CHECK(bound_ok == total);
 }
 
+// Internal: the normal matrix J diag(w) J^T and J^T y for 1 to 12 task rows (the fast paths' 3
+// and 6, the general code's blocks of 3 and its rows otherwise), weighted and not, against sums
+// in long double: each entry within 16 epsilon of the sum of its terms' magnitudes, the matrix
+// symmetric to the bit.
+static void test_normal_rows(void)
+{
+    enum { DOF = 7 };
+    test_rng r = { 77 };
+    int trial, i, j, c;
+    for (trial = 0; trial < 48; trial++) {
+        const int m = 1 + (trial / 2) % 12;
+        const bool weighted = trial % 2 != 0;
+        ik_real jac[12 * DOF], wa[DOF], a[144], y[12], out[DOF];
+        for (i = 0; i < m * DOF; i++)
+            jac[i] = (ik_real)test_rng_uniform(&r, -2, 2);
+        for (c = 0; c < DOF; c++)
+            wa[c] = (ik_real)test_rng_uniform(&r, 0, 1);
+        for (i = 0; i < m; i++)
+            y[i] = (ik_real)test_rng_uniform(&r, -1, 1);
+        ik__normal_matrix(jac, weighted ? wa : NULL, m, DOF, a);
+        ik__jacobian_tmul(jac, y, m, DOF, out);
+        for (i = 0; i < m; i++)
+            for (j = 0; j < m; j++) {
+                long double sum = 0, mag = 0;
+                for (c = 0; c < DOF; c++) {
+                    long double t = (long double)jac[i * DOF + c] *
+                                    (long double)(weighted ? wa[c] : 1) *
+                                    (long double)jac[j * DOF + c];
+                    sum += t;
+                    mag += fabsl(t);
+                }
+                CHECK(fabsl((long double)a[i * m + j] - sum) <= 16 * (long double)IK_EPSILON * mag);
+                CHECK(a[i * m + j] == a[j * m + i]);
+            }
+        for (c = 0; c < DOF; c++) {
+            long double sum = 0, mag = 0;
+            for (i = 0; i < m; i++) {
+                long double t = (long double)jac[i * DOF + c] * (long double)y[i];
+                sum += t;
+                mag += fabsl(t);
+            }
+            CHECK(fabsl((long double)out[c] - sum) <= 16 * (long double)IK_EPSILON * mag);
+        }
+    }
+}
+
 // Internal: the Jacobian solver's active set from one iteration to the next, on a 3 x 3 task
 // (J = I, so that J_c^T r is r's component c). ik__pins_carry() keeps a pin whose joint is still
 // on its limit (within a few roundings, also with the other limit infinite), frees the others,
@@ -592,6 +638,7 @@ static void test_main_internals(void)
 #endif
     RUN(test_rotation_log);
     RUN(test_normal_equations);
+    RUN(test_normal_rows);
     RUN(test_svd_sweeps);
     RUN(test_pins_active_set);
 }
