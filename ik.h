@@ -20,7 +20,7 @@
                ik_target goal = ik_target_position(ik_vec3_make(1, 1, 0));
                ik_jacobian_opts opts = ik_default_jacobian_opts();
                ik_real q[2] = { 0.3, -0.3 };      // the start; the answer on return
-               unsigned char scratch[1024];       // >= ik_jacobian_scratch_size(&chain)
+               unsigned char scratch[2048];       // >= ik_jacobian_scratch_size(&chain)
                ik_solve_info info;
                if (ik_jacobian_solve(&chain, &goal, &opts, q, scratch, sizeof scratch, &info))
                    return 1;                      // an IK_ERR_* code: bad input, q untouched
@@ -3250,7 +3250,8 @@ typedef struct ik__policy {
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
     ik_real *frame;        // [6 dof] per limited ball near its boundary: its columns' M^-1, M
-    ik_real *normal;       // [rows x rows] the normal equations' matrix (m x m or na x na)
+    ik_real *normal;       // [rows x rows] the normal equations' matrix (m x m or na x na; u's
+                           // place: the SVD is taken where the normal equations are not)
     ik_real *factor;       // [rows x rows] its LDL^T factor (ik__ldlt())
     ik_real *damped;       // [rows x rows] the damped matrix's factor
     ik_real *e, *e1;       // [rows] the step's (clamped) error, the trial's error
@@ -3289,7 +3290,7 @@ static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
 static size_t ik__jacobian_rows_reals(int dof, int rows, size_t table)
 {
     const size_t r = (size_t)rows;
-    return (size_t)dof * (r * 4 + 14) + 4 * r * r + 6 * r + table;
+    return (size_t)dof * (r * 4 + 14) + 3 * r * r + 6 * r + table;
 }
 
 static size_t ik__jacobian_reals(int dof, size_t table)
@@ -4417,8 +4418,8 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->hi = w->lo + dof;
     w->frame = w->hi + dof;
     w->u = w->frame + 6 * dof;
-    w->normal = w->u + rows * rows;
-    w->factor = w->normal + rows * rows;
+    w->normal = w->u;
+    w->factor = w->u + rows * rows;
     w->damped = w->factor + rows * rows;
     w->s = w->damped + rows * rows;
     w->at.e0 = w->s + rows;
