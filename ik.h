@@ -3577,10 +3577,10 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
 
 static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
 {
-    if (IK__FAST && n == 3)
-        return ik__ldlt_n(a, shift, l, 3);
     if (IK__FAST && n == 6)
         return ik__ldlt_n(a, shift, l, 6);
+    if (IK__FAST && n == 3)
+        return ik__ldlt_n(a, shift, l, 3);
     return ik__ldlt_rows(a, shift, l, n);
 }
 
@@ -3626,10 +3626,10 @@ IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n
 
 static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 {
-    if (IK__FAST && n == 3)
-        ik__ldlt_solve_n(l, x, 3);
-    else if (IK__FAST && n == 6)
+    if (IK__FAST && n == 6)
         ik__ldlt_solve_n(l, x, 6);
+    else if (IK__FAST && n == 3)
+        ik__ldlt_solve_n(l, x, 3);
     else
         ik__ldlt_solve_rows(l, x, n);
 }
@@ -3680,10 +3680,10 @@ IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int r
 // (l's upper triangle is work: ik__ldlt() leaves it unused)
 static ik_real ik__ldlt_inverse_trace(ik_real *l, int n, int rows)
 {
-    if (IK__FAST && n == 3)
-        return ik__ldlt_inverse_trace_n(l, 3, rows);
     if (IK__FAST && n == 6)
         return ik__ldlt_inverse_trace_n(l, 6, rows);
+    if (IK__FAST && n == 3)
+        return ik__ldlt_inverse_trace_n(l, 3, rows);
     return ik__ldlt_inverse_trace_rows(l, n, rows);
 }
 
