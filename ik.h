@@ -20,7 +20,7 @@
                ik_target goal = ik_target_position(ik_vec3_make(1, 1, 0));
                ik_jacobian_opts opts = ik_default_jacobian_opts();
                ik_real q[2] = { 0.3, -0.3 };      // the start; the answer on return
-               unsigned char scratch[1024];       // >= ik_jacobian_scratch_size(&chain)
+               unsigned char scratch[2048];       // >= ik_jacobian_scratch_size(&chain)
                ik_solve_info info;
                if (ik_jacobian_solve(&chain, &goal, &opts, q, scratch, sizeof scratch, &info))
                    return 1;                      // an IK_ERR_* code: bad input, q untouched
@@ -3250,7 +3250,7 @@ typedef struct ik__goal {
 
 // The convergence and stall bookkeeping of ik__iterate(): the error at the state, and its trend.
 typedef struct ik__progress {
-    ik_real err, e0[6];       // |e|^2 and the task error (position, weighted rotation vector)
+    ik_real err, *e0;         // |e|^2 and the task error (position, weighted rotation vector)
     ik_real best_err;         // the least err so far (from the last nudge on)
     ik_real pos_err, rot_err; // of e0: the distance and the angle
     int idle;                 // iterations in a row without min_improvement
@@ -3270,26 +3270,33 @@ typedef struct ik__policy {
     ik_real lw;         // metres per radian in that cost
 } ik__policy;
 
-// Work arrays ([dof]; jac, jac_trial, jw, v 6 x dof; u 6 x 6, s 6): the Jacobian at the state and
-// at the trial, the weighted active copy, the SVD, the step, the state, the trial, pins, forced
-// moves, per column sqrt(weight) and limits (infinite for balls).
+// Work arrays ([dof]; jac, jac_trial, jw, v rows x dof; u rows x rows, s rows): the Jacobian at
+// the state and at the trial, the weighted active copy, the SVD, the step, the state, the trial,
+// pins, forced moves, per column sqrt(weight) and limits (infinite for balls).
 typedef struct ik__jac_work {
     ik_real *jac, *jac_trial, *jw, *u, *s, *v, *dq, *q, *trial, *pinned, *forced, *sw, *lo, *hi;
     ik_real *frame;        // [6 dof] per limited ball near its boundary: its columns' M^-1, M
+    ik_real *normal;       // [rows x rows] the normal equations' matrix (m x m or na x na; u's
+                           // place: the SVD is taken where the normal equations are not)
+    ik_real *factor;       // [rows x rows] its LDL^T factor (ik__ldlt())
+    ik_real *damped;       // [rows x rows] the damped matrix's factor
+    ik_real *e, *e1;       // [rows] the step's (clamped) error, the trial's error
+    ik_real *rv;           // [rows] a row vector for one step's work
+    int rows;              // the row bound the arrays are sized for (m <= rows)
     bool ball_limits;      // a limited ball joint (exponential maps): frames to make
     ik__joint_table table; // ik__joint_table_make()
     bool unit_weights;     // every sw is 1
     int pins;              // pinned columns (0: with unit_weights W = I, no weighing to do)
     int frozen;            // columns of weight 0 (never pinned: they do not move)
     int released;          // pins freed in this iteration (ik__pins_release())
-    ik_real y[6];          // the step's dual (has_y): the weighted step is Jw^T y
+    ik_real *y;            // [rows] the step's dual (has_y): the weighted step is Jw^T y
     bool has_y;
     ik_real jac_bound; // at least every |J_rc| sqrt(w_c) (infinite: unknown)
     // the solve (ik_jacobian_solve): its problem, and the iterations' state
     const ik_chain *chain;
     const ik_jacobian_opts *o;
     ik__goal goal;
-    int dof, m;        // unknowns, task rows (3 or 6)
+    int dof, m;        // unknowns, task rows (a chain's: 3 or 6)
     bool euler;        // ball joints in Euler angles (IK_BALL_EULER)
     bool within_reach; // the target is no farther than the chain reaches
     ik_real scale, ow; // the chain's length (1 if 0 or infinite), the orientation weight
@@ -3302,9 +3309,30 @@ typedef struct ik__jac_work {
 
 static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
 
+// A chain's task rows at most (position and orientation).
+#define IK__CHAIN_ROWS 6
+
+// The work's reals for dof unknowns and at most `rows` task rows (ik__jacobian_layout()).
+static size_t ik__jacobian_rows_reals(int dof, int rows, size_t table)
+{
+    const size_t r = (size_t)rows;
+    return (size_t)dof * (r * 4 + 14) + 3 * r * r + 6 * r + table;
+}
+
 static size_t ik__jacobian_reals(int dof, size_t table)
 {
-    return (size_t)dof * (6 * 4 + 14) + 36 + 6 + table;
+    return ik__jacobian_rows_reals(dof, IK__CHAIN_ROWS, table);
+}
+
+// dst = src, m rows (3 and 6 copied in line).
+static void ik__rows_copy(ik_real *dst, const ik_real *src, int m)
+{
+    if (IK__FAST && m == 6)
+        memcpy(dst, src, 6 * sizeof(ik_real));
+    else if (IK__FAST && m == 3)
+        memcpy(dst, src, 3 * sizeof(ik_real));
+    else
+        memcpy(dst, src, (size_t)m * sizeof(ik_real));
 }
 
 IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
@@ -3390,11 +3418,13 @@ static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_rea
 // Inlined wherever called, so that each constant size is unrolled.
 #define IK__SIZED static inline IK__ALWAYS_INLINE
 
-// The normal equations' matrices are stored 6 x 6: a 3-row task uses the leading 3 x 3 block.
+// The normal equations' n x n matrices are stored row by row, n values a row.
 
-// A = J diag(wa) J^T (wa NULL: weights 1) by blocks of 3 rows, per `weighted` its own copy.
+// A = J diag(wa) J^T (wa NULL: weights 1) by blocks of 3 rows (A's rows lda values apart), per
+// `weighted` its own copy.
 IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
-                                  bool diagonal, ik_real *a, int at, const bool weighted)
+                                  bool diagonal, ik_real *a, int at, const int lda,
+                                  const bool weighted)
 {
     const ik_real *r1 = r0 + dof, *r2 = r1 + dof, *s1 = s0 + dof, *s2 = s1 + dof;
     ik_real a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0, a20 = 0, a21 = 0, a22 = 0;
@@ -3417,39 +3447,103 @@ IK__SIZED void ik__normal_block_n(const ik_real *r0, const ik_real *s0, const ik
         }
     }
     a[at] = a00, a[at + 1] = a01, a[at + 2] = a02;
-    a[at + 6] = a10, a[at + 7] = a11, a[at + 8] = a12;
-    a[at + 12] = a20, a[at + 13] = a21, a[at + 14] = a22;
+    a[at + lda] = a10, a[at + lda + 1] = a11, a[at + lda + 2] = a12;
+    a[at + 2 * lda] = a20, a[at + 2 * lda + 1] = a21, a[at + 2 * lda + 2] = a22;
 }
 
 static void ik__normal_block(const ik_real *r0, const ik_real *s0, const ik_real *wa, int dof,
-                             bool diagonal, ik_real *a, int at)
+                             bool diagonal, ik_real *a, int at, int lda)
 {
-    if (wa)
-        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, true);
+    if (wa && lda == 6) // (6: the pose's rows, a constant)
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, 6, true);
+    else if (wa)
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, lda, true);
+    else if (lda == 6)
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, 6, false);
     else
-        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, false);
+        ik__normal_block_n(r0, s0, wa, dof, diagonal, a, at, lda, false);
 }
 
+// A = J diag(wa) J^T row by row, for a row count not a multiple of 3 (the same sums).
+IK__NOINLINE static void ik__normal_matrix_rows(const ik_real *jac, const ik_real *wa, int m,
+                                                int dof, ik_real *a)
+{
+    int r, s, c;
+    for (r = 0; r < m; r++)
+        for (s = 0; s <= r; s++) {
+            ik_real sum = 0;
+            for (c = 0; c < dof; c++)
+                sum += jac[r * dof + c] * (wa ? wa[c] : 1) * jac[s * dof + c];
+            a[r * m + s] = a[s * m + r] = sum;
+        }
+}
+
+// A = J diag(wa) J^T (m x m): the lower blocks of 3 rows, then the upper triangle mirrored.
+IK__NOINLINE static void ik__normal_matrix_any(const ik_real *jac, const ik_real *wa, int m,
+                                               int dof, ik_real *a)
+{
+    int r, s;
+    if (m % 3 != 0) {
+        ik__normal_matrix_rows(jac, wa, m, dof, a);
+        return;
+    }
+    for (r = 0; r < m; r += 3)
+        for (s = 0; s <= r; s += 3)
+            ik__normal_block(jac + r * dof, jac + s * dof, wa, dof, r == s, a, r * m + s, m);
+    for (r = 3; r < m; r++) // (the diagonal blocks are symmetric already)
+        for (s = 0; s < r - r % 3; s++)
+            a[s * m + r] = a[r * m + s];
+}
+
+// ik__normal_matrix_any(), 3 and 6 rows by their blocks in line.
 static void ik__normal_matrix(const ik_real *jac, const ik_real *wa, int m, int dof, ik_real *a)
 {
     int r, s;
-    ik__normal_block(jac, jac, wa, dof, true, a, 0);
+    if (!IK__FAST || (m != 3 && m != 6)) {
+        ik__normal_matrix_any(jac, wa, m, dof, a);
+        return;
+    }
+    ik__normal_block(jac, jac, wa, dof, true, a, 0, m);
     if (m == 3) // position only
         return;
-    ik__normal_block(jac + 3 * dof, jac, wa, dof, false, a, 18);
-    ik__normal_block(jac + 3 * dof, jac + 3 * dof, wa, dof, true, a, 21);
+    ik__normal_block(jac + 3 * dof, jac, wa, dof, false, a, 18, 6);
+    ik__normal_block(jac + 3 * dof, jac + 3 * dof, wa, dof, true, a, 21, 6);
     for (r = 3; r < 6; r++)
         for (s = 0; s < 3; s++)
             a[s * 6 + r] = a[r * 6 + s];
 }
 
-// out = J^T y for the first m (3 or 6) rows of jac (dof columns), y held in registers.
+// out = J^T y for m rows of jac (dof columns), the rows summed in groups of 3.
+IK__NOINLINE static void ik__jacobian_tmul_rows(const ik_real *jac, const ik_real *y, int m,
+                                                int dof, ik_real *out)
+{
+    int r, c;
+    for (c = 0; c < dof; c++) {
+        ik_real sum = 0;
+        for (r = 0; r < m; r += 3) {
+            ik_real g = jac[r * dof + c] * y[r];
+            if (r + 1 < m)
+                g += jac[(r + 1) * dof + c] * y[r + 1];
+            if (r + 2 < m)
+                g += jac[(r + 2) * dof + c] * y[r + 2];
+            sum = r == 0 ? g : sum + g;
+        }
+        out[c] = sum;
+    }
+}
+
+// out = J^T y for the first m rows of jac (dof columns); 3 or 6 rows with y held in registers.
 static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int dof, ik_real *out)
 {
     const ik_real *j0 = jac, *j1 = j0 + dof, *j2 = j1 + dof, *j3 = j2 + dof, *j4 = j3 + dof,
                   *j5 = j4 + dof;
-    ik_real y0 = y[0], y1 = y[1], y2 = y[2];
+    ik_real y0, y1, y2;
     int c;
+    if (!IK__FAST || (m != 3 && m != 6)) {
+        ik__jacobian_tmul_rows(jac, y, m, dof, out);
+        return;
+    }
+    y0 = y[0], y1 = y[1], y2 = y[2];
     if (m == 6) {
         ik_real y3 = y[3], y4 = y[4], y5 = y[5];
         for (c = 0; c < dof; c++)
@@ -3466,11 +3560,11 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
     int i, j, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real *li = l + i * 6, t[6], d = a[i * 6 + i] + shift;
+        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
         IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
-            const ik_real *lj = l + j * 6;
-            ik_real s = a[i * 6 + j];
+            const ik_real *lj = l + j * n;
+            ik_real s = a[i * n + j];
             IK__UNROLL
             for (k = 0; k < j; k++)
                 s -= t[k] * lj[k];
@@ -3485,18 +3579,35 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
     return true;
 }
 
+// ik__ldlt_n() for any n, t_j kept in l's upper triangle (the same sums).
+IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
+{
+    int i, j, k;
+    for (i = 0; i < n; i++) {
+        ik_real *li = l + i * n, d = a[i * n + i] + shift;
+        for (j = 0; j < i; j++) { // t_j = L_ij D_j, in l[j n + i]
+            const ik_real *lj = l + j * n;
+            ik_real s = a[i * n + j];
+            for (k = 0; k < j; k++)
+                s -= l[k * n + i] * lj[k];
+            l[j * n + i] = s;
+            li[j] = s * lj[j];
+            d -= (s * s) * lj[j];
+        }
+        if (!(d > 0))
+            return false;
+        li[i] = 1 / d;
+    }
+    return true;
+}
+
 static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
 {
-    int i, j;
-    if (n != 3)
+    if (IK__FAST && n == 6)
         return ik__ldlt_n(a, shift, l, 6);
-    // (the padding's factor: never read for n = 3, written for the compilers' flow analysis)
-    for (i = 3; i < 6; i++) {
-        for (j = 0; j < i; j++)
-            l[i * 6 + j] = 0;
-        l[i * 6 + i] = 1 / (1 + shift);
-    }
-    return ik__ldlt_n(a, shift, l, 3);
+    if (IK__FAST && n == 3)
+        return ik__ldlt_n(a, shift, l, 3);
+    return ik__ldlt_rows(a, shift, l, n);
 }
 
 // x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
@@ -3508,25 +3619,45 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
         ik_real s = x[i];
         IK__UNROLL
         for (k = 0; k < i; k++)
-            s -= l[i * 6 + k] * x[k];
+            s -= l[i * n + k] * x[k];
         x[i] = s;
     }
     IK__UNROLL
     for (i = n - 1; i >= 0; i--) {
-        ik_real s = x[i] * l[i * 6 + i];
+        ik_real s = x[i] * l[i * n + i];
         IK__UNROLL
         for (k = i + 1; k < n; k++)
-            s -= l[k * 6 + i] * x[k];
+            s -= l[k * n + i] * x[k];
+        x[i] = s;
+    }
+}
+
+// ik__ldlt_solve_n() for any n.
+IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n)
+{
+    int i, k;
+    for (i = 0; i < n; i++) {
+        ik_real s = x[i];
+        for (k = 0; k < i; k++)
+            s -= l[i * n + k] * x[k];
+        x[i] = s;
+    }
+    for (i = n - 1; i >= 0; i--) {
+        ik_real s = x[i] * l[i * n + i];
+        for (k = i + 1; k < n; k++)
+            s -= l[k * n + i] * x[k];
         x[i] = s;
     }
 }
 
 static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
 {
-    if (n == 3)
+    if (IK__FAST && n == 6)
+        ik__ldlt_solve_n(l, x, 6);
+    else if (IK__FAST && n == 3)
         ik__ldlt_solve_n(l, x, 3);
     else
-        ik__ldlt_solve_n(l, x, 6);
+        ik__ldlt_solve_rows(l, x, n);
 }
 
 // tr(A^-1) over the leading `rows` rows from ik__ldlt's factor (docs/jacobian.md).
@@ -3539,23 +3670,47 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int ro
         ik_real norm2 = 1;
         IK__UNROLL
         for (j = 0; j < k; j++) { // M_kj = -(L_kj + sum_{j < i < k} L_ki M_ij)
-            ik_real t = l[k * 6 + j];
+            ik_real t = l[k * n + j];
             IK__UNROLL
             for (i = j + 1; i < k; i++)
-                t += l[k * 6 + i] * mi[i][j];
+                t += l[k * n + i] * mi[i][j];
             mi[k][j] = -t;
             norm2 += t * t;
         }
-        term[k] = norm2 * l[k * 6 + k];
+        term[k] = norm2 * l[k * n + k];
     }
     for (k = 0; k < rows && k < n; k++) // (the leading rows: outside the unrolled loop)
         tr += term[k];
     return tr;
 }
 
-static ik_real ik__ldlt_inverse_trace(const ik_real *l, int n, int rows)
+// ik__ldlt_inverse_trace_n() for any n, M_kj kept in l's upper triangle (at l[j n + k]).
+IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int rows)
 {
-    return n == 3 ? ik__ldlt_inverse_trace_n(l, 3, rows) : ik__ldlt_inverse_trace_n(l, 6, rows);
+    ik_real tr = 0;
+    int i, j, k;
+    for (k = 0; k < rows && k < n; k++) {
+        ik_real norm2 = 1;
+        for (j = 0; j < k; j++) {
+            ik_real t = l[k * n + j];
+            for (i = j + 1; i < k; i++)
+                t += l[k * n + i] * l[j * n + i];
+            l[j * n + k] = -t;
+            norm2 += t * t;
+        }
+        tr += norm2 * l[k * n + k];
+    }
+    return tr;
+}
+
+// (l's upper triangle is work: ik__ldlt() leaves it unused)
+static ik_real ik__ldlt_inverse_trace(ik_real *l, int n, int rows)
+{
+    if (IK__FAST && n == 6)
+        return ik__ldlt_inverse_trace_n(l, 6, rows);
+    if (IK__FAST && n == 3)
+        return ik__ldlt_inverse_trace_n(l, 3, rows);
+    return ik__ldlt_inverse_trace_rows(l, n, rows);
 }
 
 // Whether column c takes part in the step: not pinned, and its joint not frozen (weight 0).
@@ -3594,9 +3749,10 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
-    ik_real t[6] = { 0, 0, 0, 0, 0, 0 };
+    ik_real *t = w->rv;
     int r, c;
     for (r = 0; r < m; r++) {
+        t[r] = 0;
         for (c = 0; c < dof; c++)
             t[r] += jac[r * dof + c] * sw[c] * z[c]; // (z is 0 on pinned columns)
     }
@@ -3630,15 +3786,16 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
-// Solves (B + lambda^2 I) y = y by LDL^T (B: the leading `rows` block, trace tr; *l its undamped
-// factor); false where B or need_l ask for the SVD (docs/jacobian.md, "Joint limits").
+// Solves (B + lambda^2 I) y = y by LDL^T (B: n x n, its leading `rows` block of trace tr; l its
+// undamped factor, ld the damped one's); false where B or need_l ask for the SVD
+// (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
-                             ik_real *l, ik_real *y)
+                             ik_real *l, ik_real *ld, ik_real *y)
 {
     const ik_real rcond2 = o->rcond * o->rcond, least = IK_EPSILON * IK_R(1e4);
     const ik_real cut = rcond2 > least ? rcond2 : least; // the conditioning: s_h^2 > cut tr(B)
-    ik_real ld[36], sh2 = 0, lambda2;
+    ik_real sh2 = 0, lambda2;
     bool factored = tr > 0 && ik__ldlt(b, 0, n, l), conditioned, damped;
     if (factored)
         sh2 = 1 / ik__ldlt_inverse_trace(l, n, rows);
@@ -3672,14 +3829,14 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
-    ik_real a[36], y[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
+    ik_real *a = w->normal, *y = w->rv, tr = 0;
     int r, c;
     ik__normal_weighted(w, plain, a);
     for (r = 0; r < m; r++) {
-        tr += a[r * 6 + r];
+        tr += a[r * m + r];
         y[r] = e[r];
     }
-    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, y))
+    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, w->damped, y))
         return false;
     ik__jacobian_tmul(jac, y, m, dof, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
@@ -3694,50 +3851,58 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, int m, int na,
                                    const ik_real *e, ik_real scale, bool with_rest)
 {
-    const int n = na <= 3 ? 3 : 6;
-    ik_real b[36], l[36], x[6] = { 0, 0, 0, 0, 0, 0 }, tr = 0;
+    // (padded to the fast paths' 3 or 6 rows by the identity)
+    const int n = !IK__FAST || na > 6 ? na : (na <= 3 ? 3 : 6);
+    ik_real *b = w->normal, *x = w->rv, tr = 0;
     int r, i, j;
     for (i = 0; i < na; i++) { // B's lower triangle and Jw^T e
+        ik_real xi = 0;
         for (j = 0; j <= i; j++) {
             ik_real sum = 0;
             for (r = 0; r < m; r++)
                 sum += w->jw[r * na + i] * w->jw[r * na + j];
-            b[i * 6 + j] = sum;
+            b[i * n + j] = sum;
         }
         for (r = 0; r < m; r++)
-            x[i] += w->jw[r * na + i] * e[r];
-        tr += b[i * 6 + i];
+            xi += w->jw[r * na + i] * e[r];
+        x[i] = xi;
+        tr += b[i * n + i];
     }
-    for (i = na; i < n; i++) // the padding's rows of the identity
+    for (i = na; i < n; i++) { // the padding's rows of the identity
+        x[i] = 0;
         for (j = 0; j <= i; j++)
-            b[i * 6 + j] = i == j ? 1 : 0;
-    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, l, x))
+            b[i * n + j] = i == j ? 1 : 0;
+    }
+    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, w->factor, w->damped, x))
         return false;
-    for (i = 0; i < na; i++)
-        w->dq[i] = x[i];
+    memcpy(w->dq, x, (size_t)na * sizeof(ik_real));
     return true;
+}
+
+// The sum of the norms of the blocks of 3 rows (the last one shorter) of a column of m values,
+// x[0], x[stride], ...
+IK__SIZED ik_real ik__block_norms(const ik_real *x, int m, int stride)
+{
+    ik_real sum = 0, tail = 0;
+    int r;
+    for (r = 0; r + 3 <= m; r += 3) {
+        const ik_real a = x[r * stride], b = x[(r + 1) * stride], c = x[(r + 2) * stride];
+        sum += IK_SQRT(a * a + b * b + c * c);
+    }
+    for (; r < m; r++)
+        tail += x[r * stride] * x[r * stride];
+    return m % 3 != 0 ? sum + IK_SQRT(tail) : sum;
 }
 
 // SDLS's factor for singular triple i: (u_i . e) / s_i, clamped to gamma_i (docs/jacobian.md).
 static ik_real ik__sdls_factor(const ik__jac_work *w, int m, int na, int k, int i, ik_real ue,
                                ik_real gamma_max)
 {
-    const ik_real *u = w->u, *v = w->v, *jw = w->jw, si = w->s[i];
-    ik_real ni, mi = 0, gi, big = 0, b0 = 0, b1 = 0, f = ue / si;
-    int r, c;
-    for (r = 0; r < 3; r++)
-        b0 += u[r * k + i] * u[r * k + i];
-    for (r = 3; r < m; r++)
-        b1 += u[r * k + i] * u[r * k + i];
-    ni = IK_SQRT(b0) + IK_SQRT(b1);
-    for (c = 0; c < na; c++) {
-        ik_real c0 = 0, c1 = 0;
-        for (r = 0; r < 3; r++)
-            c0 += jw[r * na + c] * jw[r * na + c];
-        for (r = 3; r < m; r++)
-            c1 += jw[r * na + c] * jw[r * na + c];
-        mi += IK_FABS(v[c * k + i]) * (IK_SQRT(c0) + IK_SQRT(c1));
-    }
+    const ik_real *v = w->v, si = w->s[i];
+    ik_real ni = ik__block_norms(w->u + i, m, k), mi = 0, gi, big = 0, f = ue / si;
+    int c;
+    for (c = 0; c < na; c++)
+        mi += IK_FABS(v[c * k + i]) * ik__block_norms(w->jw + c, m, na);
     mi /= si;
     gi = gamma_max * (mi > ni ? ni / mi : 1);
     for (c = 0; c < na; c++)
@@ -3796,7 +3961,7 @@ static ik_real ik__jacobian_bound(const ik__jac_work *w, ik_real reach)
 // The transpose step alpha Jw^T e (pinned columns 0), alpha the minimizer along it.
 static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const ik_real *e)
 {
-    ik_real jjte[6], es[6], num = 0, den = 0, alpha, big = 0, emax = 0, js = 1, back = 1;
+    ik_real *es = w->rv, num = 0, den = 0, alpha, big = 0, emax = 0, js = 1, back = 1;
     int r, c;
     // (J and e scaled to 1 where |J J^T e|^2 could overflow: a huge orientation weight)
     for (r = 0; r < m; r++)
@@ -3822,11 +3987,11 @@ static void ik__jacobian_step_transpose(ik__jac_work *w, int m, int dof, const i
         w->dq[c] *= w->pinned[c] != 0 ? 0 : w->sw[c];
     }
     for (r = 0; r < m; r++) {
-        jjte[r] = 0;
+        ik_real jjte = 0; // (J J^T e)_r
         for (c = 0; c < dof; c++)
-            jjte[r] += w->jac[r * dof + c] * js * w->sw[c] * w->dq[c];
-        num += es[r] * jjte[r];
-        den += jjte[r] * jjte[r];
+            jjte += w->jac[r * dof + c] * js * w->sw[c] * w->dq[c];
+        num += es[r] * jjte;
+        den += jjte * jjte;
     }
     alpha = den > 0 ? num / den : 0;
     for (c = 0; c < dof; c++)
@@ -3910,7 +4075,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
 {
     const bool rest = o->rest && o->rest_gain > 0, normal_eqs = o->method != IK_JACOBIAN_SDLS;
     const int na = dof - w->pins - w->frozen; // active columns
-    ik_real l[36];
+    ik_real *l = w->factor;
     int c;
     w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
@@ -3996,7 +4161,7 @@ static bool ik__pin_releasable(const ik__jac_work *w, int c, bool clamped)
 // Frees the releasable pins the task pulls inward; true if any (the step is then taken again).
 static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, ik_real max_step)
 {
-    ik_real r[6], e2 = 0;
+    ik_real *r = w->rv, e2 = 0;
     int i, c;
     bool clamped = false, any = false, freed = false;
     if (w->pins == 0)
@@ -4011,9 +4176,13 @@ static bool ik__pins_release(ik__jac_work *w, int m, int dof, const ik_real *e, 
         r[i] = e[i];
         e2 += e[i] * e[i];
     }
-    for (c = 0; c < dof; c++)
-        for (i = 0; i < m && w->pinned[c] == 0; i++)
-            r[i] -= w->jac[i * dof + c] * w->dq[c];
+    for (c = 0; c < dof; c++) {
+        const ik_real dq = w->dq[c];
+        if (w->pinned[c] != 0)
+            continue;
+        for (i = 0; i < m; i++)
+            r[i] -= w->jac[i * dof + c] * dq;
+    }
     for (c = 0; c < dof; c++) {
         int side =
             ik__pin_releasable(w, c, clamped) && w->lo[c] < w->hi[c] ? ik__limit_side(w, c) : 0;
@@ -4258,14 +4427,15 @@ static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
            ik__finite(o->min_improvement) && o->min_improvement >= 0 && o->min_improvement < 1;
 }
 
-// The work arrays in scratch (base: need reals, see ik__jacobian_reals()).
+// The work arrays in scratch for w->rows rows (base: need reals, see ik__jacobian_rows_reals()).
 static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
 {
+    const int rows = w->rows;
     w->jac = base;
-    w->jac_trial = w->jac + 6 * dof;
-    w->jw = w->jac_trial + 6 * dof;
-    w->v = w->jw + 6 * dof;
-    w->dq = w->v + 6 * dof;
+    w->jac_trial = w->jac + rows * dof;
+    w->jw = w->jac_trial + rows * dof;
+    w->v = w->jw + rows * dof;
+    w->dq = w->v + rows * dof;
     w->q = w->dq + dof;
     w->trial = w->q + dof;
     w->pinned = w->trial + dof;
@@ -4275,8 +4445,16 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->hi = w->lo + dof;
     w->frame = w->hi + dof;
     w->u = w->frame + 6 * dof;
-    w->s = w->u + 36;
-    w->table = ik__joint_table_make(w->chain, w->s + 6);
+    w->normal = w->u;
+    w->factor = w->u + rows * rows;
+    w->damped = w->factor + rows * rows;
+    w->s = w->damped + rows * rows;
+    w->at.e0 = w->s + rows;
+    w->y = w->at.e0 + rows;
+    w->e = w->y + rows;
+    w->e1 = w->e + rows;
+    w->rv = w->e1 + rows;
+    w->table = ik__joint_table_make(w->chain, w->rv + rows);
 }
 
 // The state in the solver's parameterization, clamped; per column sqrt(weight) and limits.
@@ -4334,6 +4512,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     w->goal.rot = ik_quat_to_mat3(ik_quat_mul(target->rot, ik_quat_conjugate(chain->tip.rot)));
     w->dof = dof;
     w->m = target->use_rotation ? 6 : 3;
+    w->rows = IK__CHAIN_ROWS;
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     w->scale = ik__length_scale(reach);
@@ -4411,12 +4590,12 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     return IK_OK;
 }
 
-// e = e0 with its position and rotation parts each no longer than max_step (dragging).
+// e = e0 (m rows) with its parts of 3 rows each no longer than max_step (dragging).
 static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
 {
     int i, k;
-    memcpy(e, e0, 6 * sizeof(ik_real));
-    for (k = 0; k < m; k += 3) {
+    ik__rows_copy(e, e0, m);
+    for (k = 0; k + 2 < m; k += 3) {
         ik_real len = IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2]);
         if (len > max_step)
             for (i = k; i < k + 3; i++)
@@ -4461,7 +4640,7 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     const int m = w->m, dof = w->dof;
     const bool plain = ik__unweighted(w);
     const ik_real reach2 = w->scale * w->scale, damping2 = w->o->damping * w->o->damping;
-    ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, *wa = w->jw;
+    ik_real *a = w->normal, *l = w->factor, *y = w->rv, *wa = w->jw;
     ik_real lambda2 = damping2 > 0 ? damping2 : w->at.err / 20 + IK_R(1e-9) * reach2;
     int r, c;
     ik__normal_weighted(w, plain, a);
@@ -4534,7 +4713,7 @@ static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_
         swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
-        memcpy(w->at.e0, e1, sizeof w->at.e0);
+        ik__rows_copy(w->at.e0, e1, w->m);
         w->at.err = new_err;
     } else {
         w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
@@ -4571,7 +4750,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     ik_jacobian_opts od = *w->o;
     ik_real e2 = 0;
     int i;
-    memcpy(e, w->at.e0, sizeof w->at.e0);
+    ik__rows_copy(e, w->at.e0, w->m);
     for (i = 0; i < w->m; i++)
         e2 += e[i] * e[i];
     od.method = IK_JACOBIAN_DLS;
@@ -4590,7 +4769,7 @@ static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
 static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
 {
     const bool pinv = w->o->method == IK_JACOBIAN_PINV;
-    ik_real step = 1, new_err = 0, e1[6] = { 0 };
+    ik_real step = 1, new_err = 0, *e1 = w->e1;
     int tries, c;
     for (tries = 0; tries < w->policy.halvings; tries++, step /= 2) {
         bool moves = tries == 0 || w->policy.halve_on;
@@ -4653,7 +4832,7 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
 {
     const ik_jacobian_opts *o = w->o;
     ik_status *status = &res->status;
-    ik_real e[6];
+    ik_real *e = w->e;
     int it;
     *status = IK_STATUS_MAX_ITERATIONS;
     for (it = 0; ik__finite(w->at.err); it++) {

@@ -244,7 +244,7 @@ static void test_rotation_log(void)
     CHECK_NEAR(worst_len, 0, TOL(1e-14, 2e-6));
 }
 
-// Internal: the normal equations A y = e (A = J J^T = U diag(s^2) U^T) by ik__ldlt /
+// Internal: the normal equations A y = e (A = J J^T = U diag(s^2) U^T, m = 3, 6, 9 or 4) by ik__ldlt /
 // ik__ldlt_solve, and ik__ldlt_inverse_trace, against long double references, with a random
 // orthonormal U and two small singular values s (cond(A) up to 4.9e10 in double, 4.9e4 in
 // float; the solver's conditioning cut, 1 / tr(A^-1) > 1e4 epsilon tr(A), lets through at most
@@ -257,12 +257,13 @@ static void test_normal_equations(void)
     test_rng r = { 4242 };
     double worst_y = 0, worst_t = 0;
     int trial, i, j, k, bound_ok = 0, total = 0;
-    for (trial = 0; trial < 600; trial++) {
-        const int m = trial % 2 ? 6 : 3;
+    for (trial = 0; trial < 800; trial++) {
+        static const int sizes[4] = { 3, 6, 9, 4 }; // (the fast paths' sizes, and others)
+        const int m = sizes[trial % 4];
         const double top = TOL(9.0, 3.0) / 2, lk = top * (double)(trial % 10) / 9; // cond(J)
-        double u[6][6] = { { 0 } }, s[6], cond, smin2; // (zeroed for gcc -O3's flow analysis)
-        long double yref[6], tref = 0;
-        ik_real a[36], l[36], y[6] = { 0, 0, 0, 0, 0, 0 }, e[6] = { 0, 0, 0, 0, 0, 0 }, ti;
+        double u[9][9] = { { 0 } }, s[9] = { 0 }, cond, smin2; // (zeroed: gcc's flow analysis)
+        long double yref[9], tref = 0;
+        ik_real a[81], l[81], y[9] = { 0 }, e[9] = { 0 }, ti;
         for (j = 0; j < m; j++) { // Gram-Schmidt on random columns
             double nu = 0;
             for (i = 0; i < m; i++)
@@ -290,7 +291,7 @@ static void test_normal_equations(void)
                 double t = 0;
                 for (k = 0; k < m; k++)
                     t += u[i][k] * s[k] * s[k] * u[j][k];
-                a[i * 6 + j] = (ik_real)t;
+                a[i * m + j] = (ik_real)t;
             }
         }
         CHECK(ik__ldlt(a, 0, m, l));
@@ -301,11 +302,11 @@ static void test_normal_equations(void)
         // references: Gauss-Jordan in long double on the same (rounded) A, for e and for the
         // unit vectors (the inverse's diagonal)
         for (k = 0; k <= m; k++) {
-            long double aa[6][7], x;
+            long double aa[9][10], x;
             int c, rr;
             for (i = 0; i < m; i++) {
                 for (j = 0; j < m; j++)
-                    aa[i][j] = (long double)a[i * 6 + j];
+                    aa[i][j] = (long double)a[i * m + j];
                 aa[i][m] = k == m ? (long double)e[i] : (long double)(i == k);
             }
             for (c = 0; c < m; c++)
@@ -342,6 +343,52 @@ static void test_normal_equations(void)
     CHECK(bound_ok == total);
 }
 
+// Internal: the normal matrix J diag(w) J^T and J^T y for 1 to 12 task rows (the fast paths' 3
+// and 6, the general code's blocks of 3 and its rows otherwise), weighted and not, against sums
+// in long double: each entry within 16 epsilon of the sum of its terms' magnitudes, the matrix
+// symmetric to the bit.
+static void test_normal_rows(void)
+{
+    enum { DOF = 7 };
+    test_rng r = { 77 };
+    int trial, i, j, c;
+    for (trial = 0; trial < 48; trial++) {
+        const int m = 1 + (trial / 2) % 12;
+        const bool weighted = trial % 2 != 0;
+        ik_real jac[12 * DOF], wa[DOF], a[144], y[12], out[DOF];
+        for (i = 0; i < m * DOF; i++)
+            jac[i] = (ik_real)test_rng_uniform(&r, -2, 2);
+        for (c = 0; c < DOF; c++)
+            wa[c] = (ik_real)test_rng_uniform(&r, 0, 1);
+        for (i = 0; i < m; i++)
+            y[i] = (ik_real)test_rng_uniform(&r, -1, 1);
+        ik__normal_matrix(jac, weighted ? wa : NULL, m, DOF, a);
+        ik__jacobian_tmul(jac, y, m, DOF, out);
+        for (i = 0; i < m; i++)
+            for (j = 0; j < m; j++) {
+                long double sum = 0, mag = 0;
+                for (c = 0; c < DOF; c++) {
+                    long double t = (long double)jac[i * DOF + c] *
+                                    (long double)(weighted ? wa[c] : 1) *
+                                    (long double)jac[j * DOF + c];
+                    sum += t;
+                    mag += fabsl(t);
+                }
+                CHECK(fabsl((long double)a[i * m + j] - sum) <= 16 * (long double)IK_EPSILON * mag);
+                CHECK(a[i * m + j] == a[j * m + i]);
+            }
+        for (c = 0; c < DOF; c++) {
+            long double sum = 0, mag = 0;
+            for (i = 0; i < m; i++) {
+                long double t = (long double)jac[i * DOF + c] * (long double)y[i];
+                sum += t;
+                mag += fabsl(t);
+            }
+            CHECK(fabsl((long double)out[c] - sum) <= 16 * (long double)IK_EPSILON * mag);
+        }
+    }
+}
+
 // Internal: the Jacobian solver's active set from one iteration to the next, on a 3 x 3 task
 // (J = I, so that J_c^T r is r's component c). ik__pins_carry() keeps a pin whose joint is still
 // on its limit (within a few roundings, also with the other limit infinite), frees the others,
@@ -357,8 +404,8 @@ static void pins_work(ik__jac_work *w, ik_real *jac, ik_real *arrays)
         jac[i] = i % 4 == 0 ? 1 : 0;
     w->jac = jac;
     w->q = arrays, w->dq = arrays + 3, w->pinned = arrays + 6, w->forced = arrays + 9;
-    w->lo = arrays + 12, w->hi = arrays + 15;
-    for (i = 0; i < 18; i++)
+    w->lo = arrays + 12, w->hi = arrays + 15, w->y = arrays + 18, w->rv = arrays + 21;
+    for (i = 0; i < 24; i++)
         arrays[i] = 0;
     for (i = 0; i < 3; i++)
         w->lo[i] = -1, w->hi[i] = 1;
@@ -367,7 +414,7 @@ static void pins_work(ik__jac_work *w, ik_real *jac, ik_real *arrays)
 static void test_pins_active_set(void)
 {
     ik__jac_work w;
-    ik_real jac[9], a[18], e[3] = { 0, 0, 0 };
+    ik_real jac[9], a[24], e[3] = { 0, 0, 0 };
     int c;
     // carry: on the limit (exactly; 2 roundings off, the forced move onto it; the upper limit
     // with the lower one infinite) stays; off it by 1e-4 is freed; a waiting pin counts down
@@ -591,6 +638,7 @@ static void test_main_internals(void)
 #endif
     RUN(test_rotation_log);
     RUN(test_normal_equations);
+    RUN(test_normal_rows);
     RUN(test_svd_sweeps);
     RUN(test_pins_active_set);
 }
