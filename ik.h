@@ -1074,6 +1074,106 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
                              const ik_arm_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
 
+// ---- skeletons ---------------------------------------------------------------------------------
+
+#ifndef IK_MAX_EFFECTORS
+#define IK_MAX_EFFECTORS 64 // most effectors in one skeleton solve (bounds counts, not memory)
+#endif
+
+// A tree of joints: joint i hangs from joint parents[i]'s frame (after its motion), or from the
+// skeleton's root frame for parents[i] = -1; a parent comes before its children (parents[i] < i).
+// parents NULL: a chain (parents[i] = i - 1), whose joints' frames are ik_chain_fk()'s. The state
+// vector holds the joints' values in index order, as a chain's (ik_skeleton_state_index()).
+// Like a chain, the skeleton only points at its arrays.
+typedef struct ik_skeleton {
+    const ik_joint *joints; // [joint_count]
+    const int *parents;     // [joint_count] or NULL
+    int joint_count;        // 1 .. IK_MAX_JOINTS
+} ik_skeleton;
+
+// What an effector asks for (docs/skeletons.md, "Effectors"). Its frame is its joint's frame
+// after the joint's motion, times its offset.
+typedef enum ik_effector_kind {
+    IK_EFFECTOR_POSITION = 0,  // the frame's origin at target
+    IK_EFFECTOR_POSE = 1,      // and the frame's rotation target_rot
+    IK_EFFECTOR_AIM = 2,       // the frame's axis points from its origin at the point target
+                               // (look-at; the spin about the axis is free)
+    IK_EFFECTOR_DIRECTION = 3, // the frame's axis along the direction target (any length > 0)
+    IK_EFFECTOR_FREE_AXIS = 4  // the origin at target, the frame's rotation target_rot up to a
+                               // spin about axis (the axis along target_rot * axis)
+} ik_effector_kind;
+
+// An effector and its target. Start from ik_effector_make(), then set fields.
+typedef struct ik_effector {
+    int joint;               // the joint that carries it, 0 .. joint_count - 1
+    ik_xform offset;         // joint frame -> effector frame; rot unit
+    ik_effector_kind kind;   // default IK_EFFECTOR_POSITION
+    ik_vec3 axis;            // AIM, DIRECTION, FREE_AXIS: unit axis in the effector frame
+    ik_vec3 target;          // position, point looked at, or direction (see the kind)
+    ik_quat target_rot;      // POSE, FREE_AXIS: the rotation (normalized for use)
+    ik_real position_weight; // >= 0, default 1: the position rows' weight
+    ik_real rotation_weight; // >= 0, default 1: the rotation rows' weight, in units of the
+                             // options' orientation_weight (model units per radian)
+    ik_real blend;           // [0, 1], default 1: the target solved for is the effector's pose at
+                             // the start blended this far toward its target (0: held where it
+                             // starts; positions and directions linearly, rotations by slerp)
+    int priority;            // 0 (default): first; 1: as well as priority 0 leaves room for
+                             // (null-space projection; docs/skeletons.md, "Priorities")
+} ik_effector;
+
+// Per effector, what a skeleton solve reached (errors against the blended target).
+typedef struct ik_effector_info {
+    ik_real position_error; // distance to the target position (0 for AIM and DIRECTION)
+    ik_real rotation_error; // radians: POSE the rotation's angle; AIM, DIRECTION, FREE_AXIS the
+                            // axis's angle from its goal; 0 for POSITION
+    bool met;               // both within the options' tolerances
+} ik_effector_info;
+
+// The skeleton {joints, parents, joint_count}. Checks nothing: see ik_skeleton_validate().
+IKDEF ik_skeleton ik_skeleton_make(const ik_joint *joints, const int *parents, int joint_count);
+// An effector on joint at offset with target and the defaults (a position effector).
+IKDEF ik_effector ik_effector_make(int joint, ik_xform offset, ik_effector_kind kind,
+                                   ik_vec3 target);
+// Four joints that make a floating root (a pelvis, a mobile base): prismatic along x, y and z of
+// the root frame, then a ball; their six values are the position and the rotation's exponential
+// map. Hang the body from joint 3 (or first + 3 where these four sit at first).
+IKDEF void ik_joints_floating_root(ik_joint out_joints[4]);
+// Checks a skeleton: as ik_chain_validate() for its joints; IK_ERR_BAD_ARG also for a parent
+// outside -1 .. i - 1.
+IKDEF ik_result ik_skeleton_validate(const ik_skeleton *skeleton);
+// Length of the state vector, or -1 if ik_skeleton_validate() fails.
+IKDEF int ik_skeleton_dof(const ik_skeleton *skeleton);
+// Index of joint i's first value in the state vector (-1: invalid skeleton or i out of range).
+IKDEF int ik_skeleton_state_index(const ik_skeleton *skeleton, int joint);
+// Every joint's frame after its motion, in the root frame: out_frames[joint_count]. q as for
+// ik_chain_fk(). Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG; outputs untouched on error.
+IKDEF ik_result ik_skeleton_fk(const ik_skeleton *skeleton, const ik_real *q, ik_xform *out_frames);
+// Geometric Jacobian (6 x dof, row-major) of the frame F_joint * offset at q: the rows of its
+// origin's velocity, then of its angular velocity; the columns of joints that are not joint or
+// its ancestors are 0. out_frames [joint_count] gets every joint's frame (as ik_skeleton_fk()).
+// Errors as ik_skeleton_fk(), IK_ERR_NULL_ARG also for out_jacobian, IK_ERR_BAD_ARG for a joint
+// out of range, a bad offset or out_jacobian overlapping q; outputs untouched on error.
+IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real *q, int joint,
+                                     ik_xform offset, ik_real *out_jacobian, ik_xform *out_frames);
+// Bytes of scratch ik_skeleton_solve() needs for this skeleton and effector count (0: invalid).
+IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, int effector_count);
+
+// Jacobian IK on a skeleton: every effector's rows stacked into one task (3 position rows, 3 for
+// a rotation, 2 for an axis), each weighted, stepped as ik_jacobian_solve() steps a chain (the
+// same method, limits, ball limits, rest pose, max_step per effector), with priority 1's rows in
+// the null space of priority 0's. Converged when every effector is within the tolerances;
+// unreachable when not converged and a position target is farther than the joints between it and
+// the root can reach. info (may be NULL): the largest errors over the effectors;
+// out_effectors (may be NULL): [effector_count] each one's errors and whether it was met.
+// Errors: as ik_jacobian_solve(), and IK_ERR_BAD_ARG for an effector count outside
+// 1 .. IK_MAX_EFFECTORS or a bad effector (joint out of range, non-finite or huge values, axis
+// or offset rotation not unit, zero direction, weights negative, blend outside [0, 1], priority
+// not 0 or 1); q untouched on error. No allocation.
+IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                  int effector_count, const ik_jacobian_opts *opts, ik_real *q,
+                                  void *scratch, size_t scratch_size, ik_solve_info *info,
+                                  ik_effector_info *out_effectors);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2531,12 +2631,49 @@ static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
     }
 }
 
+// A skeleton's pass (ik__jacobian()): its parents, and where each joint's frame is kept for its
+// children and effectors.
+typedef struct ik__tree {
+    const int *parents; // [joint_count]
+    ik_real *frames; // [12 per joint] rotation (row-major) and origin; NULL: out_frames keep them
+} ik__tree;
+
+// The frame (r, p) that joint i hangs from in a tree pass: the running one for the previous joint.
+static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frames, int i,
+                                 ik_mat3 *r, ik_vec3 *p)
+{
+    const int parent = tree->parents ? tree->parents[i] : i - 1;
+    const ik_real *f = tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
+    if (parent == i - 1 && i > 0)
+        return;
+    if (parent < 0) {
+        *r = ik_mat3_identity(), *p = ik_vec3_zero();
+    } else if (f) {
+        memcpy(&r->m[0][0], f, 9 * sizeof *f);
+        *p = ik_vec3_make(f[9], f[10], f[11]);
+    } else {
+        *r = ik_quat_to_mat3(out_frames[parent].rot), *p = out_frames[parent].pos;
+    }
+}
+
+// Keeps joint i's frame (r, p) for a tree pass.
+static inline void ik__tree_store(const ik__tree *tree, int i, const ik_mat3 *r, ik_vec3 p)
+{
+    ik_real *f = tree->frames ? tree->frames + 12 * i : NULL;
+    if (!f)
+        return;
+    memcpy(f, &r->m[0][0], 9 * sizeof *f);
+    f[9] = p.x, f[10] = p.y, f[11] = p.z;
+}
+
 // Geometric Jacobian (rows 3 or 6, jac may be NULL) and FK of a validated chain and state in one
 // pass (docs/internals.md, "The kinematics pass"). out_frames (may be NULL): each joint's frame;
-// ow: the rotation rows' weight (0: no effector rotation wanted); table: may be NULL.
+// ow: the rotation rows' weight (0: no effector rotation wanted); table: may be NULL. tree (NULL:
+// a chain): the joints' parents; jac (rows 6) gets the columns [p x w; w], tree->frames the
+// frames, and the chain's tip is not used (docs/skeletons.md, "One kinematics pass").
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
-                             ik_xform *out_frames, ik_mat3 *out_rot)
+                             ik_xform *out_frames, ik_mat3 *out_rot, const ik__tree *tree)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -2545,10 +2682,10 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     ik_xform effector;
     int i, k, col = 0, first, last;
     bool deferred = rows == 6;
-    if (table && table->planar && (rows == 6 || !jac) && !out_frames)
+    if (table && table->planar && (rows == 6 || !jac) && !out_frames && !tree)
         return ik__jacobian_planar(chain, table, q, dof, jac, ow, out_rot);
     if (jac && !deferred)
-        pe = ik__jacobian(chain, table, q, 3, dof, NULL, euler, 0, NULL, NULL).pos;
+        pe = ik__jacobian(chain, table, q, 3, dof, NULL, euler, 0, NULL, NULL, NULL).pos;
     for (first = 0; first < chain->joint_count; first += 16) {
         last = first + 16 < chain->joint_count ? first + 16 : chain->joint_count;
         ik__joint_sincos(chain, first, 16, q + col, NULL, cs);
@@ -2556,6 +2693,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             const ik_joint *j = &chain->joints[i];
             const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
+            if (tree)
+                ik__tree_load(tree, out_frames, i, &r, &p);
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if (code & IK__CODE_ROTATED)
                 origin = ik__pass_origin(&r, j, code, origin);
@@ -2582,6 +2721,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
                     ik__jacobian_set(jac, rows, dof, col, lin, w);
                 col++;
             }
+            if (tree)
+                ik__tree_store(tree, i, &r, p);
             if (out_frames) {
                 ik_mat3 f = r;
                 out_frames[i] = ik_xform_make(ik__quat_from_mat3(&f), p);
@@ -2589,6 +2730,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
         }
     }
     IK_ASSERT(col == dof);
+    if (tree)
+        return ik_xform_identity();
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
     if (ow > 0) {
@@ -2617,7 +2760,7 @@ static ik_result ik__chain_pass(const ik_chain *chain, const ik_real *q, bool wa
         return IK_ERR_NULL_ARG;
     if (rows != 3 && rows != 6)
         return IK_ERR_BAD_ARG;
-    effector = ik__jacobian(chain, NULL, q, rows, dof, jac, false, 1, out_frames, NULL);
+    effector = ik__jacobian(chain, NULL, q, rows, dof, jac, false, 1, out_frames, NULL, NULL);
     if (out_effector)
         *out_effector = effector;
     return IK_OK;
@@ -3270,6 +3413,18 @@ typedef struct ik__policy {
     ik_real lw;         // metres per radian in that cost
 } ik__policy;
 
+// One effector of a skeleton solve as the iterations use it: its rows, frame and blended goal.
+typedef struct ik__effector_goal {
+    int joint, kind, priority;
+    int row, pos_rows, rot_rows; // its first task row; 3 or 0 position rows; 3, 2 or 0 rotation
+    ik_xform offset;             // joint frame -> effector frame
+    ik_vec3 axis;                // AIM, DIRECTION, FREE_AXIS: in the effector frame
+    ik_vec3 pos;                 // the target position, or the point looked at
+    ik_vec3 dir;                 // DIRECTION, FREE_AXIS: the axis's goal (unit)
+    ik_mat3 rot;                 // POSE: G O^T (G the goal rotation, O the offset's)
+    ik_real pw, rw;              // the position rows' weight, the rotation rows' (ow included)
+} ik__effector_goal;
+
 // Work arrays ([dof]; jac, jac_trial, jw, v rows x dof; u rows x rows, s rows): the Jacobian at
 // the state and at the trial, the weighted active copy, the SVD, the step, the state, the trial,
 // pins, forced moves, per column sqrt(weight) and limits (infinite for balls).
@@ -3305,6 +3460,12 @@ typedef struct ik__jac_work {
     int kicks;         // nudges taken
     ik__policy policy; // ik__jacobian_policy, or the arm's
     ik_real *turn;     // [dof] 1: a revolute joint that turns whole turns; NULL: none
+    // a skeleton's solve (goals NULL: a chain's); chain then points at tree_chain, its joints
+    ik__effector_goal *goals; // [goal_count]
+    int goal_count;
+    ik__tree tree; // its parents (NULL: a chain) and the pass's frames
+    ik_real *cols; // [6 dof] the pass's columns [p x w; w]
+    ik_chain tree_chain;
 } ik__jac_work;
 
 static bool ik__planar_step(const ik__jac_work *w, const ik_real *e);
@@ -3361,14 +3522,132 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
+// The rows (map: rows x 6 reals) times each column [v; w] of the frame at pe for the columns of
+// joint and its ancestors, v = p x w + w x pe the frame's velocity (from the pass's columns [p x
+// w; w], cols, 6 x dof); the other columns 0. out: rows x dof, may be cols (docs/skeletons.md).
+static void ik__effector_rows(const ik_chain *chain, const int *parents, int joint,
+                              const ik_real *cols, int dof, ik_vec3 pe, const ik_real *map,
+                              int rows, ik_real *out)
+{
+    int i, c, r, next = joint, col = 0;
+    for (i = 0; i <= joint; i++)
+        col += ik_joint_type_dof(chain->joints[i].type);
+    for (r = 0; r < rows; r++) // (the columns after joint's)
+        memset(out + r * dof + col, 0, (size_t)(dof - col) * sizeof *out);
+    for (i = joint; i >= 0; i--) { // (joint's ancestors by decreasing index, the others 0)
+        const int nd = ik_joint_type_dof(chain->joints[i].type);
+        col -= nd;
+        for (c = col; c < col + nd; c++) {
+            ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
+            ik_vec3 v = ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]),
+                                    ik_vec3_cross(w, pe));
+            for (r = 0; r < rows; r++) {
+                const ik_real *m = map + 6 * r;
+                out[r * dof + c] = i != next ? 0
+                                             : m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x +
+                                                   m[4] * w.y + m[5] * w.z;
+            }
+        }
+        if (i == next)
+            next = parents ? parents[i] : i - 1;
+    }
+}
+
+// The rotation vector that turns unit a onto unit d, angle in [0, pi] (a half turn: about b).
+static ik_vec3 ik__axis_turn(ik_vec3 a, ik_vec3 d, ik_vec3 b)
+{
+    ik_vec3 x = ik_vec3_cross(a, d);
+    ik_real s = ik_vec3_length(x), c = ik_vec3_dot(a, d);
+    if (s == 0)
+        return c < 0 ? ik_vec3_scale(b, IK_PI) : ik_vec3_zero();
+    return ik_vec3_scale(x, ik__atan2_per_sin(s, c));
+}
+
+// An effector's axis rows at its frame (r, pe): the turn from the axis a to its goal in two rows
+// across a, and their map (the angular rows, plus for an aim the point's turn as pe moves).
+static ik_real ik__goal_axis_rows(const ik__effector_goal *g, const ik_mat3 *r, ik_vec3 pe,
+                                  ik_real *e, ik_real *map)
+{
+    ik_vec3 a = ik_mat3_mul_vec3(*r, g->axis), d = g->dir, b[2], turn, lever = ik_vec3_zero();
+    ik_real len = 0;
+    int k;
+    if (g->kind == IK_EFFECTOR_AIM) {
+        d = ik_vec3_sub(g->pos, pe);
+        len = ik_vec3_length(d);
+        d = len > 0 ? ik_vec3_scale(d, 1 / len) : a; // (at the point: no direction, no error)
+    }
+    b[0] = ik_vec3_any_perpendicular(a);
+    b[1] = ik_vec3_cross(a, b[0]);
+    turn = ik__axis_turn(a, d, b[0]);
+    for (k = 0; k < 2; k++) {
+        if (len > 0)
+            lever = ik_vec3_scale(ik_vec3_cross(b[k], d), 1 / len); // (b . (d x v)) / len
+        e[k] = g->rw * ik_vec3_dot(b[k], turn);
+        map[6 * k] = g->rw * lever.x, map[6 * k + 1] = g->rw * lever.y;
+        map[6 * k + 2] = g->rw * lever.z, map[6 * k + 3] = g->rw * b[k].x;
+        map[6 * k + 4] = g->rw * b[k].y, map[6 * k + 5] = g->rw * b[k].z;
+    }
+    return e[0] * e[0] + e[1] * e[1];
+}
+
+// One effector's task rows e (and its rows of jac, NULL: none) from the pass's frames; |e|^2.
+static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, ik_real *jac,
+                             ik_real *e)
+{
+    const ik_real *f = w->tree.frames + 12 * g->joint;
+    ik_mat3 r;
+    ik_vec3 pe, dp, dr;
+    ik_real map[6 * 6] = { 0 }, err = 0, *rot_map = map + 6 * g->pos_rows;
+    int k;
+    memcpy(&r.m[0][0], f, 9 * sizeof *f);
+    pe = ik_vec3_add(ik_vec3_make(f[9], f[10], f[11]), ik_mat3_mul_vec3(r, g->offset.pos));
+    if (g->pos_rows) {
+        dp = ik_vec3_scale(ik_vec3_sub(g->pos, pe), g->pw);
+        e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
+        map[0] = map[7] = map[14] = g->pw;
+        err = ik_vec3_length2(dp);
+    }
+    if (g->rot_rows == 3) {
+        dr = ik_vec3_scale(ik__rotation_log(&g->rot, &r), g->rw);
+        e[g->pos_rows] = dr.x, e[g->pos_rows + 1] = dr.y, e[g->pos_rows + 2] = dr.z;
+        for (k = 0; k < 3; k++)
+            rot_map[6 * k + 3 + k] = g->rw;
+        err += ik_vec3_length2(dr);
+    } else if (g->rot_rows == 2) {
+        ik_mat3 re = ik_mat3_mul(r, ik_quat_to_mat3(g->offset.rot));
+        err += ik__goal_axis_rows(g, &re, pe, e + g->pos_rows, rot_map);
+    }
+    if (jac)
+        ik__effector_rows(w->chain, w->tree.parents, g->joint, w->cols, w->dof, pe, map,
+                          g->pos_rows + g->rot_rows, jac);
+    return err;
+}
+
+// A skeleton's task error e at q and its Jacobian jac (NULL: none), the effectors' rows stacked.
+static ik_real ik__skeleton_error(const ik__jac_work *w, const ik_real *q, ik_real *jac, ik_real *e)
+{
+    ik_real err = 0;
+    int k;
+    ik__jacobian(w->chain, &w->table, q, 6, w->dof, jac ? w->cols : NULL, w->euler, 1, NULL, NULL,
+                 &w->tree);
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        err += ik__goal_rows(w, g, jac ? jac + g->row * w->dof : NULL, e + g->row);
+    }
+    return err;
+}
+
 // The task error e at q and the Jacobian jac (NULL: none) from one kinematics pass; |e|^2.
 static ik_real ik__task_error(const ik__jac_work *w, const ik_real *q, ik_real *jac, ik_real *e)
 {
     const ik__goal *t = &w->goal;
     ik_vec3 dp, dr;
     ik_mat3 r;
-    ik_xform eff = ik__jacobian(w->chain, &w->table, q, 6, w->dof, jac, w->euler,
-                                t->use_rotation ? w->ow : 0, NULL, &r);
+    ik_xform eff;
+    if (w->goals)
+        return ik__skeleton_error(w, q, jac, e);
+    eff = ik__jacobian(w->chain, &w->table, q, 6, w->dof, jac, w->euler,
+                       t->use_rotation ? w->ow : 0, NULL, &r, NULL);
     dp = ik_vec3_sub(t->pos, eff.pos);
     e[0] = dp.x, e[1] = dp.y, e[2] = dp.z;
     if (!t->use_rotation)
@@ -3385,14 +3664,51 @@ static ik_real ik__rotation_error(const ik_real *e, ik_real ow)
     return IK_SQRT(x * x + y * y + z * z);
 }
 
-// Whether iteration it stops the loop (*status): converged, stalled (5 idle iterations), max_it.
-static bool ik__progress_stop(ik__progress *p, const ik_jacobian_opts *o, ik_real ow, bool rot,
-                              int it, int max_it, ik_status *status)
+// The length of n (2 or 3) rows of e divided by their weight (divided first: no overflow).
+static ik_real ik__rows_length(const ik_real *e, int n, ik_real weight)
 {
+    ik_real x = e[0] / weight, y = e[1] / weight, z = n > 2 ? e[2] / weight : 0;
+    return IK_SQRT(x * x + y * y + z * z);
+}
+
+// A skeleton effector's distance and angle from its goal for the task error e.
+static void ik__goal_errors(const ik__effector_goal *g, const ik_real *e, ik_real *pos,
+                            ik_real *rot)
+{
+    *pos = g->pos_rows ? ik__rows_length(e + g->row, 3, g->pw) : 0;
+    *rot = g->rot_rows ? ik__rows_length(e + g->row + g->pos_rows, g->rot_rows, g->rw) : 0;
+}
+
+// The errors of w->at.e0 into w->at (a skeleton's: the largest); whether every effector is met.
+static bool ik__progress_met(ik__jac_work *w)
+{
+    const ik_jacobian_opts *o = w->o;
+    ik__progress *p = &w->at;
     const ik_real *e0 = p->e0;
-    p->pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
-    p->rot_err = rot ? ik__rotation_error(e0, ow) : 0;
-    if (p->pos_err <= o->tolerance && (!rot || p->rot_err <= o->rotation_tolerance)) {
+    bool met = true;
+    int k;
+    if (!w->goals) {
+        p->pos_err = IK_SQRT(e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]);
+        p->rot_err = w->goal.use_rotation ? ik__rotation_error(e0, w->ow) : 0;
+        return p->pos_err <= o->tolerance && p->rot_err <= o->rotation_tolerance;
+    }
+    p->pos_err = p->rot_err = 0;
+    for (k = 0; k < w->goal_count; k++) {
+        ik_real pos, rot;
+        ik__goal_errors(&w->goals[k], e0, &pos, &rot);
+        met = met && pos <= o->tolerance && rot <= o->rotation_tolerance;
+        p->pos_err = pos > p->pos_err ? pos : p->pos_err;
+        p->rot_err = rot > p->rot_err ? rot : p->rot_err;
+    }
+    return met;
+}
+
+// Whether iteration it stops the loop (*status): converged, stalled (5 idle iterations), max_it.
+static bool ik__progress_stop(ik__jac_work *w, int it, int max_it, ik_status *status)
+{
+    const ik_jacobian_opts *o = w->o;
+    ik__progress *p = &w->at;
+    if (ik__progress_met(w)) {
         *status = IK_STATUS_CONVERGED;
         return true;
     }
@@ -4506,6 +4822,8 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
 {
     ik_real reach = ik__chain_reach(chain);
     w->chain = chain;
+    w->goals = NULL; // (a chain's solve)
+    w->goal_count = 0;
     w->o = o;
     w->goal.pos = target->pos;
     w->goal.use_rotation = target->use_rotation;
@@ -4538,20 +4856,14 @@ static void ik__jacobian_start(ik__jac_work *w)
     w->at.idle = 0;
 }
 
-// A solve's inputs after the chain (dof) and q checked, in the order of their status codes: the
-// target (with a rotation or not as pose says, unless < 0), the options (opts_valid) and rest
-// pose, the scratch (its size: need, or 0 to check later).
-static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_real *q_io,
-                                     const ik_target *target_in, int pose, bool opts_valid,
-                                     const ik_real *rest, const void *scratch, size_t scratch_size,
-                                     size_t need, const ik_solve_info *info, ik_target *target)
+// A solve's inputs after the chain (dof), q and the target checked, in the order of their status
+// codes: the options (opts_valid) and rest pose, the scratch (its size: need, or 0 to check later).
+static ik_result ik__solver_validate_rest(const ik_chain *chain, int dof, const ik_real *q_io,
+                                          bool opts_valid, const ik_real *rest, const void *scratch,
+                                          size_t scratch_size, size_t need,
+                                          const ik_solve_info *info)
 {
     int c;
-    ik_result r = ik__target_prepare(target_in, target);
-    if (r != IK_OK)
-        return r;
-    if (pose >= 0 && target->use_rotation != (pose != 0))
-        return IK_ERR_BAD_ARG;
     if (!opts_valid)
         return IK_ERR_BAD_OPTS;
     for (c = 0; rest && c < dof; c++)
@@ -4562,6 +4874,23 @@ static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_re
     if (ik__solver_overlap(chain, q_io, dof, rest, info, scratch, scratch_size))
         return IK_ERR_BAD_ARG;
     return scratch_size < need ? IK_ERR_SCRATCH_TOO_SMALL : IK_OK;
+}
+
+// A solve's inputs after the chain (dof) and q checked, in the order of their status codes: the
+// target (with a rotation or not as pose says, unless < 0), the options (opts_valid) and rest
+// pose, the scratch (its size: need, or 0 to check later).
+static ik_result ik__solver_validate(const ik_chain *chain, int dof, const ik_real *q_io,
+                                     const ik_target *target_in, int pose, bool opts_valid,
+                                     const ik_real *rest, const void *scratch, size_t scratch_size,
+                                     size_t need, const ik_solve_info *info, ik_target *target)
+{
+    ik_result r = ik__target_prepare(target_in, target);
+    if (r != IK_OK)
+        return r;
+    if (pose >= 0 && target->use_rotation != (pose != 0))
+        return IK_ERR_BAD_ARG;
+    return ik__solver_validate_rest(chain, dof, q_io, opts_valid, rest, scratch, scratch_size, need,
+                                    info);
 }
 
 // Checks the input and sets up w in scratch for a run.
@@ -4590,15 +4919,21 @@ static ik_result ik__jacobian_setup(ik__jac_work *w, const ik_chain *chain,
     return IK_OK;
 }
 
-// e = e0 (m rows) with its parts of 3 rows each no longer than max_step (dragging).
-static void ik__clamp_error(const ik_real *e0, int m, ik_real max_step, ik_real *e)
+// e = e0 (m rows) with its parts (3 rows; a skeleton's effectors' 3 position rows and 3 or 2
+// rotation rows) each no longer than max_step (dragging).
+static void ik__clamp_error(const ik__jac_work *w, ik_real max_step, ik_real *e)
 {
-    int i, k;
-    ik__rows_copy(e, e0, m);
-    for (k = 0; k + 2 < m; k += 3) {
-        ik_real len = IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2]);
+    int i, k, n;
+    ik__rows_copy(e, w->at.e0, w->m);
+    for (k = 0; k + 1 < w->m; k += n) { // (a skeleton's: each effector's position, rotation)
+        ik_real len;
+        n = 3;
+        for (i = 0; i < w->goal_count; i++)
+            if (k == w->goals[i].row + w->goals[i].pos_rows && w->goals[i].rot_rows > 0)
+                n = w->goals[i].rot_rows;
+        len = ik__rows_length(e + k, n, 1);
         if (len > max_step)
-            for (i = k; i < k + 3; i++)
+            for (i = k; i < k + n; i++)
                 e[i] *= max_step / len;
     }
 }
@@ -4837,8 +5172,7 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
     *status = IK_STATUS_MAX_ITERATIONS;
     for (it = 0; ik__finite(w->at.err); it++) {
         bool exact;
-        if (ik__progress_stop(&w->at, o, w->ow, w->goal.use_rotation, it, o->max_iterations,
-                              status) ||
+        if (ik__progress_stop(w, it, o->max_iterations, status) ||
             (it == w->policy.probe_it &&
              w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost)) { // (the probe)
             if (*status != IK_STATUS_CONVERGED && !w->within_reach)
@@ -4848,7 +5182,7 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
             res->rotation_error = w->at.rot_err;
             return true;
         }
-        ik__clamp_error(w->at.e0, w->m, o->max_step, e);
+        ik__clamp_error(w, o->max_step, e);
         exact = w->policy.planar && ik__planar_step(w, w->at.e0);
         if (!exact && !ik__active_set_step(w, e))
             return false;
@@ -4875,6 +5209,378 @@ IKDEF ik_result ik_jacobian_solve(const ik_chain *chain, const ik_target *target
     r = ik__jacobian_store(&w, q_io);
     if (r == IK_OK && info)
         *info = res;
+    return r;
+}
+
+// ---- implementation: skeletons (docs/skeletons.md) --------------------------------------------
+
+IKDEF ik_skeleton ik_skeleton_make(const ik_joint *joints, const int *parents, int joint_count)
+{
+    ik_skeleton s;
+    s.joints = joints;
+    s.parents = parents;
+    s.joint_count = joint_count;
+    return s;
+}
+
+IKDEF ik_effector ik_effector_make(int joint, ik_xform offset, ik_effector_kind kind,
+                                   ik_vec3 target)
+{
+    ik_effector e;
+    e.joint = joint;
+    e.offset = offset;
+    e.kind = kind;
+    e.axis = ik_vec3_make(0, 0, 1);
+    e.target = target;
+    e.target_rot = ik_quat_identity();
+    e.position_weight = e.rotation_weight = e.blend = 1;
+    e.priority = 0;
+    return e;
+}
+
+IKDEF void ik_joints_floating_root(ik_joint out_joints[4])
+{
+    int k;
+    for (k = 0; k < 3; k++)
+        out_joints[k] = ik_joint_prismatic(ik_xform_identity(),
+                                           ik_vec3_make(k == 0 ? 1 : 0, k == 1 ? 1 : 0, k == 2));
+    out_joints[3] = ik_joint_ball(ik_xform_identity());
+}
+
+// The skeleton's joints as a chain (the tip unused): the kinematics pass's view of them.
+static ik_chain ik__skeleton_chain(const ik_skeleton *skeleton)
+{
+    return ik_chain_make(skeleton->joints, skeleton->joint_count, ik_xform_identity());
+}
+
+IKDEF ik_result ik_skeleton_validate(const ik_skeleton *skeleton)
+{
+    ik_chain chain;
+    ik_result r;
+    int i;
+    if (!skeleton)
+        return IK_ERR_NULL_ARG;
+    chain = ik__skeleton_chain(skeleton);
+    r = ik_chain_validate(&chain);
+    for (i = 0; r == IK_OK && skeleton->parents && i < skeleton->joint_count; i++)
+        if (skeleton->parents[i] < -1 || skeleton->parents[i] >= i)
+            r = IK_ERR_BAD_ARG;
+    return r;
+}
+
+IKDEF int ik_skeleton_dof(const ik_skeleton *skeleton)
+{
+    ik_chain chain;
+    if (ik_skeleton_validate(skeleton) != IK_OK)
+        return -1;
+    chain = ik__skeleton_chain(skeleton);
+    return ik__chain_dof(&chain);
+}
+
+IKDEF int ik_skeleton_state_index(const ik_skeleton *skeleton, int joint)
+{
+    ik_chain chain;
+    if (ik_skeleton_validate(skeleton) != IK_OK)
+        return -1;
+    chain = ik__skeleton_chain(skeleton);
+    return ik_chain_state_index(&chain, joint);
+}
+
+// The skeleton and q checked (*out_dof), and out (count bytes) not overlapping q.
+static ik_result ik__skeleton_state_validate(const ik_skeleton *skeleton, const ik_real *q,
+                                             const void *out, size_t count, int *out_dof)
+{
+    ik_chain chain;
+    ik_result r = ik_skeleton_validate(skeleton);
+    if (r != IK_OK)
+        return r;
+    chain = ik__skeleton_chain(skeleton);
+    r = ik__chain_state_validate(&chain, q, out_dof);
+    if (r == IK_OK && !out)
+        return IK_ERR_NULL_ARG;
+    if (r == IK_OK && ik__overlap(q, (size_t)*out_dof * sizeof *q, out, count))
+        return IK_ERR_BAD_ARG;
+    return r;
+}
+
+IKDEF ik_result ik_skeleton_fk(const ik_skeleton *skeleton, const ik_real *q, ik_xform *out_frames)
+{
+    int dof = 0;
+    ik_result r = ik__skeleton_state_validate(
+        skeleton, q, out_frames,
+        skeleton
+            ? (size_t)(skeleton->joint_count > 0 ? skeleton->joint_count : 0) * sizeof *out_frames
+            : 0,
+        &dof);
+    ik_chain chain;
+    ik__tree tree;
+    if (r != IK_OK)
+        return r;
+    chain = ik__skeleton_chain(skeleton);
+    tree.parents = skeleton->parents;
+    tree.frames = NULL; // (out_frames keep them)
+    ik__jacobian(&chain, NULL, q, 6, dof, NULL, false, 1, out_frames, NULL, &tree);
+    return IK_OK;
+}
+
+IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real *q, int joint,
+                                     ik_xform offset, ik_real *out_jacobian, ik_xform *out_frames)
+{
+    ik_real identity[36] = { 0 };
+    int dof = 0, k;
+    ik_chain chain;
+    ik__tree tree;
+    ik_vec3 pe;
+    ik_result r = ik__skeleton_state_validate(skeleton, q, out_frames, sizeof *out_frames, &dof);
+    if (r == IK_OK && !out_jacobian)
+        r = IK_ERR_NULL_ARG;
+    if (r == IK_OK &&
+        (joint < 0 || joint >= skeleton->joint_count || !ik__xform_valid(&offset) ||
+         ik__overlap(q, (size_t)dof * sizeof *q, out_jacobian, 6 * (size_t)dof * sizeof *q)))
+        r = IK_ERR_BAD_ARG;
+    if (r != IK_OK)
+        return r;
+    chain = ik__skeleton_chain(skeleton);
+    tree.parents = skeleton->parents;
+    tree.frames = NULL;
+    for (k = 0; k < 6; k++)
+        identity[7 * k] = 1;
+    ik__jacobian(&chain, NULL, q, 6, dof, out_jacobian, false, 1, out_frames, NULL, &tree);
+    pe = ik_xform_apply(out_frames[joint], offset.pos);
+    ik__effector_rows(&chain, skeleton->parents, joint, out_jacobian, dof, pe, identity, 6,
+                      out_jacobian);
+    return IK_OK;
+}
+
+// Reals of an effector goal in scratch.
+#define IK__GOAL_REALS ((sizeof(ik__effector_goal) + sizeof(ik_real) - 1) / sizeof(ik_real))
+
+// The reals of a skeleton solve's work: the core's for `rows` rows, the frames, columns, goals.
+static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
+{
+    return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
+           12 * (size_t)chain->joint_count + 6 * (size_t)dof +
+           (size_t)effector_count * IK__GOAL_REALS;
+}
+
+IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, int effector_count)
+{
+    ik_chain chain;
+    int dof = ik_skeleton_dof(skeleton);
+    if (dof < 0 || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
+        return 0;
+    chain = ik__skeleton_chain(skeleton);
+    return (ik__skeleton_reals(&chain, dof, 6 * effector_count, effector_count) + 1) *
+           sizeof(ik_real);
+}
+
+// Whether an effector is well formed for a skeleton of joint_count joints.
+static bool ik__effector_valid(const ik_effector *e, int joint_count)
+{
+    const bool axis = e->kind >= IK_EFFECTOR_AIM,
+               rot = e->kind == IK_EFFECTOR_POSE || e->kind == IK_EFFECTOR_FREE_AXIS;
+    if (e->joint < 0 || e->joint >= joint_count || (int)e->kind < 0 ||
+        (int)e->kind > IK_EFFECTOR_FREE_AXIS || !ik__xform_valid(&e->offset) ||
+        !ik__vec3_bounded(e->target))
+        return false;
+    if (axis &&
+        !(ik__vec3_bounded(e->axis) && IK_FABS(ik_vec3_length2(e->axis) - 1) <= IK__UNIT_TOL))
+        return false;
+    if (e->kind == IK_EFFECTOR_DIRECTION && ik_vec3_length2(ik_vec3_normalize(e->target)) == 0)
+        return false;
+    if (rot && !ik__quat_usable(e->target_rot))
+        return false;
+    return ik__bounded(e->position_weight) && e->position_weight >= 0 &&
+           ik__bounded(e->rotation_weight) && e->rotation_weight >= 0 && e->blend >= 0 &&
+           e->blend <= 1 && (e->priority == 0 || e->priority == 1);
+}
+
+// The task rows an effector takes: 3 for a position, 3 for a rotation, 2 for an axis.
+static int ik__effector_task_rows(const ik_effector *e, int *pos_rows, int *rot_rows)
+{
+    const bool pos = e->kind == IK_EFFECTOR_POSITION || e->kind == IK_EFFECTOR_POSE ||
+                     e->kind == IK_EFFECTOR_FREE_AXIS;
+    *pos_rows = pos && e->position_weight > 0 ? 3 : 0;
+    *rot_rows = e->kind == IK_EFFECTOR_POSITION || e->rotation_weight == 0 ? 0
+                : e->kind == IK_EFFECTOR_POSE                              ? 3
+                                                                           : 2;
+    return *pos_rows + *rot_rows;
+}
+
+// The largest distance from the root of joint's branch that its effector at offset reaches.
+static ik_real ik__branch_reach(const ik_chain *chain, const int *parents, int joint,
+                                ik_vec3 offset, int *out_root)
+{
+    ik_real reach = ik_vec3_length(offset);
+    int i;
+    for (i = joint; i >= 0; i = parents ? parents[i] : i - 1) {
+        const ik_joint *j = &chain->joints[i];
+        if (j->type == IK_JOINT_PRISMATIC)
+            reach += IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
+        if ((parents ? parents[i] : i - 1) >= 0)
+            reach += ik_vec3_length(j->origin.pos);
+        *out_root = i;
+    }
+    return reach;
+}
+
+// The skeleton's size: its bones' lengths and its limited prismatic joints' travel.
+static ik_real ik__skeleton_size(const ik_chain *chain, const int *parents)
+{
+    ik_real size = 0;
+    int i;
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        ik_real travel = IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
+        if ((parents ? parents[i] : i - 1) >= 0)
+            size += ik_vec3_length(j->origin.pos);
+        if (j->type == IK_JOINT_PRISMATIC && ik__finite(travel))
+            size += travel;
+    }
+    return size;
+}
+
+// An effector's goal at row from its target and the effector's start frame (r, pe) blended.
+static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
+                          ik__effector_goal *g)
+{
+    const ik_real *f = w->tree.frames + 12 * e->joint, t = e->blend;
+    ik_mat3 r;
+    ik_quat start, goal = ik_quat_normalize(e->target_rot);
+    ik_vec3 pe, a;
+    memcpy(&r.m[0][0], f, 9 * sizeof *f);
+    pe = ik_vec3_add(ik_vec3_make(f[9], f[10], f[11]), ik_mat3_mul_vec3(r, e->offset.pos));
+    start = ik_quat_normalize(ik_quat_mul(ik__quat_from_mat3(&r), e->offset.rot));
+    a = ik_quat_rotate(start, ik_vec3_normalize(e->axis));
+    g->joint = e->joint, g->kind = (int)e->kind, g->priority = e->priority, g->row = row;
+    ik__effector_task_rows(e, &g->pos_rows, &g->rot_rows);
+    g->offset = e->offset;
+    g->axis = ik_vec3_normalize(e->axis);
+    g->pw = e->position_weight, g->rw = e->rotation_weight * w->ow;
+    g->pos = t == 1 ? e->target : ik_vec3_lerp(pe, e->target, t);
+    if (e->kind == IK_EFFECTOR_AIM && t < 1) // (the point it aims at, as far, toward the target)
+        g->pos = ik_vec3_lerp(ik_vec3_add_scaled(pe, a, ik_vec3_length(ik_vec3_sub(e->target, pe))),
+                              e->target, t);
+    goal = t == 1 ? goal : ik_quat_slerp(start, goal, t);
+    g->rot = ik_quat_to_mat3(ik_quat_mul(goal, ik_quat_conjugate(e->offset.rot)));
+    g->dir = ik_quat_rotate(goal, g->axis);
+    if (e->kind == IK_EFFECTOR_DIRECTION) {
+        ik_quat arc = ik_quat_from_two_vectors(a, e->target);
+        g->dir = t == 1 ? ik_vec3_normalize(e->target)
+                        : ik_quat_rotate(ik_quat_slerp(ik_quat_identity(), arc, t), a);
+    }
+}
+
+// The skeleton's solve in w from q_io (validated): arrays, goals blended from the start, reach.
+static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
+                              const ik_effector *effectors, int count, const ik_jacobian_opts *o,
+                              int dof, int rows, ik_real *base, const ik_real *q_io)
+{
+    int k, row = 0, root = 0;
+    w->tree_chain = ik__skeleton_chain(skeleton);
+    w->chain = &w->tree_chain;
+    w->o = o;
+    w->goal.use_rotation = false; // (a chain's goal: unused)
+    w->dof = dof;
+    w->m = w->rows = rows;
+    w->euler = o->ball_param == IK_BALL_EULER;
+    ik__jacobian_layout(w, base, dof);
+    w->tree.parents = skeleton->parents;
+    w->tree.frames = w->rv + rows + ik__table_reals(w->chain);
+    w->cols = w->tree.frames + 12 * skeleton->joint_count;
+    w->goals = (ik__effector_goal *)(void *)(w->cols + 6 * dof);
+    w->goal_count = count;
+    w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
+    w->ow = o->orientation_weight > 0 ? o->orientation_weight
+                                      : w->scale / (ik_real)ik__movable_joints(w->chain);
+    ik__jacobian_load(w, q_io);
+    ik__jacobian(w->chain, &w->table, w->q, 6, dof, NULL, w->euler, 1, NULL, NULL, &w->tree);
+    w->within_reach = true;
+    for (k = 0; k < count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        ik_real reach;
+        ik__goal_make(w, &effectors[k], row, &w->goals[k]);
+        row += g->pos_rows + g->rot_rows;
+        reach = ik__branch_reach(w->chain, skeleton->parents, g->joint, g->offset.pos, &root);
+        if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, w->chain->joints[root].origin.pos)) >
+                               reach * (1 + 64 * IK_EPSILON) + o->tolerance)
+            w->within_reach = false;
+    }
+    w->jac_bound = IK_INFINITY;
+    w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
+    w->policy = ik__jacobian_policy;
+    w->turn = NULL;
+}
+
+// Checks a skeleton solve's input and sets up w in scratch for a run.
+static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton,
+                                    const ik_effector *effectors, int count,
+                                    const ik_jacobian_opts *o, const ik_real *q_io, void *scratch,
+                                    size_t scratch_size, const ik_solve_info *info,
+                                    const ik_effector_info *out_effectors)
+{
+    ik_chain chain;
+    ik_real *base;
+    size_t need, bytes = (size_t)(count > 0 ? count : 0);
+    int dof = 0, rows = 0, k, pos_rows, rot_rows;
+    ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, &dof);
+    if (r != IK_OK)
+        return r;
+    if (!effectors)
+        return IK_ERR_NULL_ARG;
+    if (count < 1 || count > IK_MAX_EFFECTORS)
+        return IK_ERR_BAD_ARG;
+    for (k = 0; k < count; k++)
+        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
+            return IK_ERR_BAD_ARG;
+        else
+            rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
+    chain = ik__skeleton_chain(skeleton);
+    r = ik__solver_validate_rest(&chain, dof, q_io, ik__jacobian_opts_valid(o), o->rest, scratch,
+                                 scratch_size, 0, info);
+    if (r == IK_OK &&
+        (ik__overlap(effectors, bytes * sizeof *effectors, scratch, scratch_size) ||
+         ik__overlap(out_effectors, out_effectors ? bytes * sizeof *out_effectors : 0, scratch,
+                     scratch_size) ||
+         ik__overlap(skeleton->parents,
+                     skeleton->parents ? (size_t)skeleton->joint_count * sizeof(int) : 0, scratch,
+                     scratch_size)))
+        r = IK_ERR_BAD_ARG;
+    if (r != IK_OK)
+        return r;
+    need = ik__skeleton_reals(&chain, dof, rows, count);
+    base = ik__scratch_reals(scratch, scratch_size, need);
+    if (!base)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, base, q_io);
+    ik__jacobian_start(w);
+    return IK_OK;
+}
+
+IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                  int effector_count, const ik_jacobian_opts *opts, ik_real *q_io,
+                                  void *scratch, size_t scratch_size, ik_solve_info *info,
+                                  ik_effector_info *out_effectors)
+{
+    const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
+    ik_solve_info res;
+    ik__jac_work w;
+    int k;
+    ik_result r = ik__skeleton_setup(&w, skeleton, effectors, effector_count, &o, q_io, scratch,
+                                     scratch_size, info, out_effectors);
+    if (r != IK_OK)
+        return r;
+    if (!ik__iterate(&w, &res))
+        return IK_ERR_NUMERIC;
+    r = ik__jacobian_store(&w, q_io);
+    if (r == IK_OK && info)
+        *info = res;
+    for (k = 0; r == IK_OK && out_effectors && k < effector_count; k++) {
+        ik_effector_info *out = &out_effectors[k];
+        ik__goal_errors(&w.goals[k], w.at.e0, &out->position_error, &out->rotation_error);
+        out->met =
+            out->position_error <= o.tolerance && out->rotation_error <= o.rotation_tolerance;
+    }
     return r;
 }
 
@@ -5698,7 +6404,8 @@ static bool ik__ccd_check(ik__ccd_work *w, ik__ccd_progress *pr, const ik_ccd_op
         return true;
     pr->err = ik__pose_error( // (a position target reads no rotation: ow 0 makes none)
         w->target,
-        ik__jacobian(w->chain, NULL, w->q, 6, w->dof, NULL, false, w->pose ? 1 : 0, NULL, NULL),
+        ik__jacobian(w->chain, NULL, w->q, 6, w->dof, NULL, false, w->pose ? 1 : 0, NULL, NULL,
+                     NULL),
         pr->wbase, pr->ps, w->wo, &pr->pos_err, &pr->rot_err);
     if (pr->pos_err <= o->tolerance && (!w->pose || pr->rot_err <= o->rotation_tolerance)) {
         pr->status = IK_STATUS_CONVERGED;

@@ -1,7 +1,7 @@
 /* The test program: the only translation unit with IK_IMPLEMENTATION. Every other test file
    includes ik.h as a plain header, so building this program is also a link test.
    Usage: ik_test [--trap-fe] [GROUP...]   GROUP: main math chain svd limb ccd jacobian arm robust
-   limits
+   limits skeleton
    (default: all). --trap-fe traps FE_INVALID, FE_DIVBYZERO and FE_OVERFLOW (glibc's
    feenableexcept): valid input must never raise them in ik.h, and bad input is checked on the
    bits, so the groups that pass bad input to ik.h run trapped too; a trap is a failure of the
@@ -37,6 +37,7 @@ int ik_test_passed = 0, ik_test_failed = 0;
 
 void test_math(void);
 void test_limits(void);
+void test_skeleton(void);
 void test_chain(void);
 void test_svd(void);
 void test_limb(void);
@@ -159,8 +160,8 @@ static void test_joint_table_passes(void)
             joints_rotated++;
         }
         for (w = 0; w < 3; w++) {
-            ik_xform e1 = ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, NULL);
-            ik_xform e2 = ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, NULL);
+            ik_xform e1 = ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, NULL, NULL);
+            ik_xform e2 = ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, NULL, NULL);
             double worst =
                 fmax(fabs((double)ik_vec3_length(ik_vec3_sub(e1.pos, e2.pos))),
                      fabs((double)(e1.rot.x - e2.rot.x)) + fabs((double)(e1.rot.y - e2.rot.y)) +
@@ -171,8 +172,8 @@ static void test_joint_table_passes(void)
             CHECK_NEAR(worst, 0, TOL(1e-12, 1e-4));
             if (ows[w] > 0) { // out_rot: the last frame R, the effector's rotation R T
                 ik_mat3 r1, r2, want = ik_quat_to_mat3(e1.rot), got;
-                ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, &r1);
-                ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, &r2);
+                ik__jacobian(&c, &t, q, 6, dof, jac1, false, ows[w], NULL, &r1, NULL);
+                ik__jacobian(&c, NULL, q, 6, dof, jac2, false, ows[w], NULL, &r2, NULL);
                 got = ik_mat3_mul(r1, ik_quat_to_mat3(c.tip.rot));
                 worst = 0;
                 for (i = 0; i < 9; i++)
@@ -713,7 +714,8 @@ int main(int argc, char **argv)
                    { "chain", test_chain },       { "svd", test_svd },
                    { "limb", test_limb },         { "ccd", test_ccd },
                    { "jacobian", test_jacobian }, { "arm", test_arm },
-                   { "robust", test_robust },     { "limits", test_limits } };
+                   { "robust", test_robust },     { "limits", test_limits },
+                   { "skeleton", test_skeleton } };
     const int count = (int)(sizeof groups / sizeof groups[0]);
     int g, i, chosen = 0;
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);

@@ -1,0 +1,262 @@
+/* Skeletons: trees of joints with several effectors. Tree FK against frames composed here, the
+   Jacobian against central differences, a chain solved as a one-branch skeleton against the chain
+   solver, every effector kind reaching targets made by FK of random states, several effectors at
+   once, limits, blending, priorities and bad input, on random trees with fixed seeds. */
+#include "test.h"
+#include <math.h>
+#include <string.h>
+
+void test_skeleton(void);
+
+#define SK_MAX 24
+#define SK_DOF (3 * SK_MAX)
+
+typedef struct sk_tree {
+    ik_joint joints[SK_MAX];
+    int parents[SK_MAX];
+    ik_ball_limit limits[SK_MAX];
+    int n, dof;
+    ik_skeleton skeleton;
+} sk_tree;
+
+// A random tree of n joints: each joint's parent one of the previous three (or the root), bones
+// 0.1 to 0.5 long in random directions, random origin rotations; kinds by `mix` (0: revolute and
+// ball only; 1: also prismatic and fixed), limits when `limited`.
+static void sk_random_tree(test_rng *rng, int n, int mix, bool limited, sk_tree *t)
+{
+    int i;
+    t->n = n;
+    for (i = 0; i < n; i++) {
+        int back = 1 + (int)(test_rng_next(rng) % 3);
+        double kind = test_rng_uniform(rng, 0, 1);
+        ik_vec3 dir = ik_vec3_normalize(test_rng_vec3(rng, -1, 1));
+        ik_xform origin = ik_xform_make(
+            test_rng_quat(rng), ik_vec3_scale(dir, (ik_real)test_rng_uniform(rng, 0.1, 0.5)));
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(rng, -1, 1));
+        t->parents[i] = i - back < 0 ? -1 : i - back;
+        if (i > 0 && test_rng_uniform(rng, 0, 1) < 0.5)
+            t->parents[i] = i - 1;
+        if (mix && kind < 0.1) {
+            t->joints[i] = ik_joint_fixed(origin);
+        } else if (mix && kind < 0.2) {
+            t->joints[i] = ik_joint_prismatic(origin, axis);
+            t->joints[i].lo = IK_R(-0.3), t->joints[i].hi = IK_R(0.3);
+        } else if (kind < 0.55) {
+            t->joints[i] = ik_joint_ball(origin);
+            if (limited) {
+                ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.2),
+                                   IK_R(0.8), IK_R(-0.9), IK_R(0.9), &t->limits[i]);
+                t->joints[i].limit = &t->limits[i];
+            }
+        } else {
+            t->joints[i] = ik_joint_revolute(origin, axis);
+            if (limited)
+                t->joints[i].lo = IK_R(-2), t->joints[i].hi = IK_R(2);
+        }
+    }
+    t->skeleton = ik_skeleton_make(t->joints, t->parents, n);
+    t->dof = ik_skeleton_dof(&t->skeleton);
+}
+
+// A random state within the tree's limits (balls: exponential maps up to `size` rad, projected
+// into their limits).
+static void sk_random_state(test_rng *rng, const sk_tree *t, double size, ik_real *q)
+{
+    int i, c = 0;
+    for (i = 0; i < t->n; i++) {
+        const ik_joint *j = &t->joints[i];
+        if (j->type == IK_JOINT_BALL) {
+            ik_vec3 v = test_rng_vec3(rng, -size / 1.7, size / 1.7);
+            if (j->limit)
+                v = ik_quat_to_expmap(ik_ball_limit_project(j->limit, ik_quat_from_expmap(v)));
+            q[c] = v.x, q[c + 1] = v.y, q[c + 2] = v.z;
+            c += 3;
+        } else if (j->type != IK_JOINT_FIXED) {
+            double lo = j->lo > -size ? (double)j->lo : -size;
+            double hi = j->hi < size ? (double)j->hi : size;
+            q[c++] = (ik_real)test_rng_uniform(rng, lo, hi);
+        }
+    }
+}
+
+// Every joint's frame composed here from the joints' own transforms (not by ik.h's pass).
+static void sk_reference_fk(const sk_tree *t, const ik_real *q, ik_xform *frames)
+{
+    int i, c = 0;
+    for (i = 0; i < t->n; i++) {
+        const ik_joint *j = &t->joints[i];
+        ik_xform parent = t->parents[i] < 0 ? ik_xform_identity() : frames[t->parents[i]];
+        ik_xform motion = ik_xform_identity();
+        if (j->type == IK_JOINT_REVOLUTE)
+            motion.rot = ik_quat_from_axis_angle(j->axis, q[c++]);
+        else if (j->type == IK_JOINT_PRISMATIC)
+            motion.pos = ik_vec3_scale(j->axis, q[c++]);
+        else if (j->type == IK_JOINT_BALL) {
+            motion.rot = ik_quat_from_expmap(ik_vec3_make(q[c], q[c + 1], q[c + 2]));
+            c += 3;
+        }
+        frames[i] = ik_xform_mul(ik_xform_mul(parent, j->origin), motion);
+    }
+}
+
+// Tree FK against the reference; a chain (parents NULL) as ik_chain_fk() gives it.
+static void test_skeleton_fk(void)
+{
+    test_rng rng = { 101 };
+    double worst = 0, worst_chain = 0;
+    int trial, i, identical = 0, n_frames = 0;
+    for (trial = 0; trial < 2000; trial++) {
+        sk_tree t;
+        ik_real q[SK_DOF];
+        ik_xform got[SK_MAX], want[SK_MAX], chain_frames[SK_MAX], effector;
+        ik_chain chain;
+        ik_skeleton as_chain;
+        sk_random_tree(&rng, 1 + (int)(test_rng_next(&rng) % SK_MAX), 1, false, &t);
+        sk_random_state(&rng, &t, 3, q);
+        CHECK(ik_skeleton_fk(&t.skeleton, q, got) == IK_OK);
+        sk_reference_fk(&t, q, want);
+        for (i = 0; i < t.n; i++) {
+            worst = fmax(worst, test_vec3_dist(got[i].pos, want[i].pos));
+            worst = fmax(worst, test_quat_angle(got[i].rot, want[i].rot));
+        }
+        as_chain = ik_skeleton_make(t.joints, NULL, t.n);
+        chain = ik_chain_make(t.joints, t.n, ik_xform_identity());
+        CHECK(ik_skeleton_fk(&as_chain, q, got) == IK_OK);
+        CHECK(ik_chain_fk(&chain, q, chain_frames, &effector) == IK_OK);
+        for (i = 0; i < t.n; i++) {
+            double d = fmax(test_vec3_dist(got[i].pos, chain_frames[i].pos),
+                            fabs((double)got[i].rot.x - (double)chain_frames[i].rot.x) +
+                                fabs((double)got[i].rot.y - (double)chain_frames[i].rot.y) +
+                                fabs((double)got[i].rot.z - (double)chain_frames[i].rot.z) +
+                                fabs((double)got[i].rot.w - (double)chain_frames[i].rot.w));
+            worst_chain = fmax(worst_chain, d);
+            identical += d == 0;
+            n_frames++;
+        }
+    }
+    printf("  skeleton fk: 2000 random trees, worst frame error %.3g; as chains %.3g\n", worst,
+           worst_chain);
+    CHECK_NEAR(worst, 0, TOL(1e-12, 2e-4));
+#if !TEST_FAST_MATH
+    CHECK(identical == n_frames); // (the same pass)
+#endif
+    CHECK_NEAR(worst_chain, 0, TOL(1e-15, 1e-6));
+}
+
+// The frame joint * offset's position and rotation at q.
+static ik_xform sk_effector_frame(const sk_tree *t, const ik_real *q, int joint, ik_xform offset)
+{
+    ik_xform frames[SK_MAX];
+    ik_skeleton_fk(&t->skeleton, q, frames);
+    return ik_xform_mul(frames[joint], offset);
+}
+
+// The Jacobian of a random frame on random trees against central differences of FK (ball
+// columns: derivatives with respect to the exponential map's values).
+static void test_skeleton_jacobian(void)
+{
+    test_rng rng = { 202 };
+    double worst = 0;
+    int trial, r, c;
+#ifdef IK_USE_FLOAT
+    const double h = 1e-2;
+#else
+    const double h = 1e-6;
+#endif
+    for (trial = 0; trial < 500; trial++) {
+        sk_tree t;
+        ik_real q[SK_DOF], jac[6 * SK_DOF];
+        ik_xform frames[SK_MAX], offset;
+        int joint;
+        sk_random_tree(&rng, 1 + (int)(test_rng_next(&rng) % SK_MAX), 1, false, &t);
+        sk_random_state(&rng, &t, 2, q);
+        joint = (int)(test_rng_next(&rng) % (uint64_t)t.n);
+        offset = ik_xform_make(test_rng_quat(&rng), test_rng_vec3(&rng, -0.3, 0.3));
+        CHECK(ik_skeleton_jacobian(&t.skeleton, q, joint, offset, jac, frames) == IK_OK);
+        for (c = 0; c < t.dof; c++) {
+            ik_real keep = q[c];
+            ik_xform plus, minus;
+            ik_quat d;
+            double col[6];
+            q[c] = (ik_real)((double)keep + h);
+            plus = sk_effector_frame(&t, q, joint, offset);
+            q[c] = (ik_real)((double)keep - h);
+            minus = sk_effector_frame(&t, q, joint, offset);
+            q[c] = keep;
+            col[0] = ((double)plus.pos.x - (double)minus.pos.x) / (2 * h);
+            col[1] = ((double)plus.pos.y - (double)minus.pos.y) / (2 * h);
+            col[2] = ((double)plus.pos.z - (double)minus.pos.z) / (2 * h);
+            d = ik_quat_mul(plus.rot, ik_quat_conjugate(minus.rot)); // (world angular velocity)
+            if (d.w < 0)
+                d = ik_quat_make(-d.x, -d.y, -d.z, -d.w);
+            col[3] = 2 * (double)d.x / (2 * h), col[4] = 2 * (double)d.y / (2 * h);
+            col[5] = 2 * (double)d.z / (2 * h);
+            for (r = 0; r < 6; r++)
+                worst = fmax(worst, fabs((double)jac[r * t.dof + c] - col[r]));
+        }
+    }
+    printf("  skeleton jacobian: 500 random trees and frames, worst |J - central difference| "
+           "%.3g\n",
+           worst);
+    CHECK_NEAR(worst, 0, TOL(1e-7, 2e-2));
+}
+
+// A chain solved as a one-branch skeleton with one pose effector: ik_jacobian_solve()'s answer.
+static void test_skeleton_as_chain(void)
+{
+    test_rng rng = { 303 };
+    double worst = 0;
+    int trial, c,
+        same = 0,
+        methods[4] = { IK_JACOBIAN_DLS, IK_JACOBIAN_PINV, IK_JACOBIAN_SDLS, IK_JACOBIAN_TRANSPOSE };
+    static unsigned char scratch[1 << 16];
+    for (trial = 0; trial < 400; trial++) {
+        sk_tree t;
+        ik_real q_chain[SK_DOF], q_skel[SK_DOF], truth[SK_DOF];
+        ik_xform frames[SK_MAX];
+        ik_chain chain;
+        ik_skeleton one;
+        ik_target target;
+        ik_effector e;
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        ik_solve_info ci, si;
+        ik_effector_info ei;
+        int n = 2 + (int)(test_rng_next(&rng) % 10), pose = trial % 2;
+        sk_random_tree(&rng, n, 0, trial % 3 == 0, &t);
+        sk_random_state(&rng, &t, 2, truth);
+        one = ik_skeleton_make(t.joints, NULL, n);
+        chain = ik_chain_make(t.joints, n, ik_xform_identity());
+        ik_skeleton_fk(&one, truth, frames);
+        target = pose ? ik_target_pose(frames[n - 1]) : ik_target_position(frames[n - 1].pos);
+        e = ik_effector_make(n - 1, ik_xform_identity(),
+                             pose ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION, frames[n - 1].pos);
+        e.target_rot = frames[n - 1].rot;
+        o.method = (ik_jacobian_method)methods[trial % 4];
+        o.orientation_weight = IK_R(0.3);
+        sk_random_state(&rng, &t, 2, q_chain);
+        memcpy(q_skel, q_chain, sizeof q_chain);
+        CHECK(ik_jacobian_solve(&chain, &target, &o, q_chain, scratch, sizeof scratch, &ci) ==
+              IK_OK);
+        CHECK(ik_skeleton_solve(&one, &e, 1, &o, q_skel, scratch, sizeof scratch, &si, &ei) ==
+              IK_OK);
+        CHECK(ci.status == si.status && ci.iterations == si.iterations);
+        CHECK(ei.met == (si.status == IK_STATUS_CONVERGED));
+        for (c = 0; c < t.dof; c++)
+            worst = fmax(worst, fabs((double)q_chain[c] - (double)q_skel[c]));
+        same += memcmp(q_chain, q_skel, (size_t)t.dof * sizeof *q_chain) == 0;
+    }
+    printf("  one-branch skeletons: 400 chains, %d answers the chain solver's to the bit, worst "
+           "difference %.3g\n",
+           same, worst);
+#if !TEST_FAST_MATH // (-ffast-math may contract the two callers' sums differently)
+    CHECK(same == 400);
+#endif
+    CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
+}
+
+void test_skeleton(void)
+{
+    RUN(test_skeleton_fk);
+    RUN(test_skeleton_jacobian);
+    RUN(test_skeleton_as_chain);
+}
