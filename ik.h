@@ -3464,7 +3464,10 @@ typedef struct ik__jac_work {
     ik__effector_goal *goals; // [goal_count]
     int goal_count;
     ik__tree tree; // its parents (NULL: a chain) and the pass's frames
-    ik_real *cols; // [6 dof] the pass's columns [p x w; w]
+    ik_real *cols;     // [6 dof] the pass's columns [p x w; w]
+    int first_rows;    // rows of priority 0 when priority 1 has rows too (they come first), else 0
+    ik_real *proj;     // [rows x dof] priority 0's (J1 W J1^T)^-1 J1 (ik__priority_projector())
+    ik_real *dq1;      // [dof] priority 0's step
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -4824,6 +4827,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     w->chain = chain;
     w->goals = NULL; // (a chain's solve)
     w->goal_count = 0;
+    w->first_rows = 0;
     w->o = o;
     w->goal.pos = target->pos;
     w->goal.use_rotation = target->use_rotation;
@@ -4993,6 +4997,94 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
+// K = (J1 W J1^T)^-1 J1 into w->proj for priority 0's m1 rows J1 (W: the free columns' weights;
+// shifted as little as makes it factor): its null space's projector N1 = I - W J1^T K.
+static void ik__priority_projector(ik__jac_work *w, int m1)
+{
+    const int dof = w->dof;
+    ik_real *a = w->normal, *l = w->factor, *x = w->rv, shift = 0, tr = 0;
+    int c, r;
+    for (c = 0; c < dof; c++)
+        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+    ik__normal_matrix(w->jac, w->jw, m1, dof, a);
+    for (r = 0; r < m1; r++)
+        tr += a[r * m1 + r];
+    while (!ik__ldlt(a, shift, m1, l) && ik__finite(shift))
+        shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1);
+    for (c = 0; c < dof; c++) {
+        for (r = 0; r < m1; r++)
+            x[r] = w->jac[r * dof + c];
+        ik__ldlt_solve(l, m1, x);
+        for (r = 0; r < m1; r++)
+            w->proj[r * dof + c] = x[r];
+    }
+}
+
+// x <- N1 x over the free columns (ik__priority_projector()); pinned columns as they are.
+static void ik__priority_null(const ik__jac_work *w, int m1, ik_real *x)
+{
+    const int dof = w->dof;
+    ik_real *kx = w->rv;
+    int c, r;
+    for (r = 0; r < m1; r++) {
+        kx[r] = 0;
+        for (c = 0; c < dof; c++)
+            kx[r] += w->proj[r * dof + c] * x[c] * (ik_real)(w->pinned[c] == 0);
+    }
+    for (r = 0; r < m1; r++)
+        for (c = 0; c < dof; c++)
+            x[c] -= w->jw[c] * w->jac[r * dof + c] * kx[r];
+}
+
+// Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
+// 1's rows J2 N1 for the error left, e2 - J2 dq1, that step projected by N1, the sum.
+static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const ik_real *e)
+{
+    const int m = w->m, m1 = w->first_rows, m2 = m - m1, dof = w->dof;
+    ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1, *j2 = w->jac_trial;
+    ik_jacobian_opts first = *o;
+    int c, r, k;
+    first.rest = NULL; // (the rest pose pulls in what both leave free)
+    w->m = m1;
+    ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
+    for (c = 0; c < dof; c++)
+        dq1[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
+    ik__priority_projector(w, m1);
+    for (r = 0; r < m2; r++) { // e2 - J2 dq1, and J2 N1 = J2 - (J2 W J1^T) K
+        const ik_real *row = jac + (m1 + r) * dof;
+        e2[r] = e[m1 + r];
+        for (c = 0; c < dof; c++) {
+            e2[r] -= row[c] * dq1[c];
+            j2[r * dof + c] = row[c];
+        }
+        for (k = 0; k < m1; k++) {
+            ik_real b = 0;
+            for (c = 0; c < dof; c++)
+                b += row[c] * w->jw[c] * jac[k * dof + c];
+            for (c = 0; c < dof; c++)
+                j2[r * dof + c] -= b * w->proj[k * dof + c];
+        }
+    }
+    w->jac = j2, w->m = m2;
+    ik__jacobian_step(w->chain, o, w, m2, dof, e2, w->scale, w->euler);
+    w->jac = jac, w->m = m;
+    for (c = 0; c < dof; c++) // (W as the projector has it: the step may have reweighed jw)
+        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+    ik__priority_null(w, m1, w->dq);
+    for (c = 0; c < dof; c++)
+        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
+    w->has_y = false;
+}
+
+// The method's step for the error e: both priorities' where a skeleton has two.
+static void ik__task_step(const ik_jacobian_opts *o, ik__jac_work *w, const ik_real *e)
+{
+    if (w->first_rows > 0)
+        ik__priority_step(o, w, e);
+    else
+        ik__jacobian_step(w->chain, o, w, w->m, w->dof, e, w->scale, w->euler);
+}
+
 // The step for the clamped error e, limits as an active set (docs/jacobian.md); false: none.
 static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
 {
@@ -5003,7 +5095,7 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     ik__pins_carry(w, w->dof);
     for (pass = 0; pass <= 2 * w->dof && ok; pass++) {
         if (!w->policy.lm_damping)
-            ik__jacobian_step(w->chain, w->o, w, w->m, w->dof, e, w->scale, w->euler);
+            ik__task_step(w->o, w, e);
         else
             ok = ik__lm_step(w, e);
         if (ok && !w->policy.fresh_pins &&
@@ -5092,7 +5184,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     od.damping = IK_SQRT(e2) < IK_R(0.1) * w->scale ? IK_SQRT(e2) : IK_R(0.1) * w->scale;
     if (w->ball_limits) // (the active set's pins on balls are in their frames)
         ik__ball_frames(w);
-    ik__jacobian_step(w->chain, &od, w, w->m, w->dof, e, w->scale, w->euler);
+    ik__task_step(&od, w, e);
     if (w->ball_limits)
         ik__ball_frames_undo(w);
 }
@@ -5352,6 +5444,13 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
     return IK_OK;
 }
 
+// The rows a skeleton's work arrays are sized for: its task's, at least the fast paths' 6 (the
+// tall step pads its matrices to 6 x 6).
+static int ik__skeleton_rows(int task_rows)
+{
+    return task_rows > IK__CHAIN_ROWS ? task_rows : IK__CHAIN_ROWS;
+}
+
 // Reals of an effector goal in scratch.
 #define IK__GOAL_REALS ((sizeof(ik__effector_goal) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
@@ -5359,7 +5458,7 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
 static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
 {
     return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
-           12 * (size_t)chain->joint_count + 6 * (size_t)dof +
+           12 * (size_t)chain->joint_count + (7 + (size_t)rows) * (size_t)dof +
            (size_t)effector_count * IK__GOAL_REALS;
 }
 
@@ -5476,19 +5575,22 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
                               int dof, int rows, ik_real *base, const ik_real *q_io)
 {
-    int k, row = 0, root = 0;
+    int k, row0 = 0, row1, root = 0, pos_rows, rot_rows;
     w->tree_chain = ik__skeleton_chain(skeleton);
     w->chain = &w->tree_chain;
     w->o = o;
     w->goal.use_rotation = false; // (a chain's goal: unused)
     w->dof = dof;
-    w->m = w->rows = rows;
+    w->m = rows;
+    w->rows = ik__skeleton_rows(rows);
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     w->tree.parents = skeleton->parents;
-    w->tree.frames = w->rv + rows + ik__table_reals(w->chain);
+    w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
     w->cols = w->tree.frames + 12 * skeleton->joint_count;
-    w->goals = (ik__effector_goal *)(void *)(w->cols + 6 * dof);
+    w->proj = w->cols + 6 * dof;
+    w->dq1 = w->proj + w->rows * dof;
+    w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
     w->goal_count = count;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
     w->ow = o->orientation_weight > 0 ? o->orientation_weight
@@ -5496,11 +5598,17 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     ik__jacobian_load(w, q_io);
     ik__jacobian(w->chain, &w->table, w->q, 6, dof, NULL, w->euler, 1, NULL, NULL, &w->tree);
     w->within_reach = true;
+    w->first_rows = 0;
+    for (k = 0; k < count; k++) // (priority 0's rows first)
+        if (effectors[k].priority == 0)
+            w->first_rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
+    row1 = w->first_rows;
+    w->first_rows = w->first_rows < rows ? w->first_rows : 0;
     for (k = 0; k < count; k++) {
         const ik__effector_goal *g = &w->goals[k];
         ik_real reach;
-        ik__goal_make(w, &effectors[k], row, &w->goals[k]);
-        row += g->pos_rows + g->rot_rows;
+        ik__goal_make(w, &effectors[k], effectors[k].priority == 0 ? row0 : row1, &w->goals[k]);
+        *(g->priority == 0 ? &row0 : &row1) += g->pos_rows + g->rot_rows;
         reach = ik__branch_reach(w->chain, skeleton->parents, g->joint, g->offset.pos, &root);
         if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, w->chain->joints[root].origin.pos)) >
                                reach * (1 + 64 * IK_EPSILON) + o->tolerance)
@@ -5548,7 +5656,7 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
         r = IK_ERR_BAD_ARG;
     if (r != IK_OK)
         return r;
-    need = ik__skeleton_reals(&chain, dof, rows, count);
+    need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base)
         return IK_ERR_SCRATCH_TOO_SMALL;

@@ -254,9 +254,292 @@ static void test_skeleton_as_chain(void)
     CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
 }
 
+
+// Effectors of random kinds on random joints whose targets the state truth reaches.
+static int sk_random_effectors(test_rng *rng, const sk_tree *t, const ik_real *truth, int count,
+                               int kind, ik_effector *e)
+{
+    ik_xform frames[SK_MAX];
+    int k;
+    ik_skeleton_fk(&t->skeleton, truth, frames);
+    for (k = 0; k < count; k++) {
+        int joint = (int)(test_rng_next(rng) % (uint64_t)t->n);
+        ik_xform offset = ik_xform_make(test_rng_quat(rng), test_rng_vec3(rng, -0.2, 0.2));
+        ik_xform f = ik_xform_mul(frames[joint], offset);
+        ik_effector_kind kd = (ik_effector_kind)(kind >= 0 ? kind : (int)(test_rng_next(rng) % 5));
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(rng, -1, 1)), a = ik_quat_rotate(f.rot, axis);
+        e[k] = ik_effector_make(joint, offset, kd, f.pos);
+        e[k].axis = axis;
+        e[k].target_rot = f.rot;
+        if (kd == IK_EFFECTOR_AIM)
+            e[k].target = ik_vec3_add_scaled(f.pos, a, (ik_real)test_rng_uniform(rng, 0.3, 2));
+        else if (kd == IK_EFFECTOR_DIRECTION)
+            e[k].target = ik_vec3_scale(a, (ik_real)test_rng_uniform(rng, 0.5, 3));
+        else if (kd == IK_EFFECTOR_FREE_AXIS) // (any spin about the axis is as good)
+            e[k].target_rot = ik_quat_mul(
+                f.rot, ik_quat_from_axis_angle(axis, (ik_real)test_rng_uniform(rng, -3, 3)));
+    }
+    return count;
+}
+
+// An effector's distance and angle from its goal at q, measured here from FK.
+static void sk_effector_errors(const sk_tree *t, const ik_real *q, const ik_effector *e,
+                               double *pos, double *rot)
+{
+    ik_xform f = sk_effector_frame(t, q, e->joint, e->offset);
+    ik_vec3 a = ik_quat_rotate(f.rot, e->axis), d = e->target;
+    *pos = *rot = 0;
+    if (e->kind == IK_EFFECTOR_POSITION || e->kind == IK_EFFECTOR_POSE ||
+        e->kind == IK_EFFECTOR_FREE_AXIS)
+        *pos = test_vec3_dist(f.pos, e->target);
+    if (e->kind == IK_EFFECTOR_POSE)
+        *rot = test_quat_angle(f.rot, e->target_rot);
+    if (e->kind == IK_EFFECTOR_AIM)
+        d = ik_vec3_sub(e->target, f.pos);
+    if (e->kind == IK_EFFECTOR_FREE_AXIS)
+        d = ik_quat_rotate(e->target_rot, e->axis);
+    if (e->kind >= IK_EFFECTOR_AIM) {
+        d = ik_vec3_normalize(d);
+        *rot = atan2((double)ik_vec3_length(ik_vec3_cross(a, d)), (double)ik_vec3_dot(a, d));
+    }
+}
+
+// Whether every joint value of q is within its limits.
+static bool sk_within_limits(const sk_tree *t, const ik_real *q)
+{
+    int i, c = 0;
+    bool ok = true;
+    for (i = 0; i < t->n; i++) {
+        const ik_joint *j = &t->joints[i];
+        if (j->type == IK_JOINT_BALL) {
+            ok = ok && (!j->limit ||
+                        ik_ball_limit_contains(j->limit, ik_quat_from_expmap(ik_vec3_make(
+                                                             q[c], q[c + 1], q[c + 2]))));
+            c += 3;
+        } else if (j->type != IK_JOINT_FIXED) {
+            ok = ok && q[c] >= j->lo && q[c] <= j->hi;
+            c++;
+        }
+    }
+    return ok;
+}
+
+// A start near truth: each value moved by up to 0.1 (balls projected into their limits, hinges
+// clamped).
+static void sk_near(test_rng *rng, const sk_tree *t, const ik_real *truth, ik_real *q)
+{
+    int i, c = 0, k;
+    for (i = 0; i < t->n; i++) {
+        const ik_joint *j = &t->joints[i];
+        int nd = ik_joint_type_dof(j->type);
+        for (k = 0; k < nd; k++)
+            q[c + k] = truth[c + k] + (ik_real)test_rng_uniform(rng, -0.1, 0.1);
+        if (nd == 1)
+            q[c] = q[c] < j->lo ? j->lo : q[c] > j->hi ? j->hi : q[c];
+        if (nd == 3 && j->limit) {
+            ik_vec3 v = ik_quat_to_expmap(ik_ball_limit_project(
+                j->limit, ik_quat_from_expmap(ik_vec3_make(q[c], q[c + 1], q[c + 2]))));
+            q[c] = v.x, q[c + 1] = v.y, q[c + 2] = v.z;
+        }
+        c += nd;
+    }
+}
+
+// Each kind alone, then 2 to 5 effectors of mixed kinds, on random (limited) trees from near
+// starts: solved, every effector's FK at its target, every limit held.
+static void test_skeleton_kinds(void)
+{
+    static unsigned char scratch[1 << 17];
+    static const char *names[6] = { "position", "pose", "aim", "direction", "free axis", "mixed" };
+    test_rng rng = { 404 };
+    int kind, trial, k;
+    for (kind = 0; kind < 6; kind++) {
+        int solved = 0, outside = 0, runs = 600, met_wrong = 0;
+        double worst_pos = 0, worst_rot = 0;
+        for (trial = 0; trial < runs; trial++) {
+            sk_tree t;
+            ik_real truth[SK_DOF], q[SK_DOF];
+            ik_effector e[5];
+            ik_effector_info ei[5];
+            ik_solve_info info;
+            int count = kind < 5 ? 1 : 2 + trial % 4;
+            sk_random_tree(&rng, 3 + (int)(test_rng_next(&rng) % 18), trial % 2, trial % 3 == 0,
+                           &t);
+            sk_random_state(&rng, &t, 1.5, truth);
+            sk_random_effectors(&rng, &t, truth, count, kind < 5 ? kind : -1, e);
+            sk_near(&rng, &t, truth, q);
+            CHECK(ik_skeleton_solve(&t.skeleton, e, count, NULL, q, scratch, sizeof scratch,
+                                    &info, ei) == IK_OK);
+            outside += !sk_within_limits(&t, q);
+            if (info.status != IK_STATUS_CONVERGED)
+                continue;
+            solved++;
+            for (k = 0; k < count; k++) {
+                double pos, rot;
+                sk_effector_errors(&t, q, &e[k], &pos, &rot);
+                worst_pos = fmax(worst_pos, pos);
+                worst_rot = fmax(worst_rot, rot);
+                met_wrong += !ei[k].met;
+            }
+        }
+        printf("  skeleton %s: %d/%d near starts solved, worst error %.3g (position) %.3g rad; "
+               "%d outside limits\n",
+               names[kind], solved, runs, worst_pos, worst_rot, outside);
+        CHECK(solved >= runs * 97 / 100);
+        CHECK(outside == 0 && met_wrong == 0);
+        CHECK_NEAR(worst_pos, 0, TOL(1e-8, 1e-3));
+        CHECK_NEAR(worst_rot, 0, TOL(1e-8, 2e-3));
+    }
+}
+
+// Priority 0 (a pose) met exactly while priority 1 (a position) pulls toward a target out of
+// reach; with one priority the same pull moves the pose off. Priority 0's error is never worse
+// than it is solved alone.
+static void test_skeleton_priorities(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 505 };
+    int trial, runs = 500, first_met = 0, equal_met = 0, alone_met = 0, second_better = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real truth[SK_DOF], start[SK_DOF], q[SK_DOF];
+        ik_effector e[2];
+        ik_effector_info ei[2];
+        ik_solve_info info;
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        double pos0, rot0, far_prio, far_equal;
+        sk_random_tree(&rng, 8 + (int)(test_rng_next(&rng) % 12), 0, false, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        sk_random_effectors(&rng, &t, truth, 1, IK_EFFECTOR_POSE, e);
+        sk_random_effectors(&rng, &t, truth, 1, IK_EFFECTOR_POSITION, e + 1);
+        e[1].target = ik_vec3_add(e[1].target, test_rng_vec3(&rng, -2, 2));
+        e[1].priority = 1;
+        o.max_iterations = 200;
+        sk_near(&rng, &t, truth, start);
+        memcpy(q, start, sizeof q);
+        ik_skeleton_solve(&t.skeleton, e, 1, &o, q, scratch, sizeof scratch, &info, ei);
+        alone_met += ei[0].met;
+        memcpy(q, start, sizeof q);
+        CHECK(ik_skeleton_solve(&t.skeleton, e, 2, &o, q, scratch, sizeof scratch, &info, ei) ==
+              IK_OK);
+        sk_effector_errors(&t, q, &e[0], &pos0, &rot0);
+        first_met += ei[0].met && pos0 <= TOL(1e-8, 1e-3) && rot0 <= TOL(1e-8, 2e-3);
+        sk_effector_errors(&t, q, &e[1], &far_prio, &rot0);
+        e[1].priority = 0;
+        memcpy(q, start, sizeof q);
+        ik_skeleton_solve(&t.skeleton, e, 2, &o, q, scratch, sizeof scratch, &info, ei);
+        equal_met += ei[0].met;
+        sk_effector_errors(&t, q, &e[1], &far_equal, &rot0);
+        second_better += far_prio <= far_equal + 1e-6;
+    }
+    printf("  priorities: priority 0 met alone %d/%d, under a priority 1 pull %d, with the pull "
+           "at priority 0 %d; priority 1 as near as with equal priority in %d\n",
+           alone_met, runs, first_met, equal_met, second_better);
+    CHECK(first_met >= alone_met - runs / 100);
+    CHECK(equal_met < first_met);
+}
+
+// blend 0 holds an effector where it starts; 0.5 takes it halfway to a reachable target.
+static void test_skeleton_blend(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 606 };
+    int trial, runs = 300, halfway = 0, held = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real truth[SK_DOF], q[SK_DOF], start[SK_DOF];
+        ik_effector e[2];
+        ik_solve_info info;
+        ik_xform before;
+        double pos, rot;
+        sk_random_tree(&rng, 6 + (int)(test_rng_next(&rng) % 10), 0, false, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        sk_random_effectors(&rng, &t, truth, 2, IK_EFFECTOR_POSITION, e);
+        sk_near(&rng, &t, truth, start);
+        memcpy(q, start, sizeof q);
+        e[0].blend = 0;
+        e[1].blend = IK_R(0.5);
+        before = sk_effector_frame(&t, start, e[1].joint, e[1].offset);
+        CHECK(ik_skeleton_solve(&t.skeleton, e, 2, NULL, q, scratch, sizeof scratch, &info,
+                                NULL) == IK_OK);
+        if (info.status != IK_STATUS_CONVERGED)
+            continue;
+        e[0].target = sk_effector_frame(&t, start, e[0].joint, e[0].offset).pos;
+        sk_effector_errors(&t, q, &e[0], &pos, &rot);
+        held += pos <= TOL(1e-8, 1e-4);
+        e[1].target = ik_vec3_lerp(before.pos, e[1].target, IK_R(0.5));
+        sk_effector_errors(&t, q, &e[1], &pos, &rot);
+        halfway += pos <= TOL(1e-8, 1e-4);
+    }
+    printf("  blend: %d/%d held at blend 0, %d halfway at blend 0.5\n", held, runs, halfway);
+    CHECK(held >= runs * 95 / 100 && halfway == held);
+}
+
+// Bad input: a status code, q untouched.
+static void test_skeleton_bad_input(void)
+{
+    static unsigned char scratch[1 << 16];
+    ik_joint j[3];
+    int parents[3] = { -1, 0, 0 }, bad_parents[3] = { -1, 1, 0 }, k;
+    ik_real q[3] = { IK_R(0.1), IK_R(0.2), IK_R(0.3) }, keep[3];
+    ik_skeleton s, bad;
+    ik_effector e, b;
+    ik_xform frames[3];
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    j[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)), ik_vec3_make(0, 0, 1));
+    j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 1, 0)), ik_vec3_make(1, 0, 0));
+    s = ik_skeleton_make(j, parents, 3);
+    bad = ik_skeleton_make(j, bad_parents, 3);
+    e = ik_effector_make(1, ik_xform_identity(), IK_EFFECTOR_POSITION, ik_vec3_make(1, 1, 0));
+    memcpy(keep, q, sizeof q);
+    CHECK(ik_skeleton_validate(&s) == IK_OK && ik_skeleton_validate(&bad) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_validate(NULL) == IK_ERR_NULL_ARG && ik_skeleton_dof(&bad) == -1);
+    CHECK(ik_skeleton_fk(&bad, q, frames) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_fk(&s, q, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_jacobian(&s, q, 3, ik_xform_identity(), (ik_real *)scratch, frames) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_solve(NULL, &e, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_solve(&s, NULL, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_solve(&s, &e, 0, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, 16, NULL, NULL) ==
+          IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, ik_skeleton_scratch_size(&s, 1), NULL,
+                            NULL) == IK_OK);
+    memcpy(q, keep, sizeof q);
+    for (k = 0; k < 8; k++) {
+        b = e;
+        if (k == 0)
+            b.joint = 3;
+        if (k == 1)
+            b.target.x = (ik_real)HUGE_VAL;
+        if (k == 2)
+            b.kind = IK_EFFECTOR_DIRECTION, b.target = ik_vec3_zero();
+        if (k == 3)
+            b.blend = IK_R(1.5);
+        if (k == 4)
+            b.priority = 2;
+        if (k == 5)
+            b.position_weight = -1;
+        if (k == 6)
+            b.kind = IK_EFFECTOR_AIM, b.axis = ik_vec3_make(0, 0, 2);
+        if (k == 7)
+            b.kind = IK_EFFECTOR_POSE, b.target_rot = ik_quat_make(0, 0, 0, 0);
+        CHECK(ik_skeleton_solve(&s, &b, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+              IK_ERR_BAD_ARG);
+        CHECK(memcmp(q, keep, sizeof q) == 0);
+    }
+}
+
 void test_skeleton(void)
 {
     RUN(test_skeleton_fk);
     RUN(test_skeleton_jacobian);
     RUN(test_skeleton_as_chain);
+    RUN(test_skeleton_kinds);
+    RUN(test_skeleton_priorities);
+    RUN(test_skeleton_blend);
+    RUN(test_skeleton_bad_input);
 }
