@@ -3463,11 +3463,11 @@ typedef struct ik__jac_work {
     // a skeleton's solve (goals NULL: a chain's); chain then points at tree_chain, its joints
     ik__effector_goal *goals; // [goal_count]
     int goal_count;
-    ik__tree tree; // its parents (NULL: a chain) and the pass's frames
-    ik_real *cols;     // [6 dof] the pass's columns [p x w; w]
-    int first_rows;    // rows of priority 0 when priority 1 has rows too (they come first), else 0
-    ik_real *proj;     // [rows x dof] priority 0's (J1 W J1^T)^-1 J1 (ik__priority_projector())
-    ik_real *dq1;      // [dof] priority 0's step
+    ik__tree tree;  // its parents (NULL: a chain) and the pass's frames
+    ik_real *cols;  // [6 dof] the pass's columns [p x w; w]
+    int first_rows; // rows of priority 0 when priority 1 has rows too (they come first), else 0
+    ik_real *proj;  // [rows x dof] priority 0's (J1 W J1^T)^-1 J1 (ik__priority_projector())
+    ik_real *dq1;   // [dof] priority 0's step
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -3635,7 +3635,8 @@ static ik_real ik__skeleton_error(const ik__jac_work *w, const ik_real *q, ik_re
                  &w->tree);
     for (k = 0; k < w->goal_count; k++) {
         const ik__effector_goal *g = &w->goals[k];
-        err += ik__goal_rows(w, g, jac ? jac + g->row * w->dof : NULL, e + g->row);
+        ik_real ek = ik__goal_rows(w, g, jac ? jac + g->row * w->dof : NULL, e + g->row);
+        err += w->first_rows > 0 && g->priority == 0 ? ek * IK_R(1e6) : ek;
     }
     return err;
 }

@@ -254,7 +254,6 @@ static void test_skeleton_as_chain(void)
     CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
 }
 
-
 // Effectors of random kinds on random joints whose targets the state truth reaches.
 static int sk_random_effectors(test_rng *rng, const sk_tree *t, const ik_real *truth, int count,
                                int kind, ik_effector *e)
@@ -267,7 +266,8 @@ static int sk_random_effectors(test_rng *rng, const sk_tree *t, const ik_real *t
         ik_xform offset = ik_xform_make(test_rng_quat(rng), test_rng_vec3(rng, -0.2, 0.2));
         ik_xform f = ik_xform_mul(frames[joint], offset);
         ik_effector_kind kd = (ik_effector_kind)(kind >= 0 ? kind : (int)(test_rng_next(rng) % 5));
-        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(rng, -1, 1)), a = ik_quat_rotate(f.rot, axis);
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(rng, -1, 1)),
+                a = ik_quat_rotate(f.rot, axis);
         e[k] = ik_effector_make(joint, offset, kd, f.pos);
         e[k].axis = axis;
         e[k].target_rot = f.rot;
@@ -313,8 +313,8 @@ static bool sk_within_limits(const sk_tree *t, const ik_real *q)
         const ik_joint *j = &t->joints[i];
         if (j->type == IK_JOINT_BALL) {
             ok = ok && (!j->limit ||
-                        ik_ball_limit_contains(j->limit, ik_quat_from_expmap(ik_vec3_make(
-                                                             q[c], q[c + 1], q[c + 2]))));
+                        ik_ball_limit_contains(
+                            j->limit, ik_quat_from_expmap(ik_vec3_make(q[c], q[c + 1], q[c + 2]))));
             c += 3;
         } else if (j->type != IK_JOINT_FIXED) {
             ok = ok && q[c] >= j->lo && q[c] <= j->hi;
@@ -368,8 +368,8 @@ static void test_skeleton_kinds(void)
             sk_random_state(&rng, &t, 1.5, truth);
             sk_random_effectors(&rng, &t, truth, count, kind < 5 ? kind : -1, e);
             sk_near(&rng, &t, truth, q);
-            CHECK(ik_skeleton_solve(&t.skeleton, e, count, NULL, q, scratch, sizeof scratch,
-                                    &info, ei) == IK_OK);
+            CHECK(ik_skeleton_solve(&t.skeleton, e, count, NULL, q, scratch, sizeof scratch, &info,
+                                    ei) == IK_OK);
             outside += !sk_within_limits(&t, q);
             if (info.status != IK_STATUS_CONVERGED)
                 continue;
@@ -400,6 +400,8 @@ static void test_skeleton_priorities(void)
     static unsigned char scratch[1 << 17];
     test_rng rng = { 505 };
     int trial, runs = 500, first_met = 0, equal_met = 0, alone_met = 0, second_better = 0;
+    double worst0 = 0;
+    int near0 = 0;
     for (trial = 0; trial < runs; trial++) {
         sk_tree t;
         ik_real truth[SK_DOF], start[SK_DOF], q[SK_DOF];
@@ -424,6 +426,8 @@ static void test_skeleton_priorities(void)
               IK_OK);
         sk_effector_errors(&t, q, &e[0], &pos0, &rot0);
         first_met += ei[0].met && pos0 <= TOL(1e-8, 1e-3) && rot0 <= TOL(1e-8, 2e-3);
+        worst0 = fmax(worst0, fmax(pos0, rot0));
+        near0 += fmax(pos0, rot0) <= TOL(1e-6, 1e-3);
         sk_effector_errors(&t, q, &e[1], &far_prio, &rot0);
         e[1].priority = 0;
         memcpy(q, start, sizeof q);
@@ -432,11 +436,13 @@ static void test_skeleton_priorities(void)
         sk_effector_errors(&t, q, &e[1], &far_equal, &rot0);
         second_better += far_prio <= far_equal + 1e-6;
     }
-    printf("  priorities: priority 0 met alone %d/%d, under a priority 1 pull %d, with the pull "
-           "at priority 0 %d; priority 1 as near as with equal priority in %d\n",
-           alone_met, runs, first_met, equal_met, second_better);
-    CHECK(first_met >= alone_met - runs / 100);
-    CHECK(equal_met < first_met);
+    printf("  priorities: priority 0 met (1e-9) alone %d/%d, under a priority 1 pull %d (worst "
+           "error %.3g, %d within 1e-6), with the pull at priority 0 %d; priority 1 as near as "
+           "with equal priority in %d\n",
+           alone_met, runs, first_met, worst0, near0, equal_met, second_better);
+    CHECK(alone_met == runs);
+    CHECK(first_met >= runs * 3 / 4 && equal_met < runs / 10);
+    CHECK(near0 >= runs * 9 / 10); // (see docs/skeletons.md, "Priorities": what is left)
 }
 
 // blend 0 holds an effector where it starts; 0.5 takes it halfway to a reachable target.
@@ -444,7 +450,7 @@ static void test_skeleton_blend(void)
 {
     static unsigned char scratch[1 << 17];
     test_rng rng = { 606 };
-    int trial, runs = 300, halfway = 0, held = 0;
+    int trial, runs = 300, halfway = 0, held = 0, solved = 0;
     for (trial = 0; trial < runs; trial++) {
         sk_tree t;
         ik_real truth[SK_DOF], q[SK_DOF], start[SK_DOF];
@@ -460,10 +466,11 @@ static void test_skeleton_blend(void)
         e[0].blend = 0;
         e[1].blend = IK_R(0.5);
         before = sk_effector_frame(&t, start, e[1].joint, e[1].offset);
-        CHECK(ik_skeleton_solve(&t.skeleton, e, 2, NULL, q, scratch, sizeof scratch, &info,
-                                NULL) == IK_OK);
+        CHECK(ik_skeleton_solve(&t.skeleton, e, 2, NULL, q, scratch, sizeof scratch, &info, NULL) ==
+              IK_OK);
         if (info.status != IK_STATUS_CONVERGED)
             continue;
+        solved++;
         e[0].target = sk_effector_frame(&t, start, e[0].joint, e[0].offset).pos;
         sk_effector_errors(&t, q, &e[0], &pos, &rot);
         held += pos <= TOL(1e-8, 1e-4);
@@ -471,8 +478,10 @@ static void test_skeleton_blend(void)
         sk_effector_errors(&t, q, &e[1], &pos, &rot);
         halfway += pos <= TOL(1e-8, 1e-4);
     }
-    printf("  blend: %d/%d held at blend 0, %d halfway at blend 0.5\n", held, runs, halfway);
-    CHECK(held >= runs * 95 / 100 && halfway == held);
+    printf("  blend: %d/%d solved (one effector held at blend 0, one halfway to its target at "
+           "0.5): %d held, %d halfway\n",
+           solved, runs, held, halfway);
+    CHECK(solved >= runs / 2 && held == solved && halfway == solved);
 }
 
 // Bad input: a status code, q untouched.
