@@ -2638,13 +2638,13 @@ typedef struct ik__tree {
     ik_real *frames; // [12 per joint] rotation (row-major) and origin; NULL: out_frames keep them
 } ik__tree;
 
-// The frame (r, p) that joint i hangs from in a tree pass: the running one for the previous joint.
+// The frame (r, p) that joint i hangs from in a tree pass (tree NULL: a chain's, the running one).
 static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frames, int i,
                                  ik_mat3 *r, ik_vec3 *p)
 {
-    const int parent = tree->parents ? tree->parents[i] : i - 1;
-    const ik_real *f = tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
-    if (parent == i - 1 && i > 0)
+    const int parent = !tree ? i - 1 : tree->parents ? tree->parents[i] : i - 1;
+    const ik_real *f = tree && tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
+    if (!tree || (parent == i - 1 && i > 0))
         return;
     if (parent < 0) {
         *r = ik_mat3_identity(), *p = ik_vec3_zero();
@@ -2664,6 +2664,18 @@ static inline void ik__tree_store(const ik__tree *tree, int i, const ik_mat3 *r,
         return;
     memcpy(f, &r->m[0][0], 9 * sizeof *f);
     f[9] = p.x, f[10] = p.y, f[11] = p.z;
+}
+
+// Keeps joint i's frame (r, p) where a pass is asked to: tree->frames, out_frames (either NULL).
+static inline void ik__pass_keep(const ik__tree *tree, ik_xform *out_frames, int i,
+                                 const ik_mat3 *r, ik_vec3 p)
+{
+    if (tree)
+        ik__tree_store(tree, i, r, p);
+    if (out_frames) {
+        ik_mat3 f = *r;
+        out_frames[i] = ik_xform_make(ik__quat_from_mat3(&f), p);
+    }
 }
 
 // Geometric Jacobian (rows 3 or 6, jac may be NULL) and FK of a validated chain and state in one
@@ -2693,8 +2705,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             const ik_joint *j = &chain->joints[i];
             const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
-            if (tree)
-                ik__tree_load(tree, out_frames, i, &r, &p);
+            ik__tree_load(tree, out_frames, i, &r, &p);
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if (code & IK__CODE_ROTATED)
                 origin = ik__pass_origin(&r, j, code, origin);
@@ -2721,12 +2732,7 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
                     ik__jacobian_set(jac, rows, dof, col, lin, w);
                 col++;
             }
-            if (tree)
-                ik__tree_store(tree, i, &r, p);
-            if (out_frames) {
-                ik_mat3 f = r;
-                out_frames[i] = ik_xform_make(ik__quat_from_mat3(&f), p);
-            }
+            ik__pass_keep(tree, out_frames, i, &r, p);
         }
     }
     IK_ASSERT(col == dof);
