@@ -3642,7 +3642,8 @@ static ik_real ik__skeleton_error(const ik__jac_work *w, const ik_real *q, ik_re
     for (k = 0; k < w->goal_count; k++) {
         const ik__effector_goal *g = &w->goals[k];
         ik_real ek = ik__goal_rows(w, g, jac ? jac + g->row * w->dof : NULL, e + g->row);
-        err += w->first_rows > 0 && g->priority == 0 ? ek * IK_R(1e6) : ek;
+        if (g->row < w->m) // (a polish of priority 0 alone: its rows only)
+            err += ek;
     }
     return err;
 }
@@ -3704,8 +3705,9 @@ static bool ik__progress_met(ik__jac_work *w)
     }
     p->pos_err = p->rot_err = 0;
     for (k = 0; k < w->goal_count; k++) {
-        ik_real pos, rot;
-        ik__goal_errors(&w->goals[k], e0, &pos, &rot);
+        ik_real pos = 0, rot = 0;
+        if (w->goals[k].row < w->m) // (a polish of priority 0 alone: its rows only)
+            ik__goal_errors(&w->goals[k], e0, &pos, &rot);
         met = met && pos <= o->tolerance && rot <= o->rotation_tolerance;
         p->pos_err = pos > p->pos_err ? pos : p->pos_err;
         p->rot_err = rot > p->rot_err ? rot : p->rot_err;
@@ -5672,12 +5674,41 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     return IK_OK;
 }
 
+// Where the run ends with priority 0 not met: iterations on priority 0 alone from there, as many
+// as max_iterations leaves (docs/skeletons.md, "Priorities"), then every effector's errors and the
+// status.
+static bool ik__priority_polish(ik__jac_work *w, int max_iterations, ik_solve_info *res)
+{
+    const int m = w->m, m1 = w->first_rows;
+    ik_solve_info more;
+    ik_jacobian_opts left = *w->o;
+    const ik_jacobian_opts *o = w->o;
+    bool ok;
+    left.max_iterations = max_iterations - res->iterations;
+    w->m = m1, w->first_rows = 0;
+    if (left.max_iterations < 1 || ik__progress_met(w)) {
+        w->m = m, w->first_rows = m1;
+        return true;
+    }
+    w->o = &left;
+    ik__jacobian_start(w);
+    ok = ik__iterate(w, &more);
+    w->m = m, w->first_rows = m1, w->o = o;
+    w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
+    res->iterations += more.iterations;
+    if (ik__progress_met(w))
+        res->status = IK_STATUS_CONVERGED;
+    res->position_error = w->at.pos_err, res->rotation_error = w->at.rot_err;
+    return ok;
+}
+
 IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
                                   int effector_count, const ik_jacobian_opts *opts, ik_real *q_io,
                                   void *scratch, size_t scratch_size, ik_solve_info *info,
                                   ik_effector_info *out_effectors)
 {
     const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
+    ik_jacobian_opts first = o; // (two priorities: a fifth of the iterations kept for a polish)
     ik_solve_info res;
     ik__jac_work w;
     int k;
@@ -5685,7 +5716,10 @@ IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector
                                      scratch_size, info, out_effectors);
     if (r != IK_OK)
         return r;
-    if (!ik__iterate(&w, &res))
+    first.max_iterations -= w.first_rows > 0 ? o.max_iterations / 5 : 0;
+    w.o = &first;
+    if (!ik__iterate(&w, &res) || (w.first_rows > 0 && res.status != IK_STATUS_CONVERGED &&
+                                   !ik__priority_polish(&w, o.max_iterations, &res)))
         return IK_ERR_NUMERIC;
     r = ik__jacobian_store(&w, q_io);
     if (r == IK_OK && info)
