@@ -85,6 +85,7 @@ typedef struct humanoid {
     int parents[HUMANOID_JOINTS];
     ik_ball_limit limits[HUMANOID_JOINTS]; // a ball joint's limit (not the pelvis's: free)
     ik_skeleton skeleton;                  // points at joints and parents
+    int index[HUMANOID_JOINTS];            // each joint's first value in q
     int effector_joint[HUMANOID_EFFECTORS];
     ik_xform effector_offset[HUMANOID_EFFECTORS];
 } humanoid;
@@ -200,6 +201,8 @@ static inline ik_result humanoid_build(humanoid *h)
     h->effector_joint[HUMANOID_GAZE] = HUMANOID_HEAD;
     h->effector_offset[HUMANOID_GAZE] = humanoid__at(0, 0.08, 0.09); // between the eyes
     h->skeleton = ik_skeleton_make(h->joints, h->parents, HUMANOID_JOINTS);
+    for (i = 0; i < HUMANOID_JOINTS; i++)
+        h->index[i] = ik_skeleton_state_index(&h->skeleton, i);
     if (r == IK_OK && ik_skeleton_dof(&h->skeleton) != HUMANOID_DOF)
         r = IK_ERR_BAD_ARG;
     return r;
@@ -209,7 +212,7 @@ static inline ik_result humanoid_build(humanoid *h)
 static inline void humanoid__set(const humanoid *h, ik_real *q, int joint, ik_vec3 axis,
                                  double degrees)
 {
-    int k = ik_skeleton_state_index(&h->skeleton, joint);
+    const int k = h->index[joint];
     if (h->joints[joint].type == IK_JOINT_BALL) {
         q[k] = axis.x * HUMANOID_DEG(degrees);
         q[k + 1] = axis.y * HUMANOID_DEG(degrees);
@@ -276,7 +279,7 @@ static inline int humanoid_limit_broken(const humanoid *h, const ik_real *q)
     int i;
     for (i = 0; i < HUMANOID_JOINTS; i++) {
         const ik_joint *j = &h->joints[i];
-        const ik_real *v = q + ik_skeleton_state_index(&h->skeleton, i);
+        const ik_real *v = q + h->index[i];
         if (j->type == IK_JOINT_BALL && j->limit &&
             !ik_ball_limit_contains(j->limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
             return i;
