@@ -92,6 +92,19 @@ typedef struct humanoid {
 
 #define HUMANOID_DEG(x) ((ik_real)(x) * (IK_PI / 180))
 
+// A joint's name, for reports ("?" out of range).
+static inline const char *humanoid_joint_name(int joint)
+{
+    static const char *const names[HUMANOID_JOINTS] = {
+        "root x",  "root y",  "root z",     "pelvis",       "spine 1",      "spine 2",
+        "chest",   "neck",    "head",       "l clavicle",   "l clavicle 2", "l shoulder",
+        "l elbow", "l wrist", "r clavicle", "r clavicle 2", "r shoulder",   "r elbow",
+        "r wrist", "l hip",   "l knee",     "l ankle",      "l toe",        "r hip",
+        "r knee",  "r ankle", "r toe"
+    };
+    return joint >= 0 && joint < HUMANOID_JOINTS ? names[joint] : "?";
+}
+
 static inline ik_xform humanoid__at(double x, double y, double z)
 {
     return ik_xform_translation(ik_vec3_make((ik_real)x, (ik_real)y, (ik_real)z));

@@ -188,13 +188,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static const char *const joint_names[HUMANOID_JOINTS] = {
-    "root x",     "root y",     "root z",     "pelvis",     "spine 1",    "spine 2", "chest",
-    "neck",       "head",       "l clavicle", "l clavicle", "l shoulder", "l elbow", "l wrist",
-    "r clavicle", "r clavicle", "r shoulder", "r elbow",    "r wrist",    "l hip",   "l knee",
-    "l ankle",    "l toe",      "r hip",      "r knee",     "r ankle",    "r toe"
-};
-
 // The posture: humanoid_rest() with the arms raised 45 degrees forward and the elbows bent 70
 // (the palms in front of the chest, where their circles go).
 static void posture(const humanoid *h, ik_real *q)
@@ -435,12 +428,12 @@ int main(int argc, char **argv)
            1e6 * m.seconds[FRAMES / 2], 1e6 * m.seconds[FRAMES - 1], (double)m.iterations / FRAMES,
            m.most_iterations);
     printf("largest joint change between frames: %.4f rad (%s); the pelvis moved at most %.4f m\n",
-           m.most_turn, joint_names[m.turned], m.most_move);
+           m.most_turn, humanoid_joint_name(m.turned), m.most_move);
     printf("frames with every effector within %g m and %g rad: %d of %d (largest errors %.1e m, "
            "%.1e rad)\n",
            TOL, ROT_TOL, m.met, FRAMES, m.worst_pos, m.worst_rot);
     if (m.broken >= 0)
-        printf("a limit broken: %s at frame %d\n", joint_names[m.broken], m.broken_frame);
+        printf("a limit broken: %s at frame %d\n", humanoid_joint_name(m.broken), m.broken_frame);
     else
         printf("every joint within its limits in every frame\n");
     failed = m.errors || m.met < FRAMES || m.broken >= 0 || m.most_turn > MAX_CHANGE;
