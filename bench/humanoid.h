@@ -1,5 +1,5 @@
 /* humanoid.h - a human skeleton for ik_skeleton_solve(), as data: the examples' and the
-   benchmarks' figure. Include after ik.h; static functions, no allocation.
+   benchmarks' figure. Include after ik.h; static inline functions, no allocation.
 
        humanoid h;
        ik_real q[HUMANOID_DOF];
@@ -17,10 +17,12 @@
    clavicle (two hinges: elevation, then protraction), shoulder ball, elbow hinge, wrist ball,
    hip ball, knee hinge, ankle ball, toe hinge.
 
-   Lengths: Winter's segment proportions of the height H (Biomechanics and Motor Control of
-   Human Movement, fig. 4.1): upper arm 0.186 H, forearm 0.146 H, thigh 0.245 H, shank 0.246 H,
-   ankle height 0.039 H, shoulder height 0.818 H, eyes 0.936 H, foot length 0.152 H, shoulder
-   width 0.259 H; rounded to the centimetre.
+   Lengths (metres) from Winter's segment proportions of the height H = 1.75 (Biomechanics and
+   Motor Control of Human Movement, fig. 4.1), rounded: upper arm 0.33 (0.186 H), forearm 0.26
+   (0.146 H), thigh 0.43 (0.245 H), shank 0.43 (0.246 H), ankle 0.07 above the sole (0.039 H);
+   standing, the shoulders 1.43 high (0.818 H) and 0.36 apart, the eyes 1.65 high (0.936 H), the
+   hips 0.18 apart; the palm 0.08 beyond the wrist, the ball of the foot 0.14 ahead of the
+   ankle.
 
    Limits: shoulders, elbows, wrists, hips, knees and ankles are ik_limb_humanoid()'s (AAOS
    ranges, docs/limits.md, "A humanoid arm and leg"). The others, from the same AAOS tables
@@ -30,8 +32,8 @@
    - neck and head: cervical flexion 45, extension 45, lateral flexion 45, rotation 60 each way,
      halved between the two: each a cone of 23 fore-aft, 23 sideways, twist +-30;
    - clavicle (sternoclavicular joint): elevation 45, depression 10, protraction and retraction
-     about 15-30; here elevation -10..30 and protraction -15..15 (modest: the shoulder ball
-     does most of the work);
+     about 15-20 each; here elevation -10..30 and protraction -15..15 (modest: the shoulder
+     ball does most of the work);
    - toe (first metatarsophalangeal joint): extension 70, flexion 45 (AAOS).
    As in ik_limb_humanoid(), a cone is symmetric: each half-angle is the larger motion of its
    pair. */

@@ -200,7 +200,9 @@ static void posture(const humanoid *h, ik_real *q)
         ik_quat down = ik_quat_from_axis_angle(vec(0, 0, side ? 1 : -1), (ik_real)(80 * PI / 180));
         ik_quat forward = ik_quat_from_axis_angle(vec(-1, 0, 0), (ik_real)(45 * PI / 180));
         ik_vec3 v = ik_quat_to_expmap(ik_quat_mul(forward, down));
-        q[k] = v.x, q[k + 1] = v.y, q[k + 2] = v.z;
+        q[k] = v.x;
+        q[k + 1] = v.y;
+        q[k + 2] = v.z;
         q[k + 3] = (ik_real)(70 * PI / 180); // the elbow
     }
 }
