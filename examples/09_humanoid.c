@@ -245,6 +245,43 @@ typedef struct report {
     int met, iterations, most_iterations, turned, broken, broken_frame, errors;
 } report;
 
+// Frame t's answer q (last: the frame before's) checked by forward kinematics into m; printed
+// every 100 frames and where a check fails.
+static void record(const scene *s, const ik_real *q, const ik_real *last, int t, ik_result r,
+                   const ik_solve_info *info, report *m)
+{
+    const int broken = humanoid_limit_broken(&s->h, q);
+    double pos, rot, move = 0, turn = 0;
+    int joint = 0, missed;
+    errors(s, q, &pos, &rot);
+    missed = pos > TOL || rot > ROT_TOL;
+    m->errors += r != IK_OK;
+    m->met += !missed;
+    m->worst_pos = fmax(m->worst_pos, pos);
+    m->worst_rot = fmax(m->worst_rot, rot);
+    m->iterations += info->iterations;
+    m->most_iterations =
+        info->iterations > m->most_iterations ? info->iterations : m->most_iterations;
+    if (broken >= 0 && m->broken < 0) {
+        m->broken = broken;
+        m->broken_frame = t;
+    }
+    if (t > 0)
+        turn = change(s, last, q, &move, &joint);
+    if (turn > m->most_turn) {
+        m->most_turn = turn;
+        m->turned = joint;
+    }
+    m->most_move = fmax(m->most_move, move);
+    if (t % 100 == 0 || r != IK_OK || missed || broken >= 0)
+        printf(" %5d | %10d %10.1f | %18.1e %12.1e | %6.3f%s\n", t, info->iterations,
+               1e6 * m->seconds[t], pos, rot, (double)q[1],
+               r != IK_OK    ? "  <- error"
+               : broken >= 0 ? "  <- a limit broken"
+               : missed      ? "  <- missed"
+                             : "");
+}
+
 // The 1000 frames, each solved from the last answer and checked; the states at the shots kept.
 static void run(scene *s, ik_real *q, void *scratch, size_t size, ik_real (*shots)[HUMANOID_DOF],
                 report *m)
@@ -259,9 +296,8 @@ static void run(scene *s, ik_real *q, void *scratch, size_t size, ik_real (*shot
     m->broken = -1;
     printf(" frame | iterations  time (us) | position error (m)  angle (rad) | pelvis height\n");
     for (t = 0; t < FRAMES; t++) {
-        ik_solve_info info;
-        double start, pos, rot, move, turn;
-        int joint = 0, broken;
+        ik_solve_info info = { IK_STATUS_CONVERGED, 0, 0, 0 };
+        double start;
         ik_result r;
         memcpy(last, q, sizeof last);
         targets(s, t);
@@ -269,34 +305,9 @@ static void run(scene *s, ik_real *q, void *scratch, size_t size, ik_real (*shot
         r = ik_skeleton_solve(&s->h.skeleton, s->effectors, HUMANOID_EFFECTORS, &o, q, scratch,
                               size, &info, NULL);
         m->seconds[t] = now() - start;
-        m->errors += r != IK_OK;
-        errors(s, q, &pos, &rot);
-        m->met += pos <= TOL && rot <= ROT_TOL;
-        m->worst_pos = fmax(m->worst_pos, pos);
-        m->worst_rot = fmax(m->worst_rot, rot);
-        m->iterations += info.iterations;
-        m->most_iterations =
-            info.iterations > m->most_iterations ? info.iterations : m->most_iterations;
-        broken = humanoid_limit_broken(&s->h, q);
-        if (broken >= 0 && m->broken < 0) {
-            m->broken = broken;
-            m->broken_frame = t;
-        }
-        turn = t ? change(s, last, q, &move, &joint) : 0;
-        if (t && turn > m->most_turn) {
-            m->most_turn = turn;
-            m->turned = joint;
-        }
-        m->most_move = t ? fmax(m->most_move, move) : 0;
+        record(s, q, last, t, r, &info, m);
         if (shot < SHOTS && t == shot_frame(shot))
             memcpy(shots[shot++], q, sizeof last);
-        if (t % 100 == 0 || r != IK_OK || pos > TOL || rot > ROT_TOL || broken >= 0)
-            printf(" %5d | %10d %10.1f | %18.1e %12.1e | %6.3f%s\n", t, info.iterations,
-                   1e6 * m->seconds[t], pos, rot, (double)q[1],
-                   r != IK_OK                   ? "  <- error"
-                   : broken >= 0                ? "  <- a limit broken"
-                   : pos > TOL || rot > ROT_TOL ? "  <- missed"
-                                                : "");
     }
 }
 
