@@ -35,7 +35,7 @@ $(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h
 demo: $(EXAMPLES)
 	@mkdir -p $(FIGURES)
 	@for e in 02_ccd_2d_convergence 04_ccd_vs_jacobian_transpose 05_arm_pole_path \
-	    06_orientation_interpolation 07_robot_arm_poses; do \
+	    06_orientation_interpolation 07_robot_arm_poses 09_humanoid; do \
 	    echo; echo "== examples/$$e.c"; ./$(BUILD)/examples/$$e 3 -o $(FIGURES) || exit 1; done
 	@echo; echo "pictures: $(FIGURES)/*.svg (open them in a web browser)"
 
@@ -55,6 +55,7 @@ figures: $(EXAMPLES)
 $(BUILD)/examples/%: examples/%.c examples/svg.h ik.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
+$(BUILD)/examples/09_humanoid: bench/humanoid.h
 
 $(BUILD)/bench/bench: bench/bench.c ik.h
 	@mkdir -p $(dir $@)
