@@ -3423,6 +3423,7 @@ typedef struct ik__policy {
 typedef struct ik__effector_goal {
     int joint, kind, priority;
     int row, pos_rows, rot_rows; // its first task row; 3 or 0 position rows; 3, 2 or 0 rotation
+    int cols_at, col_count;      // its columns (its joint's and ancestors'): goal_cols[cols_at..]
     ik_xform offset;             // joint frame -> effector frame
     ik_vec3 axis;                // AIM, DIRECTION, FREE_AXIS: in the effector frame
     ik_vec3 pos;                 // the target position, or the point looked at
@@ -3472,8 +3473,11 @@ typedef struct ik__jac_work {
     ik__tree tree;  // its parents (NULL: a chain) and the pass's frames
     ik_real *cols;  // [6 dof] the pass's columns [p x w; w]
     int first_rows; // rows of priority 0 when priority 1 has rows too (they come first), else 0
-    ik_real *proj;  // [rows x dof] priority 0's (J1 W J1^T)^-1 J1 (ik__priority_projector())
+    ik_real *proj;  // [rows x rows] priority 0's J1 W J1^T factored (ik__priority_projector())
     ik_real *dq1;   // [dof] priority 0's step
+    int *goal_cols; // [goal_count x dof] each goal's columns, ascending
+    int *support;   // [dof] the columns priority 0's rows use (ik__priority_step())
+    bool by_goals;  // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -3546,15 +3550,16 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
     for (i = joint; i >= 0; i--) { // (joint's ancestors by decreasing index, the others 0)
         const int nd = ik_joint_type_dof(chain->joints[i].type);
         col -= nd;
-        for (c = col; c < col + nd; c++) {
+        for (r = 0; r < rows && i != next && nd > 0; r++)
+            memset(out + r * dof + col, 0, (size_t)nd * sizeof *out);
+        for (c = col; c < col + nd && i == next; c++) {
             ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
             ik_vec3 v = ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]),
                                     ik_vec3_cross(w, pe));
             for (r = 0; r < rows; r++) {
                 const ik_real *m = map + 6 * r;
-                out[r * dof + c] = i != next ? 0
-                                             : m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x +
-                                                   m[4] * w.y + m[5] * w.z;
+                out[r * dof + c] =
+                    m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x + m[4] * w.y + m[5] * w.z;
             }
         }
         if (i == next)
@@ -4143,12 +4148,41 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
 }
 
 // A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
+// A = J diag(wa) J^T (wa NULL: 1) for a skeleton's rows below w->m, each pair of effectors'
+// rows summed over the columns both use only: their common ancestors', a common prefix of their
+// ascending columns (docs/skeletons.md, "Cost"); the same sums as ik__normal_matrix()'s.
+static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
+{
+    const int m = w->m, dof = w->dof;
+    int k, l, r, s, i, p;
+    for (k = 0; k < w->goal_count; k++)
+        for (l = 0; l < w->goal_count; l++) {
+            const ik__effector_goal *gk = &w->goals[k], *gl = &w->goals[l];
+            const int *ck = w->goal_cols + gk->cols_at, *cl = w->goal_cols + gl->cols_at;
+            if (gk->row >= m || gl->row >= m || gl->row > gk->row)
+                continue;
+            for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
+                ;
+            for (r = gk->row; r < gk->row + gk->pos_rows + gk->rot_rows; r++)
+                for (s = gl->row; s < gl->row + gl->pos_rows + gl->rot_rows && s <= r; s++) {
+                    const ik_real *jr = w->jac + r * dof, *js = w->jac + s * dof;
+                    ik_real sum = 0;
+                    for (i = 0; i < p; i++)
+                        sum += jr[ck[i]] * (wa ? wa[ck[i]] : 1) * js[ck[i]];
+                    a[r * m + s] = a[s * m + r] = sum;
+                }
+        }
+}
+
 static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
 {
     int c;
     for (c = 0; c < w->dof && !plain; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // (no branch)
-    ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
+    if (w->goals && w->by_goals)
+        ik__skeleton_normal(w, plain ? NULL : w->jw, a);
+    else
+        ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
 }
 
 // DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
@@ -5006,43 +5040,69 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// K = (J1 W J1^T)^-1 J1 into w->proj for priority 0's m1 rows J1 (W: the free columns' weights;
-// shifted as little as makes it factor): its null space's projector N1 = I - W J1^T K.
-static void ik__priority_projector(ik__jac_work *w, int m1)
+// Priority 0's m1 rows J1: the columns they use (free ones) into w->support (their count
+// returned), W = their weights in w->jw, and the factor of J1 W J1^T into w->proj (shifted as
+// little as makes it factor): N1 = I - W J1^T (J1 W J1^T)^-1 J1 projects onto their null space.
+static int ik__priority_projector(ik__jac_work *w, int m1)
 {
-    const int dof = w->dof;
-    ik_real *a = w->normal, *l = w->factor, *x = w->rv, shift = 0, tr = 0;
-    int c, r;
-    for (c = 0; c < dof; c++)
+    const int dof = w->dof, m = w->m;
+    ik_real *a = w->normal, shift = 0, tr = 0;
+    int c, r, n = 0;
+    for (c = 0; c < dof; c++) {
+        bool used = false;
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__normal_matrix(w->jac, w->jw, m1, dof, a);
+        for (r = 0; r < m1 && !used; r++)
+            used = w->jac[r * dof + c] != 0;
+        if (used && w->jw[c] != 0)
+            w->support[n++] = c;
+    }
+    w->m = m1;
+    ik__skeleton_normal(w, w->jw, a);
+    w->m = m;
     for (r = 0; r < m1; r++)
         tr += a[r * m1 + r];
-    while (!ik__ldlt(a, shift, m1, l) && ik__finite(shift))
+    while (!ik__ldlt(a, shift, m1, w->proj) && ik__finite(shift))
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1);
-    for (c = 0; c < dof; c++) {
-        for (r = 0; r < m1; r++)
-            x[r] = w->jac[r * dof + c];
-        ik__ldlt_solve(l, m1, x);
-        for (r = 0; r < m1; r++)
-            w->proj[r * dof + c] = x[r];
-    }
+    return n;
 }
 
-// x <- N1 x over the free columns (ik__priority_projector()); pinned columns as they are.
-static void ik__priority_null(const ik__jac_work *w, int m1, ik_real *x)
+// x <- N1 x over the n support columns (ik__priority_projector()); others as they are.
+static void ik__priority_null(const ik__jac_work *w, int m1, int n, ik_real *x)
 {
     const int dof = w->dof;
-    ik_real *kx = w->rv;
-    int c, r;
-    for (r = 0; r < m1; r++) {
-        kx[r] = 0;
-        for (c = 0; c < dof; c++)
-            kx[r] += w->proj[r * dof + c] * x[c] * (ik_real)(w->pinned[c] == 0);
+    ik_real *u = w->rv;
+    int i, r;
+    for (r = 0; r < m1; r++) { // u = (J1 W J1^T)^-1 J1 x, then x - W J1^T u
+        u[r] = 0;
+        for (i = 0; i < n; i++)
+            u[r] += w->jac[r * dof + w->support[i]] * x[w->support[i]];
     }
+    ik__ldlt_solve(w->proj, m1, u);
     for (r = 0; r < m1; r++)
-        for (c = 0; c < dof; c++)
-            x[c] -= w->jw[c] * w->jac[r * dof + c] * kx[r];
+        for (i = 0; i < n; i++)
+            x[w->support[i]] -= w->jw[w->support[i]] * w->jac[r * dof + w->support[i]] * u[r];
+}
+
+// J2 N1 for priority 1's rows into j2 (m2 x dof): J2 - D J1 with D = (J2 W J1^T)(J1 W J1^T)^-1,
+// over priority 0's n support columns.
+static void ik__priority_rows(const ik__jac_work *w, int m1, int m2, int n, ik_real *j2)
+{
+    const int dof = w->dof;
+    ik_real *d = w->rv;
+    int r, k, i;
+    memcpy(j2, w->jac + m1 * dof, (size_t)(m2 * dof) * sizeof *j2);
+    for (r = 0; r < m2; r++) {
+        const ik_real *row = w->jac + (m1 + r) * dof;
+        for (k = 0; k < m1; k++) {
+            d[k] = 0;
+            for (i = 0; i < n; i++)
+                d[k] += row[w->support[i]] * w->jw[w->support[i]] * w->jac[k * dof + w->support[i]];
+        }
+        ik__ldlt_solve(w->proj, m1, d);
+        for (k = 0; k < m1; k++)
+            for (i = 0; i < n; i++)
+                j2[r * dof + w->support[i]] -= d[k] * w->jac[k * dof + w->support[i]];
+    }
 }
 
 // Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
@@ -5052,34 +5112,26 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     const int m = w->m, m1 = w->first_rows, m2 = m - m1, dof = w->dof;
     ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1, *j2 = w->jac_trial;
     ik_jacobian_opts first = *o;
-    int c, r, k;
+    int c, r, n;
     first.rest = NULL; // (the rest pose pulls in what both leave free)
     w->m = m1;
     ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
+    w->m = m;
     for (c = 0; c < dof; c++)
         dq1[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
-    ik__priority_projector(w, m1);
-    for (r = 0; r < m2; r++) { // e2 - J2 dq1, and J2 N1 = J2 - (J2 W J1^T) K
-        const ik_real *row = jac + (m1 + r) * dof;
+    for (r = 0; r < m2; r++) { // e2 - J2 dq1
         e2[r] = e[m1 + r];
-        for (c = 0; c < dof; c++) {
-            e2[r] -= row[c] * dq1[c];
-            j2[r * dof + c] = row[c];
-        }
-        for (k = 0; k < m1; k++) {
-            ik_real b = 0;
-            for (c = 0; c < dof; c++)
-                b += row[c] * w->jw[c] * jac[k * dof + c];
-            for (c = 0; c < dof; c++)
-                j2[r * dof + c] -= b * w->proj[k * dof + c];
-        }
+        for (c = 0; c < dof; c++)
+            e2[r] -= jac[(m1 + r) * dof + c] * dq1[c];
     }
-    w->jac = j2, w->m = m2;
+    n = ik__priority_projector(w, m1);
+    ik__priority_rows(w, m1, m2, n, j2);
+    w->jac = j2, w->m = m2, w->by_goals = false;
     ik__jacobian_step(w->chain, o, w, m2, dof, e2, w->scale, w->euler);
-    w->jac = jac, w->m = m;
+    w->jac = jac, w->m = m, w->by_goals = true;
     for (c = 0; c < dof; c++) // (W as the projector has it: the step may have reweighed jw)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__priority_null(w, m1, w->dq);
+    ik__priority_null(w, m1, n, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
     w->has_y = false;
@@ -5396,7 +5448,8 @@ static ik_result ik__skeleton_state_validate(const ik_skeleton *skeleton, const 
     if (r != IK_OK)
         return r;
     chain = ik__skeleton_chain(skeleton);
-    r = ik__chain_state_validate(&chain, q, out_dof);
+    *out_dof = ik__chain_dof(&chain);
+    r = ik__state_validate(q, *out_dof);
     if (r == IK_OK && !out)
         return IK_ERR_NULL_ARG;
     if (r == IK_OK && ik__overlap(q, (size_t)*out_dof * sizeof *q, out, count))
@@ -5467,8 +5520,10 @@ static int ik__skeleton_rows(int task_rows)
 static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
 {
     return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
-           12 * (size_t)chain->joint_count + (7 + (size_t)rows) * (size_t)dof +
-           (size_t)effector_count * IK__GOAL_REALS;
+           12 * (size_t)chain->joint_count + 7 * (size_t)dof + (size_t)rows * (size_t)rows +
+           (size_t)effector_count * IK__GOAL_REALS +
+           ((size_t)(effector_count + 1) * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
+               sizeof(ik_real);
 }
 
 IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, int effector_count)
@@ -5579,6 +5634,28 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
     }
 }
 
+// Goal k's columns (its joint's and its ancestors', ascending) into w->goal_cols.
+static void ik__goal_columns(ik__jac_work *w, int k)
+{
+    ik__effector_goal *g = &w->goals[k];
+    int *out = w->goal_cols + k * w->dof, i, c, n = 0, next = g->joint, col = 0;
+    for (i = 0; i <= g->joint; i++)
+        col += ik_joint_type_dof(w->chain->joints[i].type);
+    for (i = g->joint; i >= 0; i--) { // (descending, then reversed)
+        const int nd = ik_joint_type_dof(w->chain->joints[i].type);
+        col -= nd;
+        if (i != next)
+            continue;
+        for (c = col + nd - 1; c >= col; c--)
+            out[n++] = c;
+        next = w->tree.parents ? w->tree.parents[i] : i - 1;
+    }
+    for (i = 0; i < n / 2; i++) {
+        c = out[i], out[i] = out[n - 1 - i], out[n - 1 - i] = c;
+    }
+    g->cols_at = k * w->dof, g->col_count = n;
+}
+
 // The skeleton's solve in w from q_io (validated): arrays, goals blended from the start, reach.
 static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
@@ -5598,9 +5675,12 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
     w->cols = w->tree.frames + 12 * skeleton->joint_count;
     w->proj = w->cols + 6 * dof;
-    w->dq1 = w->proj + w->rows * dof;
+    w->dq1 = w->proj + w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
     w->goal_count = count;
+    w->goal_cols = (int *)(void *)((ik_real *)(void *)w->goals + count * (int)IK__GOAL_REALS);
+    w->support = w->goal_cols + count * dof;
+    w->by_goals = true;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
     w->ow = o->orientation_weight > 0 ? o->orientation_weight
                                       : w->scale / (ik_real)ik__movable_joints(w->chain);
@@ -5617,6 +5697,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
         const ik__effector_goal *g = &w->goals[k];
         ik_real reach;
         ik__goal_make(w, &effectors[k], effectors[k].priority == 0 ? row0 : row1, &w->goals[k]);
+        ik__goal_columns(w, k);
         *(g->priority == 0 ? &row0 : &row1) += g->pos_rows + g->rot_rows;
         reach = ik__branch_reach(w->chain, skeleton->parents, g->joint, g->offset.pos, &root);
         if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, w->chain->joints[root].origin.pos)) >
