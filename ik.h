@@ -3473,7 +3473,7 @@ typedef struct ik__jac_work {
     ik__tree tree;  // its parents (NULL: a chain) and the pass's frames
     ik_real *cols;  // [6 dof] the pass's columns [p x w; w]
     int first_rows; // rows of priority 0 when priority 1 has rows too (they come first), else 0
-    ik_real *proj;  // [rows x rows] priority 0's J1 W J1^T factored (ik__priority_projector())
+    ik_real *proj;  // [3 rows x rows] the priorities' matrices (ik__priority_projector())
     ik_real *dq1;   // [dof] priority 0's step
     int *goal_cols; // [goal_count x dof] each goal's columns, ascending
     int *support;   // [dof] the columns priority 0's rows use (ik__priority_step())
@@ -4151,31 +4151,34 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
 }
 
 // A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
-// A = J diag(wa) J^T (wa NULL: 1) for a skeleton's rows below w->m, each pair of effectors'
-// rows summed over the columns both use only: their common ancestors', a common prefix of their
-// ascending columns (docs/skeletons.md, "Cost"); the same sums as ik__normal_matrix()'s.
-static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
+// A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
+// rows), each pair of effectors' rows summed over the columns both use only: their common
+// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost").
+static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
+                                const ik_real *wa, ik_real *a)
 {
-    const int m = w->m, dof = w->dof;
+    const int n = hi - lo, dof = w->dof;
     int k, l, r, s, i, p;
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
             const ik__effector_goal *gk = &w->goals[k], *gl = &w->goals[l];
             const int *ck = w->goal_cols + gk->cols_at, *cl = w->goal_cols + gl->cols_at;
-            if (gk->row >= m || gl->row >= m || gl->row > gk->row)
+            if (gk->row < lo || gk->row >= hi || gl->row < lo || gl->row > gk->row)
                 continue;
             for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
                 ;
             for (r = gk->row; r < gk->row + gk->pos_rows + gk->rot_rows; r++)
                 for (s = gl->row; s < gl->row + gl->pos_rows + gl->rot_rows && s <= r; s++) {
-                    const ik_real *jr = w->jac + r * dof, *js = w->jac + s * dof;
+                    const ik_real *jr = jac + r * dof, *js = jac + s * dof;
                     ik_real sum = 0;
                     for (i = 0; i < p; i++)
                         sum += jr[ck[i]] * (wa ? wa[ck[i]] : 1) * js[ck[i]];
-                    a[r * m + s] = a[s * m + r] = sum;
+                    a[(r - lo) * n + s - lo] = a[(s - lo) * n + r - lo] = sum;
                 }
         }
 }
+
+static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a);
 
 static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
 {
@@ -4183,7 +4186,9 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
     for (c = 0; c < w->dof && !plain; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // (no branch)
     if (w->goals && w->by_goals)
-        ik__skeleton_normal(w, plain ? NULL : w->jw, a);
+        ik__skeleton_normal(w, w->jac, 0, w->m, plain ? NULL : w->jw, a);
+    else if (w->goals) // (priority 1's rows projected)
+        ik__priority_normal(w, plain ? NULL : w->jw, a);
     else
         ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
 }
@@ -5043,69 +5048,83 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// Priority 0's m1 rows J1: the columns they use (free ones) into w->support (their count
-// returned), W = their weights in w->jw, and the factor of J1 W J1^T into w->proj (shifted as
-// little as makes it factor): N1 = I - W J1^T (J1 W J1^T)^-1 J1 projects onto their null space.
-static int ik__priority_projector(ik__jac_work *w, int m1)
+// The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
+// rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
+// factored (shifted as little as makes it factor), D = C A1^-1 with C = J2 W J1^T (A's block).
+static void ik__priority_projector(ik__jac_work *w, int m1)
 {
-    const int dof = w->dof, m = w->m;
-    ik_real *a = w->normal, shift = 0, tr = 0;
-    int c, r, n = 0;
-    for (c = 0; c < dof; c++) {
-        bool used = false;
+    const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
+    ik_real *full = w->proj, *l1 = full + rows * rows, *d = l1 + rows * rows, shift = 0, tr = 0;
+    int c, r, k;
+    for (c = 0; c < dof; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-        for (r = 0; r < m1 && !used; r++)
-            used = w->jac[r * dof + c] != 0;
-        if (used && w->jw[c] != 0)
-            w->support[n++] = c;
-    }
-    w->m = m1;
-    ik__skeleton_normal(w, w->jw, a);
-    w->m = m;
-    for (r = 0; r < m1; r++)
-        tr += a[r * m1 + r];
-    while (!ik__ldlt(a, shift, m1, w->proj) && ik__finite(shift))
-        shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1);
-    return n;
-}
-
-// x <- N1 x over the n support columns (ik__priority_projector()); others as they are.
-static void ik__priority_null(const ik__jac_work *w, int m1, int n, ik_real *x)
-{
-    const int dof = w->dof;
-    ik_real *u = w->rv;
-    int i, r;
-    for (r = 0; r < m1; r++) { // u = (J1 W J1^T)^-1 J1 x, then x - W J1^T u
-        u[r] = 0;
-        for (i = 0; i < n; i++)
-            u[r] += w->jac[r * dof + w->support[i]] * x[w->support[i]];
-    }
-    ik__ldlt_solve(w->proj, m1, u);
-    for (r = 0; r < m1; r++)
-        for (i = 0; i < n; i++)
-            x[w->support[i]] -= w->jw[w->support[i]] * w->jac[r * dof + w->support[i]] * u[r];
-}
-
-// J2 N1 for priority 1's rows into j2 (m2 x dof): J2 - D J1 with D = (J2 W J1^T)(J1 W J1^T)^-1,
-// over priority 0's n support columns.
-static void ik__priority_rows(const ik__jac_work *w, int m1, int m2, int n, ik_real *j2)
-{
-    const int dof = w->dof;
-    ik_real *d = w->rv;
-    int r, k, i;
-    memcpy(j2, w->jac + m1 * dof, (size_t)(m2 * dof) * sizeof *j2);
-    for (r = 0; r < m2; r++) {
-        const ik_real *row = w->jac + (m1 + r) * dof;
-        for (k = 0; k < m1; k++) {
-            d[k] = 0;
-            for (i = 0; i < n; i++)
-                d[k] += row[w->support[i]] * w->jw[w->support[i]] * w->jac[k * dof + w->support[i]];
-        }
-        ik__ldlt_solve(w->proj, m1, d);
+    ik__skeleton_normal(w, w->jac, 0, m, w->jw, full);
+    for (r = 0; r < m1; r++) {
+        tr += full[r * m + r];
         for (k = 0; k < m1; k++)
-            for (i = 0; i < n; i++)
-                j2[r * dof + w->support[i]] -= d[k] * w->jac[k * dof + w->support[i]];
+            w->normal[r * m1 + k] = full[r * m + k];
     }
+    while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift))
+        shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1);
+    for (r = 0; r < m2; r++) {
+        for (k = 0; k < m1; k++)
+            d[r * m1 + k] = full[(m1 + r) * m + k];
+        ik__ldlt_solve(l1, m1, d + r * m1);
+    }
+}
+
+// out (t x dof, rows x) -= x J1, J1 priority 0's rows, over each one's own columns.
+static void ik__priority_sub(const ik__jac_work *w, const ik_real *x, int t, ik_real *out)
+{
+    const int dof = w->dof, m1 = w->first_rows;
+    int k, r, i, u;
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int *cols = w->goal_cols + g->cols_at;
+        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r < m1; r++)
+            for (u = 0; u < t; u++)
+                for (i = 0; i < g->col_count; i++)
+                    out[u * dof + cols[i]] -= x[u * m1 + r] * w->jac[r * dof + cols[i]];
+    }
+}
+
+// x <- N1 x = x - W J1^T A1^-1 J1 x (ik__priority_projector(); u and the product in scratch).
+static void ik__priority_null(const ik__jac_work *w, ik_real *x)
+{
+    const int dof = w->dof, m1 = w->first_rows, rows = w->rows;
+    ik_real *u = w->rv, *wx = w->jw + dof; // (jw's rows past the first: free here)
+    int k, r, i;
+    for (r = 0; r < m1; r++)
+        u[r] = 0;
+    for (k = 0; k < w->goal_count; k++) { // u = J1 x
+        const ik__effector_goal *g = &w->goals[k];
+        const int *cols = w->goal_cols + g->cols_at;
+        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r < m1; r++)
+            for (i = 0; i < g->col_count; i++)
+                u[r] += w->jac[r * dof + cols[i]] * x[cols[i]];
+    }
+    ik__ldlt_solve(w->proj + rows * rows, m1, u);
+    memset(wx, 0, (size_t)dof * sizeof *wx);
+    ik__priority_sub(w, u, 1, wx); // -J1^T u
+    for (i = 0; i < dof; i++)
+        x[i] += w->jw[i] * wx[i];
+}
+
+// The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T, from A's blocks
+// (ik__priority_projector(); wa as it had them).
+static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
+{
+    const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
+    const ik_real *full = w->proj, *d = full + 2 * rows * rows;
+    int r, s, k;
+    (void)wa;
+    for (r = 0; r < m2; r++)
+        for (s = 0; s <= r; s++) {
+            ik_real x = full[(m1 + r) * m + m1 + s];
+            for (k = 0; k < m1; k++)
+                x -= d[r * m1 + k] * full[(m1 + s) * m + k];
+            a[r * m2 + s] = a[s * m2 + r] = x;
+        }
 }
 
 // Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
@@ -5115,7 +5134,7 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     const int m = w->m, m1 = w->first_rows, m2 = m - m1, dof = w->dof;
     ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1, *j2 = w->jac_trial;
     ik_jacobian_opts first = *o;
-    int c, r, n;
+    int c, r;
     first.rest = NULL; // (the rest pose pulls in what both leave free)
     w->m = m1;
     ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
@@ -5127,14 +5146,15 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
         for (c = 0; c < dof; c++)
             e2[r] -= jac[(m1 + r) * dof + c] * dq1[c];
     }
-    n = ik__priority_projector(w, m1);
-    ik__priority_rows(w, m1, m2, n, j2);
+    ik__priority_projector(w, m1);
+    memcpy(j2, jac + m1 * dof, (size_t)(m2 * dof) * sizeof *j2);
+    ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, m2, j2); // J2 N1 = J2 - D J1
     w->jac = j2, w->m = m2, w->by_goals = false;
     ik__jacobian_step(w->chain, o, w, m2, dof, e2, w->scale, w->euler);
     w->jac = jac, w->m = m, w->by_goals = true;
     for (c = 0; c < dof; c++) // (W as the projector has it: the step may have reweighed jw)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__priority_null(w, m1, n, w->dq);
+    ik__priority_null(w, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
     w->has_y = false;
@@ -5523,7 +5543,7 @@ static int ik__skeleton_rows(int task_rows)
 static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
 {
     return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
-           12 * (size_t)chain->joint_count + 7 * (size_t)dof + (size_t)rows * (size_t)rows +
+           12 * (size_t)chain->joint_count + 7 * (size_t)dof + 3 * (size_t)rows * (size_t)rows +
            (size_t)effector_count * IK__GOAL_REALS +
            ((size_t)(effector_count + 1) * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
                sizeof(ik_real);
@@ -5678,7 +5698,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
     w->cols = w->tree.frames + 12 * skeleton->joint_count;
     w->proj = w->cols + 6 * dof;
-    w->dq1 = w->proj + w->rows * w->rows;
+    w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
     w->goal_count = count;
     w->goal_cols = (int *)(void *)((ik_real *)(void *)w->goals + count * (int)IK__GOAL_REALS);
