@@ -1155,8 +1155,11 @@ IKDEF ik_result ik_skeleton_fk(const ik_skeleton *skeleton, const ik_real *q, ik
 // out of range, a bad offset or out_jacobian overlapping q; outputs untouched on error.
 IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real *q, int joint,
                                      ik_xform offset, ik_real *out_jacobian, ik_xform *out_frames);
-// Bytes of scratch ik_skeleton_solve() needs for this skeleton and effector count (0: invalid).
-IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, int effector_count);
+// Bytes of scratch ik_skeleton_solve() needs for this skeleton and these effectors (their kinds:
+// any targets, weights and blends; 0 if the skeleton is invalid, effectors NULL or the count
+// outside 1 .. IK_MAX_EFFECTORS).
+IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                      int effector_count);
 
 // Jacobian IK on a skeleton: every effector's rows stacked into one task (3 position rows, 3 for
 // a rotation, 2 for an axis), each weighted, stepped as ik_jacobian_solve() steps a chain (the
@@ -3470,14 +3473,15 @@ typedef struct ik__jac_work {
     // a skeleton's solve (goals NULL: a chain's); chain then points at tree_chain, its joints
     ik__effector_goal *goals; // [goal_count]
     int goal_count;
-    ik__tree tree;  // its parents (NULL: a chain) and the pass's frames
-    ik_real *cols;  // [6 dof] the pass's columns [p x w; w]
-    int first_rows; // rows of priority 0 when priority 1 has rows too (they come first), else 0
-    ik_real *proj;  // [3 rows x rows] the priorities' matrices (ik__priority_projector())
-    ik_real *dq1;   // [dof] priority 0's step
-    int *goal_cols; // [goal_count x dof] each goal's columns, ascending
-    int *support;   // [dof] the columns priority 0's rows use (ik__priority_step())
-    bool by_goals;  // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
+    ik__tree tree;     // its parents (NULL: a chain) and the pass's frames
+    ik_real *cols;     // [6 dof] the pass's columns [p x w; w]
+    int first_rows;    // rows of priority 0 when priority 1 has rows too (they come first), else 0
+    ik_real *proj;     // [3 rows x rows] the priorities' matrices (ik__priority_projector())
+    ik_real *dq1;      // [dof] priority 0's step
+    int *goal_cols;    // [goal_count x dof] each goal's columns, ascending
+    ik_real *packed;   // [rows x dof] each effector's rows on its own columns (ik__skeleton_pack())
+    ik_real *packed_w; // [rows x dof] the same, times the columns' weights
+    bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -3542,7 +3546,15 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
                               const ik_real *cols, int dof, ik_vec3 pe, const ik_real *map,
                               int rows, ik_real *out)
 {
-    int i, c, r, next = joint, col = 0;
+    int i, c, r, next = joint, col = 0, one[6];
+    for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
+        int nonzero = 0;
+        one[r] = -1;
+        for (c = 0; c < 6; c++)
+            if (map[6 * r + c] != 0)
+                one[r] = c, nonzero++;
+        one[r] = nonzero == 1 ? one[r] : -1;
+    }
     for (i = 0; i <= joint; i++)
         col += ik_joint_type_dof(chain->joints[i].type);
     for (r = 0; r < rows; r++) // (the columns after joint's)
@@ -3556,10 +3568,12 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
             ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
             ik_vec3 v = ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]),
                                     ik_vec3_cross(w, pe));
-            for (r = 0; r < rows; r++) {
+            const ik_real vw[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
+            for (r = 0; r < rows; r++) { // (a row of one weight: that product alone)
                 const ik_real *m = map + 6 * r;
-                out[r * dof + c] =
-                    m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x + m[4] * w.y + m[5] * w.z;
+                out[r * dof + c] = one[r] >= 0 ? m[one[r]] * vw[one[r]]
+                                               : m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x +
+                                                     m[4] * w.y + m[5] * w.z;
             }
         }
         if (i == next)
@@ -4151,6 +4165,26 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
 }
 
 // A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
+// The rows lo .. hi - 1 of a skeleton's jac (whole effectors') packed: row r's entries on its
+// effector's columns (ascending) at w->packed + r dof, and times the columns' weights wa (NULL:
+// 1) at w->packed_w + r dof.
+static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
+                              const ik_real *wa)
+{
+    const int dof = w->dof;
+    int k, r, i;
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int *cols = w->goal_cols + g->cols_at;
+        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r >= lo && r < hi; r++)
+            for (i = 0; i < g->col_count; i++) {
+                const ik_real x = jac[r * dof + cols[i]];
+                w->packed[r * dof + i] = x;
+                w->packed_w[r * dof + i] = wa ? x * wa[cols[i]] : x;
+            }
+    }
+}
+
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
 // rows), each pair of effectors' rows summed over the columns both use only: their common
 // ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost").
@@ -4159,6 +4193,7 @@ static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int l
 {
     const int n = hi - lo, dof = w->dof;
     int k, l, r, s, i, p;
+    ik__skeleton_pack(w, jac, lo, hi, wa);
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
             const ik__effector_goal *gk = &w->goals[k], *gl = &w->goals[l];
@@ -4169,10 +4204,10 @@ static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int l
                 ;
             for (r = gk->row; r < gk->row + gk->pos_rows + gk->rot_rows; r++)
                 for (s = gl->row; s < gl->row + gl->pos_rows + gl->rot_rows && s <= r; s++) {
-                    const ik_real *jr = jac + r * dof, *js = jac + s * dof;
+                    const ik_real *x = w->packed_w + r * dof, *y = w->packed + s * dof;
                     ik_real sum = 0;
                     for (i = 0; i < p; i++)
-                        sum += jr[ck[i]] * (wa ? wa[ck[i]] : 1) * js[ck[i]];
+                        sum += x[i] * y[i];
                     a[(r - lo) * n + s - lo] = a[(s - lo) * n + r - lo] = sum;
                 }
         }
@@ -5073,18 +5108,26 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     }
 }
 
-// out (t x dof, rows x) -= x J1, J1 priority 0's rows, over each one's own columns.
+// out (t x dof) -= x J1 (x: t x m1), J1 priority 0's rows (packed), on each effector's columns.
 static void ik__priority_sub(const ik__jac_work *w, const ik_real *x, int t, ik_real *out)
 {
     const int dof = w->dof, m1 = w->first_rows;
+    ik_real *acc = w->v; // (free here)
     int k, r, i, u;
     for (k = 0; k < w->goal_count; k++) {
         const ik__effector_goal *g = &w->goals[k];
-        const int *cols = w->goal_cols + g->cols_at;
-        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r < m1; r++)
-            for (u = 0; u < t; u++)
+        const int *cols = w->goal_cols + g->cols_at, end = g->row + g->pos_rows + g->rot_rows;
+        for (u = 0; u < t && g->row < m1; u++) {
+            for (i = 0; i < g->col_count; i++)
+                acc[i] = 0;
+            for (r = g->row; r < end; r++) {
+                const ik_real xr = x[u * m1 + r], *j1 = w->packed + r * dof;
                 for (i = 0; i < g->col_count; i++)
-                    out[u * dof + cols[i]] -= x[u * m1 + r] * w->jac[r * dof + cols[i]];
+                    acc[i] += xr * j1[i];
+            }
+            for (i = 0; i < g->col_count; i++)
+                out[u * dof + cols[i]] -= acc[i];
+        }
     }
 }
 
@@ -5101,7 +5144,7 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
         const int *cols = w->goal_cols + g->cols_at;
         for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r < m1; r++)
             for (i = 0; i < g->col_count; i++)
-                u[r] += w->jac[r * dof + cols[i]] * x[cols[i]];
+                u[r] += w->packed[r * dof + i] * x[cols[i]];
     }
     ik__ldlt_solve(w->proj + rows * rows, m1, u);
     memset(wx, 0, (size_t)dof * sizeof *wx);
@@ -5544,19 +5587,25 @@ static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int e
 {
     return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
            12 * (size_t)chain->joint_count + 7 * (size_t)dof + 3 * (size_t)rows * (size_t)rows +
-           (size_t)effector_count * IK__GOAL_REALS +
-           ((size_t)(effector_count + 1) * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
+           (size_t)effector_count * IK__GOAL_REALS + 2 * (size_t)rows * (size_t)dof +
+           ((size_t)effector_count * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
                sizeof(ik_real);
 }
 
-IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, int effector_count)
+IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                      int effector_count)
 {
     ik_chain chain;
-    int dof = ik_skeleton_dof(skeleton);
-    if (dof < 0 || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
+    int dof = ik_skeleton_dof(skeleton), rows = 0, k;
+    if (dof < 0 || !effectors || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
         return 0;
+    for (k = 0; k < effector_count; k++) // (as if every weight were positive)
+        rows += effectors[k].kind == IK_EFFECTOR_POSE        ? 6
+                : effectors[k].kind == IK_EFFECTOR_FREE_AXIS ? 5
+                : effectors[k].kind == IK_EFFECTOR_POSITION  ? 3
+                                                             : 2;
     chain = ik__skeleton_chain(skeleton);
-    return (ik__skeleton_reals(&chain, dof, 6 * effector_count, effector_count) + 1) *
+    return (ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), effector_count) + 1) *
            sizeof(ik_real);
 }
 
@@ -5701,8 +5750,9 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
     w->goal_count = count;
-    w->goal_cols = (int *)(void *)((ik_real *)(void *)w->goals + count * (int)IK__GOAL_REALS);
-    w->support = w->goal_cols + count * dof;
+    w->packed = (ik_real *)(void *)w->goals + count * (int)IK__GOAL_REALS;
+    w->packed_w = w->packed + w->rows * dof;
+    w->goal_cols = (int *)(void *)(w->packed_w + w->rows * dof);
     w->by_goals = true;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
     w->ow = o->orientation_weight > 0 ? o->orientation_weight

@@ -214,8 +214,7 @@ static int setup(scene *s, ik_real *q, void *scratch, size_t size)
     ik_jacobian_opts o = ik_default_jacobian_opts();
     ik_xform f[HUMANOID_EFFECTORS];
     int side;
-    if (humanoid_build(&s->h) != IK_OK ||
-        ik_skeleton_scratch_size(&s->h.skeleton, HUMANOID_EFFECTORS) > size)
+    if (humanoid_build(&s->h) != IK_OK)
         return 0;
     posture(&s->h, s->posture);
     humanoid_effector_frames(&s->h, s->posture, f);
@@ -224,6 +223,8 @@ static int setup(scene *s, ik_real *q, void *scratch, size_t size)
         s->hands[side].pos = ik_vec3_sub(s->hands[side].pos, vec(0, s->posture[1], 0));
     }
     targets(s, 0);
+    if (ik_skeleton_scratch_size(&s->h.skeleton, s->effectors, HUMANOID_EFFECTORS) > size)
+        return 0;
     memcpy(q, s->rest, sizeof s->rest);
     o.rest = s->rest;
     o.max_iterations = 1000;

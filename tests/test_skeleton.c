@@ -514,7 +514,7 @@ static void test_skeleton_bad_input(void)
           IK_ERR_BAD_ARG);
     CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, 16, NULL, NULL) ==
           IK_ERR_SCRATCH_TOO_SMALL);
-    CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, ik_skeleton_scratch_size(&s, 1), NULL,
+    CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, ik_skeleton_scratch_size(&s, &e, 1), NULL,
                             NULL) == IK_OK);
     memcpy(q, keep, sizeof q);
     for (k = 0; k < 8; k++) {
