@@ -488,6 +488,9 @@ if have make; then
     smoke bench-further "| a further iteration, 100 starts |" "$SMOKE/bench/bench" --further
     smoke bench-ball-limits "| ball-joint limit, ns per call
 | 7 ball joints" "$SMOKE/bench/bench" --ball-limits --runs=1
+    smoke bench-skeleton "| humanoid, 5 effectors, 1000 frames
+| humanoid, 5 effectors, targets from random states
+| skeleton, 4 position effectors" "$SMOKE/bench/bench" --skeleton --runs=1
     smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
     smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
     smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3
