@@ -426,8 +426,9 @@ fi
 
 # every command that README.md and docs/ name, once in a short form: it exits 0 and prints its
 # tables (a header line of each). make's commands build into $SMOKE, not build/, the examples at
-# -O0 (quick to compile). Not run: make bench-kdl (it installs Orocos KDL), and the long ones
-# or those that write to the repository (coverage, valgrind, fuzz, stability, figures, format).
+# -O0 (quick to compile). Not run: make bench-kdl and bench-kdl-tree (they install Orocos KDL),
+# and the long ones or those that write to the repository (coverage, valgrind, fuzz, stability,
+# figures, format).
 SMOKE="$OUT/smoke"
 MK="make -s CC=$CC0 BUILD=$SMOKE"
 # smoke NAME WANT CMD...: runs CMD; passes if it exits 0 and its output holds every line of WANT
@@ -507,7 +508,7 @@ pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
 | iiwa14 | random | " arm_pipeline
     [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
         "make bench, each bench mode, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
-    echo "note: make bench-kdl not run (it installs Orocos KDL; run it by hand)"
+    echo "note: make bench-kdl and make bench-kdl-tree not run (they install Orocos KDL; run them by hand)"
 else
     echo "skip the commands of README.md and docs/: make not found"
     skipped="$skipped make"
