@@ -1213,9 +1213,9 @@ static void skeleton_size_table(int runs)
            "------|\n");
     printf("| state values (dof)                                | %6d | %6d | %7d | %7d |\n",
            dof[0], dof[1], dof[2], dof[3]);
-    printf("| a further iteration: (t(10) - t(1)) / 9%s        | %6.0f | %6.0f | %7.0f | %7.0f |\n",
-           full[0] && full[1] && full[2] && full[3] ? "  " : " *", iter[0], iter[1], iter[2],
-           iter[3]);
+    printf(
+        "| a further iteration: (t(10) - t(1)) / 9%s         | %6.0f | %6.0f | %7.0f | %7.0f |\n",
+        full[0] && full[1] && full[2] && full[3] ? "  " : " *", iter[0], iter[1], iter[2], iter[3]);
     printf(
         "| a further iteration, per joint                    | %6.1f | %6.1f | %7.1f | %7.1f |\n",
         iter[0] / 20, iter[1] / 50, iter[2] / 100, iter[3] / 200);
