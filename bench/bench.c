@@ -1457,11 +1457,67 @@ static void skeleton_random_table(int runs)
     free(r.ns);
 }
 
+// The humanoid's iterations: targets from a random state within the limits (seeds 1 to 5), the
+// start that state with every value moved by up to 0.3 (into the limits: the iterations still
+// work well above the rounding floor), solves of 10 and of 1 DLS iteration at tolerance 0 timed
+// in turns, with the head aiming (26 task rows) or, as a full pose, 30: a further iteration and
+// the work once per solve, as the size table's.
+static void skeleton_iteration_table(int runs)
+{
+    static skel_case sc[2];
+    const bench_fn fn[2] = { run_skel, run_skel };
+    double iter[2] = { 0, 0 }, once[2] = { 0, 0 };
+    int k, seed, e, full = 1;
+    for (k = 0; k < 2; k++)
+        for (seed = 1; seed <= 5; seed++) {
+            unsigned long long draw = (unsigned long long)seed;
+            double t[2];
+            ik_real truth[HUMANOID_DOF];
+            sc[0].skeleton = skel_body.skeleton;
+            sc[0].count = HUMANOID_EFFECTORS;
+            sc[0].dof = HUMANOID_DOF;
+            skc_random_state(&skel_body.skeleton, &draw, 0.5, truth);
+            skel_body_effectors(truth, sc[0].effectors);
+            for (e = 0; k == 1 && e < HUMANOID_EFFECTORS; e++)
+                sc[0].effectors[e].kind = IK_EFFECTOR_POSE;
+            skc_targets_at(&skel_body.skeleton, truth, sc[0].effectors, HUMANOID_EFFECTORS);
+            memcpy(sc[0].q0, truth, sizeof truth);
+            skc_perturb(&skel_body.skeleton, &draw, 0.3, sc[0].q0);
+            sc[0].opts = ik_default_jacobian_opts();
+            sc[0].opts.tolerance = sc[0].opts.rotation_tolerance = sc[0].opts.min_improvement = 0;
+            sc[0].size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+            sc[0].scratch = (unsigned char *)malloc(sc[0].size);
+            sc[1] = sc[0];
+            sc[1].scratch = (unsigned char *)malloc(sc[0].size);
+            sc[0].opts.max_iterations = 1;
+            sc[1].opts.max_iterations = 10;
+            median_ns_interleaved(fn, sc, sizeof sc[0], 2, 2, runs, t);
+            full = full && sc[1].iterations == 10;
+            iter[k] += (t[1] - t[0]) / 9 / 5;
+            once[k] += (t[0] - (t[1] - t[0]) / 9) / 5;
+            free(sc[0].scratch);
+            free(sc[1].scratch);
+            sc[0].scratch = sc[1].scratch = NULL;
+        }
+    printf(
+        "\n| humanoid, DLS, ns (5 cases, starts 0.3 off)     | head aim (26 rows) | head pose (30 "
+        "rows) |\n");
+    printf("|-------------------------------------------------|--------------------|--------------"
+           "-------|\n");
+    printf("| a further iteration: (t(10) - t(1)) / 9%s       | %18.0f | %19.0f |\n",
+           full ? "  " : " *", iter[0], iter[1]);
+    printf("| once per solve: t(1) - a further iteration      | %18.0f | %19.0f |\n", once[0],
+           once[1]);
+    if (!full)
+        printf("(*: a 10-iteration solve ended early)\n");
+}
+
 static void skeleton_tables(int runs)
 {
     humanoid_build(&skel_body);
     skeleton_path_table(runs);
     skeleton_random_table(runs);
+    skeleton_iteration_table(runs);
     skeleton_size_table(runs);
 }
 #else

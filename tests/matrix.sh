@@ -491,6 +491,7 @@ if have make; then
 | 7 ball joints" "$SMOKE/bench/bench" --ball-limits --runs=1
     smoke bench-skeleton "| humanoid, 5 effectors, 1000 frames
 | humanoid, 5 effectors, targets from random states
+| humanoid, DLS, ns
 | skeleton, 4 position effectors" "$SMOKE/bench/bench" --skeleton --runs=1
     smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
     smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
