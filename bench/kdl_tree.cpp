@@ -187,10 +187,126 @@ static double model_gap(const ik_skeleton *s, const ik_effector *e, int count,
     return gap;
 }
 
+// The command line's choices.
+struct options {
+    int problems = 1000;
+    double lambda = 0.001;
+    bool flat = false, free_balls = false;
+};
+
+static bool parse_args(int argc, char **argv, options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a == "--problems" && i + 1 < argc)
+            o->problems = atoi(argv[++i]);
+        else if (a == "--lambda" && i + 1 < argc)
+            o->lambda = atof(argv[++i]);
+        else if (a == "--flat")
+            o->flat = true;
+        else if (a == "--free-balls")
+            o->free_balls = true;
+        else
+            return false;
+    }
+    return o->problems > 0;
+}
+
+// KDL's limits: its joints' lo (hi false) or hi values.
+static KDL::JntArray kdl_limits(const kdl_body &b, bool hi)
+{
+    KDL::JntArray q((unsigned)b.lo.size());
+    for (size_t k = 0; k < b.lo.size(); k++)
+        q((unsigned)k) = hi ? b.hi[k] : b.lo[k];
+    return q;
+}
+
+// Both solvers on the humanoid: ik.h's skeleton h (its balls free with --free-balls), the
+// problems drawn on lim (always with the cones), and KDL's tree made from h.
+struct comparison {
+    humanoid h, lim;
+    ik_effector e[HUMANOID_EFFECTORS];
+    ik_jacobian_opts opts;
+    std::vector<unsigned char> scratch;
+    kdl_body b;
+    KDL::JntArray q_min, q_max;
+    KDL::TreeFkSolverPos_recursive *fk = nullptr;
+    KDL::TreeIkSolverVel_wdls *vel = nullptr;
+    KDL::TreeIkSolverPos_NR_JL *kdl = nullptr;
+};
+
+static void comparison_make(comparison *c, const options &o)
+{
+    ik_xform none[2] = { ik_xform_identity(), ik_xform_identity() };
+    humanoid_build(&c->h);
+    humanoid_build(&c->lim);
+    for (int i = 0; o.free_balls && i < HUMANOID_JOINTS; i++)
+        c->h.joints[i].limit = NULL;
+    humanoid_effectors(&c->h, none, none, ik_vec3_make(0, 0, 1), c->e);
+    for (int k = 0; k < HUMANOID_EFFECTORS; k++) {
+        c->e[k].kind = IK_EFFECTOR_POSE; // (the head too: KDL solves frames)
+        c->e[k].priority = o.flat ? 0 : c->e[k].priority;
+    }
+    c->opts = ik_default_jacobian_opts();
+    c->opts.tolerance = c->opts.rotation_tolerance = (ik_real)1e-5;
+    c->scratch.resize(ik_skeleton_scratch_size(&c->h.skeleton, HUMANOID_EFFECTORS));
+    build_kdl(&c->h.skeleton, c->e, HUMANOID_EFFECTORS, &c->b);
+    c->q_min = kdl_limits(c->b, false);
+    c->q_max = kdl_limits(c->b, true);
+    c->fk = new KDL::TreeFkSolverPos_recursive(c->b.tree);
+    c->vel = new KDL::TreeIkSolverVel_wdls(c->b.tree, c->b.endpoints);
+    c->vel->setLambda(o.lambda);
+    c->kdl = new KDL::TreeIkSolverPos_NR_JL(c->b.tree, c->b.endpoints, c->q_min, c->q_max, *c->fk,
+                                            *c->vel, 100, 1e-5);
+}
+
 struct side_result {
     std::vector<double> ns;
-    int solved = 0, within = 0; // within: solved and within ik.h's limits (the cones too)
+    int solved = 0, within = 0; // within: solved and within humanoid.h's limits (the cones too)
 };
+
+// One side's answer q scored: met, and met within the cones.
+static void score(const comparison &c, const ik_real *q, side_result *r)
+{
+    bool met = skc_met(&c.h.skeleton, q, c.e, HUMANOID_EFFECTORS, 1e-5, 1e-5);
+    r->solved += met;
+    r->within += met && skc_within_limits(&c.lim.skeleton, q);
+}
+
+// Problem i (mode 0 near, 1 random start) solved by both from the same start; the models' gap
+// at that start (the first 100 problems), or 0.
+static double solve_both(comparison *c, int i, int mode, side_result *ik, side_result *kd)
+{
+    const ik_skeleton *s = &c->h.skeleton;
+    const int kdl_dof = (int)c->b.tree.getNrOfJoints();
+    unsigned long long draw = (unsigned long long)i + 1, restarts = 1000003ull * (unsigned)i + 1;
+    ik_real truth[HUMANOID_DOF], q[HUMANOID_DOF], start[HUMANOID_DOF];
+    KDL::JntArray q_init(kdl_dof), q_out(kdl_dof);
+    KDL::Frames goals;
+    skc_random_state(&c->lim.skeleton, &draw, 0.5, truth);
+    skc_targets_at(s, truth, c->e, HUMANOID_EFFECTORS);
+    memcpy(start, truth, sizeof start);
+    if (mode == 0)
+        skc_perturb(&c->lim.skeleton, &draw, 0.1, start);
+    else
+        skc_random_state(&c->lim.skeleton, &restarts, 0.5, start);
+    memcpy(q, start, sizeof q);
+    double t0 = now_ns();
+    ik_skeleton_solve(s, c->e, HUMANOID_EFFECTORS, &c->opts, q, c->scratch.data(),
+                      c->scratch.size(), NULL, NULL);
+    ik->ns.push_back(now_ns() - t0);
+    score(*c, q, ik);
+    for (int k = 0; k < HUMANOID_EFFECTORS; k++) // (the targets as frames by endpoint name)
+        goals["e" + std::to_string(k)] =
+            kdl_frame(ik_xform_make(c->e[k].target_rot, c->e[k].target));
+    to_kdl(s, start, q_init);
+    t0 = now_ns();
+    c->kdl->CartToJnt(q_init, goals, q_out);
+    kd->ns.push_back(now_ns() - t0);
+    from_kdl(s, q_out, q);
+    score(*c, q, kd);
+    return i < 100 ? model_gap(s, c->e, HUMANOID_EFFECTORS, *c->fk, start, kdl_dof) : 0;
+}
 
 static double median(std::vector<double> v)
 {
@@ -198,120 +314,49 @@ static double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// The table's row for one kind of start.
+static void run_mode(comparison *c, int mode, int problems)
+{
+    side_result ik, kd;
+    double worst_gap = 0;
+    for (int i = 0; i < problems; i++)
+        worst_gap = std::max(worst_gap, solve_both(c, i, mode, &ik, &kd));
+    double mi = median(ik.ns), mk = median(kd.ns);
+    printf("| %s | %.1f | %.1f | %.1f | %.2f%% | %.2f%% | %.2f%% | %.2f%% |\n",
+           mode == 0 ? "near (the state + up to 0.1 per value)" : "random (one attempt)", mi / 1000,
+           mk / 1000, mk / mi, 100.0 * ik.solved / problems, 100.0 * kd.solved / problems,
+           100.0 * ik.within / problems, 100.0 * kd.within / problems);
+    if (worst_gap > 1e-9)
+        printf("(the models disagree by %.1e at a start)\n", worst_gap);
+}
+
 int main(int argc, char **argv)
 {
-    int problems = 1000;
-    double lambda = 0.001;
-    bool flat = false, free_balls = false;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        if (a == "--problems" && i + 1 < argc)
-            problems = atoi(argv[++i]);
-        else if (a == "--lambda" && i + 1 < argc)
-            lambda = atof(argv[++i]);
-        else if (a == "--flat")
-            flat = true;
-        else if (a == "--free-balls")
-            free_balls = true;
-        else {
-            fprintf(stderr,
-                    "usage: kdl_tree [--problems N] [--lambda L] [--flat] [--free-balls]\n");
-            return 2;
-        }
-    }
-    static humanoid h, lim; // (lim: with its cones, whatever --free-balls says: the problems)
-    humanoid_build(&h);
-    humanoid_build(&lim);
-    for (int i = 0; free_balls && i < HUMANOID_JOINTS; i++)
-        h.joints[i].limit = NULL;
-    const ik_skeleton *s = &h.skeleton;
-    ik_effector e[HUMANOID_EFFECTORS];
+    static comparison c;
+    options o;
     ik_real rest[HUMANOID_DOF];
-    ik_xform none[2] = { ik_xform_identity(), ik_xform_identity() };
-    humanoid_effectors(&h, none, none, ik_vec3_make(0, 0, 1), e);
-    for (int k = 0; k < HUMANOID_EFFECTORS; k++) {
-        e[k].kind = IK_EFFECTOR_POSE; // (the head too: KDL solves frames)
-        e[k].priority = flat ? 0 : e[k].priority;
+    if (!parse_args(argc, argv, &o)) {
+        fprintf(stderr, "usage: kdl_tree [--problems N] [--lambda L] [--flat] [--free-balls]\n");
+        return 2;
     }
-    kdl_body b;
-    build_kdl(s, e, HUMANOID_EFFECTORS, &b);
-    const int kdl_dof = (int)b.tree.getNrOfJoints();
-    KDL::JntArray q_min(kdl_dof), q_max(kdl_dof), q_init(kdl_dof), q_out(kdl_dof);
-    for (int k = 0; k < kdl_dof; k++)
-        q_min(k) = b.lo[(size_t)k], q_max(k) = b.hi[(size_t)k];
-    KDL::TreeFkSolverPos_recursive fk(b.tree);
-    KDL::TreeIkSolverVel_wdls vel(b.tree, b.endpoints);
-    vel.setLambda(lambda);
-    KDL::TreeIkSolverPos_NR_JL kdl(b.tree, b.endpoints, q_min, q_max, fk, vel, 100, 1e-5);
-
-    ik_jacobian_opts opts = ik_default_jacobian_opts();
-    opts.tolerance = opts.rotation_tolerance = (ik_real)1e-5;
-    size_t size = ik_skeleton_scratch_size(s, HUMANOID_EFFECTORS);
-    void *scratch = malloc(size);
-    humanoid_rest(&h, rest);
-    double gap = model_gap(s, e, HUMANOID_EFFECTORS, fk, rest, kdl_dof);
-
+    comparison_make(&c, o);
+    humanoid_rest(&c.h, rest);
     printf("humanoid of bench/humanoid.h: 27 joints, ik.h %d values, KDL %d joints (balls as 3 "
            "hinges); 5 full-pose effectors; %d problems per start; KDL lambda %g; ik.h "
            "priorities %s; ik.h's balls %s\n",
-           HUMANOID_DOF, kdl_dof, problems, lambda, flat ? "all 0" : "feet 0, hands and head 1",
-           free_balls ? "free (--free-balls), as KDL's" : "within their cones (KDL's free)");
+           HUMANOID_DOF, (int)c.b.tree.getNrOfJoints(), o.problems, o.lambda,
+           o.flat ? "all 0" : "feet 0, hands and head 1",
+           o.free_balls ? "free (--free-balls), as KDL's" : "within their cones (KDL's free)");
     printf("models agree: effector frames at the rest state within %.1e (FK of ik.h and KDL)\n\n",
-           gap);
+           model_gap(&c.h.skeleton, c.e, HUMANOID_EFFECTORS, *c.fk, rest,
+                     (int)c.b.tree.getNrOfJoints()));
     printf("| start | ik.h us per solve (median) | KDL NR_JL + wdls us (median) | KDL / ik.h | "
            "ik.h solved | KDL solved | solved within humanoid.h's cones: ik.h | KDL |\n");
     printf("|---|--:|--:|--:|--:|--:|--:|--:|\n");
-    for (int mode = 0; mode < 2; mode++) {
-        side_result ik, kd;
-        double worst_gap = 0;
-        for (int i = 0; i < problems; i++) {
-            unsigned long long draw = (unsigned long long)i + 1;
-            unsigned long long restarts = 1000003ull * (unsigned)i + 1;
-            ik_real truth[HUMANOID_DOF], q[HUMANOID_DOF], start[HUMANOID_DOF];
-            skc_random_state(&lim.skeleton, &draw, 0.5, truth);
-            skc_targets_at(s, truth, e, HUMANOID_EFFECTORS);
-            memcpy(start, truth, sizeof start);
-            if (mode == 0)
-                skc_perturb(&lim.skeleton, &draw, 0.1, start);
-            else
-                skc_random_state(&lim.skeleton, &restarts, 0.5, start);
-            if (i < 100)
-                worst_gap =
-                    std::max(worst_gap, model_gap(s, e, HUMANOID_EFFECTORS, fk, start, kdl_dof));
-            // ik.h
-            memcpy(q, start, sizeof q);
-            double t0 = now_ns();
-            ik_skeleton_solve(s, e, HUMANOID_EFFECTORS, &opts, q, scratch, size, NULL, NULL);
-            ik.ns.push_back(now_ns() - t0);
-            bool met = skc_met(s, q, e, HUMANOID_EFFECTORS, 1e-5, 1e-5);
-            ik.solved += met;
-            ik.within += met && skc_within_limits(&lim.skeleton, q);
-            // KDL, the targets as frames by endpoint name
-            KDL::Frames goals;
-            for (int k = 0; k < HUMANOID_EFFECTORS; k++) {
-                ik_xform g;
-                g.pos = e[k].target;
-                g.rot = e[k].target_rot;
-                goals["e" + std::to_string(k)] = kdl_frame(g);
-            }
-            to_kdl(s, start, q_init);
-            t0 = now_ns();
-            kdl.CartToJnt(q_init, goals, q_out);
-            kd.ns.push_back(now_ns() - t0);
-            from_kdl(s, q_out, q);
-            met = skc_met(s, q, e, HUMANOID_EFFECTORS, 1e-5, 1e-5);
-            kd.solved += met;
-            kd.within += met && skc_within_limits(&lim.skeleton, q);
-        }
-        double mi = median(ik.ns), mk = median(kd.ns);
-        printf("| %s | %.1f | %.1f | %.1f | %.2f%% | %.2f%% | %.2f%% | %.2f%% |\n",
-               mode == 0 ? "near (the state + up to 0.1 per value)" : "random (one attempt)",
-               mi / 1000, mk / 1000, mk / mi, 100.0 * ik.solved / problems,
-               100.0 * kd.solved / problems, 100.0 * ik.within / problems,
-               100.0 * kd.within / problems);
-        if (worst_gap > 1e-9)
-            printf("(the models disagree by %.1e at a start)\n", worst_gap);
-    }
-    free(scratch);
+    for (int mode = 0; mode < 2; mode++)
+        run_mode(&c, mode, o.problems);
+    delete c.kdl;
+    delete c.vel;
+    delete c.fk;
     return 0;
 }
