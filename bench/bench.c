@@ -10,7 +10,8 @@
    skeleton tables (bench/humanoid.h along a path and on random reachable targets, 100 N problems
    up to 10,000; cost against the joint count). --limb-calls makes N calls of the limb solver
    and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q, 1 prepared with
-   q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
+   q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a path. Per solve:
+   (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
    --ccd-calls and --jac-calls likewise (see calls() below). Built with -DBENCH_CALLGRIND and
    run under callgrind, --instructions=F prints every table with instructions in place of ns
    (make bench-instructions, bench/instructions.sh). */
@@ -1176,9 +1177,9 @@ static void make_branched_case(skel_case *c, int n)
 }
 
 // Cost against the joint count, 4 position effectors on branched chains of 20 to 200 joints:
-// solves of 10 and of 1 DLS iteration from the same start, timed in turns, summed over 3 cases
-// (seeds 1 to 3): (t(10) - t(1)) / 9 is a further iteration, t(1) minus that the work done once
-// per solve.
+// solves of 10 and of 1 DLS iteration from the same start, timed in turns, averaged over 3
+// cases (seeds 1 to 3): (t(10) - t(1)) / 9 is a further iteration, t(1) minus that the work done
+// once per solve.
 static void skeleton_size_table(int runs)
 {
     static skel_case sc[2];

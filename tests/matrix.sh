@@ -509,7 +509,7 @@ pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
 | iiwa14 | random | " arm_pipeline
     [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
         "make bench, each bench mode, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
-    echo "note: make bench-kdl and make bench-kdl-tree not run (they install Orocos KDL; run them by hand)"
+    echo "note: make bench-kdl and bench-kdl-tree not run (they install Orocos KDL; run by hand)"
 else
     echo "skip the commands of README.md and docs/: make not found"
     skipped="$skipped make"
