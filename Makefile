@@ -14,7 +14,7 @@ TEST_SRCS = tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_s
 FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm
 FUZZ_SECONDS ?= 600
 
-.PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl arm-tools callgrind \
+.PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl bench-kdl-tree arm-tools callgrind \
         format check-format clean fuzz fuzz-replay coverage valgrind stability
 
 all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench $(ARM_TOOLS)
@@ -57,7 +57,7 @@ $(BUILD)/examples/%: examples/%.c examples/svg.h ik.h
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
 $(BUILD)/examples/09_humanoid: bench/humanoid.h
 
-$(BUILD)/bench/bench: bench/bench.c ik.h
+$(BUILD)/bench/bench: bench/bench.c ik.h bench/arms.h bench/humanoid.h bench/skeleton_cases.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) -O2 -o $@ bench/bench.c -lm
 
@@ -82,6 +82,11 @@ $(BUILD)/arm/%: bench/%.c ik.h bench/arm_csv.h bench/arm_chain.h bench/arms.h
 PROBLEMS ?= 1000
 bench-kdl:
 	sh bench/arm_kdl.sh --problems $(PROBLEMS)
+
+# ik.h's skeleton solve against KDL's tree solver on bench/humanoid.h (installs liborocos-kdl-dev
+# if missing; not part of make test). PROBLEMS=10000 for the record.
+bench-kdl-tree:
+	sh bench/kdl_tree.sh --problems $(PROBLEMS)
 
 # instruction counts, repeatable on a noisy machine (needs valgrind); fails if the bench does
 CALLGRIND_ARGS ?= --runs=3

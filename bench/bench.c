@@ -1,15 +1,17 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] [--limits | --ball-limits] | bench --ccd-weights | bench --ccd-split |
-   bench --damping-range | bench --further | bench --limb-calls=W,K,N | bench --ccd-calls=n,N[,S[,F]] |
-   bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
+   Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton] | bench --ccd-weights |
+   bench --ccd-split | bench --damping-range | bench --further | bench --limb-calls=W,K,N |
+   bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
    argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
    rank-deficient matrices, DLS iterations with pinned joints); --ball-limits: only the tables of
-   ball-joint limits (a projection; CCD and DLS on 7 limited ball joints). --limb-calls makes N calls of
-   the limb solver and nothing else, for instruction counts per solve: W 0 ik_limb_solve with
-   q, 1 prepared with q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a
-   path. Per solve: (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
+   ball-joint limits (a projection; CCD and DLS on 7 limited ball joints); --skeleton: only the
+   skeleton tables (bench/humanoid.h along a path and on random reachable targets, 100 N problems
+   up to 10,000; cost against the joint count). --limb-calls makes N calls of the limb solver
+   and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q, 1 prepared with
+   q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a path. Per solve:
+   (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
    --ccd-calls and --jac-calls likewise (see calls() below). Built with -DBENCH_CALLGRIND and
    run under callgrind, --instructions=F prints every table with instructions in place of ns
    (make bench-instructions, bench/instructions.sh). */
@@ -739,6 +741,7 @@ typedef enum bench_mode {
     MODE_LIMITS,
     MODE_FURTHER,
     MODE_BALL_LIMITS,
+    MODE_SKELETON,
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
@@ -776,9 +779,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
 // Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
 static int parse_args(int argc, char **argv, bench_args *a)
 {
-    static const char *const flags[7] = {
-        "",         "--ccd-weights", "--ccd-split",  "--damping-range",
-        "--limits", "--further",     "--ball-limits"
+    static const char *const flags[8] = {
+        "",         "--ccd-weights", "--ccd-split",   "--damping-range",
+        "--limits", "--further",     "--ball-limits", "--skeleton"
     };
     int i, f, runs;
     a->mode = MODE_TABLES;
@@ -798,7 +801,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         }
 #endif
-        for (f = 1; f < 7; f++)
+        for (f = 1; f < 8; f++)
             if (strcmp(s, flags[f]) == 0)
                 mode = (bench_mode)f;
         if (mode == MODE_TABLES)
@@ -1096,6 +1099,436 @@ static void ball_chain_table(int runs)
 }
 #endif
 
+#ifdef IK_MAX_EFFECTORS // (skeletons)
+#include "humanoid.h"
+#include "skeleton_cases.h"
+
+#define SKEL_MAX_DOF (3 * SKC_MAX_JOINTS)
+
+// A skeleton solve of the --skeleton tables: its skeleton, effectors, start and options.
+typedef struct skel_case {
+    ik_joint joints[SKC_MAX_JOINTS];
+    int parents[SKC_MAX_JOINTS];
+    ik_skeleton skeleton;
+    ik_effector effectors[8];
+    int count, dof;
+    ik_real q0[SKEL_MAX_DOF], q[SKEL_MAX_DOF];
+    ik_jacobian_opts opts;
+    unsigned char *scratch;
+    size_t size;
+    int iterations; // done by the last solve
+} skel_case;
+
+static void run_skel(void *arg)
+{
+    skel_case *c = (skel_case *)arg;
+    ik_solve_info info;
+    memcpy(c->q, c->q0, (size_t)c->dof * sizeof c->q[0]);
+    info.iterations = -1;
+    ik_skeleton_solve(&c->skeleton, c->effectors, c->count, &c->opts, c->q, c->scratch, c->size,
+                      &info, NULL);
+    c->iterations = info.iterations;
+    sink = (double)c->q[0];
+}
+
+// The case's skeleton made from its arrays, its state length and scratch (allocated here).
+static void skel_case_finish(skel_case *c, int joint_count)
+{
+    c->skeleton = ik_skeleton_make(c->joints, c->parents, joint_count);
+    c->dof = ik_skeleton_dof(&c->skeleton);
+    free(c->scratch);
+    c->size = ik_skeleton_scratch_size(&c->skeleton, c->count);
+    c->scratch = (unsigned char *)malloc(c->size);
+}
+
+// n joints as a trunk of n / 5 joints and four branches of the rest from its end (every third
+// joint a ball, the others hinges about random axes; bones 0.1 to 0.3 m in random directions,
+// no limits), a position effector 0.1 m beyond each branch's last joint, each target the FK of
+// a random state; the start another random state, 10 DLS iterations at tolerance 0.
+static void make_branched_case(skel_case *c, int n)
+{
+    int trunk = n / 5, branch = (n - trunk) / 4, i, b;
+    unsigned long long draw;
+    for (i = 0; i < n; i++) {
+        ik_vec3 dir = ik_vec3_normalize(
+            ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), (ik_real)rnd(0.2, 1)));
+        ik_vec3 axis = ik_vec3_make((ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1), (ik_real)rnd(-1, 1));
+        ik_xform origin = ik_xform_translation(ik_vec3_scale(dir, (ik_real)rnd(0.1, 0.3)));
+        c->joints[i] = i % 3 == 2 ? ik_joint_ball(origin) : ik_joint_revolute(origin, axis);
+        c->parents[i] = i - 1;
+    }
+    for (b = 0; b < 4; b++) { // (branch b: joints trunk + b * branch .. , the last one the rest)
+        int first = trunk + b * branch, last = b == 3 ? n - 1 : first + branch - 1;
+        c->parents[first] = trunk - 1;
+        c->effectors[b] =
+            ik_effector_make(last, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.1))),
+                             IK_EFFECTOR_POSITION, ik_vec3_make(0, 0, 0));
+    }
+    c->count = 4;
+    skel_case_finish(c, n);
+    draw = rng_state;
+    skc_random_state(&c->skeleton, &draw, 0.5, c->q);
+    skc_targets_at(&c->skeleton, c->q, c->effectors, c->count);
+    skc_random_state(&c->skeleton, &draw, 0.5, c->q0);
+    rng_state = draw;
+    c->opts = ik_default_jacobian_opts();
+    c->opts.max_iterations = 10;
+    c->opts.tolerance = c->opts.rotation_tolerance = c->opts.min_improvement = 0;
+}
+
+// Cost against the joint count, 4 position effectors on branched chains of 20 to 200 joints:
+// solves of 10 and of 1 DLS iteration from the same start, timed in turns, averaged over 3
+// cases (seeds 1 to 3): (t(10) - t(1)) / 9 is a further iteration, t(1) minus that the work done
+// once per solve.
+static void skeleton_size_table(int runs)
+{
+    static skel_case sc[2];
+    const bench_fn fn[2] = { run_skel, run_skel };
+    static const int sizes[4] = { 20, 50, 100, 200 };
+    double iter[4], once[4];
+    int dof[4], full[4], k, seed;
+    unsigned long long saved = rng_state;
+    for (k = 0; k < 4; k++) {
+        iter[k] = once[k] = 0;
+        full[k] = 1;
+        for (seed = 1; seed <= 3; seed++) {
+            double t[2];
+            rng_state = (unsigned long long)seed;
+            make_branched_case(&sc[0], sizes[k]);
+            sc[1] = sc[0];
+            sc[1].scratch = (unsigned char *)malloc(sc[0].size);
+            sc[0].opts.max_iterations = 1;
+            median_ns_interleaved(fn, sc, sizeof sc[0], 2, 5, runs, t);
+            full[k] = full[k] && sc[1].iterations == 10;
+            iter[k] += (t[1] - t[0]) / 9 / 3;
+            once[k] += (t[0] - (t[1] - t[0]) / 9) / 3;
+            free(sc[1].scratch);
+            sc[1].scratch = NULL;
+        }
+        dof[k] = sc[0].dof;
+    }
+    rng_state = saved;
+    printf("\n| skeleton, 4 position effectors, DLS, ns (3 cases) | n = 20 | n = 50 | n = 100 | "
+           "n = 200 |\n");
+    printf("|---------------------------------------------------|--------|--------|---------|---"
+           "------|\n");
+    printf("| state values (dof)                                | %6d | %6d | %7d | %7d |\n",
+           dof[0], dof[1], dof[2], dof[3]);
+    printf(
+        "| a further iteration: (t(10) - t(1)) / 9%s         | %6.0f | %6.0f | %7.0f | %7.0f |\n",
+        full[0] && full[1] && full[2] && full[3] ? "  " : " *", iter[0], iter[1], iter[2], iter[3]);
+    printf(
+        "| a further iteration, per joint                    | %6.1f | %6.1f | %7.1f | %7.1f |\n",
+        iter[0] / 20, iter[1] / 50, iter[2] / 100, iter[3] / 200);
+    printf(
+        "| once per solve: t(1) - a further iteration        | %6.0f | %6.0f | %7.0f | %7.0f |\n",
+        once[0], once[1], once[2], once[3]);
+    if (!(full[0] && full[1] && full[2] && full[3]))
+        printf("(*: a 10-iteration solve ended early)\n");
+}
+
+// ---- the humanoid (bench/humanoid.h) with its 5 effectors: feet and hands full poses (feet
+// priority 0), the head aiming at a point
+#define SKEL_FRAMES    1000
+#define SKEL_KEY_EVERY 100 // frames between the path's key states
+
+static humanoid skel_body; // (built once; its skeleton points into it)
+
+// A figure in us from ns (instructions, with --instructions, stay as they are).
+static double skel_us(double ns)
+{
+    return count_file ? ns : ns / 1000;
+}
+
+// The body's standard effectors with their targets where they are at state q.
+static void skel_body_effectors(const ik_real *q, ik_effector *e)
+{
+    ik_xform none[2] = { ik_xform_identity(), ik_xform_identity() };
+    humanoid_effectors(&skel_body, none, none, ik_vec3_make(0, 0, 1), e);
+    skc_targets_at(&skel_body.skeleton, q, e, HUMANOID_EFFECTORS);
+}
+
+// A smooth path of targets: the effectors' poses along a path of states within the limits (key
+// states every SKEL_KEY_EVERY frames, the rest state moved by up to 0.4 rad (m) in every value;
+// between them each value eased by (1 - cos) / 2, balls moved into their limits), solved frame
+// after frame from the last frame's answer.
+typedef struct skel_path {
+    ik_effector effectors[SKEL_FRAMES][HUMANOID_EFFECTORS];
+    ik_real rest[HUMANOID_DOF], q[HUMANOID_DOF];
+    ik_jacobian_opts opts;
+    unsigned char *scratch;
+    size_t size;
+    long iterations; // over the last run
+} skel_path;
+
+static void make_skel_path(skel_path *p)
+{
+    ik_real key[2][HUMANOID_DOF], q[HUMANOID_DOF];
+    unsigned long long draw = 7;
+    int f, k, i;
+    humanoid_rest(&skel_body, p->rest);
+    memcpy(key[1], p->rest, sizeof key[1]);
+    for (f = 0; f < SKEL_FRAMES; f++) {
+        double s = (double)(f % SKEL_KEY_EVERY) / SKEL_KEY_EVERY,
+               ease = (1 - cos(3.141592653589793 * s)) / 2;
+        if (f % SKEL_KEY_EVERY == 0) { // (the next key state)
+            memcpy(key[0], key[1], sizeof key[0]);
+            memcpy(key[1], p->rest, sizeof key[1]);
+            skc_perturb(&skel_body.skeleton, &draw, 0.4, key[1]);
+        }
+        for (i = 0; i < HUMANOID_DOF; i++)
+            q[i] = (ik_real)((double)key[0][i] + ease * (double)(key[1][i] - key[0][i]));
+        for (k = 0; k < HUMANOID_JOINTS; k++) {
+            int at = ik_skeleton_state_index(&skel_body.skeleton, k);
+            if (skel_body.joints[k].type == IK_JOINT_BALL) {
+                ik_vec3 v = skc_ball_within(&skel_body.joints[k],
+                                            ik_vec3_make(q[at], q[at + 1], q[at + 2]));
+                q[at] = v.x, q[at + 1] = v.y, q[at + 2] = v.z;
+            }
+        }
+        skel_body_effectors(q, p->effectors[f]);
+    }
+    p->opts = ik_default_jacobian_opts();
+    p->size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+    p->scratch = (unsigned char *)malloc(p->size);
+}
+
+// One solve of frame f from p->q.
+static void skel_path_frame(skel_path *p, int f)
+{
+    ik_solve_info info;
+    ik_skeleton_solve(&skel_body.skeleton, p->effectors[f], HUMANOID_EFFECTORS, &p->opts, p->q,
+                      p->scratch, p->size, &info, NULL);
+    p->iterations += info.iterations;
+}
+
+static void run_skel_path(void *arg)
+{
+    skel_path *p = (skel_path *)arg;
+    int f;
+    memcpy(p->q, p->rest, sizeof p->q);
+    p->iterations = 0;
+    for (f = 0; f < SKEL_FRAMES; f++)
+        skel_path_frame(p, f);
+    sink = (double)p->q[0];
+}
+
+// The path's frames again, checked: those with every effector within 1e-4 m and 1e-3 rad, with
+// every limit held; the largest change of a value between frames.
+static void skel_path_check(skel_path *p, int *met, int *held, double *jump)
+{
+    ik_real last[HUMANOID_DOF];
+    int f, i;
+    *met = *held = 0;
+    *jump = 0;
+    memcpy(p->q, p->rest, sizeof p->q);
+    for (f = 0; f < SKEL_FRAMES; f++) {
+        memcpy(last, p->q, sizeof last);
+        skel_path_frame(p, f);
+        *met += skc_met(&skel_body.skeleton, p->q, p->effectors[f], HUMANOID_EFFECTORS, 1e-4, 1e-3);
+        *held += humanoid_limit_broken(&skel_body, p->q) < 0;
+        for (i = 0; i < HUMANOID_DOF; i++)
+            *jump = fabs((double)(p->q[i] - last[i])) > *jump ? fabs((double)(p->q[i] - last[i]))
+                                                              : *jump;
+    }
+}
+
+// The humanoid warm-started along the path: us per frame (the median of runs of the whole
+// path), iterations per frame, frames met and within the limits; at the frame's accuracy as
+// tolerances (1e-4 m, 1e-3 rad) and at the default tolerances.
+static void skeleton_path_table(int runs)
+{
+    static skel_path p;
+    const char *rows[2] = { "tolerances 1e-4 m, 1e-3 rad", "default tolerances (1e-9)" };
+    int k;
+    make_skel_path(&p);
+    printf("\n| humanoid, 5 effectors, %d frames along a path, DLS | us per frame | iterations per "
+           "frame | frames within 1e-4 m, 1e-3 rad | frames within the limits | largest change "
+           "between frames |\n",
+           SKEL_FRAMES);
+    printf("|------------------------------------------------------|--------------|--------------"
+           "--"
+           "------|--------------------------------|--------------------------|--------------------"
+           "-----------|\n");
+    for (k = 0; k < 2; k++) {
+        double t, jump;
+        int met, held;
+        p.opts = ik_default_jacobian_opts();
+        if (k == 0) {
+            p.opts.tolerance = IK_R(1e-4);
+            p.opts.rotation_tolerance = IK_R(1e-3);
+        }
+        t = median_ns(run_skel_path, &p, 1, runs) / SKEL_FRAMES;
+        skel_path_check(&p, &met, &held, &jump);
+        printf("| %-52s | %12.2f | %20.2f | %23d / %d | %17d / %d | %25.3f rad |\n", rows[k],
+               skel_us(t), (double)p.iterations / SKEL_FRAMES, met, SKEL_FRAMES, held, SKEL_FRAMES,
+               jump);
+    }
+    free(p.scratch);
+}
+
+// Random reachable targets: problem i's targets are the effectors' poses at a random state
+// within the limits (seed i + 1); solved to 1e-5 (m and rad) from a start near that state (every
+// value moved by up to 0.1, into the limits) or from random states within the limits (seeds
+// 1000003 i + 1, ...), a new one after each solve that misses, until 5 ms have passed. Each
+// attempt from a random state is short (SKEL_ATTEMPT_ITERATIONS, as ik_arm_solve()'s attempts):
+// most that converge do so in 20 iterations, and the others are better replaced than continued.
+#ifndef SKEL_ATTEMPT_ITERATIONS
+#define SKEL_ATTEMPT_ITERATIONS 20
+#endif
+typedef struct skel_problems {
+    int solved, attempts, problems;
+    double *ns; // [problems]: each problem's time
+    double mean;
+} skel_problems;
+
+// Solves problem i (near: from its near start; else from random starts within 5 ms); whether
+// every effector is within 1e-5 of its target (measured here).
+static bool skel_problem(int i, bool near, const ik_jacobian_opts *opts, void *scratch, size_t size,
+                         int *attempts)
+{
+    const ik_skeleton *s = &skel_body.skeleton;
+    ik_effector e[HUMANOID_EFFECTORS];
+    ik_real q[HUMANOID_DOF];
+    unsigned long long draw = (unsigned long long)i + 1, restarts = 1000003ull * (unsigned)i + 1;
+    double t0 = now_ns();
+    bool met = false;
+    skc_random_state(s, &draw, 0.5, q);
+    skel_body_effectors(q, e);
+    if (near)
+        skc_perturb(s, &draw, 0.1, q);
+    do {
+        if (!near)
+            skc_random_state(s, &restarts, 0.5, q);
+        ik_skeleton_solve(s, e, HUMANOID_EFFECTORS, opts, q, scratch, size, NULL, NULL);
+        met = skc_met(s, q, e, HUMANOID_EFFECTORS, 1e-5, 1e-5);
+        ++*attempts;
+    } while (!near && !met && now_ns() - t0 < 5e6);
+    return met;
+}
+
+static void skel_problems_run(skel_problems *r, bool near)
+{
+    ik_jacobian_opts opts = ik_default_jacobian_opts();
+    size_t size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+    void *scratch = malloc(size);
+    double all = clock_start();
+    int i;
+    opts.tolerance = opts.rotation_tolerance = IK_R(1e-5);
+    opts.max_iterations = near ? opts.max_iterations : SKEL_ATTEMPT_ITERATIONS;
+    r->solved = r->attempts = 0;
+    for (i = 0; i < r->problems; i++) {
+        double t0 = now_ns();
+        r->solved += skel_problem(i, near, &opts, scratch, size, &r->attempts);
+        r->ns[i] = now_ns() - t0;
+    }
+    r->mean = clock_stop(all) / r->problems;
+    qsort(r->ns, (size_t)r->problems, sizeof(double), cmp_double);
+    free(scratch);
+}
+
+// Solve rates from near and random starts (100 runs' problems, at most 10,000).
+static void skeleton_random_table(int runs)
+{
+    skel_problems r;
+    char random_row[64];
+    const char *rows[2] = { "near starts (the state + up to 0.1 per value)", random_row };
+    int k;
+    snprintf(random_row, sizeof random_row, "random starts, attempts of %d iterations in 5 ms",
+             SKEL_ATTEMPT_ITERATIONS);
+    r.problems = runs < 100 ? 100 * runs : 10000;
+    r.ns = (double *)malloc(sizeof(double) * (size_t)r.problems);
+    if (count_file)
+        printf("\n(instructions: the median per problem is not counted (-1); the 5 ms budget "
+               "is still wall-clock time,\nwhich callgrind slows: the random starts' rate and "
+               "attempts are not the native run's)\n");
+    printf("\n| humanoid, 5 effectors, targets from random states, DLS | problems | solved to "
+           "1e-5 m, 1e-5 rad | us per problem: median |   mean | solves per problem |\n");
+    printf("|--------------------------------------------------------|----------|----------------"
+           "-------------|------------------------|--------|--------------------|\n");
+    for (k = 0; k < 2; k++) {
+        skel_problems_run(&r, k == 0);
+        char rate[32];
+        snprintf(rate, sizeof rate, "%.2f%% (%d missed)", 100.0 * r.solved / r.problems,
+                 r.problems - r.solved);
+        printf("| %-54s | %8d | %27s | %22.1f | %6.1f | %18.2f |\n", rows[k], r.problems, rate,
+               count_file ? -1 : r.ns[r.problems / 2] / 1000, skel_us(r.mean),
+               (double)r.attempts / r.problems);
+    }
+    free(r.ns);
+}
+
+// The humanoid's iterations: targets from a random state within the limits (seeds 1 to 5), the
+// start that state with every value moved by up to 0.3 (into the limits: the iterations still
+// work well above the rounding floor), solves of 10 and of 1 DLS iteration at tolerance 0 timed
+// in turns, with the head aiming (26 task rows) or, as a full pose, 30: a further iteration and
+// the work once per solve, as the size table's.
+static void skeleton_iteration_table(int runs)
+{
+    static skel_case sc[2];
+    const bench_fn fn[2] = { run_skel, run_skel };
+    double iter[2] = { 0, 0 }, once[2] = { 0, 0 };
+    int k, seed, e, full = 1;
+    for (k = 0; k < 2; k++)
+        for (seed = 1; seed <= 5; seed++) {
+            unsigned long long draw = (unsigned long long)seed;
+            double t[2];
+            ik_real truth[HUMANOID_DOF];
+            sc[0].skeleton = skel_body.skeleton;
+            sc[0].count = HUMANOID_EFFECTORS;
+            sc[0].dof = HUMANOID_DOF;
+            skc_random_state(&skel_body.skeleton, &draw, 0.5, truth);
+            skel_body_effectors(truth, sc[0].effectors);
+            for (e = 0; k == 1 && e < HUMANOID_EFFECTORS; e++)
+                sc[0].effectors[e].kind = IK_EFFECTOR_POSE;
+            skc_targets_at(&skel_body.skeleton, truth, sc[0].effectors, HUMANOID_EFFECTORS);
+            memcpy(sc[0].q0, truth, sizeof truth);
+            skc_perturb(&skel_body.skeleton, &draw, 0.3, sc[0].q0);
+            sc[0].opts = ik_default_jacobian_opts();
+            sc[0].opts.tolerance = sc[0].opts.rotation_tolerance = sc[0].opts.min_improvement = 0;
+            sc[0].size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+            sc[0].scratch = (unsigned char *)malloc(sc[0].size);
+            sc[1] = sc[0];
+            sc[1].scratch = (unsigned char *)malloc(sc[0].size);
+            sc[0].opts.max_iterations = 1;
+            sc[1].opts.max_iterations = 10;
+            median_ns_interleaved(fn, sc, sizeof sc[0], 2, 2, runs, t);
+            full = full && sc[1].iterations == 10;
+            iter[k] += (t[1] - t[0]) / 9 / 5;
+            once[k] += (t[0] - (t[1] - t[0]) / 9) / 5;
+            free(sc[0].scratch);
+            free(sc[1].scratch);
+            sc[0].scratch = sc[1].scratch = NULL;
+        }
+    printf(
+        "\n| humanoid, DLS, ns (5 cases, starts 0.3 off)     | head aim (26 rows) | head pose (30 "
+        "rows) |\n");
+    printf("|-------------------------------------------------|--------------------|--------------"
+           "-------|\n");
+    printf("| a further iteration: (t(10) - t(1)) / 9%s       | %18.0f | %19.0f |\n",
+           full ? "  " : " *", iter[0], iter[1]);
+    printf("| once per solve: t(1) - a further iteration      | %18.0f | %19.0f |\n", once[0],
+           once[1]);
+    if (!full)
+        printf("(*: a 10-iteration solve ended early)\n");
+}
+
+static void skeleton_tables(int runs)
+{
+    humanoid_build(&skel_body);
+    skeleton_path_table(runs);
+    skeleton_random_table(runs);
+    skeleton_iteration_table(runs);
+    skeleton_size_table(runs);
+}
+#else
+static void skeleton_tables(int runs)
+{
+    (void)runs;
+    printf("(no skeletons in this ik.h)\n");
+}
+#endif
+
 int main(int argc, char **argv)
 {
     static chain_case c;
@@ -1108,7 +1541,8 @@ int main(int argc, char **argv)
     if (!parse_args(argc, argv, &args)) {
         fprintf(
             stderr,
-            "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits] | --further | "
+            "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits | --skeleton] | "
+            "--further | "
             "--ccd-weights | --ccd-split | --damping-range | "
             "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
             "--pin-calls=L,R,N[,I]\n");
@@ -1127,6 +1561,10 @@ int main(int argc, char **argv)
         print_title(args.runs, "\n");
         limit_table(args.runs);
         ball_chain_table(args.runs);
+        return 0;
+    case MODE_SKELETON:
+        print_title(args.runs, "\n");
+        skeleton_tables(args.runs);
         return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");

@@ -59,7 +59,7 @@ if [ "$ARMS" -gt 0 ]; then
     exit 0
 fi
 for v in base head; do
-    cp bench/bench.c bench/arms.h $B/$v/bench/
+    cp bench/bench.c bench/*.h $B/$v/bench/
     ${CC:-cc} -std=c99 -O2 -DBENCH_CALLGRIND -o $B/$v/bench/bench $B/$v/bench/bench.c -lm
     valgrind --tool=callgrind --callgrind-out-file=$B/$v/out $B/$v/bench/bench --runs=1 \
         --instructions=$B/$v/out "$@" >$B/$v.txt 2>$B/$v.log

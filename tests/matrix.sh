@@ -426,8 +426,9 @@ fi
 
 # every command that README.md and docs/ name, once in a short form: it exits 0 and prints its
 # tables (a header line of each). make's commands build into $SMOKE, not build/, the examples at
-# -O0 (quick to compile). Not run: make bench-kdl (it installs Orocos KDL), and the long ones
-# or those that write to the repository (coverage, valgrind, fuzz, stability, figures, format).
+# -O0 (quick to compile). Not run: make bench-kdl and bench-kdl-tree (they install Orocos KDL),
+# and the long ones or those that write to the repository (coverage, valgrind, fuzz, stability,
+# figures, format).
 SMOKE="$OUT/smoke"
 MK="make -s CC=$CC0 BUILD=$SMOKE"
 # smoke NAME WANT CMD...: runs CMD; passes if it exits 0 and its output holds every line of WANT
@@ -488,6 +489,10 @@ if have make; then
     smoke bench-further "| a further iteration, 100 starts |" "$SMOKE/bench/bench" --further
     smoke bench-ball-limits "| ball-joint limit, ns per call
 | 7 ball joints" "$SMOKE/bench/bench" --ball-limits --runs=1
+    smoke bench-skeleton "| humanoid, 5 effectors, 1000 frames
+| humanoid, 5 effectors, targets from random states
+| humanoid, DLS, ns
+| skeleton, 4 position effectors" "$SMOKE/bench/bench" --skeleton --runs=1
     smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
     smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
     smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3
@@ -504,7 +509,7 @@ pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
 | iiwa14 | random | " arm_pipeline
     [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
         "make bench, each bench mode, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
-    echo "note: make bench-kdl not run (it installs Orocos KDL; run it by hand)"
+    echo "note: make bench-kdl and bench-kdl-tree not run (they install Orocos KDL; run by hand)"
 else
     echo "skip the commands of README.md and docs/: make not found"
     skipped="$skipped make"
