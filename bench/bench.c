@@ -1137,7 +1137,7 @@ static void skel_case_finish(skel_case *c, int joint_count)
     c->skeleton = ik_skeleton_make(c->joints, c->parents, joint_count);
     c->dof = ik_skeleton_dof(&c->skeleton);
     free(c->scratch);
-    c->size = ik_skeleton_scratch_size(&c->skeleton, c->count);
+    c->size = skc_scratch_size(&c->skeleton, c->count);
     c->scratch = (unsigned char *)malloc(c->size);
 }
 
@@ -1289,7 +1289,7 @@ static void make_skel_path(skel_path *p)
         skel_body_effectors(q, p->effectors[f]);
     }
     p->opts = ik_default_jacobian_opts();
-    p->size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+    p->size = skc_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
     p->scratch = (unsigned char *)malloc(p->size);
 }
 
@@ -1321,6 +1321,7 @@ static void skel_path_check(skel_path *p, int *met, int *held, double *jump)
     int f, i;
     *met = *held = 0;
     *jump = 0;
+    p->iterations = 0; // (counted again here: the timed runs' count is not this run's)
     memcpy(p->q, p->rest, sizeof p->q);
     for (f = 0; f < SKEL_FRAMES; f++) {
         memcpy(last, p->q, sizeof last);
@@ -1335,11 +1336,14 @@ static void skel_path_check(skel_path *p, int *met, int *held, double *jump)
 
 // The humanoid warm-started along the path: us per frame (the median of runs of the whole
 // path), iterations per frame, frames met and within the limits; at the frame's accuracy as
-// tolerances (1e-4 m, 1e-3 rad) and at the default tolerances.
+// tolerances (1e-4 m, 1e-3 rad) and at the default tolerances, with the standing pose as the rest
+// pose (as a game would: the redundant joints stay near it), and without one (they drift).
 static void skeleton_path_table(int runs)
 {
     static skel_path p;
-    const char *rows[2] = { "tolerances 1e-4 m, 1e-3 rad", "default tolerances (1e-9)" };
+    const char *rows[3] = { "tolerances 1e-4 m, 1e-3 rad, rest pose",
+                            "default tolerances (1e-9), rest pose",
+                            "tolerances 1e-4 m, 1e-3 rad, no rest pose" };
     int k;
     make_skel_path(&p);
     printf("\n| humanoid, 5 effectors, %d frames along a path, DLS | us per frame | iterations per "
@@ -1350,14 +1354,15 @@ static void skeleton_path_table(int runs)
            "--"
            "------|--------------------------------|--------------------------|--------------------"
            "-----------|\n");
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < 3; k++) {
         double t, jump;
         int met, held;
         p.opts = ik_default_jacobian_opts();
-        if (k == 0) {
+        if (k != 1) {
             p.opts.tolerance = IK_R(1e-4);
             p.opts.rotation_tolerance = IK_R(1e-3);
         }
+        p.opts.rest = k < 2 ? p.rest : NULL; // (the standing pose pulled toward in the null space)
         t = median_ns(run_skel_path, &p, 1, runs) / SKEL_FRAMES;
         skel_path_check(&p, &met, &held, &jump);
         printf("| %-52s | %12.2f | %20.2f | %23d / %d | %17d / %d | %25.3f rad |\n", rows[k],
@@ -1410,7 +1415,7 @@ static bool skel_problem(int i, bool near, const ik_jacobian_opts *opts, void *s
 static void skel_problems_run(skel_problems *r, bool near)
 {
     ik_jacobian_opts opts = ik_default_jacobian_opts();
-    size_t size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+    size_t size = skc_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
     void *scratch = malloc(size);
     double all = clock_start();
     int i;
@@ -1486,7 +1491,7 @@ static void skeleton_iteration_table(int runs)
             skc_perturb(&skel_body.skeleton, &draw, 0.3, sc[0].q0);
             sc[0].opts = ik_default_jacobian_opts();
             sc[0].opts.tolerance = sc[0].opts.rotation_tolerance = sc[0].opts.min_improvement = 0;
-            sc[0].size = ik_skeleton_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
+            sc[0].size = skc_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
             sc[0].scratch = (unsigned char *)malloc(sc[0].size);
             sc[1] = sc[0];
             sc[1].scratch = (unsigned char *)malloc(sc[0].size);

@@ -249,7 +249,7 @@ static void comparison_make(comparison *c, const options &o)
     }
     c->opts = ik_default_jacobian_opts();
     c->opts.tolerance = c->opts.rotation_tolerance = (ik_real)1e-5;
-    c->scratch.resize(ik_skeleton_scratch_size(&c->h.skeleton, HUMANOID_EFFECTORS));
+    c->scratch.resize(ik_skeleton_scratch_size(&c->h.skeleton, c->e, HUMANOID_EFFECTORS));
     build_kdl(&c->h.skeleton, c->e, HUMANOID_EFFECTORS, &c->b);
     c->q_min = kdl_limits(c->b, false);
     c->q_max = kdl_limits(c->b, true);

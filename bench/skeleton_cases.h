@@ -19,6 +19,16 @@ static inline double skc_rnd(unsigned long long *s, double lo, double hi)
 }
 
 // A joint's value clamped into its limits.
+// Bytes of scratch for count effectors of any kinds on s (as if every one were a full pose).
+static inline size_t skc_scratch_size(const ik_skeleton *s, int count)
+{
+    ik_effector e[64];
+    int k;
+    for (k = 0; k < count && k < 64; k++)
+        e[k] = ik_effector_make(0, ik_xform_identity(), IK_EFFECTOR_POSE, ik_vec3_zero());
+    return ik_skeleton_scratch_size(s, e, count);
+}
+
 static inline ik_real skc_clamp(const ik_joint *j, double v)
 {
     return (ik_real)(v < (double)j->lo ? (double)j->lo : (v > (double)j->hi ? (double)j->hi : v));
