@@ -3482,6 +3482,7 @@ typedef struct ik__jac_work {
     ik_real *packed;   // [rows x dof] each effector's rows on its own columns (ik__skeleton_pack())
     ik_real *packed_w; // [rows x dof] the same, times the columns' weights
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
+    int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -3539,12 +3540,31 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
+// Column c of an effector's rows: the map's rows (rows x 6; one[r] >= 0: row r's one nonzero
+// weight) times [v; w], v = p x w + w x pe from the pass's columns [p x w; w] (cols, 6 x dof).
+static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, int dof, int c,
+                                                         ik_vec3 pe, const ik_real *map,
+                                                         const int *one, int rows, ik_real *out)
+{
+    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
+    ik_vec3 v =
+        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
+    const ik_real vw[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
+    int r;
+    for (r = 0; r < rows; r++) {
+        const ik_real *m = map + 6 * r;
+        out[r * dof + c] = one[r] >= 0 ? m[one[r]] * vw[one[r]]
+                                       : m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x +
+                                             m[4] * w.y + m[5] * w.z;
+    }
+}
+
 // The rows (map: rows x 6 reals) times each column [v; w] of the frame at pe for the columns of
-// joint and its ancestors, v = p x w + w x pe the frame's velocity (from the pass's columns [p x
-// w; w], cols, 6 x dof); the other columns 0. out: rows x dof, may be cols (docs/skeletons.md).
-static void ik__effector_rows(const ik_chain *chain, const int *parents, int joint,
-                              const ik_real *cols, int dof, ik_vec3 pe, const ik_real *map,
-                              int rows, ik_real *out)
+// joint and its ancestors (list: those columns, count of them; NULL: found by the parents), the
+// other columns 0. out: rows x dof, may be cols (docs/skeletons.md, "One kinematics pass").
+static void ik__effector_rows(const ik_chain *chain, const int *parents, int joint, const int *list,
+                              int count, const ik_real *cols, int dof, ik_vec3 pe,
+                              const ik_real *map, int rows, ik_real *out)
 {
     int i, c, r, next = joint, col = 0, one[6];
     for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
@@ -3555,6 +3575,12 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
                 one[r] = c, nonzero++;
         one[r] = nonzero == 1 ? one[r] : -1;
     }
+    if (list) {
+        memset(out, 0, (size_t)(rows * dof) * sizeof *out);
+        for (i = 0; i < count; i++)
+            ik__effector_column(cols, dof, list[i], pe, map, one, rows, out);
+        return;
+    }
     for (i = 0; i <= joint; i++)
         col += ik_joint_type_dof(chain->joints[i].type);
     for (r = 0; r < rows; r++) // (the columns after joint's)
@@ -3564,18 +3590,8 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
         col -= nd;
         for (r = 0; r < rows && i != next && nd > 0; r++)
             memset(out + r * dof + col, 0, (size_t)nd * sizeof *out);
-        for (c = col; c < col + nd && i == next; c++) {
-            ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
-            ik_vec3 v = ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]),
-                                    ik_vec3_cross(w, pe));
-            const ik_real vw[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
-            for (r = 0; r < rows; r++) { // (a row of one weight: that product alone)
-                const ik_real *m = map + 6 * r;
-                out[r * dof + c] = one[r] >= 0 ? m[one[r]] * vw[one[r]]
-                                               : m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x +
-                                                     m[4] * w.y + m[5] * w.z;
-            }
-        }
+        for (c = col; c < col + nd && i == next; c++)
+            ik__effector_column(cols, dof, c, pe, map, one, rows, out);
         if (i == next)
             next = parents ? parents[i] : i - 1;
     }
@@ -3646,8 +3662,8 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
         err += ik__goal_axis_rows(g, &re, pe, e + g->pos_rows, rot_map);
     }
     if (jac)
-        ik__effector_rows(w->chain, w->tree.parents, g->joint, w->cols, w->dof, pe, map,
-                          g->pos_rows + g->rot_rows, jac);
+        ik__effector_rows(w->chain, w->tree.parents, g->joint, w->goal_cols + g->cols_at,
+                          g->col_count, w->cols, w->dof, pe, map, g->pos_rows + g->rot_rows, jac);
     return err;
 }
 
@@ -4220,12 +4236,16 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
     int c;
     for (c = 0; c < w->dof && !plain; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // (no branch)
-    if (w->goals && w->by_goals)
+    if (w->goals && w->by_goals && w->full_rows > 0) { // (its leading block, made already)
+        for (c = 0; c < w->m * w->m; c++)
+            a[c] = w->proj[(c / w->m) * w->full_rows + c % w->m];
+    } else if (w->goals && w->by_goals) {
         ik__skeleton_normal(w, w->jac, 0, w->m, plain ? NULL : w->jw, a);
-    else if (w->goals) // (priority 1's rows projected)
+    } else if (w->goals) { // (priority 1's rows projected)
         ik__priority_normal(w, plain ? NULL : w->jw, a);
-    else
+    } else {
         ik__normal_matrix(w->jac, plain ? NULL : w->jw, w->m, w->dof, a);
+    }
 }
 
 // DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
@@ -5179,9 +5199,10 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     ik_jacobian_opts first = *o;
     int c, r;
     first.rest = NULL; // (the rest pose pulls in what both leave free)
-    w->m = m1;
+    ik__priority_projector(w, m1);
+    w->m = m1, w->full_rows = m;
     ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
-    w->m = m;
+    w->m = m, w->full_rows = 0;
     for (c = 0; c < dof; c++)
         dq1[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
     for (r = 0; r < m2; r++) { // e2 - J2 dq1
@@ -5189,7 +5210,6 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
         for (c = 0; c < dof; c++)
             e2[r] -= jac[(m1 + r) * dof + c] * dq1[c];
     }
-    ik__priority_projector(w, m1);
     memcpy(j2, jac + m1 * dof, (size_t)(m2 * dof) * sizeof *j2);
     ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, m2, j2); // J2 N1 = J2 - D J1
     w->jac = j2, w->m = m2, w->by_goals = false;
@@ -5567,7 +5587,7 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
         identity[7 * k] = 1;
     ik__jacobian(&chain, NULL, q, 6, dof, out_jacobian, false, 1, out_frames, NULL, &tree);
     pe = ik_xform_apply(out_frames[joint], offset.pos);
-    ik__effector_rows(&chain, skeleton->parents, joint, out_jacobian, dof, pe, identity, 6,
+    ik__effector_rows(&chain, skeleton->parents, joint, NULL, 0, out_jacobian, dof, pe, identity, 6,
                       out_jacobian);
     return IK_OK;
 }
@@ -5754,6 +5774,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->packed_w = w->packed + w->rows * dof;
     w->goal_cols = (int *)(void *)(w->packed_w + w->rows * dof);
     w->by_goals = true;
+    w->full_rows = 0;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
     w->ow = o->orientation_weight > 0 ? o->orientation_weight
                                       : w->scale / (ik_real)ik__movable_joints(w->chain);
