@@ -3483,6 +3483,7 @@ typedef struct ik__jac_work {
     ik_real *packed_w; // [rows x dof] the same, times the columns' weights
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
+    bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -4933,6 +4934,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     w->chain = chain;
     w->goals = NULL; // (a chain's solve)
     w->goal_count = 0;
+    w->jac_stale = false;
     w->first_rows = 0;
     w->o = o;
     w->goal.pos = target->pos;
@@ -5283,7 +5285,11 @@ static void ik__jacobian_accept(ik__jac_work *w, const ik_real *e1, ik_real new_
     ik_real *swap = w->q;
     w->q = w->trial;
     w->trial = swap;
-    if (fresh) {
+    if (w->goals && e1) { // (a skeleton's Jacobian: made only if the run steps again)
+        ik__rows_copy(w->at.e0, e1, w->m);
+        w->at.err = new_err;
+        w->jac_stale = true;
+    } else if (fresh) {
         swap = w->jac;
         w->jac = w->jac_trial;
         w->jac_trial = swap;
@@ -5364,7 +5370,8 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
                 w->trial[c] =
                     ik__clamp(ik__angle_into(w->q[c] + step * w->dq[c], w->lo[c], w->hi[c]),
                               w->lo[c], w->hi[c]);
-        new_err = ik__task_error(w, w->trial, tries == 0 && !exact ? w->jac_trial : NULL, e1);
+        new_err = ik__task_error(w, w->trial,
+                                 tries == 0 && !exact && !w->goals ? w->jac_trial : NULL, e1);
         if (new_err <= w->at.err)
             break;
     }
@@ -5421,6 +5428,9 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
             res->rotation_error = w->at.rot_err;
             return true;
         }
+        if (w->jac_stale) // (the same error, and the Jacobian)
+            w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
+        w->jac_stale = false;
         ik__clamp_error(w, o->max_step, e);
         exact = w->policy.planar && ik__planar_step(w, w->at.e0);
         if (!exact && !ik__active_set_step(w, e))
@@ -5695,35 +5705,47 @@ static ik_real ik__skeleton_size(const ik_chain *chain, const int *parents)
     return size;
 }
 
-// An effector's goal at row from its target and the effector's start frame (r, pe) blended.
-static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
-                          ik__effector_goal *g)
+// The goal of an effector of blend t < 1 (g from its target): its pose at the start (the pass's
+// frames) blended toward the target, *goal the rotation (docs/skeletons.md, "Blend").
+static void ik__goal_blend(const ik__jac_work *w, const ik_effector *e, ik__effector_goal *g,
+                           ik_quat *goal)
 {
     const ik_real *f = w->tree.frames + 12 * e->joint, t = e->blend;
     ik_mat3 r;
-    ik_quat start, goal = ik_quat_normalize(e->target_rot);
+    ik_quat start;
     ik_vec3 pe, a;
     memcpy(&r.m[0][0], f, 9 * sizeof *f);
     pe = ik_vec3_add(ik_vec3_make(f[9], f[10], f[11]), ik_mat3_mul_vec3(r, e->offset.pos));
     start = ik_quat_normalize(ik_quat_mul(ik__quat_from_mat3(&r), e->offset.rot));
-    a = ik_quat_rotate(start, ik_vec3_normalize(e->axis));
+    a = ik_quat_rotate(start, g->axis);
+    g->pos = ik_vec3_lerp(pe, e->target, t);
+    if (e->kind == IK_EFFECTOR_AIM) // (the point it aims at, as far, toward the target)
+        g->pos = ik_vec3_lerp(ik_vec3_add_scaled(pe, a, ik_vec3_length(ik_vec3_sub(e->target, pe))),
+                              e->target, t);
+    *goal = ik_quat_slerp(start, *goal, t);
+    g->dir =
+        e->kind == IK_EFFECTOR_DIRECTION
+            ? ik_quat_rotate(
+                  ik_quat_slerp(ik_quat_identity(), ik_quat_from_two_vectors(a, e->target), t), a)
+            : ik_quat_rotate(*goal, g->axis);
+}
+
+// An effector's goal at row: its target, or blended from its start pose (blend < 1).
+static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
+                          ik__effector_goal *g)
+{
+    ik_quat goal = ik_quat_normalize(e->target_rot);
     g->joint = e->joint, g->kind = (int)e->kind, g->priority = e->priority, g->row = row;
     ik__effector_task_rows(e, &g->pos_rows, &g->rot_rows);
     g->offset = e->offset;
     g->axis = ik_vec3_normalize(e->axis);
     g->pw = e->position_weight, g->rw = e->rotation_weight * w->ow;
-    g->pos = t == 1 ? e->target : ik_vec3_lerp(pe, e->target, t);
-    if (e->kind == IK_EFFECTOR_AIM && t < 1) // (the point it aims at, as far, toward the target)
-        g->pos = ik_vec3_lerp(ik_vec3_add_scaled(pe, a, ik_vec3_length(ik_vec3_sub(e->target, pe))),
-                              e->target, t);
-    goal = t == 1 ? goal : ik_quat_slerp(start, goal, t);
+    g->pos = e->target;
+    g->dir = e->kind == IK_EFFECTOR_DIRECTION ? ik_vec3_normalize(e->target)
+                                              : ik_quat_rotate(goal, g->axis);
+    if (e->blend < 1)
+        ik__goal_blend(w, e, g, &goal);
     g->rot = ik_quat_to_mat3(ik_quat_mul(goal, ik_quat_conjugate(e->offset.rot)));
-    g->dir = ik_quat_rotate(goal, g->axis);
-    if (e->kind == IK_EFFECTOR_DIRECTION) {
-        ik_quat arc = ik_quat_from_two_vectors(a, e->target);
-        g->dir = t == 1 ? ik_vec3_normalize(e->target)
-                        : ik_quat_rotate(ik_quat_slerp(ik_quat_identity(), arc, t), a);
-    }
 }
 
 // Goal k's columns (its joint's and its ancestors', ascending) into w->goal_cols.
@@ -5775,11 +5797,15 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->goal_cols = (int *)(void *)(w->packed_w + w->rows * dof);
     w->by_goals = true;
     w->full_rows = 0;
+    w->jac_stale = false;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
     w->ow = o->orientation_weight > 0 ? o->orientation_weight
                                       : w->scale / (ik_real)ik__movable_joints(w->chain);
     ik__jacobian_load(w, q_io);
-    ik__jacobian(w->chain, &w->table, w->q, 6, dof, NULL, w->euler, 1, NULL, NULL, &w->tree);
+    for (k = 0; k < count && effectors[k].blend == 1; k++)
+        ;
+    if (k < count) // (a blend: the start's frames)
+        ik__jacobian(w->chain, &w->table, w->q, 6, dof, NULL, w->euler, 1, NULL, NULL, &w->tree);
     w->within_reach = true;
     w->first_rows = 0;
     for (k = 0; k < count; k++) // (priority 0's rows first)
