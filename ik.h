@@ -4202,30 +4202,69 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
     }
 }
 
+// A 3 x 3 block of ik__skeleton_normal(): rows x, x + dof, x + 2 dof (weighted) times rows y ..
+// over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s sums;
+// diagonal (at = a): the lower half, mirrored.
+static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p, bool diagonal,
+                             ik_real *a, ik_real *at, int n)
+{
+    const ik_real *x1 = x + dof, *x2 = x1 + dof, *y1 = y + dof, *y2 = y1 + dof;
+    ik_real b[9] = { 0 };
+    int i;
+    for (i = 0; i < p && diagonal; i++) {
+        b[0] += x[i] * y[i], b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i];
+        b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
+    }
+    for (i = 0; i < p && !diagonal; i++) {
+        b[0] += x[i] * y[i], b[1] += x[i] * y1[i], b[2] += x[i] * y2[i];
+        b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i], b[5] += x1[i] * y2[i];
+        b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
+    }
+    if (diagonal)
+        b[1] = b[3], b[2] = b[6], b[5] = b[7];
+    a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
+    a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
+    a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
+    a[2 * n + 2] = at[2 * n + 2] = b[8];
+}
+
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
 // rows), each pair of effectors' rows summed over the columns both use only: their common
-// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost").
+// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"); blocks of
+// 3 rows as ik__normal_matrix()'s, the others one by one (the same sums).
 static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                                 const ik_real *wa, ik_real *a)
 {
     const int n = hi - lo, dof = w->dof;
-    int k, l, r, s, i, p;
+    int k, l, r, s, i, p, rc, sc;
     ik__skeleton_pack(w, jac, lo, hi, wa);
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
             const ik__effector_goal *gk = &w->goals[k], *gl = &w->goals[l];
             const int *ck = w->goal_cols + gk->cols_at, *cl = w->goal_cols + gl->cols_at;
+            const int rk = gk->row + gk->pos_rows + gk->rot_rows;
+            const int rl = gl->row + gl->pos_rows + gl->rot_rows;
             if (gk->row < lo || gk->row >= hi || gl->row < lo || gl->row > gk->row)
                 continue;
             for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
                 ;
-            for (r = gk->row; r < gk->row + gk->pos_rows + gk->rot_rows; r++)
-                for (s = gl->row; s < gl->row + gl->pos_rows + gl->rot_rows && s <= r; s++) {
-                    const ik_real *x = w->packed_w + r * dof, *y = w->packed + s * dof;
-                    ik_real sum = 0;
-                    for (i = 0; i < p; i++)
-                        sum += x[i] * y[i];
-                    a[(r - lo) * n + s - lo] = a[(s - lo) * n + r - lo] = sum;
+            for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the rest one by one)
+                for (sc = gl->row; sc < rl && sc <= rc; sc += 3) {
+                    const int nr = rk - rc < 3 ? rk - rc : 3, ns = rl - sc < 3 ? rl - sc : 3;
+                    if (nr == 3 && ns == 3) {
+                        ik__packed_block(w->packed_w + rc * dof, w->packed + sc * dof, dof, p,
+                                         rc == sc, a + (rc - lo) * n + sc - lo,
+                                         a + (sc - lo) * n + rc - lo, n);
+                        continue;
+                    }
+                    for (r = rc; r < rc + nr; r++)
+                        for (s = sc; s < sc + ns && s <= r; s++) {
+                            const ik_real *x = w->packed_w + r * dof, *y = w->packed + s * dof;
+                            ik_real sum = 0;
+                            for (i = 0; i < p; i++)
+                                sum += x[i] * y[i];
+                            a[(r - lo) * n + s - lo] = a[(s - lo) * n + r - lo] = sum;
+                        }
                 }
         }
 }
@@ -4238,8 +4277,8 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
     for (c = 0; c < w->dof && !plain; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // (no branch)
     if (w->goals && w->by_goals && w->full_rows > 0) { // (its leading block, made already)
-        for (c = 0; c < w->m * w->m; c++)
-            a[c] = w->proj[(c / w->m) * w->full_rows + c % w->m];
+        for (c = 0; c < w->m; c++)
+            memcpy(a + c * w->m, w->proj + c * w->full_rows, (size_t)w->m * sizeof *a);
     } else if (w->goals && w->by_goals) {
         ik__skeleton_normal(w, w->jac, 0, w->m, plain ? NULL : w->jw, a);
     } else if (w->goals) { // (priority 1's rows projected)
