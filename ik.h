@@ -60,6 +60,7 @@
                            forms, unweighted normal equations, CCD's lean sweeps and skipped
                            final FK; the same answers within rounding, slower)
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
+       IK_MAX_EFFECTORS    most effectors a solve (64)    every translation unit
        Units that disagree on IK_USE_FLOAT do not link (gcc, clang; not with IK_STATIC): the
        linker reports an undefined reference to ik_link_error_IK_USE_FLOAT_mismatch_ik_real_
        is_float_here_but_no_IK_IMPLEMENTATION_unit_has_float (or ..._double_...) in the unit
@@ -138,6 +139,14 @@
                          attempts run out or the caller's stop callback says so (ik.h reads no
                          clock). Every joint within its limits. docs/benchmarks.md has its solve
                          rates on the KUKA iiwa, Franka Panda and UR5 against Orocos KDL.
+       ik_skeleton_solve() Jacobian IK on a tree of joints (ik_skeleton: the joints and their
+                         parents; a chain is the one-branch case, a floating root four joints)
+                         with several effectors at once: positions, full poses, aims (look-at),
+                         directions, positions with a free axis; per-effector weights and blend;
+                         two priorities (the second in the null space of the first). Every
+                         effector's rows stacked into the one step of ik_jacobian_solve(): the
+                         same methods, limits and rest pose. bench/humanoid.h is a humanoid to
+                         start from (docs/skeletons.md).
        make bench prints what each solver costs on your machine (docs/benchmarks.md).
 
    ERRORS
@@ -153,7 +162,8 @@
        (ik_*_scratch_size() says how much; a too small buffer is IK_ERR_SCRATCH_TOO_SMALL). Two
        threads may share a chain and options (read only) but each needs its own q and scratch.
 
-   ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions.
+   ik.h DOES NOT load skeletons or URDF files, blend animations, render, or check collisions
+   (it solves skeletons you build from your own data).
 
    Changes: CHANGELOG.md.
 */
@@ -1164,7 +1174,9 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
 // Jacobian IK on a skeleton: every effector's rows stacked into one task (3 position rows, 3 for
 // a rotation, 2 for an axis), each weighted, stepped as ik_jacobian_solve() steps a chain (the
 // same method, limits, ball limits, rest pose, max_step per effector), with priority 1's rows in
-// the null space of priority 0's. Converged when every effector is within the tolerances;
+// the null space of priority 0's (a fifth of max_iterations kept back: if the run ends with
+// priority 0 not met, they solve priority 0 alone). Converged when every effector is within the
+// tolerances;
 // unreachable when not converged and a position target is farther than the joints between it and
 // the root can reach. info (may be NULL): the largest errors over the effectors;
 // out_effectors (may be NULL): [effector_count] each one's errors and whether it was met.
@@ -5620,7 +5632,12 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
     ik_chain chain;
     ik__tree tree;
     ik_vec3 pe;
-    ik_result r = ik__skeleton_state_validate(skeleton, q, out_frames, sizeof *out_frames, &dof);
+    ik_result r = ik__skeleton_state_validate(
+        skeleton, q, out_frames,
+        skeleton
+            ? (size_t)(skeleton->joint_count > 0 ? skeleton->joint_count : 0) * sizeof *out_frames
+            : 0,
+        &dof);
     if (r == IK_OK && !out_jacobian)
         r = IK_ERR_NULL_ARG;
     if (r == IK_OK &&
