@@ -3621,9 +3621,10 @@ static ik_vec3 ik__axis_turn(ik_vec3 a, ik_vec3 d, ik_vec3 b)
 }
 
 // An effector's axis rows at its frame (r, pe): the turn from the axis a to its goal in two rows
-// across a, and their map (the angular rows, plus for an aim the point's turn as pe moves).
+// across a, and their map (the angular rows, plus for an aim the point's turn as pe moves; an aim
+// nearer its point than `near` has no direction: no error).
 static ik_real ik__goal_axis_rows(const ik__effector_goal *g, const ik_mat3 *r, ik_vec3 pe,
-                                  ik_real *e, ik_real *map)
+                                  ik_real near, ik_real *e, ik_real *map)
 {
     ik_vec3 a = ik_mat3_mul_vec3(*r, g->axis), d = g->dir, b[2], turn, lever = ik_vec3_zero();
     ik_real len = 0;
@@ -3631,7 +3632,8 @@ static ik_real ik__goal_axis_rows(const ik__effector_goal *g, const ik_mat3 *r, 
     if (g->kind == IK_EFFECTOR_AIM) {
         d = ik_vec3_sub(g->pos, pe);
         len = ik_vec3_length(d);
-        d = len > 0 ? ik_vec3_scale(d, 1 / len) : a; // (at the point: no direction, no error)
+        len = len > near ? len : 0;
+        d = len > 0 ? ik_vec3_scale(d, 1 / len) : a;
     }
     b[0] = ik_vec3_any_perpendicular(a);
     b[1] = ik_vec3_cross(a, b[0]);
@@ -3672,7 +3674,7 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
         err += ik_vec3_length2(dr);
     } else if (g->rot_rows == 2) {
         ik_mat3 re = ik_mat3_mul(r, ik_quat_to_mat3(g->offset.rot));
-        err += ik__goal_axis_rows(g, &re, pe, e + g->pos_rows, rot_map);
+        err += ik__goal_axis_rows(g, &re, pe, 16 * IK_EPSILON * w->scale, e + g->pos_rows, rot_map);
     }
     if (jac)
         ik__effector_rows(w->chain, w->tree.parents, g->joint, w->goal_cols + g->cols_at,
