@@ -6325,12 +6325,25 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
     return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
 }
 
+// A ball joint's best rotation rot scaled by its weight and limited to max_angle.
+static ik_quat ik__ccd_ball_scale(const ik__ccd_work *w, const ik_joint *j, ik_quat rot)
+{
+    ik_real wt = ik__clamp(j->weight, 0, 1);
+    if (wt < 1 || w->max_angle < IK_PI) { // stiffness and the step limit scale the angle
+        ik_vec3 lv = ik_vec3_scale(ik__quat_log(rot), wt);
+        ik_real ang = ik_vec3_length(lv);
+        if (ang > w->max_angle)
+            lv = ik_vec3_scale(lv, w->max_angle / ang);
+        rot = ik_quat_from_expmap(lv);
+    }
+    return rot;
+}
+
 // A ball joint's step in P_i: effector e, er (columns) toward d, dr (rows x, y); weighted, limited.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
                                  ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
     ik_quat rot;
-    ik_real wt = ik__clamp(j->weight, 0, 1);
     if (w->pose) {
         ik_real s[3][3], wp = ik__ccd_wp(w, d, e);
         const ik_real *pe = &e.x, *pd = &d.x;
@@ -6348,14 +6361,7 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     } else {
         rot = ik_quat_from_two_vectors(e, d);
     }
-    if (wt < 1 || w->max_angle < IK_PI) { // stiffness and the step limit scale the angle
-        ik_vec3 lv = ik_vec3_scale(ik__quat_log(rot), wt);
-        ik_real ang = ik_vec3_length(lv);
-        if (ang > w->max_angle)
-            lv = ik_vec3_scale(lv, w->max_angle / ang);
-        rot = ik_quat_from_expmap(lv);
-    }
-    return rot;
+    return ik__ccd_ball_scale(w, j, rot);
 }
 
 // An IK__CCD_ANGLE joint's step toward the best angle's (cos, sin) (nc, ns), on q.
@@ -6375,12 +6381,27 @@ static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik
     }
 }
 
+// A revolute joint's move to the best angle, whose (cos, sin) is Z / |Z| (Z = zr + i zi).
+static void ik__ccd_revolute_turn(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
+                                  const ik_joint *j, ik_real zr, ik_real zi)
+{
+    ik_real nc, ns;
+    if (!ik__ccd_unit2(zr, zi, &nc, &ns))
+        return;
+    if (p->flags & IK__CCD_ANGLE) {
+        ik__ccd_angle_step(w, p, st, j, nc, ns);
+    } else {
+        st->turn[0] = nc;
+        st->turn[1] = ns;
+    }
+}
+
 // A revolute joint's step, the best angle Z / |Z| from the effector f, fr (pose) in M_i.
 static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                   const ik_joint *j, ik_vec3 f, const ik_mat3 *fr)
 {
     ik_vec3 d = st->goal;
-    ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, nc, ns, wp;
+    ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, wp;
     int k;
     if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
         zr = zi = 0; // on the axis: the position term is rounding noise
@@ -6393,14 +6414,7 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p,
             zi += w->wo * (st->goal_axes[1][k] * fr->m[0][k] - st->goal_axes[0][k] * fr->m[1][k]);
         }
     }
-    if (!ik__ccd_unit2(zr, zi, &nc, &ns))
-        return;
-    if (p->flags & IK__CCD_ANGLE) {
-        ik__ccd_angle_step(w, p, st, j, nc, ns);
-    } else {
-        st->turn[0] = nc;
-        st->turn[1] = ns;
-    }
+    ik__ccd_revolute_turn(w, p, st, j, zr, zi);
 }
 
 // The half-plane step (IK__CCD_FAST) and f_{i-1}; where d_xy or f_xy is tiny or huge, the
@@ -6429,34 +6443,47 @@ IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint 
                         m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
 }
 
+// A prismatic joint's move by lam (model units) scaled by its weight, within its limits.
+static void ik__ccd_slide_by(const ik__ccd_work *w, const ik__ccd_joint *p, const ik_joint *j,
+                             ik_real lam)
+{
+    ik_real *v = w->q + p->qi;
+    *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
+}
+
 // A prismatic joint's step (with step); returns the effector's z in P_i from its z in M_i.
 static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik__ccd_state *st,
                              const ik_joint *j, bool step, ik_real fz)
 {
-    ik_real *v = w->q + p->qi;
-    if (step) {
-        ik_real lam = (st->goal.z - (fz + *v * w->gs)) / w->gs;
-        *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
-    }
+    const ik_real *v = w->q + p->qi;
+    if (step)
+        ik__ccd_slide_by(w, p, j, (st->goal.z - (fz + *v * w->gs)) / w->gs);
     return fz + *v * w->gs;
+}
+
+// A ball joint's move by rot (in P_i) within its limits (to the nearest allowed rotation); the
+// move made.
+static ik_quat ik__ccd_ball_move(ik__ccd_state *st, const ik_joint *j, ik_quat rot)
+{
+    ik_quat next = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    if (j->limit) {
+        next = ik_ball_limit_project(j->limit, next);
+        rot = ik__quat_unitize(ik_quat_mul(next, ik_quat_conjugate(st->rot)));
+    }
+    st->rot = next;
+    st->moved = true;
+    return rot;
 }
 
 // A ball joint: the effector e and its axes er (pose) from M_i into P_i, and with step its step.
 static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
-    ik_quat rot, next;
+    ik_quat rot;
     ik__ccd_rotate(st->rot, w->pose, e, er);
     if (!step)
         return;
-    rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
-    next = ik__quat_unitize(ik_quat_mul(rot, st->rot));
-    if (j->limit) { // the move within the limits: to the nearest allowed rotation
-        next = ik_ball_limit_project(j->limit, next);
-        rot = ik__quat_unitize(ik_quat_mul(next, ik_quat_conjugate(st->rot)));
-    }
-    st->rot = next;
-    st->moved = true;
+    rot = ik__ccd_ball_move(st, j, ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er));
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
