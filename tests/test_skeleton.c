@@ -483,6 +483,100 @@ static void test_skeleton_blend(void)
     CHECK(solved >= runs / 2 && held == solved && halfway == solved);
 }
 
+// CCD on a chain as a one-branch skeleton with one effector (position or pose) against
+// ik_ccd_solve(): the same status and sweeps, q the same to rounding.
+static void test_skeleton_ccd_as_chain(void)
+{
+    static unsigned char scratch[1 << 16];
+    test_rng rng = { 707 };
+    double worst = 0;
+    int trial, c, same_status = 0, runs = 400;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real q_chain[SK_DOF], q_skel[SK_DOF], truth[SK_DOF];
+        ik_xform frames[SK_MAX];
+        ik_chain chain;
+        ik_skeleton one;
+        ik_target target;
+        ik_effector e;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        ik_solve_info ci, si;
+        ik_effector_info ei;
+        int n = 2 + (int)(test_rng_next(&rng) % 10), pose = trial % 2;
+        sk_random_tree(&rng, n, trial % 2, trial % 3 == 0, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        one = ik_skeleton_make(t.joints, NULL, n);
+        chain = ik_chain_make(t.joints, n, ik_xform_identity());
+        ik_skeleton_fk(&one, truth, frames);
+        target = pose ? ik_target_pose(frames[n - 1]) : ik_target_position(frames[n - 1].pos);
+        e = ik_effector_make(n - 1, ik_xform_identity(),
+                             pose ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION, frames[n - 1].pos);
+        e.target_rot = frames[n - 1].rot;
+        o.max_sweeps = 200;
+        sk_near(&rng, &t, truth, q_chain);
+        memcpy(q_skel, q_chain, sizeof q_chain);
+        CHECK(ik_ccd_solve(&chain, &target, &o, q_chain, scratch, sizeof scratch, &ci) == IK_OK);
+        CHECK(ik_skeleton_ccd_solve(&one, &e, 1, &o, q_skel, scratch, sizeof scratch, &si, &ei) ==
+              IK_OK);
+        same_status += ci.status == si.status && ci.iterations == si.iterations;
+        CHECK(ei.met == (si.status == IK_STATUS_CONVERGED));
+        for (c = 0; c < t.dof; c++)
+            worst = fmax(worst, fabs((double)q_chain[c] - (double)q_skel[c]));
+    }
+    printf("  CCD, one-branch skeletons: %d/%d chains with ik_ccd_solve()'s status and sweeps, "
+           "worst difference in q %.3g\n",
+           same_status, runs, worst);
+}
+
+// CCD: each kind alone, then 2 to 5 effectors of mixed kinds, on random (limited) trees from near
+// starts: solved, every effector's FK at its target, every limit held after every solve.
+static void test_skeleton_ccd_kinds(void)
+{
+    static unsigned char scratch[1 << 17];
+    static const char *names[6] = { "position", "pose", "aim", "direction", "free axis", "mixed" };
+    test_rng rng = { 808 };
+    int kind, trial, k;
+    for (kind = 0; kind < 6; kind++) {
+        int solved = 0, outside = 0, runs = 300, met_wrong = 0;
+        long sweeps = 0;
+        double worst_pos = 0, worst_rot = 0;
+        for (trial = 0; trial < runs; trial++) {
+            sk_tree t;
+            ik_real truth[SK_DOF], q[SK_DOF];
+            ik_effector e[5];
+            ik_effector_info ei[5];
+            ik_solve_info info;
+            ik_ccd_opts o = ik_default_ccd_opts();
+            int count = kind < 5 ? 1 : 2 + trial % 4;
+            o.max_sweeps = 1000;
+            sk_random_tree(&rng, 3 + (int)(test_rng_next(&rng) % 18), trial % 2, trial % 3 == 0,
+                           &t);
+            sk_random_state(&rng, &t, 1.5, truth);
+            sk_random_effectors(&rng, &t, truth, count, kind < 5 ? kind : -1, e);
+            sk_near(&rng, &t, truth, q);
+            CHECK(ik_skeleton_ccd_solve(&t.skeleton, e, count, &o, q, scratch, sizeof scratch,
+                                        &info, ei) == IK_OK);
+            outside += !sk_within_limits(&t, q);
+            if (info.status != IK_STATUS_CONVERGED)
+                continue;
+            solved++;
+            sweeps += info.iterations;
+            for (k = 0; k < count; k++) {
+                double pos, rot;
+                sk_effector_errors(&t, q, &e[k], &pos, &rot);
+                worst_pos = fmax(worst_pos, pos);
+                worst_rot = fmax(worst_rot, rot);
+                met_wrong += !ei[k].met;
+            }
+        }
+        printf("  CCD skeleton %s: %d/%d near starts solved (mean %.1f sweeps), worst error %.3g "
+               "(position) %.3g rad; %d outside limits\n",
+               names[kind], solved, runs, solved ? (double)sweeps / solved : 0.0, worst_pos,
+               worst_rot, outside);
+        CHECK(outside == 0 && met_wrong == 0);
+    }
+}
+
 // Bad input: a status code, q untouched.
 static void test_skeleton_bad_input(void)
 {
@@ -550,4 +644,6 @@ void test_skeleton(void)
     RUN(test_skeleton_priorities);
     RUN(test_skeleton_blend);
     RUN(test_skeleton_bad_input);
+    RUN(test_skeleton_ccd_as_chain);
+    RUN(test_skeleton_ccd_kinds);
 }
