@@ -6956,19 +6956,25 @@ static bool ik__ccd_tree_below(ik__ccd_tree *t, int k, int i)
 }
 
 // Effector k's vector pairs about o: its current e[m] and its goal's d[m], their weights wt[m];
-// the position's first (*npos: 1, or 0 without). Returns m, 0 to 4 (docs/skeletons.md, "CCD").
+// first *npos pairs of points (a position; an aim's point along its axis as far as the point it
+// looks at, and that point), then pairs of directions. Returns m, 0 to 4 (docs/skeletons.md,
+// "CCD").
 static int ik__ccd_tree_pairs(const ik__ccd_tree *t, int k, ik_vec3 o, ik_vec3 *e, ik_vec3 *d,
                               ik_real *wt, int *npos)
 {
     const ik__effector_goal *g = &t->goals[k];
     const ik__ccd_end *s = &t->ends[k];
     const ik_real wo = s->weight * t->w.wo * g->rw * g->rw;
-    ik_vec3 to;
+    ik_real far;
     int m = 0, c;
+    d[0] = ik_vec3_sub(s->goal, o);
     if (g->pos_rows) {
         e[0] = ik_vec3_sub(s->pos, o);
-        d[0] = ik_vec3_sub(s->goal, o);
         wt[m++] = s->weight * g->pw * g->pw * ik__ccd_wp(&t->w, d[0], e[0]);
+    } else if (g->rot_rows && g->kind == IK_EFFECTOR_AIM) {
+        far = ik_vec3_length(ik_vec3_sub(s->goal, s->pos));
+        e[0] = ik_vec3_add_scaled(ik_vec3_sub(s->pos, o), s->axis, far);
+        wt[m++] = far > 0 ? wo / far / far : 0; // (|e - d| / far: the angle's chord)
     }
     *npos = m;
     if (g->rot_rows == 3) {
@@ -6977,12 +6983,10 @@ static int ik__ccd_tree_pairs(const ik__ccd_tree *t, int k, ik_vec3 o, ik_vec3 *
             d[m] = ik_vec3_make(g->rot.m[0][c], g->rot.m[1][c], g->rot.m[2][c]);
             wt[m] = wo;
         }
-    } else if (g->rot_rows == 2) {
-        to = ik_vec3_normalize(ik_vec3_sub(s->goal, s->pos)); // (an aim's direction; 0 at it)
+    } else if (g->rot_rows == 2 && g->kind != IK_EFFECTOR_AIM) {
         e[m] = s->axis;
-        d[m] = g->kind == IK_EFFECTOR_AIM ? to : g->dir;
-        wt[m] = ik_vec3_length2(d[m]) > 0 ? wo : 0;
-        m++;
+        d[m] = g->dir;
+        wt[m++] = wo;
     }
     return m;
 }
@@ -7035,13 +7039,13 @@ static void ik__ccd_tree_revolute(ik__ccd_tree *t, int i, ik_vec3 a, ik_vec3 o)
     ik__ccd_tree_move(t, i, &m, o, a);
 }
 
-// A prismatic joint's step along its axis a: the weighted mean of the position terms' (d - e) . a.
+// A prismatic joint's step along its axis a: the weighted mean of the point pairs' (d - e) . a.
 static void ik__ccd_tree_slide(ik__ccd_tree *t, int i, ik_vec3 a, ik_vec3 o)
 {
     const ik__ccd_joint *p = &t->w.joints[i];
     ik_vec3 e[4], d[4];
     ik_real wt[4], sum = 0, total = 0, *v = t->w.q + p->qi, was = *v;
-    int k, npos;
+    int k, npos = 0;
     for (k = 0; k < t->count; k++)
         if (ik__ccd_tree_below(t, k, i) && ik__ccd_tree_pairs(t, k, o, e, d, wt, &npos) > 0 &&
             npos > 0) {
