@@ -6907,12 +6907,13 @@ static void ik__ccd_tree_joints(ik__ccd_tree *t, ik__ccd_joint *joints, ik_real 
         nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
 }
 
-// q from the carried state, the frames at q, each effector's errors; the error the sweeps lower
-// (the weighted sum over the effectors of w_p |dp|^2 + w_o angle^2); *met: all within tolerance.
+// q from the carried state, the frames at q, each effector's errors; the error the sweeps lower,
+// as ik__pose_error() (a pose's axes 8 sin^2(angle / 2), an axis 4), summed; *met: all within
+// the tolerances.
 static ik_real ik__ccd_tree_measure(ik__ccd_tree *t, bool *met)
 {
     const ik__ccd_work *w = &t->w;
-    ik_real err = 0, e[6];
+    ik_real err = 0, e[6], half;
     int k;
     ik__ccd_store(w, true);
     ik__jacobian(&t->chain, NULL, w->q, 6, w->dof, NULL, false, 1, NULL, NULL, &t->goals_work.tree);
@@ -6923,8 +6924,9 @@ static ik_real ik__ccd_tree_measure(ik__ccd_tree *t, bool *met)
         ik__goal_rows(&t->goals_work, g, NULL, e);
         ik__goal_errors(g, e, &s->pos_err, &s->rot_err);
         *met = *met && s->pos_err <= t->o->tolerance && s->rot_err <= t->o->rotation_tolerance;
+        half = IK_SIN(s->rot_err / 2) * g->rw;
         err += s->weight * (t->wbase * (g->pw * t->ps * s->pos_err) * (g->pw * t->ps * s->pos_err) +
-                            w->wo * (g->rw * s->rot_err) * (g->rw * s->rot_err));
+                            w->wo * (g->rot_rows == 3 ? 8 : 4) * half * half);
     }
     return err;
 }
