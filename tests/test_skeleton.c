@@ -638,6 +638,47 @@ static void test_skeleton_ccd_priorities(void)
     CHECK(equal_met < runs / 5);
 }
 
+// CCD, blend: 0 holds an effector where it starts; 0.5 takes it halfway to a reachable target.
+static void test_skeleton_ccd_blend(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 1010 };
+    int trial, runs = 200, halfway = 0, held = 0, solved = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real truth[SK_DOF], q[SK_DOF], start[SK_DOF];
+        ik_effector e[2];
+        ik_solve_info info;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        ik_xform before;
+        double pos, rot;
+        sk_random_tree(&rng, 6 + (int)(test_rng_next(&rng) % 10), 0, false, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        sk_random_effectors(&rng, &t, truth, 2, IK_EFFECTOR_POSITION, e);
+        sk_near(&rng, &t, truth, start);
+        memcpy(q, start, sizeof q);
+        e[0].blend = 0;
+        e[1].blend = IK_R(0.5);
+        o.max_sweeps = 1000;
+        before = sk_effector_frame(&t, start, e[1].joint, e[1].offset);
+        CHECK(ik_skeleton_ccd_solve(&t.skeleton, e, 2, &o, q, scratch, sizeof scratch, &info,
+                                    NULL) == IK_OK);
+        if (info.status != IK_STATUS_CONVERGED)
+            continue;
+        solved++;
+        e[0].target = sk_effector_frame(&t, start, e[0].joint, e[0].offset).pos;
+        sk_effector_errors(&t, q, &e[0], &pos, &rot);
+        held += pos <= TOL(1e-6, 1e-4);
+        e[1].target = ik_vec3_lerp(before.pos, e[1].target, IK_R(0.5));
+        sk_effector_errors(&t, q, &e[1], &pos, &rot);
+        halfway += pos <= TOL(1e-6, 1e-4);
+    }
+    printf("  CCD blend: %d/%d solved (one effector held at blend 0, one halfway to its target at "
+           "0.5): %d held, %d halfway\n",
+           solved, runs, held, halfway);
+    CHECK(solved >= runs / 2 && held == solved && halfway == solved);
+}
+
 // CCD, bad input: a status code, q untouched.
 static void test_skeleton_ccd_bad_input(void)
 {
@@ -771,5 +812,6 @@ void test_skeleton(void)
     RUN(test_skeleton_ccd_as_chain);
     RUN(test_skeleton_ccd_kinds);
     RUN(test_skeleton_ccd_priorities);
+    RUN(test_skeleton_ccd_blend);
     RUN(test_skeleton_ccd_bad_input);
 }
