@@ -740,6 +740,15 @@ static void test_skeleton_ccd_bad_input(void)
     CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, scratch, ik_skeleton_ccd_scratch_size(&s, 1),
                                 &info, NULL) == IK_OK);
     CHECK(info.status == IK_STATUS_CONVERGED);
+    o = ik_default_ccd_opts(); // (and the other statuses: one sweep; a target out of reach)
+    o.max_sweeps = 1;
+    memcpy(q, keep, sizeof q);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, &o, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_MAX_ITERATIONS && info.iterations == 1);
+    e.target = ik_vec3_make(5, 1, 0);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    CHECK_NEAR(info.position_error, sqrt(26.0) - 2, 1e-6); // (the arm pointing at it)
 }
 
 // Bad input: a status code, q untouched.
