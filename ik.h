@@ -7234,13 +7234,13 @@ static bool ik__ccd_tree_beyond(const ik__ccd_tree *t)
 
 // The sweeps, until converged, stalled (3 sweeps in a row without min_improvement) or
 // max_sweeps; with two priorities the last fifth is kept for priority 0 alone, where the rest
-// ends with it not met (docs/skeletons.md, "CCD"). *sweeps: the sweeps made.
+// ends with it not met, else for all (docs/skeletons.md, "CCD"). *sweeps: the sweeps made.
 static ik_status ik__ccd_tree_run(ik__ccd_tree *t, int *sweeps)
 {
     const ik_ccd_opts *o = t->o;
     int sweep, k, last = o->max_sweeps, idle = 0;
     ik_real err, best = 0;
-    bool met, low = false, fresh = true;
+    bool met, low = false, fresh = true, polish;
     for (k = 0; k < t->count; k++)
         low = low || t->ends[k].weight < 1;
     last -= low ? o->max_sweeps / 5 : 0;
@@ -7253,13 +7253,14 @@ static ik_status ik__ccd_tree_run(ik__ccd_tree *t, int *sweeps)
         best = fresh || err < best ? err : best;
         fresh = false;
         if (idle >= 3 || sweep == last) {
-            if (!low || sweep == o->max_sweeps || ik__ccd_tree_first_met(t))
+            polish = low && sweep < o->max_sweeps && !ik__ccd_tree_first_met(t);
+            if (!polish && (idle >= 3 || sweep == o->max_sweeps))
                 return idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
-            for (k = 0; k < t->count; k++) // (priority 0 alone from here)
+            for (k = 0; polish && k < t->count; k++) // (priority 0 alone from here)
                 t->ends[k].weight = t->goals[k].priority == 0 ? 1 : 0;
-            low = false;
+            low = false; // (priority 0 met: the sweeps kept back for all)
             last = o->max_sweeps;
-            fresh = true;
+            fresh = fresh || polish;
         }
         ik__ccd_tree_sweep(t);
     }
