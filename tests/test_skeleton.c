@@ -3,6 +3,7 @@
    solver, every effector kind reaching targets made by FK of random states, several effectors at
    once, limits, blending, priorities and bad input, on random trees with fixed seeds. */
 #include "test.h"
+#include "../bench/humanoid.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -679,6 +680,53 @@ static void test_skeleton_ccd_blend(void)
     CHECK(solved >= runs / 2 && held == solved && halfway == solved);
 }
 
+// CCD on the humanoid (bench/humanoid.h: feet poses at priority 0, palms' poses and the gaze at
+// priority 1): targets from the forward kinematics of its rest pose with every joint moved by up
+// to 0.3 (within its limits), starts 0.1 from them, solved to 1e-4 m and 1e-3 rad.
+static void test_skeleton_ccd_humanoid(void)
+{
+    static unsigned char scratch[1 << 17];
+    static humanoid h;
+    test_rng rng = { 1111 };
+    sk_tree t; // (the humanoid's joints, for sk_near())
+    ik_real rest[HUMANOID_DOF], truth[HUMANOID_DOF], q[HUMANOID_DOF];
+    int trial, runs = 100, solved = 0, broken = 0, i;
+    long sweeps = 0;
+    CHECK(humanoid_build(&h) == IK_OK);
+    humanoid_rest(&h, rest);
+    t.n = HUMANOID_JOINTS;
+    memcpy(t.joints, h.joints, sizeof h.joints);
+    for (trial = 0; trial < runs; trial++) {
+        ik_effector e[HUMANOID_EFFECTORS];
+        ik_xform f[HUMANOID_EFFECTORS];
+        ik_solve_info info;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        o.max_sweeps = 1000;
+        o.tolerance = IK_R(1e-4);
+        o.rotation_tolerance = IK_R(1e-3);
+        sk_near(&rng, &t, rest, truth); // (0.1 from rest, three times: up to 0.3)
+        sk_near(&rng, &t, truth, q);
+        sk_near(&rng, &t, q, truth);
+        for (i = 0; i < 3; i++)
+            truth[i] = rest[i]; // (the pelvis's position as at rest)
+        sk_near(&rng, &t, truth, q);
+        humanoid_effector_frames(&h, truth, f);
+        humanoid_effectors(&h, f, f + 2,
+                           ik_vec3_add(f[HUMANOID_GAZE].pos,
+                                       ik_quat_rotate(f[HUMANOID_GAZE].rot, ik_vec3_make(0, 0, 1))),
+                           e);
+        CHECK(ik_skeleton_ccd_solve(&h.skeleton, e, HUMANOID_EFFECTORS, &o, q, scratch,
+                                    sizeof scratch, &info, NULL) == IK_OK);
+        broken += humanoid_limit_broken(&h, q) >= 0;
+        solved += info.status == IK_STATUS_CONVERGED;
+        sweeps += info.status == IK_STATUS_CONVERGED ? info.iterations : 0;
+    }
+    printf("  CCD humanoid: %d/%d near starts solved to 1e-4 m and 1e-3 rad (mean %.1f sweeps), "
+           "%d with a limit broken\n",
+           solved, runs, solved ? (double)sweeps / solved : 0.0, broken);
+    CHECK(solved >= runs * 95 / 100 && broken == 0);
+}
+
 // CCD, bad input: a status code, q untouched.
 static void test_skeleton_ccd_bad_input(void)
 {
@@ -822,5 +870,6 @@ void test_skeleton(void)
     RUN(test_skeleton_ccd_kinds);
     RUN(test_skeleton_ccd_priorities);
     RUN(test_skeleton_ccd_blend);
+    RUN(test_skeleton_ccd_humanoid);
     RUN(test_skeleton_ccd_bad_input);
 }
