@@ -1177,26 +1177,26 @@ IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector
 // Bytes of scratch ik_skeleton_ccd_solve() needs for this skeleton and effector count (0: invalid).
 IKDEF size_t ik_skeleton_ccd_scratch_size(const ik_skeleton *skeleton, int effector_count);
 
-// CCD on a skeleton (docs/skeletons.md, "CCD"): each sweep visits the joints from the last to
-// the first (children before parents), and each joint takes ik_ccd_solve()'s closed-form move
+// CCD on a skeleton (docs/skeletons.md, "CCD"): each sweep visits the joints from the last to the
+// first (children before parents), and each joint takes ik_ccd_solve()'s closed-form move
 // (docs/ccd.md) for the weighted sum of the terms of every effector on it or its descendants: a
 // position's (POSITION, POSE, FREE_AXIS), a pose's three axes, an axis and its goal direction
 // (DIRECTION, FREE_AXIS), an aim's point along its axis as far as the point it looks at and that
-// point. Each term is weighted by the square of the effector's position_weight or
-// rotation_weight (as ik_skeleton_solve()'s rows weigh the error), times opts' position_weight
-// (Welman's 1 + rho by default) or orientation_weight; lengths in units of the skeleton's size
-// (its bones' lengths summed, or opts->length_scale) over its moving joints. CCD has no null
-// space: while priority 0 has effectors, priority 1's terms weigh 1/100, and the last fifth of
-// max_sweeps is kept for priority 0 alone where the others end with it not met. Joint weights,
-// max_angle, hinge and prismatic limits and ball limits as ik_ccd_solve(); blend as
-// ik_skeleton_solve(). Converged when every effector is within the tolerances; stalled, max
-// iterations and unreachable (not converged and a position target beyond its branch's reach) as
-// ik_ccd_solve(). info (may be NULL): the sweeps and the largest errors; out_effectors (may be
-// NULL): each effector's errors and whether it was met, by the forward kinematics of the returned
-// q. Errors as ik_skeleton_solve() (IK_ERR_BAD_OPTS for bad CCD options); q untouched on error. A
-// chain (parents NULL) with one effector gives ik_ccd_solve()'s answer to rounding. Cost per
-// sweep: one forward kinematics, an atan2 per moved revolute joint, and per joint the terms of the
-// effectors below it (Horn's method per ball joint). No allocation.
+// point. Each term is weighted by the square of the effector's position_weight or rotation_weight
+// (as ik_skeleton_solve()'s rows weigh the error), times opts' position_weight (Welman's 1 + rho by
+// default) or orientation_weight; lengths in units of the skeleton's size (its bones' lengths
+// summed, or opts->length_scale) over its moving joints. CCD has no null space: while priority 0
+// has effectors, priority 1's terms weigh 1/100, and the last fifth of max_sweeps is kept for
+// priority 0 alone where the others end with it not met (else for all). Joint weights, max_angle,
+// hinge and prismatic limits and ball limits as ik_ccd_solve(); blend as ik_skeleton_solve().
+// Converged when every effector is within the tolerances; stalled, max iterations and unreachable
+// (not converged and a position target beyond its branch's reach) as ik_ccd_solve(). info (may be
+// NULL): the sweeps and the largest errors; out_effectors (may be NULL): each effector's errors and
+// whether it was met, by the forward kinematics of the returned q. Errors as ik_skeleton_solve()
+// (IK_ERR_BAD_OPTS for bad CCD options); q untouched on error. A chain (parents NULL) with one
+// effector gives ik_ccd_solve()'s answer to rounding. Cost per sweep: one forward kinematics, an
+// atan2 per moved revolute joint, and per joint the terms of the effectors below it (Horn's method
+// per ball joint). No allocation.
 IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
                                       int effector_count, const ik_ccd_opts *opts, ik_real *q,
                                       void *scratch, size_t scratch_size, ik_solve_info *info,
