@@ -6886,7 +6886,7 @@ static void ik__ccd_tree_joints(ik__ccd_tree *t, ik__ccd_joint *joints, ik_real 
 {
     ik__ccd_work *w = &t->w;
     ik__ccd_prepared head; // (what ik__ccd_joint_flags() reads: the options, pose)
-    ik_real size = ik__skeleton_size(&t->chain, t->parents), nf, nd;
+    ik_real size = ik__skeleton_size(&t->chain, t->parents), scale, nf, nd;
     int i, at = 0;
     head.opts = *t->o;
     head.pose = true; // (no half-plane steps)
@@ -6900,9 +6900,9 @@ static void ik__ccd_tree_joints(ik__ccd_tree *t, ik__ccd_joint *joints, ik_real 
         at += ik_joint_type_dof(t->chain.joints[i].type);
     }
     w->joints = joints;
-    size = t->o->length_scale > 0 ? t->o->length_scale : size;
-    w->gs = (ik_real)ik__movable_joints(&t->chain) / (ik__finite(size) && size > 0 ? size : 1);
-    nf = (ik_real)(4 * t->chain.joint_count) * IK_EPSILON * w->gs * size;
+    scale = t->o->length_scale > 0 ? t->o->length_scale : size;
+    w->gs = (ik_real)ik__movable_joints(&t->chain) / (ik__finite(scale) && scale > 0 ? scale : 1);
+    nf = (ik_real)(4 * t->chain.joint_count) * IK_EPSILON * w->gs * size; // (its own rounding)
     nd = nf + 4 * IK_EPSILON * w->gs * where;
     w->noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
     w->noise_d2 =

@@ -486,7 +486,7 @@ static void test_skeleton_blend(void)
 }
 
 // CCD on a chain as a one-branch skeleton with one effector (position or pose) against
-// ik_ccd_solve(): the same status and sweeps, q the same to rounding.
+// ik_ccd_solve(), with varied options: the same status and sweeps, q the same to rounding.
 static void test_skeleton_ccd_as_chain(void)
 {
     static unsigned char scratch[1 << 16];
@@ -515,6 +515,12 @@ static void test_skeleton_ccd_as_chain(void)
                              pose ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION, frames[n - 1].pos);
         e.target_rot = frames[n - 1].rot;
         o.max_sweeps = 200;
+        if (trial % 4 == 1) // (and other options: a length scale, fixed weights, a step limit)
+            o.length_scale = IK_R(2.5);
+        if (trial % 4 == 2)
+            o.position_weight = 1, o.orientation_weight = IK_R(0.5);
+        if (trial % 4 == 3)
+            o.max_angle = IK_R(0.4);
         sk_near(&rng, &t, truth, q_chain);
         memcpy(q_skel, q_chain, sizeof q_chain);
         CHECK(ik_ccd_solve(&chain, &target, &o, q_chain, scratch, sizeof scratch, &ci) == IK_OK);
