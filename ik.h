@@ -6840,8 +6840,8 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
 // One effector in a skeleton's CCD sweep, in the root frame with lengths times gs.
 typedef struct ik__ccd_end {
     ik_vec3 pos;     // its origin
-    ik_mat3 rot;     // its joint's rotation (a pose's axes: against the goal's G O^T)
-    ik_vec3 axis;    // AIM, DIRECTION, FREE_AXIS: its axis
+    ik_mat3 rot;     // POSE: its joint's rotation (its axes, against the goal's G O^T)
+    ik_vec3 axis;    // AIM, DIRECTION, FREE_AXIS: its axis (each moved only where read)
     ik_vec3 goal;    // its goal's position or point
     ik_vec3 local;   // its axis in its joint's frame (O axis)
     ik_real weight;  // its terms' factor: 1, IK__CCD_LOW (priority 1), 0 (left out)
@@ -7008,8 +7008,10 @@ static void ik__ccd_tree_move(ik__ccd_tree *t, int i, const ik_mat3 *m, ik_vec3 
             continue;
         }
         s->pos = ik_vec3_add(o, ik_mat3_mul_vec3(*m, ik_vec3_sub(s->pos, o)));
-        s->rot = ik_mat3_mul(*m, s->rot);
-        s->axis = ik_mat3_mul_vec3(*m, s->axis);
+        if (t->goals[k].rot_rows == 3)
+            s->rot = ik_mat3_mul(*m, s->rot);
+        else if (t->goals[k].rot_rows == 2)
+            s->axis = ik_mat3_mul_vec3(*m, s->axis);
     }
 }
 
