@@ -7077,7 +7077,10 @@ static void ik__ccd_tree_ball(ik__ccd_tree *t, int i, const ik_mat3 *ro, ik_vec3
     int k, n, c, a, b, pairs = 0, npos;
     for (k = 0; k < t->count; k++) {
         n = ik__ccd_tree_below(t, k, i) ? ik__ccd_tree_pairs(t, k, o, e, d, wt, &npos) : 0;
-        for (c = 0; c < n; c++, pairs++) {
+        for (c = 0; c < n; c++) {
+            if (!(wt[c] > 0)) // (a weight of 0: no term, not a shortest arc either)
+                continue;
+            pairs++;
             el = ik_mat3_mul_vec3(rt, e[c]);
             dl = ik_mat3_mul_vec3(rt, d[c]);
             for (a = 0; a < 3; a++)

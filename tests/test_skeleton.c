@@ -806,6 +806,14 @@ static void test_skeleton_ccd_bad_input(void)
     CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
     CHECK(info.status == IK_STATUS_UNREACHABLE);
     CHECK_NEAR(info.position_error, sqrt(26.0) - 2, 1e-6); // (the arm pointing at it)
+    j[0] = ik_joint_ball(ik_xform_identity());             // a term of weight 0 moves nothing
+    s = ik_skeleton_make(j, NULL, 1);
+    e = ik_effector_make(0, ik_xform_identity(), IK_EFFECTOR_DIRECTION, ik_vec3_make(1, 0, 0));
+    o = ik_default_ccd_opts();
+    o.orientation_weight = 0;
+    memset(q, 0, sizeof q);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, &o, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_STALLED && q[0] == 0 && q[1] == 0 && q[2] == 0);
 }
 
 // Bad input: a status code, q untouched.
