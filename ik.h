@@ -1189,6 +1189,34 @@ IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector
                                   void *scratch, size_t scratch_size, ik_solve_info *info,
                                   ik_effector_info *out_effectors);
 
+// Bytes of scratch ik_skeleton_ccd_solve() needs for this skeleton and effector count (0: invalid).
+IKDEF size_t ik_skeleton_ccd_scratch_size(const ik_skeleton *skeleton, int effector_count);
+
+// CCD on a skeleton (docs/skeletons.md, "CCD"): each sweep visits the joints from the last to the
+// first (children before parents), and each joint takes ik_ccd_solve()'s closed-form move
+// (docs/ccd.md) for the weighted sum of the terms of every effector on it or its descendants: a
+// position's (POSITION, POSE, FREE_AXIS), a pose's three axes, an axis and its goal direction
+// (DIRECTION, FREE_AXIS), an aim's point along its axis as far as the point it looks at and that
+// point. Each term is weighted by the square of the effector's position_weight or rotation_weight
+// (as ik_skeleton_solve()'s rows weigh the error), times opts' position_weight (Welman's 1 + rho by
+// default) or orientation_weight; lengths in units of the skeleton's size (its bones' lengths
+// summed, or opts->length_scale) over its moving joints. CCD has no null space: while priority 0
+// has effectors, priority 1's terms weigh 1/100, and the last fifth of max_sweeps is kept for
+// priority 0 alone where the others end with it not met (else for all). Joint weights, max_angle,
+// hinge and prismatic limits and ball limits as ik_ccd_solve(); blend as ik_skeleton_solve().
+// Converged when every effector is within the tolerances; stalled, max iterations and unreachable
+// (not converged and a position target beyond its branch's reach) as ik_ccd_solve(). info (may be
+// NULL): the sweeps and the largest errors; out_effectors (may be NULL): each effector's errors and
+// whether it was met, by the forward kinematics of the returned q. Errors as ik_skeleton_solve()
+// (IK_ERR_BAD_OPTS for bad CCD options); q untouched on error. A chain (parents NULL) with one
+// effector gives ik_ccd_solve()'s answer to rounding. Cost per sweep: one forward kinematics, an
+// atan2 per moved revolute joint, and per joint the terms of the effectors below it (Horn's method
+// per ball joint). No allocation.
+IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                      int effector_count, const ik_ccd_opts *opts, ik_real *q,
+                                      void *scratch, size_t scratch_size, ik_solve_info *info,
+                                      ik_effector_info *out_effectors);
+
 #ifdef __cplusplus
 }
 #endif
@@ -6500,12 +6528,26 @@ static ik_real ik__ccd_wp(const ik__ccd_work *w, ik_vec3 d, ik_vec3 f)
     return 1 + (big > 0 ? (a < b ? a : b) / big : 0);
 }
 
+// A ball joint's best rotation rot scaled by its weight and limited to max_angle.
+static inline IK__ALWAYS_INLINE ik_quat ik__ccd_ball_scale(const ik__ccd_work *w, const ik_joint *j,
+                                                           ik_quat rot)
+{
+    ik_real wt = ik__clamp(j->weight, 0, 1);
+    if (wt < 1 || w->max_angle < IK_PI) { // stiffness and the step limit scale the angle
+        ik_vec3 lv = ik_vec3_scale(ik__quat_log(rot), wt);
+        ik_real ang = ik_vec3_length(lv);
+        if (ang > w->max_angle)
+            lv = ik_vec3_scale(lv, w->max_angle / ang);
+        rot = ik_quat_from_expmap(lv);
+    }
+    return rot;
+}
+
 // A ball joint's step in P_i: effector e, er (columns) toward d, dr (rows x, y); weighted, limited.
 static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_vec3 d,
                                  ik_real dr[2][3], ik_vec3 e, const ik_mat3 *er)
 {
     ik_quat rot;
-    ik_real wt = ik__clamp(j->weight, 0, 1);
     if (w->pose) {
         ik_real s[3][3], wp = ik__ccd_wp(w, d, e);
         const ik_real *pe = &e.x, *pd = &d.x;
@@ -6523,14 +6565,7 @@ static ik_quat ik__ccd_ball_step(const ik__ccd_work *w, const ik_joint *j, ik_ve
     } else {
         rot = ik_quat_from_two_vectors(e, d);
     }
-    if (wt < 1 || w->max_angle < IK_PI) { // stiffness and the step limit scale the angle
-        ik_vec3 lv = ik_vec3_scale(ik__quat_log(rot), wt);
-        ik_real ang = ik_vec3_length(lv);
-        if (ang > w->max_angle)
-            lv = ik_vec3_scale(lv, w->max_angle / ang);
-        rot = ik_quat_from_expmap(lv);
-    }
-    return rot;
+    return ik__ccd_ball_scale(w, j, rot);
 }
 
 // An IK__CCD_ANGLE joint's step toward the best angle's (cos, sin) (nc, ns), on q.
@@ -6550,12 +6585,27 @@ static void ik__ccd_angle_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik
     }
 }
 
+// A revolute joint's move to the best angle, whose (cos, sin) is Z / |Z| (Z = zr + i zi).
+static void ik__ccd_revolute_turn(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
+                                  const ik_joint *j, ik_real zr, ik_real zi)
+{
+    ik_real nc, ns;
+    if (!ik__ccd_unit2(zr, zi, &nc, &ns))
+        return;
+    if (p->flags & IK__CCD_ANGLE) {
+        ik__ccd_angle_step(w, p, st, j, nc, ns);
+    } else {
+        st->turn[0] = nc;
+        st->turn[1] = ns;
+    }
+}
+
 // A revolute joint's step, the best angle Z / |Z| from the effector f, fr (pose) in M_i.
 static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p, ik__ccd_state *st,
                                   const ik_joint *j, ik_vec3 f, const ik_mat3 *fr)
 {
     ik_vec3 d = st->goal;
-    ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, nc, ns, wp;
+    ik_real zr = d.x * f.x + d.y * f.y, zi = d.y * f.x - d.x * f.y, wp;
     int k;
     if (d.x * d.x + d.y * d.y <= w->noise_d2 || f.x * f.x + f.y * f.y <= w->noise_f2)
         zr = zi = 0; // on the axis: the position term is rounding noise
@@ -6568,14 +6618,7 @@ static void ik__ccd_revolute_step(const ik__ccd_work *w, const ik__ccd_joint *p,
             zi += w->wo * (st->goal_axes[1][k] * fr->m[0][k] - st->goal_axes[0][k] * fr->m[1][k]);
         }
     }
-    if (!ik__ccd_unit2(zr, zi, &nc, &ns))
-        return;
-    if (p->flags & IK__CCD_ANGLE) {
-        ik__ccd_angle_step(w, p, st, j, nc, ns);
-    } else {
-        st->turn[0] = nc;
-        st->turn[1] = ns;
-    }
+    ik__ccd_revolute_turn(w, p, st, j, zr, zi);
 }
 
 // The half-plane step (IK__CCD_FAST) and f_{i-1}; where d_xy or f_xy is tiny or huge, the
@@ -6604,34 +6647,48 @@ IK__SIZED ik_vec3 ik__ccd_half_plane(const ik__ccd_work *w, const ik__ccd_joint 
                         m * st->goal_dir.z + (c[2][2] * f.z + p->origin.z));
 }
 
+// A prismatic joint's move by lam (model units) scaled by its weight, within its limits.
+static void ik__ccd_slide_by(const ik__ccd_work *w, const ik__ccd_joint *p, const ik_joint *j,
+                             ik_real lam)
+{
+    ik_real *v = w->q + p->qi;
+    *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
+}
+
 // A prismatic joint's step (with step); returns the effector's z in P_i from its z in M_i.
 static ik_real ik__ccd_slide(const ik__ccd_work *w, const ik__ccd_joint *p, const ik__ccd_state *st,
                              const ik_joint *j, bool step, ik_real fz)
 {
-    ik_real *v = w->q + p->qi;
-    if (step) {
-        ik_real lam = (st->goal.z - (fz + *v * w->gs)) / w->gs;
-        *v = ik__clamp(*v + lam * ik__clamp(j->weight, 0, 1), j->lo, j->hi);
-    }
+    const ik_real *v = w->q + p->qi;
+    if (step)
+        ik__ccd_slide_by(w, p, j, (st->goal.z - (fz + *v * w->gs)) / w->gs);
     return fz + *v * w->gs;
+}
+
+// A ball joint's move by rot (in P_i) within its limits (to the nearest allowed rotation); the
+// move made.
+static inline IK__ALWAYS_INLINE ik_quat ik__ccd_ball_move(ik__ccd_state *st, const ik_joint *j,
+                                                          ik_quat rot)
+{
+    ik_quat next = ik__quat_unitize(ik_quat_mul(rot, st->rot));
+    if (j->limit) {
+        next = ik_ball_limit_project(j->limit, next);
+        rot = ik__quat_unitize(ik_quat_mul(next, ik_quat_conjugate(st->rot)));
+    }
+    st->rot = next;
+    st->moved = true;
+    return rot;
 }
 
 // A ball joint: the effector e and its axes er (pose) from M_i into P_i, and with step its step.
 static void ik__ccd_ball(const ik__ccd_work *w, ik__ccd_state *st, const ik_joint *j, bool step,
                          ik_vec3 *e, ik_mat3 *er)
 {
-    ik_quat rot, next;
+    ik_quat rot;
     ik__ccd_rotate(st->rot, w->pose, e, er);
     if (!step)
         return;
-    rot = ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er);
-    next = ik__quat_unitize(ik_quat_mul(rot, st->rot));
-    if (j->limit) { // the move within the limits: to the nearest allowed rotation
-        next = ik_ball_limit_project(j->limit, next);
-        rot = ik__quat_unitize(ik_quat_mul(next, ik_quat_conjugate(st->rot)));
-    }
-    st->rot = next;
-    st->moved = true;
+    rot = ik__ccd_ball_move(st, j, ik__ccd_ball_step(w, j, st->goal, st->goal_axes, *e, er));
     ik__ccd_rotate(rot, w->pose, e, er);
 }
 
@@ -6948,6 +7005,491 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
     if (r != IK_OK)
         return r;
     return ik__ccd_run(pp, &target, q_io, ik__scratch_reals(scratch, scratch_size, reals), info);
+}
+
+// ---- CCD on skeletons (docs/skeletons.md, "CCD")
+
+// Priority 1's terms' weight in a sweep where priority 0 has effectors (docs/skeletons.md, "CCD").
+#define IK__CCD_LOW IK_R(1e-2)
+
+// One effector in a skeleton's CCD sweep, in the root frame with lengths times gs.
+typedef struct ik__ccd_end {
+    ik_vec3 pos;     // its origin
+    ik_mat3 rot;     // POSE: its joint's rotation (its axes, against the goal's G O^T)
+    ik_vec3 axis;    // AIM, DIRECTION, FREE_AXIS: its axis (each moved only where read)
+    ik_vec3 goal;    // its goal's position or point
+    ik_vec3 local;   // its axis in its joint's frame (O axis)
+    ik_real weight;  // its terms' factor: 1, IK__CCD_LOW (priority 1), 0 (left out)
+    ik_real pos_err; // at q: the distance from its goal
+    ik_real rot_err; // and the angle
+    int at;          // the sweep's joint's ancestor or self on its path to the root
+} ik__ccd_end;
+
+// A skeleton's CCD solve: the chain CCD's work over its joints (no prepared chain), its effectors.
+typedef struct ik__ccd_tree {
+    ik__ccd_work w;           // the joints' constants and states, q, the weights
+    ik__jac_work goals_work;  // what ik__goal_make() and ik__goal_rows() read: the frames, ow 1
+    ik_chain chain;           // the skeleton's joints
+    const int *parents;       // NULL: a chain
+    ik__effector_goal *goals; // [count] blended from the start
+    ik__ccd_end *ends;        // [count]
+    ik_real *frames;          // [12 n] the kinematics pass's frames at q
+    int count;
+    const ik_ccd_opts *o;
+    ik_real wbase, ps; // the error's position weight and length scale (as ik__ccd_progress's)
+} ik__ccd_tree;
+
+// The reals of a skeleton CCD solve's scratch: joints' constants and states, q, frames, effectors.
+static size_t ik__ccd_tree_reals(int joint_count, int dof, int count)
+{
+    return IK__REALS_OF((size_t)joint_count * sizeof(ik__ccd_joint)) +
+           ik__ccd_work_reals(joint_count, dof) + 12 * (size_t)joint_count +
+           (size_t)count * (IK__GOAL_REALS + IK__REALS_OF(sizeof(ik__ccd_end)));
+}
+
+IKDEF size_t ik_skeleton_ccd_scratch_size(const ik_skeleton *skeleton, int effector_count)
+{
+    int dof = ik_skeleton_dof(skeleton);
+    if (dof < 0 || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
+        return 0;
+    return (ik__ccd_tree_reals(skeleton->joint_count, dof, effector_count) + 1) * sizeof(ik_real);
+}
+
+// The joints' constants (no frames: a skeleton's sweep works in the root frame) and the noise
+// off an axis (as ik__ccd_bounds(), the farthest goal for the target).
+static void ik__ccd_tree_joints(ik__ccd_tree *t, ik__ccd_joint *joints, ik_real where)
+{
+    ik__ccd_work *w = &t->w;
+    ik__ccd_prepared head; // (what ik__ccd_joint_flags() reads: the options, pose)
+    ik_real size = ik__skeleton_size(&t->chain, t->parents), scale, nf, nd;
+    int i, at = 0;
+    head.opts = *t->o;
+    head.pose = true; // (no half-plane steps)
+    for (i = 0; i < t->chain.joint_count; i++) {
+        ik__ccd_joint *p = &joints[i];
+        p->type = (int)t->chain.joints[i].type;
+        p->qi = at;
+        p->offset[0] = 1;
+        p->offset[1] = 0;
+        ik__ccd_joint_flags(&head, p, &t->chain.joints[i]);
+        at += ik_joint_type_dof(t->chain.joints[i].type);
+    }
+    w->joints = joints;
+    scale = t->o->length_scale > 0 ? t->o->length_scale : size;
+    w->gs = (ik_real)ik__movable_joints(&t->chain) / (ik__finite(scale) && scale > 0 ? scale : 1);
+    nf = (ik_real)(4 * t->chain.joint_count) * IK_EPSILON * w->gs * size; // (its own rounding)
+    nd = nf + 4 * IK_EPSILON * w->gs * where;
+    w->noise_f2 = nf * nf > IK__TINY2 ? nf * nf : IK__TINY2;
+    w->noise_d2 =
+        nd * nd > IK__TINY2 ? (nd * nd <= IK__REAL_MAX ? nd * nd : IK__REAL_MAX) : IK__TINY2;
+}
+
+// q from the carried state, the frames at q, each effector's errors; the error the sweeps lower,
+// as ik__pose_error() (a pose's axes 8 sin^2(angle / 2), an axis 4), summed; *met: all within
+// the tolerances.
+static ik_real ik__ccd_tree_measure(ik__ccd_tree *t, bool *met)
+{
+    const ik__ccd_work *w = &t->w;
+    ik_real err = 0, e[6], half;
+    int k;
+    ik__ccd_store(w, true);
+    ik__jacobian(&t->chain, NULL, w->q, 6, w->dof, NULL, false, 1, NULL, NULL, &t->goals_work.tree);
+    *met = true;
+    for (k = 0; k < t->count; k++) {
+        const ik__effector_goal *g = &t->goals[k];
+        ik__ccd_end *s = &t->ends[k];
+        ik__goal_rows(&t->goals_work, g, NULL, e);
+        ik__goal_errors(g, e, &s->pos_err, &s->rot_err);
+        *met = *met && s->pos_err <= t->o->tolerance && s->rot_err <= t->o->rotation_tolerance;
+        half = IK_SIN(s->rot_err / 2) * g->rw;
+        err += s->weight * (t->wbase * (g->pw * t->ps * s->pos_err) * (g->pw * t->ps * s->pos_err) +
+                            w->wo * (g->rot_rows == 3 ? 8 : 4) * half * half);
+    }
+    return err;
+}
+
+// The effectors' frames at q (from the pass's frames), each at its own joint.
+static void ik__ccd_tree_ends(ik__ccd_tree *t)
+{
+    int k;
+    for (k = 0; k < t->count; k++) {
+        const ik__effector_goal *g = &t->goals[k];
+        const ik_real *f = t->frames + 12 * g->joint;
+        ik__ccd_end *s = &t->ends[k];
+        memcpy(&s->rot.m[0][0], f, 9 * sizeof *f);
+        s->pos =
+            ik_vec3_add(ik_vec3_make(f[9], f[10], f[11]), ik_mat3_mul_vec3(s->rot, g->offset.pos));
+        s->pos = ik_vec3_scale(s->pos, t->w.gs);
+        s->axis = ik_mat3_mul_vec3(s->rot, s->local);
+        s->at = g->joint;
+    }
+}
+
+// Whether effector k is in joint i's subtree (the sweep visits i in decreasing order).
+static bool ik__ccd_tree_below(ik__ccd_tree *t, int k, int i)
+{
+    ik__ccd_end *s = &t->ends[k];
+    while (s->at > i)
+        s->at = t->parents ? t->parents[s->at] : s->at - 1;
+    return s->at == i && s->weight > 0;
+}
+
+// Effector k's vector pairs about o: its current e[m] and its goal's d[m], their weights wt[m];
+// first *npos pairs of points (a position; an aim's point along its axis as far as the point it
+// looks at, and that point), then pairs of directions. Returns m, 0 to 4 (docs/skeletons.md,
+// "CCD").
+static int ik__ccd_tree_pairs(const ik__ccd_tree *t, int k, ik_vec3 o, ik_vec3 *e, ik_vec3 *d,
+                              ik_real *wt, int *npos)
+{
+    const ik__effector_goal *g = &t->goals[k];
+    const ik__ccd_end *s = &t->ends[k];
+    const ik_real wo = s->weight * t->w.wo * g->rw * g->rw;
+    ik_real far;
+    int m = 0, c;
+    d[0] = ik_vec3_sub(s->goal, o);
+    if (g->pos_rows) {
+        e[0] = ik_vec3_sub(s->pos, o);
+        wt[m++] = s->weight * g->pw * g->pw * ik__ccd_wp(&t->w, d[0], e[0]);
+    } else if (g->rot_rows && g->kind == IK_EFFECTOR_AIM) {
+        far = ik_vec3_length(ik_vec3_sub(s->goal, s->pos));
+        e[0] = ik_vec3_add_scaled(ik_vec3_sub(s->pos, o), s->axis, far);
+        wt[m++] = far > 0 ? wo / far / far : 0; // (|e - d| / far: the angle's chord)
+    }
+    *npos = m;
+    if (g->rot_rows == 3) {
+        for (c = 0; c < 3; c++, m++) {
+            e[m] = ik_vec3_make(s->rot.m[0][c], s->rot.m[1][c], s->rot.m[2][c]);
+            d[m] = ik_vec3_make(g->rot.m[0][c], g->rot.m[1][c], g->rot.m[2][c]);
+            wt[m] = wo;
+        }
+    } else if (g->rot_rows == 2 && g->kind != IK_EFFECTOR_AIM) {
+        e[m] = s->axis;
+        d[m] = g->dir;
+        wt[m++] = wo;
+    }
+    return m;
+}
+
+// The effectors below joint i turned by m about o (lengths times gs) or moved along by.
+static void ik__ccd_tree_move(ik__ccd_tree *t, int i, const ik_mat3 *m, ik_vec3 o, ik_vec3 along)
+{
+    int k;
+    for (k = 0; k < t->count; k++) {
+        ik__ccd_end *s = &t->ends[k];
+        if (s->at != i || !(s->weight > 0))
+            continue;
+        if (!m) {
+            s->pos = ik_vec3_add(s->pos, along);
+            continue;
+        }
+        s->pos = ik_vec3_add(o, ik_mat3_mul_vec3(*m, ik_vec3_sub(s->pos, o)));
+        if (t->goals[k].rot_rows == 3)
+            s->rot = ik_mat3_mul(*m, s->rot);
+        else if (t->goals[k].rot_rows == 2)
+            s->axis = ik_mat3_mul_vec3(*m, s->axis);
+    }
+}
+
+// A revolute joint's step about its axis a through o: Z summed over the effectors below it.
+static void ik__ccd_tree_revolute(ik__ccd_tree *t, int i, ik_vec3 a, ik_vec3 o)
+{
+    const ik__ccd_joint *p = &t->w.joints[i];
+    ik__ccd_state *st = &t->w.states[i];
+    ik_vec3 e[4], d[4], ae, ad;
+    ik_real wt[4], zr = 0, zi = 0, c0 = st->turn[0], s0 = st->turn[1], dc, ds;
+    ik_mat3 m;
+    int k, n, c, npos;
+    for (k = 0; k < t->count; k++) {
+        n = ik__ccd_tree_below(t, k, i) ? ik__ccd_tree_pairs(t, k, o, e, d, wt, &npos) : 0;
+        for (c = 0; c < n; c++) {
+            ae = ik_vec3_cross(a, e[c]); // (across the axis: k2 - k1 = ae . ad, k3 = ae . d)
+            ad = ik_vec3_cross(a, d[c]);
+            if (c < npos &&
+                (ik_vec3_length2(ae) <= t->w.noise_f2 || ik_vec3_length2(ad) <= t->w.noise_d2))
+                continue; // on the axis: the position term is rounding noise
+            zr += wt[c] * ik_vec3_dot(ae, ad);
+            zi += wt[c] * ik_vec3_dot(ae, d[c]);
+        }
+    }
+    ik__ccd_revolute_turn(&t->w, p, st, &t->chain.joints[i], zr * c0 - zi * s0, zr * s0 + zi * c0);
+    if (st->turn[0] == c0 && st->turn[1] == s0)
+        return;
+    dc = st->turn[0] * c0 + st->turn[1] * s0;
+    ds = st->turn[1] * c0 - st->turn[0] * s0;
+    m = ik__mat3_axis_angle(a, dc, ds);
+    ik__ccd_tree_move(t, i, &m, o, a);
+}
+
+// A prismatic joint's step along its axis a: the weighted mean of the point pairs' (d - e) . a.
+static void ik__ccd_tree_slide(ik__ccd_tree *t, int i, ik_vec3 a, ik_vec3 o)
+{
+    const ik__ccd_joint *p = &t->w.joints[i];
+    ik_vec3 e[4], d[4];
+    ik_real wt[4], sum = 0, total = 0, *v = t->w.q + p->qi, was = *v;
+    int k, npos = 0;
+    for (k = 0; k < t->count; k++)
+        if (ik__ccd_tree_below(t, k, i) && ik__ccd_tree_pairs(t, k, o, e, d, wt, &npos) > 0 &&
+            npos > 0) {
+            sum += wt[0] * ik_vec3_dot(ik_vec3_sub(d[0], e[0]), a);
+            total += wt[0];
+        }
+    if (!(total > 0))
+        return;
+    ik__ccd_slide_by(&t->w, p, &t->chain.joints[i], sum / total / t->w.gs);
+    ik__ccd_tree_move(t, i, NULL, o, ik_vec3_scale(a, (*v - was) * t->w.gs));
+}
+
+// A ball joint's step about o, its frame before its motion ro: Horn's rotation of the pairs (one
+// pair: the shortest arc), in that frame.
+static void ik__ccd_tree_ball(ik__ccd_tree *t, int i, const ik_mat3 *ro, ik_vec3 o)
+{
+    ik__ccd_state *st = &t->w.states[i];
+    const ik_joint *j = &t->chain.joints[i];
+    ik_mat3 rt = ik_mat3_transpose(*ro), m;
+    ik_vec3 e[4], d[4], el = ik_vec3_zero(), dl = ik_vec3_zero();
+    ik_real wt[4], s[3][3] = { { 0 } };
+    ik_quat rot;
+    int k, n, c, a, b, pairs = 0, npos;
+    for (k = 0; k < t->count; k++) {
+        n = ik__ccd_tree_below(t, k, i) ? ik__ccd_tree_pairs(t, k, o, e, d, wt, &npos) : 0;
+        for (c = 0; c < n; c++) {
+            if (!(wt[c] > 0)) // (a weight of 0: no term, not a shortest arc either)
+                continue;
+            pairs++;
+            el = ik_mat3_mul_vec3(rt, e[c]);
+            dl = ik_mat3_mul_vec3(rt, d[c]);
+            for (a = 0; a < 3; a++)
+                for (b = 0; b < 3; b++)
+                    s[a][b] += wt[c] * (&el.x)[a] * (&dl.x)[b];
+        }
+    }
+    if (pairs == 0)
+        return;
+    rot = pairs == 1 ? ik_quat_from_two_vectors(el, dl) : ik__horn_rotation(s);
+    rot = ik__ccd_ball_move(st, j, ik__ccd_ball_scale(&t->w, j, rot));
+    m = ik__quat_to_mat3_unit(rot);
+    m = ik_mat3_mul(*ro, ik_mat3_mul(m, rt));
+    ik__ccd_tree_move(t, i, &m, o, o);
+}
+
+// One sweep from the frames at q: the joints from the last to the first, each moving the
+// effectors below it at once.
+static void ik__ccd_tree_sweep(ik__ccd_tree *t)
+{
+    int i;
+    ik__ccd_tree_ends(t);
+    for (i = t->chain.joint_count - 1; i >= 0; i--) {
+        const ik_joint *j = &t->chain.joints[i];
+        const ik_real *f = t->frames + 12 * i;
+        ik_mat3 r;
+        ik_vec3 o = ik_vec3_scale(ik_vec3_make(f[9], f[10], f[11]), t->w.gs), a;
+        if (!(t->w.joints[i].flags & IK__CCD_MOVE) || j->type == IK_JOINT_FIXED)
+            continue;
+        memcpy(&r.m[0][0], f, 9 * sizeof *f);
+        a = ik_mat3_mul_vec3(r, j->axis);
+        if (j->type == IK_JOINT_REVOLUTE) {
+            ik__ccd_tree_revolute(t, i, a, o);
+        } else if (j->type == IK_JOINT_PRISMATIC) {
+            ik__ccd_tree_slide(t, i, a, o);
+        } else {
+            ik_mat3 back = ik_mat3_transpose(ik__quat_to_mat3_unit(t->w.states[i].rot));
+            r = ik_mat3_mul(r, back); // (the frame before the ball's motion)
+            ik__ccd_tree_ball(t, i, &r, o);
+        }
+    }
+}
+
+// Checks a skeleton CCD solve's input, in the order of ik_skeleton_solve()'s status codes.
+static ik_result ik__ccd_tree_validate(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                       int count, const ik_ccd_opts *o, const ik_real *q_io,
+                                       const void *scratch, size_t scratch_size,
+                                       const ik_solve_info *info, const ik_effector_info *out,
+                                       int *dof)
+{
+    ik_chain chain;
+    size_t bytes = (size_t)(count > 0 ? count : 0);
+    int k;
+    ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, dof);
+    if (r != IK_OK)
+        return r;
+    if (!effectors)
+        return IK_ERR_NULL_ARG;
+    if (count < 1 || count > IK_MAX_EFFECTORS)
+        return IK_ERR_BAD_ARG;
+    for (k = 0; k < count; k++)
+        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
+            return IK_ERR_BAD_ARG;
+    chain = ik__skeleton_chain(skeleton);
+    r = ik__solver_validate_rest(&chain, *dof, q_io, ik__ccd_opts_valid(o), NULL, scratch,
+                                 scratch_size, 0, info);
+    if (r == IK_OK &&
+        (ik__overlap(effectors, bytes * sizeof *effectors, scratch, scratch_size) ||
+         ik__overlap(out, out ? bytes * sizeof *out : 0, scratch, scratch_size) ||
+         ik__overlap(skeleton, sizeof *skeleton, scratch, scratch_size) ||
+         ik__overlap(skeleton->parents,
+                     skeleton->parents ? (size_t)skeleton->joint_count * sizeof(int) : 0, scratch,
+                     scratch_size)))
+        r = IK_ERR_BAD_ARG;
+    return r;
+}
+
+// The solve in base (ik__ccd_tree_reals()) from q_io: the state loaded into the limits, the goals
+// blended from there, the weights.
+static void ik__ccd_tree_init(ik__ccd_tree *t, const ik_skeleton *skeleton,
+                              const ik_effector *effectors, int count, const ik_ccd_opts *o,
+                              int dof, ik_real *base, const ik_real *q_io)
+{
+    ik__ccd_work *w = &t->w;
+    const int n = skeleton->joint_count;
+    ik_real where = 0, *at = base + IK__REALS_OF((size_t)n * sizeof(ik__ccd_joint));
+    bool first = false;
+    int k;
+    t->o = o;
+    t->chain = ik__skeleton_chain(skeleton);
+    t->parents = skeleton->parents;
+    t->count = count;
+    w->chain = &t->chain;
+    w->states = (ik__ccd_state *)(void *)at;
+    w->q = at + IK__REALS_OF((size_t)n * sizeof(ik__ccd_state));
+    t->frames = w->q + dof;
+    t->goals = (ik__effector_goal *)(void *)(t->frames + 12 * n);
+    t->ends = (ik__ccd_end *)(void *)(t->frames + 12 * n + (size_t)count * IK__GOAL_REALS);
+    w->dof = dof;
+    w->start = q_io;
+    memcpy(w->q, q_io, (size_t)dof * sizeof(ik_real));
+    for (k = 0; k < count; k++) {
+        ik_real far = ik_vec3_length(effectors[k].target);
+        where = far > where ? far : where;
+        first = first || effectors[k].priority == 0;
+    }
+    ik__ccd_tree_joints(t, (ik__ccd_joint *)(void *)base,
+                        where + ik_vec3_length(t->chain.joints[0].origin.pos));
+    w->pose = true;
+    w->wfix = t->o->position_weight >= 0 ? t->o->position_weight / w->gs / w->gs : -1;
+    w->wo = t->o->orientation_weight;
+    w->max_angle = t->o->max_angle;
+    t->ps = t->o->position_weight >= 0 ? 1 : w->gs;
+    t->wbase = t->o->position_weight >= 0 ? t->o->position_weight : 1;
+    memset(&t->goals_work, 0, sizeof t->goals_work);
+    t->goals_work.chain = &t->chain;
+    t->goals_work.tree.parents = skeleton->parents;
+    t->goals_work.tree.frames = t->frames;
+    t->goals_work.ow = 1; // (CCD's w_o is dimensionless: the rotation weights alone)
+    ik__ccd_load(w);
+    ik__ccd_store(w, true);
+    ik__jacobian(&t->chain, NULL, w->q, 6, dof, NULL, false, 1, NULL, NULL, &t->goals_work.tree);
+    for (k = 0; k < count; k++) {
+        ik__effector_goal *g = &t->goals[k];
+        ik__goal_make(&t->goals_work, &effectors[k], 0, g);
+        t->ends[k].goal = ik_vec3_scale(g->pos, w->gs);
+        t->ends[k].local = ik_quat_rotate(g->offset.rot, g->axis);
+        t->ends[k].weight = first && g->priority == 1 ? IK__CCD_LOW : 1;
+    }
+}
+
+// Whether every effector of priority 0 is within the tolerances.
+static bool ik__ccd_tree_first_met(const ik__ccd_tree *t)
+{
+    int k;
+    for (k = 0; k < t->count; k++)
+        if (t->goals[k].priority == 0 && !(t->ends[k].pos_err <= t->o->tolerance &&
+                                           t->ends[k].rot_err <= t->o->rotation_tolerance))
+            return false;
+    return true;
+}
+
+// Whether a position goal is farther from the root of its branch than the joints between reach.
+static bool ik__ccd_tree_beyond(const ik__ccd_tree *t)
+{
+    int k, root = 0;
+    for (k = 0; k < t->count; k++) {
+        const ik__effector_goal *g = &t->goals[k];
+        ik_real reach = ik__branch_reach(&t->chain, t->parents, g->joint, g->offset.pos, &root);
+        if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, t->chain.joints[root].origin.pos)) >
+                               reach * (1 + 64 * IK_EPSILON) + t->o->tolerance)
+            return true;
+    }
+    return false;
+}
+
+// The sweeps, until converged, stalled (3 sweeps in a row without min_improvement) or
+// max_sweeps; with two priorities the last fifth is kept for priority 0 alone, where the rest
+// ends with it not met, else for all (docs/skeletons.md, "CCD"). *sweeps: the sweeps made.
+static ik_status ik__ccd_tree_run(ik__ccd_tree *t, int *sweeps)
+{
+    const ik_ccd_opts *o = t->o;
+    int sweep, k, last = o->max_sweeps, idle = 0;
+    ik_real err, best = 0;
+    bool met, low = false, fresh = true, polish;
+    for (k = 0; k < t->count; k++)
+        low = low || t->ends[k].weight < 1;
+    last -= low ? o->max_sweeps / 5 : 0;
+    for (sweep = 0;; sweep++) {
+        err = ik__ccd_tree_measure(t, &met);
+        *sweeps = sweep;
+        if (met)
+            return IK_STATUS_CONVERGED;
+        idle = fresh || err < best * (1 - o->min_improvement) ? 0 : idle + 1;
+        best = fresh || err < best ? err : best;
+        fresh = false;
+        if (idle >= 3 || sweep == last) {
+            polish = low && sweep < o->max_sweeps && !ik__ccd_tree_first_met(t);
+            if (!polish && (idle >= 3 || sweep == o->max_sweeps))
+                return idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
+            for (k = 0; polish && k < t->count; k++) // (priority 0 alone from here)
+                t->ends[k].weight = t->goals[k].priority == 0 ? 1 : 0;
+            low = false; // (priority 0 met: the sweeps kept back for all)
+            last = o->max_sweeps;
+            fresh = fresh || polish;
+        }
+        ik__ccd_tree_sweep(t);
+    }
+}
+
+IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                      int effector_count, const ik_ccd_opts *opts, ik_real *q_io,
+                                      void *scratch, size_t scratch_size, ik_solve_info *info,
+                                      ik_effector_info *out_effectors)
+{
+    const ik_ccd_opts o = opts ? *opts : ik_default_ccd_opts();
+    ik__ccd_tree t;
+    ik_real *base;
+    ik_status status;
+    int dof = 0, sweeps = 0, k;
+    ik_result r = ik__ccd_tree_validate(skeleton, effectors, effector_count, &o, q_io, scratch,
+                                        scratch_size, info, out_effectors, &dof);
+    if (r != IK_OK)
+        return r;
+    base = ik__scratch_reals(scratch, scratch_size,
+                             ik__ccd_tree_reals(skeleton->joint_count, dof, effector_count));
+    if (!base)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__ccd_tree_init(&t, skeleton, effectors, effector_count, &o, dof, base, q_io);
+    status = ik__ccd_tree_run(&t, &sweeps);
+    if (status != IK_STATUS_CONVERGED && ik__ccd_tree_beyond(&t))
+        status = IK_STATUS_UNREACHABLE;
+    for (k = 0; k < dof; k++)
+        if (!ik__bounded(t.w.q[k]))
+            return IK_ERR_NUMERIC;
+    memcpy(q_io, t.w.q, (size_t)dof * sizeof *q_io);
+    if (info) {
+        info->status = status;
+        info->iterations = sweeps;
+        info->position_error = info->rotation_error = 0;
+    }
+    for (k = 0; k < effector_count; k++) {
+        const ik__ccd_end *s = &t.ends[k];
+        if (info && s->pos_err > info->position_error)
+            info->position_error = s->pos_err;
+        if (info && s->rot_err > info->rotation_error)
+            info->rotation_error = s->rot_err;
+        if (out_effectors) {
+            out_effectors[k].position_error = s->pos_err;
+            out_effectors[k].rotation_error = s->rot_err;
+            out_effectors[k].met = s->pos_err <= o.tolerance && s->rot_err <= o.rotation_tolerance;
+        }
+    }
+    return IK_OK;
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------

@@ -3,12 +3,14 @@
    solver, every effector kind reaching targets made by FK of random states, several effectors at
    once, limits, blending, priorities and bad input, on random trees with fixed seeds. */
 #include "test.h"
+#include "../bench/humanoid.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_skeleton(void);
 
-#define SK_MAX 24
+#define SK_MAX 32 // (the humanoid has 27 joints)
 #define SK_DOF (3 * SK_MAX)
 
 typedef struct sk_tree {
@@ -489,6 +491,337 @@ static void test_skeleton_blend(void)
     CHECK(solved >= runs / 2 && held == solved && halfway == solved);
 }
 
+// CCD on a chain as a one-branch skeleton with one effector (position or pose) against
+// ik_ccd_solve(), with varied options: the same status and sweeps, q the same to rounding.
+static void test_skeleton_ccd_as_chain(void)
+{
+    static unsigned char scratch[1 << 16];
+    test_rng rng = { 707 };
+    double worst = 0;
+    int trial, c, same_status = 0, near_status = 0, runs = 400;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real q_chain[SK_DOF], q_skel[SK_DOF], truth[SK_DOF];
+        ik_xform frames[SK_MAX];
+        ik_chain chain;
+        ik_skeleton one;
+        ik_target target;
+        ik_effector e;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        ik_solve_info ci, si;
+        ik_effector_info ei;
+        int n = 2 + (int)(test_rng_next(&rng) % 10), pose = trial % 2;
+        sk_random_tree(&rng, n, trial % 2, trial % 3 == 0, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        one = ik_skeleton_make(t.joints, NULL, n);
+        chain = ik_chain_make(t.joints, n, ik_xform_identity());
+        ik_skeleton_fk(&one, truth, frames);
+        target = pose ? ik_target_pose(frames[n - 1]) : ik_target_position(frames[n - 1].pos);
+        e = ik_effector_make(n - 1, ik_xform_identity(),
+                             pose ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION, frames[n - 1].pos);
+        e.target_rot = frames[n - 1].rot;
+        o.max_sweeps = 200;
+        if (trial % 4 == 1) // (and other options: a length scale, fixed weights, a step limit)
+            o.length_scale = IK_R(2.5);
+        if (trial % 4 == 2)
+            o.position_weight = 1, o.orientation_weight = IK_R(0.5);
+        if (trial % 4 == 3)
+            o.max_angle = IK_R(0.4);
+        sk_near(&rng, &t, truth, q_chain);
+        memcpy(q_skel, q_chain, sizeof q_chain);
+        CHECK(ik_ccd_solve(&chain, &target, &o, q_chain, scratch, sizeof scratch, &ci) == IK_OK);
+        CHECK(ik_skeleton_ccd_solve(&one, &e, 1, &o, q_skel, scratch, sizeof scratch, &si, &ei) ==
+              IK_OK);
+        same_status += ci.status == si.status && ci.iterations == si.iterations;
+        near_status += ci.status == si.status && abs(ci.iterations - si.iterations) <= 1;
+        CHECK(ei.met == (si.status == IK_STATUS_CONVERGED));
+        for (c = 0; c < t.dof && ci.status == IK_STATUS_CONVERGED && si.status == ci.status; c++)
+            worst = fmax(worst, fabs((double)q_chain[c] - (double)q_skel[c]));
+    }
+    printf("  CCD, one-branch skeletons: %d/%d chains with ik_ccd_solve()'s status and sweeps (%d "
+           "within a sweep), worst difference in q %.3g\n",
+           same_status, runs, near_status, worst);
+    // (where the error is within rounding of the tolerance, the chain's carried state and the
+    // skeleton's forward kinematics may stop a sweep apart; in float, where a stop is slow, a few)
+    CHECK(same_status >= (int)(runs * TOL(0.99, 0.85)) &&
+          near_status >= (int)(runs * TOL(0.99, 0.95)));
+    CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
+}
+
+// CCD: each kind alone, then 2 to 5 effectors of mixed kinds, on random (limited) trees from near
+// starts: solved, every effector's FK at its target, every limit held after every solve.
+static void test_skeleton_ccd_kinds(void)
+{
+    static unsigned char scratch[1 << 17];
+    static const char *names[6] = { "position", "pose", "aim", "direction", "free axis", "mixed" };
+    static const int least[6] = { 288, 276, 292, 294, 276, 232 }; // (of 300; docs/skeletons.md)
+    test_rng rng = { 808 };
+    int kind, trial, k;
+    for (kind = 0; kind < 6; kind++) {
+        int solved = 0, outside = 0, runs = 300, met_wrong = 0;
+        long sweeps = 0;
+        double worst_pos = 0, worst_rot = 0;
+        for (trial = 0; trial < runs; trial++) {
+            sk_tree t;
+            ik_real truth[SK_DOF], q[SK_DOF];
+            ik_effector e[5];
+            ik_effector_info ei[5];
+            ik_solve_info info;
+            ik_ccd_opts o = ik_default_ccd_opts();
+            int count = kind < 5 ? 1 : 2 + trial % 4;
+            o.max_sweeps = 1000;
+            sk_random_tree(&rng, 3 + (int)(test_rng_next(&rng) % 18), trial % 2, trial % 3 == 0,
+                           &t);
+            sk_random_state(&rng, &t, 1.5, truth);
+            sk_random_effectors(&rng, &t, truth, count, kind < 5 ? kind : -1, e);
+            sk_near(&rng, &t, truth, q);
+            CHECK(ik_skeleton_ccd_solve(&t.skeleton, e, count, &o, q, scratch, sizeof scratch,
+                                        &info, ei) == IK_OK);
+            outside += !sk_within_limits(&t, q);
+            if (info.status != IK_STATUS_CONVERGED)
+                continue;
+            solved++;
+            sweeps += info.iterations;
+            for (k = 0; k < count; k++) {
+                double pos, rot;
+                sk_effector_errors(&t, q, &e[k], &pos, &rot);
+                worst_pos = fmax(worst_pos, pos);
+                worst_rot = fmax(worst_rot, rot);
+                met_wrong += !ei[k].met;
+            }
+        }
+        printf("  CCD skeleton %s: %d/%d near starts solved (mean %.1f sweeps), worst error %.3g "
+               "(position) %.3g rad; %d outside limits\n",
+               names[kind], solved, runs, solved ? (double)sweeps / solved : 0.0, worst_pos,
+               worst_rot, outside);
+        CHECK(solved >= least[kind]);
+        CHECK(outside == 0 && met_wrong == 0);
+        CHECK_NEAR(worst_pos, 0, TOL(1e-6, 1e-4));
+        CHECK_NEAR(worst_rot, 0, TOL(1e-6, 1e-4));
+    }
+}
+
+// CCD with priorities: a pose at priority 0 reachable from a near start, a position at priority
+// 1 pulled up to 2 m off. Priority 0 met; priority 1 nearer its target than when priority 0 is
+// solved alone; with both at priority 0, priority 0 is pulled off.
+static void test_skeleton_ccd_priorities(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 909 };
+    int trial, runs = 300, first_met = 0, equal_met = 0, alone_met = 0, second_better = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real truth[SK_DOF], start[SK_DOF], q[SK_DOF];
+        ik_effector e[2];
+        ik_effector_info ei[2];
+        ik_solve_info info;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        double pos0, rot0, far_prio, far_alone;
+        sk_random_tree(&rng, 8 + (int)(test_rng_next(&rng) % 12), 0, false, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        sk_random_effectors(&rng, &t, truth, 1, IK_EFFECTOR_POSE, e);
+        sk_random_effectors(&rng, &t, truth, 1, IK_EFFECTOR_POSITION, e + 1);
+        e[1].target = ik_vec3_add(e[1].target, test_rng_vec3(&rng, -2, 2));
+        e[1].priority = 1;
+        o.max_sweeps = 1000;
+        sk_near(&rng, &t, truth, start);
+        memcpy(q, start, sizeof q);
+        CHECK(ik_skeleton_ccd_solve(&t.skeleton, e, 1, &o, q, scratch, sizeof scratch, &info, ei) ==
+              IK_OK);
+        alone_met += ei[0].met;
+        sk_effector_errors(&t, q, &e[1], &far_alone, &rot0);
+        memcpy(q, start, sizeof q);
+        CHECK(ik_skeleton_ccd_solve(&t.skeleton, e, 2, &o, q, scratch, sizeof scratch, &info, ei) ==
+              IK_OK);
+        sk_effector_errors(&t, q, &e[0], &pos0, &rot0);
+        first_met += ei[0].met && pos0 <= TOL(1e-6, 1e-4) && rot0 <= TOL(1e-6, 1e-4);
+        sk_effector_errors(&t, q, &e[1], &far_prio, &rot0);
+        second_better += far_prio <= far_alone + TOL(1e-9, 1e-4);
+        e[1].priority = 0;
+        memcpy(q, start, sizeof q);
+        ik_skeleton_ccd_solve(&t.skeleton, e, 2, &o, q, scratch, sizeof scratch, &info, ei);
+        equal_met += ei[0].met;
+    }
+    printf("  CCD priorities: priority 0 (a pose) met alone %d/%d; under a priority 1 pull out of "
+           "reach %d, priority 1 nearer its target than without it in %d; the pull at priority 0: "
+           "priority 0 met %d\n",
+           alone_met, runs, first_met, second_better, equal_met);
+    CHECK(first_met >= runs * 90 / 100);
+    CHECK(second_better >= runs * 95 / 100);
+    CHECK(equal_met < runs / 5);
+}
+
+// CCD, blend: 0 holds an effector where it starts; 0.5 takes it halfway to a reachable target.
+static void test_skeleton_ccd_blend(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 1010 };
+    int trial, runs = 200, halfway = 0, held = 0, solved = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real truth[SK_DOF], q[SK_DOF], start[SK_DOF];
+        ik_effector e[2];
+        ik_solve_info info;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        ik_xform before;
+        double pos, rot;
+        sk_random_tree(&rng, 6 + (int)(test_rng_next(&rng) % 10), 0, false, &t);
+        sk_random_state(&rng, &t, 1.5, truth);
+        sk_random_effectors(&rng, &t, truth, 2, IK_EFFECTOR_POSITION, e);
+        sk_near(&rng, &t, truth, start);
+        memcpy(q, start, sizeof q);
+        e[0].blend = 0;
+        e[1].blend = IK_R(0.5);
+        o.max_sweeps = 1000;
+        before = sk_effector_frame(&t, start, e[1].joint, e[1].offset);
+        CHECK(ik_skeleton_ccd_solve(&t.skeleton, e, 2, &o, q, scratch, sizeof scratch, &info,
+                                    NULL) == IK_OK);
+        if (info.status != IK_STATUS_CONVERGED)
+            continue;
+        solved++;
+        e[0].target = sk_effector_frame(&t, start, e[0].joint, e[0].offset).pos;
+        sk_effector_errors(&t, q, &e[0], &pos, &rot);
+        held += pos <= TOL(1e-6, 1e-4);
+        e[1].target = ik_vec3_lerp(before.pos, e[1].target, IK_R(0.5));
+        sk_effector_errors(&t, q, &e[1], &pos, &rot);
+        halfway += pos <= TOL(1e-6, 1e-4);
+    }
+    printf("  CCD blend: %d/%d solved (one effector held at blend 0, one halfway to its target at "
+           "0.5): %d held, %d halfway\n",
+           solved, runs, held, halfway);
+    CHECK(solved >= runs / 2 && held == solved && halfway == solved);
+}
+
+// CCD on the humanoid (bench/humanoid.h: feet poses at priority 0, palms' poses and the gaze at
+// priority 1): targets from the forward kinematics of its rest pose with every joint moved by up
+// to 0.3 (within its limits), starts 0.1 from them, solved to 1e-4 m and 1e-3 rad.
+static void test_skeleton_ccd_humanoid(void)
+{
+    static unsigned char scratch[1 << 17];
+    static humanoid h;
+    test_rng rng = { 1111 };
+    sk_tree t; // (the humanoid's joints, for sk_near())
+    ik_real rest[HUMANOID_DOF], truth[HUMANOID_DOF], q[HUMANOID_DOF];
+    int trial, runs = 100, solved = 0, broken = 0, i;
+    long sweeps = 0;
+    CHECK(humanoid_build(&h) == IK_OK);
+    humanoid_rest(&h, rest);
+    t.n = HUMANOID_JOINTS;
+    CHECK(HUMANOID_JOINTS <= SK_MAX);
+    if (HUMANOID_JOINTS > SK_MAX)
+        return;
+    memcpy(t.joints, h.joints, sizeof h.joints);
+    for (trial = 0; trial < runs; trial++) {
+        ik_effector e[HUMANOID_EFFECTORS];
+        ik_xform f[HUMANOID_EFFECTORS];
+        ik_solve_info info;
+        ik_ccd_opts o = ik_default_ccd_opts();
+        o.max_sweeps = 1000;
+        o.tolerance = IK_R(1e-4);
+        o.rotation_tolerance = IK_R(1e-3);
+        sk_near(&rng, &t, rest, truth); // (0.1 from rest, three times: up to 0.3)
+        sk_near(&rng, &t, truth, q);
+        sk_near(&rng, &t, q, truth);
+        for (i = 0; i < 3; i++)
+            truth[i] = rest[i]; // (the pelvis's position as at rest)
+        sk_near(&rng, &t, truth, q);
+        humanoid_effector_frames(&h, truth, f);
+        humanoid_effectors(&h, f, f + 2,
+                           ik_vec3_add(f[HUMANOID_GAZE].pos,
+                                       ik_quat_rotate(f[HUMANOID_GAZE].rot, ik_vec3_make(0, 0, 1))),
+                           e);
+        CHECK(ik_skeleton_ccd_solve(&h.skeleton, e, HUMANOID_EFFECTORS, &o, q, scratch,
+                                    sizeof scratch, &info, NULL) == IK_OK);
+        broken += humanoid_limit_broken(&h, q) >= 0;
+        solved += info.status == IK_STATUS_CONVERGED;
+        sweeps += info.status == IK_STATUS_CONVERGED ? info.iterations : 0;
+    }
+    printf("  CCD humanoid: %d/%d near starts solved to 1e-4 m and 1e-3 rad (mean %.1f sweeps), "
+           "%d with a limit broken\n",
+           solved, runs, solved ? (double)sweeps / solved : 0.0, broken);
+    CHECK(solved >= runs * 95 / 100 && broken == 0);
+}
+
+// CCD, bad input: a status code, q untouched.
+static void test_skeleton_ccd_bad_input(void)
+{
+    static unsigned char scratch[1 << 16];
+    ik_joint j[3];
+    int parents[3] = { -1, 0, 0 }, k;
+    ik_real q[3] = { IK_R(0.1), IK_R(0.2), IK_R(0.3) }, keep[3];
+    ik_skeleton s;
+    ik_effector e, b;
+    ik_ccd_opts o = ik_default_ccd_opts();
+    ik_solve_info info;
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    j[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)), ik_vec3_make(0, 0, 1));
+    j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 1, 0)), ik_vec3_make(1, 0, 0));
+    s = ik_skeleton_make(j, parents, 3);
+    e = ik_effector_make(1, ik_xform_translation(ik_vec3_make(1, 0, 0)), IK_EFFECTOR_POSITION,
+                         ik_vec3_make(1, 1, 0));
+    memcpy(keep, q, sizeof q);
+    CHECK(ik_skeleton_ccd_scratch_size(&s, 0) == 0 && ik_skeleton_ccd_scratch_size(NULL, 1) == 0);
+    CHECK(ik_skeleton_ccd_solve(NULL, &e, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_ccd_solve(&s, NULL, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, NULL, sizeof scratch, NULL, NULL) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 0, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, scratch,
+                                ik_skeleton_ccd_scratch_size(&s, 1) - 2 * sizeof(ik_real), NULL,
+                                NULL) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, (ik_real *)(void *)scratch, scratch,
+                                sizeof scratch, NULL, NULL) == IK_ERR_BAD_ARG); // (q in scratch)
+    o.max_sweeps = 0;
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, &o, q, scratch, sizeof scratch, NULL, NULL) ==
+          IK_ERR_BAD_OPTS);
+    CHECK(memcmp(q, keep, sizeof q) == 0);
+    for (k = 0; k < 8; k++) {
+        b = e;
+        if (k == 0)
+            b.joint = 3;
+        if (k == 1)
+            b.target.x = (ik_real)HUGE_VAL;
+        if (k == 2)
+            b.kind = IK_EFFECTOR_DIRECTION, b.target = ik_vec3_zero();
+        if (k == 3)
+            b.blend = IK_R(1.5);
+        if (k == 4)
+            b.priority = 2;
+        if (k == 5)
+            b.rotation_weight = -1;
+        if (k == 6)
+            b.kind = IK_EFFECTOR_AIM, b.axis = ik_vec3_make(0, 0, 2);
+        if (k == 7)
+            b.kind = IK_EFFECTOR_POSE, b.target_rot = ik_quat_make(0, 0, 0, 0);
+        CHECK(ik_skeleton_ccd_solve(&s, &b, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+              IK_ERR_BAD_ARG);
+        CHECK(memcmp(q, keep, sizeof q) == 0);
+    }
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, scratch, ik_skeleton_ccd_scratch_size(&s, 1),
+                                &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    o = ik_default_ccd_opts(); // (and the other statuses: one sweep; a target out of reach)
+    o.max_sweeps = 1;
+    memcpy(q, keep, sizeof q);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, &o, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_MAX_ITERATIONS && info.iterations == 1);
+    e.target = ik_vec3_make(5, 1, 0);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, NULL, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+    CHECK_NEAR(info.position_error, sqrt(26.0) - 2, 1e-6); // (the arm pointing at it)
+    j[0] = ik_joint_ball(ik_xform_identity());             // a term of weight 0 moves nothing
+    s = ik_skeleton_make(j, NULL, 1);
+    e = ik_effector_make(0, ik_xform_identity(), IK_EFFECTOR_DIRECTION, ik_vec3_make(1, 0, 0));
+    o = ik_default_ccd_opts();
+    o.orientation_weight = 0;
+    memset(q, 0, sizeof q);
+    CHECK(ik_skeleton_ccd_solve(&s, &e, 1, &o, q, scratch, sizeof scratch, &info, NULL) == IK_OK);
+    CHECK(info.status == IK_STATUS_STALLED && q[0] == 0 && q[1] == 0 && q[2] == 0);
+}
+
 // Bad input: a status code, q untouched.
 static void test_skeleton_bad_input(void)
 {
@@ -556,4 +889,10 @@ void test_skeleton(void)
     RUN(test_skeleton_priorities);
     RUN(test_skeleton_blend);
     RUN(test_skeleton_bad_input);
+    RUN(test_skeleton_ccd_as_chain);
+    RUN(test_skeleton_ccd_kinds);
+    RUN(test_skeleton_ccd_priorities);
+    RUN(test_skeleton_ccd_blend);
+    RUN(test_skeleton_ccd_humanoid);
+    RUN(test_skeleton_ccd_bad_input);
 }
