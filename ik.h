@@ -2728,7 +2728,15 @@ static inline void ik__pass_keep(const ik__tree *tree, ik_xform *out_frames, int
 // frames, and the chain's tip is not used (docs/skeletons.md, "One kinematics pass").
 static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
-                             ik_xform *out_frames, ik_mat3 *out_rot, const ik__tree *tree)
+                             ik_xform *out_frames, ik_mat3 *out_rot, const ik__tree *tree);
+
+// ik__jacobian(), its copy for trees (treed) and for chains (the tree's steps compiled out).
+static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain,
+                                                           const ik__joint_table *table,
+                                                           const ik_real *q, int rows, int dof,
+                                                           ik_real *jac, bool euler, ik_real ow,
+                                                           ik_xform *out_frames, ik_mat3 *out_rot,
+                                                           const ik__tree *tree, const bool treed)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -2748,7 +2756,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
             const ik_joint *j = &chain->joints[i];
             const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
-            ik__tree_load(tree, out_frames, i, &r, &p);
+            if (treed)
+                ik__tree_load(tree, out_frames, i, &r, &p);
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if (code & IK__CODE_ROTATED)
                 origin = ik__pass_origin(&r, j, code, origin);
@@ -2775,11 +2784,12 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
                     ik__jacobian_set(jac, rows, dof, col, lin, w);
                 col++;
             }
-            ik__pass_keep(tree, out_frames, i, &r, p);
+            if (treed || out_frames)
+                ik__pass_keep(treed ? tree : NULL, out_frames, i, &r, p);
         }
     }
     IK_ASSERT(col == dof);
-    if (tree)
+    if (treed)
         return ik_xform_identity();
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
@@ -2793,6 +2803,17 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
     if (jac && deferred)
         ik__pass_deferred(jac, dof, effector.pos, ow);
     return effector;
+}
+
+static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table, const ik_real *q,
+                             int rows, int dof, ik_real *jac, bool euler, ik_real ow,
+                             ik_xform *out_frames, ik_mat3 *out_rot, const ik__tree *tree)
+{
+    if (tree)
+        return ik__jacobian_pass(chain, table, q, rows, dof, jac, euler, ow, out_frames, out_rot,
+                                 tree, true);
+    return ik__jacobian_pass(chain, table, q, rows, dof, jac, euler, ow, out_frames, out_rot, NULL,
+                             false);
 }
 
 // ik_chain_fk() (rows 6, no Jacobian wanted) and ik_chain_jacobian(): checks, pass, outputs.
@@ -5124,7 +5145,8 @@ static void ik__clamp_error(const ik__jac_work *w, ik_real max_step, ik_real *e)
         for (i = 0; i < w->goal_count; i++)
             if (k == w->goals[i].row + w->goals[i].pos_rows && w->goals[i].rot_rows > 0)
                 n = w->goals[i].rot_rows;
-        len = ik__rows_length(e + k, n, 1);
+        len = n == 3 ? IK_SQRT(e[k] * e[k] + e[k + 1] * e[k + 1] + e[k + 2] * e[k + 2])
+                     : ik__rows_length(e + k, n, 1);
         if (len > max_step)
             for (i = k; i < k + n; i++)
                 e[i] *= max_step / len;
