@@ -880,6 +880,63 @@ static void test_skeleton_bad_input(void)
     }
 }
 
+// A floating root (ik_joints_floating_root()) carrying a random tree: random pose targets for
+// the root's child and a position target further down are met from far starts (the root's six
+// values free), and the root's values are its position and exponential map.
+static void test_skeleton_floating_root(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 707 };
+    int trial, runs = 300, solved = 0, exact_root = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree body, t;
+        ik_real truth[SK_DOF], q[SK_DOF];
+        ik_effector e[2];
+        ik_solve_info info;
+        ik_xform frames[SK_MAX], root;
+        int i, n = 3 + (int)(test_rng_next(&rng) % 8);
+        sk_random_tree(&rng, n, 0, false, &body);
+        ik_joints_floating_root(t.joints);
+        t.parents[0] = -1, t.parents[1] = 0, t.parents[2] = 1, t.parents[3] = 2;
+        for (i = 0; i < n; i++) { // (the body hangs from the ball)
+            t.joints[4 + i] = body.joints[i];
+            t.parents[4 + i] = body.parents[i] < 0 ? 3 : body.parents[i] + 4;
+        }
+        t.n = n + 4;
+        t.skeleton = ik_skeleton_make(t.joints, t.parents, t.n);
+        t.dof = ik_skeleton_dof(&t.skeleton);
+        sk_random_state(&rng, &t, 1.5, truth);
+        for (i = 0; i < 3; i++)
+            truth[i] = (ik_real)test_rng_uniform(&rng, -5, 5);
+        ik_skeleton_fk(&t.skeleton, truth, frames);
+        root = frames[3];
+        exact_root +=
+            test_vec3_dist(root.pos, ik_vec3_make(truth[0], truth[1], truth[2])) <
+                TOL(1e-12, 1e-5) &&
+            test_quat_angle(root.rot,
+                            ik_quat_from_expmap(ik_vec3_make(truth[3], truth[4], truth[5]))) <
+                TOL(1e-12, 1e-5);
+        e[0] = ik_effector_make(3, ik_xform_identity(), IK_EFFECTOR_POSE, root.pos);
+        e[0].target_rot = root.rot;
+        e[1] = ik_effector_make(t.n - 1, ik_xform_identity(), IK_EFFECTOR_POSITION,
+                                frames[t.n - 1].pos);
+        memset(q, 0, sizeof q); // (the root at the origin, 5 m or so from its target)
+        CHECK(ik_skeleton_solve(&t.skeleton, e, 2, NULL, q, scratch, sizeof scratch, &info, NULL) ==
+              IK_OK);
+        if (info.status == IK_STATUS_CONVERGED) {
+            double pos, rot;
+            solved++;
+            sk_effector_errors(&t, q, &e[0], &pos, &rot);
+            CHECK(pos <= TOL(1e-8, 1e-4) && rot <= TOL(1e-8, 2e-3));
+        }
+    }
+    printf("  floating root: %d/%d solved from the origin (root and a point below it), the root's "
+           "values its position and rotation in %d\n",
+           solved, runs, exact_root);
+    CHECK(exact_root == runs);
+    CHECK(solved >= runs * 95 / 100);
+}
+
 void test_skeleton(void)
 {
     RUN(test_skeleton_fk);
@@ -889,6 +946,7 @@ void test_skeleton(void)
     RUN(test_skeleton_priorities);
     RUN(test_skeleton_blend);
     RUN(test_skeleton_bad_input);
+    RUN(test_skeleton_floating_root);
     RUN(test_skeleton_ccd_as_chain);
     RUN(test_skeleton_ccd_kinds);
     RUN(test_skeleton_ccd_priorities);
