@@ -5983,31 +5983,67 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     return IK_OK;
 }
 
-// Where the run ends with priority 0 not met: iterations on priority 0 alone from there, as many
-// as max_iterations leaves (docs/skeletons.md, "Priorities"), then every effector's errors and the
-// status.
-static bool ik__priority_polish(ik__jac_work *w, int max_iterations, ik_solve_info *res)
+// More iterations from w's state on the first m rows (first_rows as w's), until res->iterations
+// reaches `until` at most; then the errors of every row and the status (docs/skeletons.md,
+// "Priorities").
+static bool ik__skeleton_more(ik__jac_work *w, int m, int first_rows, int until, ik_solve_info *res)
 {
-    const int m = w->m, m1 = w->first_rows;
-    ik_solve_info more;
-    ik_jacobian_opts left = *w->o;
+    const int all = w->m, m1 = w->first_rows;
     const ik_jacobian_opts *o = w->o;
+    ik_jacobian_opts left = *o;
+    ik_solve_info more;
     bool ok;
-    left.max_iterations = max_iterations - res->iterations;
-    w->m = m1, w->first_rows = 0;
-    if (left.max_iterations < 1 || ik__progress_met(w)) {
-        w->m = m, w->first_rows = m1;
+    left.max_iterations = until - res->iterations;
+    if (left.max_iterations < 1)
         return true;
-    }
-    w->o = &left;
+    w->m = m, w->first_rows = first_rows, w->o = &left;
     ik__jacobian_start(w);
     ok = ik__iterate(w, &more);
-    w->m = m, w->first_rows = m1, w->o = o;
+    w->m = all, w->first_rows = m1, w->o = o;
     w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
     res->iterations += more.iterations;
     if (ik__progress_met(w))
         res->status = IK_STATUS_CONVERGED;
+    else if (more.status != IK_STATUS_CONVERGED) // (a part converged: the run's status stays)
+        res->status = more.status;
     res->position_error = w->at.pos_err, res->rotation_error = w->at.rot_err;
+    return ok;
+}
+
+// Whether priority 0's effectors are met at w's state.
+static bool ik__priority_met(ik__jac_work *w)
+{
+    const int m = w->m, m1 = w->first_rows;
+    bool met;
+    w->m = m1, w->first_rows = 0;
+    met = ik__progress_met(w);
+    w->m = m, w->first_rows = m1;
+    (void)ik__progress_met(w); // (w->at's errors: every effector's again)
+    return met;
+}
+
+// Two priorities that did not converge: where they stalled (a local minimum of priority 1 within
+// priority 0's solutions, say), both as one task from there; then, where priority 0 is not met,
+// priority 0 alone (docs/skeletons.md, "Priorities"); the stall's state if that met priority 0
+// and its error was no larger. The iterations: the two fifths of max_iterations kept back.
+static bool ik__priority_rescue(ik__jac_work *w, int max_iterations, ik_solve_info *res)
+{
+    const ik_status stalled = res->status;
+    const bool kept = stalled == IK_STATUS_STALLED && ik__priority_met(w);
+    const ik_real kept_err = w->at.err;
+    bool ok = true;
+    memcpy(w->dq1, w->q, (size_t)w->dof * sizeof *w->q); // (the stall's state, kept)
+    if (stalled == IK_STATUS_STALLED)
+        ok = ik__skeleton_more(w, w->m, 0, max_iterations - max_iterations / 5, res);
+    if (ok && res->status != IK_STATUS_CONVERGED && !ik__priority_met(w))
+        ok = ik__skeleton_more(w, w->first_rows, 0, max_iterations, res);
+    if (ok && res->status != IK_STATUS_CONVERGED && kept && kept_err <= w->at.err) {
+        memcpy(w->q, w->dq1, (size_t)w->dof * sizeof *w->q); // (the stall's state was better)
+        w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
+        (void)ik__progress_met(w);
+        res->status = stalled;
+        res->position_error = w->at.pos_err, res->rotation_error = w->at.rot_err;
+    }
     return ok;
 }
 
@@ -6017,7 +6053,7 @@ IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector
                                   ik_effector_info *out_effectors)
 {
     const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
-    ik_jacobian_opts first = o; // (two priorities: a fifth of the iterations kept for a polish)
+    ik_jacobian_opts first = o; // (two priorities: two fifths of the iterations kept back)
     ik_solve_info res;
     ik__jac_work w;
     int k;
@@ -6025,10 +6061,10 @@ IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector
                                      scratch_size, info, out_effectors);
     if (r != IK_OK)
         return r;
-    first.max_iterations -= w.first_rows > 0 ? o.max_iterations / 5 : 0;
+    first.max_iterations -= w.first_rows > 0 ? 2 * (o.max_iterations / 5) : 0;
     w.o = &first;
     if (!ik__iterate(&w, &res) || (w.first_rows > 0 && res.status != IK_STATUS_CONVERGED &&
-                                   !ik__priority_polish(&w, o.max_iterations, &res)))
+                                   !ik__priority_rescue(&w, o.max_iterations, &res)))
         return IK_ERR_NUMERIC;
     r = ik__jacobian_store(&w, q_io);
     if (r == IK_OK && info)
