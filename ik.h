@@ -1122,9 +1122,10 @@ typedef struct ik_effector {
     ik_vec3 axis;            // AIM, DIRECTION, FREE_AXIS: unit axis in the effector frame
     ik_vec3 target;          // position, point looked at, or direction (see the kind)
     ik_quat target_rot;      // POSE, FREE_AXIS: the rotation (normalized for use)
-    ik_real position_weight; // >= 0, default 1: the position rows' weight
-    ik_real rotation_weight; // >= 0, default 1: the rotation rows' weight, in units of the
-                             // options' orientation_weight (model units per radian)
+    ik_real position_weight; // 0 or 1e-6 .. 1e6, default 1: the position rows' weight
+    ik_real rotation_weight; // 0 or 1e-6 .. 1e6, default 1: the rotation rows' weight, in units
+                             // of the options' orientation_weight (model units per radian; their
+                             // product at most IK_MAX_MAGNITUDE)
     ik_real blend;           // [0, 1], default 1: the target solved for is the effector's pose at
                              // the start blended this far toward its target (0: held where it
                              // starts; positions and directions linearly, rotations by slerp)
@@ -1175,9 +1176,9 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
 // Jacobian IK on a skeleton: every effector's rows stacked into one task (3 position rows, 3 for
 // a rotation, 2 for an axis), each weighted, stepped as ik_jacobian_solve() steps a chain (the
 // same method, limits, ball limits, rest pose, max_step per effector), with priority 1's rows in
-// the null space of priority 0's (a fifth of max_iterations kept back: if the run ends with
-// priority 0 not met, they solve priority 0 alone). Converged when every effector is within the
-// tolerances;
+// the null space of priority 0's (two fifths of max_iterations kept back: where the run stalls,
+// both as one task, then, where priority 0 is not met, priority 0 alone; docs/skeletons.md,
+// "Priorities"). Converged when every effector is within the tolerances;
 // unreachable when not converged and a position target is farther than the joints between it and
 // the root can reach. info (may be NULL): the largest errors over the effectors;
 // out_effectors (may be NULL): [effector_count] each one's errors and whether it was met.
@@ -5302,7 +5303,7 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
 {
     const int m = w->m, m1 = w->first_rows, m2 = m - m1, dof = w->dof;
     ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1, *j2 = w->jac_trial;
-    ik_jacobian_opts first = *o;
+    ik_jacobian_opts first = *o, second = *o;
     int c, r;
     first.rest = NULL; // (the rest pose pulls in what both leave free)
     ik__priority_projector(w, m1);
@@ -5317,12 +5318,16 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
             e2[r] -= jac[(m1 + r) * dof + c] * dq1[c];
     }
     memcpy(j2, jac + m1 * dof, (size_t)(m2 * dof) * sizeof *j2);
-    ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, m2, j2); // J2 N1 = J2 - D J1
+    ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, m2, j2);           // J2 N1 = J2 - D J1
+    second.rcond = o->rcond > 64 * IK_EPSILON ? o->rcond : 64 * IK_EPSILON; // (J2 N1's rank:
+    // its singular values below that are priority 0's rows' rounding, in float above 1e-9)
     w->jac = j2, w->m = m2, w->by_goals = false;
-    ik__jacobian_step(w->chain, o, w, m2, dof, e2, w->scale, w->euler);
+    ik__jacobian_step(w->chain, &second, w, m2, dof, e2, w->scale, w->euler);
     w->jac = jac, w->m = m, w->by_goals = true;
-    for (c = 0; c < dof; c++) // (W as the projector has it: the step may have reweighed jw)
+    for (c = 0; c < dof; c++) { // (W as the projector has it; the forced moves put back below)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+        w->dq[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
+    }
     ik__priority_null(w, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
@@ -5695,7 +5700,9 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
         r = IK_ERR_NULL_ARG;
     if (r == IK_OK &&
         (joint < 0 || joint >= skeleton->joint_count || !ik__xform_valid(&offset) ||
-         ik__overlap(q, (size_t)dof * sizeof *q, out_jacobian, 6 * (size_t)dof * sizeof *q)))
+         ik__overlap(q, (size_t)dof * sizeof *q, out_jacobian, 6 * (size_t)dof * sizeof *q) ||
+         ik__overlap(out_frames, (size_t)skeleton->joint_count * sizeof *out_frames, out_jacobian,
+                     6 * (size_t)dof * sizeof *q)))
         r = IK_ERR_BAD_ARG;
     if (r != IK_OK)
         return r;
@@ -5748,6 +5755,13 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
            sizeof(ik_real);
 }
 
+// Whether an effector's weight is 0 or within [1e-6, 1e6] (its rows' errors and their squares
+// neither underflow nor overflow, in float too).
+static bool ik__effector_weight_valid(ik_real weight)
+{
+    return weight == 0 || (weight >= IK_R(1e-6) && weight <= IK_R(1e6));
+}
+
 // Whether an effector is well formed for a skeleton of joint_count joints.
 static bool ik__effector_valid(const ik_effector *e, int joint_count)
 {
@@ -5764,9 +5778,9 @@ static bool ik__effector_valid(const ik_effector *e, int joint_count)
         return false;
     if (rot && !ik__quat_usable(e->target_rot))
         return false;
-    return ik__bounded(e->position_weight) && e->position_weight >= 0 &&
-           ik__bounded(e->rotation_weight) && e->rotation_weight >= 0 && e->blend >= 0 &&
-           e->blend <= 1 && (e->priority == 0 || e->priority == 1);
+    return ik__effector_weight_valid(e->position_weight) &&
+           ik__effector_weight_valid(e->rotation_weight) && e->blend >= 0 && e->blend <= 1 &&
+           (e->priority == 0 || e->priority == 1);
 }
 
 // The task rows an effector takes: 3 for a position, 3 for a rotation, 2 for an axis.
@@ -5839,6 +5853,17 @@ static void ik__goal_blend(const ik__jac_work *w, const ik_effector *e, ik__effe
             : ik_quat_rotate(*goal, g->axis);
 }
 
+// The orientation weight of a skeleton solve: the options', or the skeleton's size over its moving
+// joints.
+static ik_real ik__skeleton_ow(const ik_chain *chain, const ik_skeleton *skeleton,
+                               const ik_jacobian_opts *o)
+{
+    return o->orientation_weight > 0
+               ? o->orientation_weight
+               : ik__length_scale(ik__skeleton_size(chain, skeleton->parents)) /
+                     (ik_real)ik__movable_joints(chain);
+}
+
 // An effector's goal at row: its target, or blended from its start pose (blend < 1).
 static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
                           ik__effector_goal *g)
@@ -5908,8 +5933,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->full_rows = 0;
     w->jac_stale = false;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
-    w->ow = o->orientation_weight > 0 ? o->orientation_weight
-                                      : w->scale / (ik_real)ik__movable_joints(w->chain);
+    w->ow = ik__skeleton_ow(w->chain, skeleton, o);
     ik__jacobian_load(w, q_io);
     for (k = 0; k < count && effectors[k].blend == 1; k++)
         ;
@@ -5939,6 +5963,23 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->turn = NULL;
 }
 
+// Whether a skeleton solve's arrays overlap where they must not: the skeleton, its parents, the
+// effectors and their infos with the scratch; the infos with q and info.
+static bool ik__skeleton_overlaps(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                  int count, const ik_real *q, int dof, const ik_solve_info *info,
+                                  const ik_effector_info *out, const void *scratch, size_t size)
+{
+    const size_t n = (size_t)count, outs = out ? n * sizeof *out : 0;
+    return ik__overlap(skeleton, sizeof *skeleton, scratch, size) ||
+           ik__overlap(effectors, n * sizeof *effectors, scratch, size) ||
+           ik__overlap(out, outs, scratch, size) ||
+           ik__overlap(out, outs, q, (size_t)dof * sizeof *q) ||
+           ik__overlap(out, outs, info, info ? sizeof *info : 0) ||
+           ik__overlap(skeleton->parents,
+                       skeleton->parents ? (size_t)skeleton->joint_count * sizeof(int) : 0, scratch,
+                       size);
+}
+
 // Checks a skeleton solve's input and sets up w in scratch for a run.
 static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton,
                                     const ik_effector *effectors, int count,
@@ -5948,7 +5989,7 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
 {
     ik_chain chain;
     ik_real *base;
-    size_t need, bytes = (size_t)(count > 0 ? count : 0);
+    size_t need;
     int dof = 0, rows = 0, k, pos_rows, rot_rows;
     ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, &dof);
     if (r != IK_OK)
@@ -5965,14 +6006,13 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     chain = ik__skeleton_chain(skeleton);
     r = ik__solver_validate_rest(&chain, dof, q_io, ik__jacobian_opts_valid(o), o->rest, scratch,
                                  scratch_size, 0, info);
-    if (r == IK_OK &&
-        (ik__overlap(effectors, bytes * sizeof *effectors, scratch, scratch_size) ||
-         ik__overlap(out_effectors, out_effectors ? bytes * sizeof *out_effectors : 0, scratch,
-                     scratch_size) ||
-         ik__overlap(skeleton->parents,
-                     skeleton->parents ? (size_t)skeleton->joint_count * sizeof(int) : 0, scratch,
-                     scratch_size)))
+    if (r == IK_OK && ik__skeleton_overlaps(skeleton, effectors, count, q_io, dof, info,
+                                            out_effectors, scratch, scratch_size))
         r = IK_ERR_BAD_ARG;
+    for (k = 0; r == IK_OK && k < count; k++) // (a rotation's weight times ow: at most 1e12)
+        if (effectors[k].kind != IK_EFFECTOR_POSITION &&
+            effectors[k].rotation_weight > IK_MAX_MAGNITUDE / ik__skeleton_ow(&chain, skeleton, o))
+            r = IK_ERR_BAD_ARG;
     if (r != IK_OK)
         return r;
     need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);
@@ -7212,7 +7252,7 @@ static int ik__ccd_tree_pairs(const ik__ccd_tree *t, int k, ik_vec3 o, ik_vec3 *
     } else if (g->rot_rows && g->kind == IK_EFFECTOR_AIM) {
         far = ik_vec3_length(ik_vec3_sub(s->goal, s->pos));
         e[0] = ik_vec3_add_scaled(ik_vec3_sub(s->pos, o), s->axis, far);
-        wt[m++] = far > 0 ? wo / far / far : 0; // (|e - d| / far: the angle's chord)
+        wt[m++] = far > 64 * IK_EPSILON ? wo / far / far : 0; // (|e - d| / far: the chord)
     }
     *npos = m;
     if (g->rot_rows == 3) {
@@ -7434,6 +7474,7 @@ static void ik__ccd_tree_init(ik__ccd_tree *t, const ik_skeleton *skeleton,
     t->goals_work.tree.parents = skeleton->parents;
     t->goals_work.tree.frames = t->frames;
     t->goals_work.ow = 1; // (CCD's w_o is dimensionless: the rotation weights alone)
+    t->goals_work.scale = ik__length_scale(ik__skeleton_size(&t->chain, skeleton->parents));
     ik__ccd_load(w);
     ik__ccd_store(w, true);
     ik__jacobian(&t->chain, NULL, w->q, 6, dof, NULL, false, 1, NULL, NULL, &t->goals_work.tree);

@@ -832,6 +832,7 @@ static void test_skeleton_bad_input(void)
     ik_skeleton s, bad;
     ik_effector e, b;
     ik_xform frames[3];
+    ik_jacobian_opts opts = ik_default_jacobian_opts();
     j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
     j[1] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(1, 0, 0)), ik_vec3_make(0, 0, 1));
     j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 1, 0)), ik_vec3_make(1, 0, 0));
@@ -856,7 +857,7 @@ static void test_skeleton_bad_input(void)
     CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, ik_skeleton_scratch_size(&s, &e, 1), NULL,
                             NULL) == IK_OK);
     memcpy(q, keep, sizeof q);
-    for (k = 0; k < 8; k++) {
+    for (k = 0; k < 11; k++) {
         b = e;
         if (k == 0)
             b.joint = 3;
@@ -874,10 +875,37 @@ static void test_skeleton_bad_input(void)
             b.kind = IK_EFFECTOR_AIM, b.axis = ik_vec3_make(0, 0, 2);
         if (k == 7)
             b.kind = IK_EFFECTOR_POSE, b.target_rot = ik_quat_make(0, 0, 0, 0);
-        CHECK(ik_skeleton_solve(&s, &b, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+        if (k == 8) // (a weight whose rows' errors underflow: "met" at 0.2 m)
+            b.position_weight = IK_R(1e-7);
+        if (k == 9) // (one whose squares overflow float)
+            b.position_weight = IK_R(1e7);
+        if (k == 10) // (a rotation weight times the orientation weight above 1e12)
+            b.kind = IK_EFFECTOR_POSE, b.rotation_weight = IK_R(1e6),
+            opts.orientation_weight = IK_R(1e7);
+        CHECK(ik_skeleton_solve(&s, &b, 1, &opts, q, scratch, sizeof scratch, NULL, NULL) ==
               IK_ERR_BAD_ARG);
-        CHECK(memcmp(q, keep, sizeof q) == 0);
+        CHECK(ik_skeleton_ccd_solve(&s, &b, 1, NULL, q, scratch, sizeof scratch, NULL, NULL) ==
+              (k == 10 ? IK_OK : IK_ERR_BAD_ARG)); // (CCD weighs rotations without ow)
+        memcpy(q, keep, sizeof q);
+        opts = ik_default_jacobian_opts();
     }
+    b = ik_effector_make(1, ik_xform_identity(), IK_EFFECTOR_AIM, ik_vec3_zero());
+    ik_skeleton_fk(&s, q, frames);
+    b.target = ik_vec3_add(frames[1].pos, ik_vec3_make(IK_R(1e-170), 0, 0)); // (at its origin)
+    {
+        ik_solve_info at;
+        CHECK(ik_skeleton_solve(&s, &b, 1, NULL, q, scratch, sizeof scratch, &at, NULL) == IK_OK &&
+              at.status == IK_STATUS_CONVERGED);
+        CHECK(ik_skeleton_ccd_solve(&s, &b, 1, NULL, q, scratch, sizeof scratch, &at, NULL) ==
+                  IK_OK &&
+              at.status == IK_STATUS_CONVERGED); // (CCD measured a direction from noise there)
+        memcpy(q, keep, sizeof q);
+    }
+    CHECK(ik_skeleton_solve(&s, &e, 1, NULL, q, scratch, sizeof scratch, NULL,
+                            (ik_effector_info *)(void *)q) == IK_ERR_BAD_ARG); // (infos over q)
+    CHECK(memcmp(q, keep, sizeof q) == 0);
+    CHECK(ik_skeleton_jacobian(&s, q, 1, ik_xform_identity(), (ik_real *)(void *)frames,
+                               frames) == IK_ERR_BAD_ARG); // (the Jacobian over the frames)
 }
 
 // A floating root (ik_joints_floating_root()) carrying a random tree: random pose targets for
