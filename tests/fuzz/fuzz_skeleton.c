@@ -388,10 +388,12 @@ static void sk_check_fk(const sk_case *c, ik_result r, int bad, int nulls, const
     FZ_CHECK(r == IK_ERR_NULL_ARG ? nulls || !frames : r == IK_ERR_BAD_ARG ? bad : 0);
 }
 
-// ik_skeleton_fk and ik_skeleton_jacobian at the case's start, sometimes with q inside an output.
+// ik_skeleton_fk and ik_skeleton_jacobian at the case's q (the answer where the solve succeeded),
+// sometimes with q inside an output.
 static void sk_kinematics(fz *f, sk_case *c)
 {
-    static ik_real frames_mem[2][SK_JOINTS * 7], jac_mem[6 * SK_DOF], before[6 * SK_DOF];
+    // (room for q inside the frames of one call or the Jacobian from any of their reals)
+    static ik_real frames_mem[2][SK_JOINTS * 7 + SK_DOF], jac_mem[7 * SK_DOF], before[7 * SK_DOF];
     const ik_skeleton *skeleton = c->null_skeleton ? NULL : &c->skeleton;
     ik_xform *frames = fz_chance(f, 8) ? NULL : (ik_xform *)(void *)frames_mem[0];
     ik_xform *frames2 = frames ? (ik_xform *)(void *)frames_mem[1] : NULL;
