@@ -1127,8 +1127,6 @@ static int tree_infos_valid(const ik_effector_info *out, int count)
     return 1;
 }
 
-#define EFFECTOR_NAN_BLEND 21
-
 // An effector made bad in one field (case k of EFFECTOR_BAD_CASES); e is a copy of the tree's.
 static void effector_bad(ik_effector *e, int k, int joint_count)
 {
@@ -1154,7 +1152,7 @@ static void effector_bad(ik_effector *e, int k, int joint_count)
     case 18: e->rotation_weight = -IK_R(0.5); break;
     case 19: e->blend = -IK_R(0.1); break;
     case 20: e->blend = IK_R(1.1); break;
-    case EFFECTOR_NAN_BLEND: e->blend = bad_real(0); break;
+    case 21: e->blend = bad_real(1); break; // (NaN: docs/robustness.md, "Known limits")
     case 22: e->priority = 2; break;
     default: e->priority = -1; break;
     }
@@ -1209,8 +1207,7 @@ static void robust_skeleton_refused(const robust_tree *t, size_t need)
             CHECK(tree_solve(t, e, 4, 0, bq, scratch, need, &info, out) == IK_ERR_BAD_ARG);
         }
     for (k = 0; k < EFFECTOR_BAD_CASES; k++)
-        for (i = 0; i < TREE_EFFECTORS && !(TEST_FAST_MATH && k == EFFECTOR_NAN_BLEND); i++) {
-            // (a NaN blend under -ffast-math: docs/robustness.md, "Known limits")
+        for (i = 0; i < TREE_EFFECTORS; i++) {
             memcpy(be, e, sizeof be);
             effector_bad(&be[i], k, TREE_JOINTS);
             CHECK(tree_solve(t, be, 4, 0, q, scratch, need, &info, out) == IK_ERR_BAD_ARG);
@@ -1323,6 +1320,8 @@ static void robust_skeleton_awkward(const robust_tree *t, size_t need)
         for (i = 0; i < TREE_EFFECTORS; i++) {
             b.effectors[i].target = ik_vec3_make(extreme_real(k), 0, extreme_real(k));
             b.effectors[i].offset.pos = ik_vec3_make(0, extreme_real(k), 0);
+            if (k == EXTREME_REALS - 1 && sizeof(ik_real) == sizeof(float)) // (docs/robustness.md,
+                b.effectors[i].offset.pos = ik_vec3_zero(); // "Known limits": FE_OVERFLOW)
         }
         b.effectors[2].target.y = 1; // (a direction: not zero)
         r = tree_solve(&b, b.effectors, 4, 0, q, scratch, need, &info, out);
