@@ -1027,6 +1027,402 @@ static void test_robust_jacobian(void)
     }
 }
 
+// ---- skeletons ---------------------------------------------------------------------------------
+
+#define TREE_JOINTS    6
+#define TREE_DOF       7
+#define TREE_EFFECTORS 4
+
+// A tree: a hinge, a limited ball, then two branches (a limited hinge and a slider; a hinge and
+// a fixed tip); effectors of four kinds, one of priority 1, one blended.
+typedef struct robust_tree {
+    ik_joint joints[TREE_JOINTS];
+    int parents[TREE_JOINTS];
+    ik_ball_limit limit;
+    ik_skeleton skeleton;
+    ik_effector effectors[TREE_EFFECTORS];
+} robust_tree;
+
+static void robust_tree_make(robust_tree *t)
+{
+    static const int parents[TREE_JOINTS] = { -1, 0, 1, 2, 1, 4 };
+    ik_joint *j = t->joints;
+    ik_effector *e = t->effectors;
+    j[0] = ik_joint_revolute(ik_xform_identity(), ik_vec3_make(0, 0, 1));
+    j[1] = ik_joint_ball(ik_xform_translation(ik_vec3_make(0, 0, 1)));
+    CHECK(ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), 1, IK_R(0.8), -1, 1,
+                             &t->limit) == IK_OK);
+    j[1].limit = &t->limit;
+    j[2] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 1, 0));
+    j[2].lo = -2, j[2].hi = 2;
+    j[3] = ik_joint_prismatic(ik_xform_translation(ik_vec3_make(0, 0, 1)), ik_vec3_make(0, 0, 1));
+    j[3].lo = 0, j[3].hi = IK_R(0.5);
+    j[4] = ik_joint_revolute(ik_xform_translation(ik_vec3_make(IK_R(0.5), 0, 1)),
+                             ik_vec3_make(1, 0, 0));
+    j[5] = ik_joint_fixed(ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.5))));
+    memcpy(t->parents, parents, sizeof parents);
+    t->skeleton = ik_skeleton_make(j, t->parents, TREE_JOINTS);
+    e[0] = ik_effector_make(3, ik_xform_translation(ik_vec3_make(0, 0, IK_R(0.1))),
+                            IK_EFFECTOR_POSITION, ik_vec3_make(1, IK_R(0.5), IK_R(2.5)));
+    e[1] = ik_effector_make(5, ik_xform_identity(), IK_EFFECTOR_AIM, ik_vec3_make(2, 2, 2));
+    e[2] = ik_effector_make(4, ik_xform_identity(), IK_EFFECTOR_DIRECTION, ik_vec3_make(0, 1, 0));
+    e[2].axis = ik_vec3_make(1, 0, 0);
+    e[2].priority = 1;
+    e[3] = ik_effector_make(5, ik_xform_identity(), IK_EFFECTOR_FREE_AXIS, ik_vec3_make(1, 1, 2));
+    e[3].target_rot = ik_quat_from_axis_angle(ik_vec3_make(0, 1, 0), IK_R(0.5));
+    e[3].blend = IK_R(0.5);
+}
+
+static const ik_real tree_q0[TREE_DOF] = { IK_R(0.1), 0, IK_R(0.2), 0, IK_R(0.3), IK_R(0.1), 0 };
+
+// Every joint value within its limits (the ball's by its cone and twist).
+static int tree_within_limits(const robust_tree *t, const ik_real *q)
+{
+    ik_quat ball = ik_quat_from_expmap(ik_vec3_make(q[1], q[2], q[3]));
+    return reals_finite(q, TREE_DOF) && ik_ball_limit_contains(&t->limit, ball) && q[4] >= -2 &&
+           q[4] <= 2 && q[5] >= 0 && q[5] <= IK_R(0.5);
+}
+
+// bad_opts: 0 defaults, -1 NULL options, 1.. one field out of range; JACOBIAN_BAD_OPTS + 1: a
+// rest pose with an Inf, + 2: a rest pose inside the scratch s.
+static ik_result tree_solve(const robust_tree *t, const ik_effector *e, int count, int bad_opts,
+                            ik_real *q, void *s, size_t n, ik_solve_info *info,
+                            ik_effector_info *out)
+{
+    static const ik_real bad_rest[TREE_DOF] = { 0, 0, 0, 0, 0, 0, (ik_real)HUGE_VAL };
+    ik_jacobian_opts o = ik_default_jacobian_opts();
+    switch (bad_opts) {
+    case 1: memset(&o, 0, sizeof o); break;
+    case 2: o.method = (ik_jacobian_method)4; break;
+    case 3: o.ball_param = (ik_ball_param)2; break;
+    case 4: o.max_iterations = 0; break;
+    case 5: o.tolerance = -1; break;
+    case 6: o.rotation_tolerance = bad_real(0); break;
+    case 7: o.orientation_weight = -1; break;
+    case 8: o.damping = bad_real(1); break;
+    case 9: o.rcond = 1; break;
+    case 10: o.max_step = 0; break;
+    case 11: o.max_joint_step = bad_real(1); break;
+    case 12: o.rest_gain = IK_R(1.5); break;
+    case 13: o.min_improvement = -IK_R(0.1); break;
+    case 14: o._valid = 1; break;
+    case 15: o.rest = bad_rest; break;
+    case 16: o.rest = (const ik_real *)s + 2; break;
+    default: break;
+    }
+    return ik_skeleton_solve(&t->skeleton, e, count, bad_opts < 0 ? NULL : &o, q, s, n, info, out);
+}
+
+// The effectors' infos of an IK_OK solve: finite, non-negative, met as the tolerances say.
+static int tree_infos_valid(const ik_effector_info *out, int count)
+{
+    const ik_jacobian_opts o = ik_default_jacobian_opts();
+    int k;
+    for (k = 0; k < count; k++)
+        if (!reals_finite(&out[k].position_error, 1) || !reals_finite(&out[k].rotation_error, 1) ||
+            out[k].position_error < 0 || out[k].rotation_error < 0 ||
+            out[k].met != (out[k].position_error <= o.tolerance &&
+                           out[k].rotation_error <= o.rotation_tolerance))
+            return 0;
+    return 1;
+}
+
+// An effector made bad in one field (case k of EFFECTOR_BAD_CASES); e is a copy of the tree's.
+static void effector_bad(ik_effector *e, int k, int joint_count)
+{
+    switch (k) {
+    case 0: e->joint = -1; break;
+    case 1: e->joint = joint_count; break;
+    case 2: e->kind = (ik_effector_kind)5; break;
+    case 3: e->kind = (ik_effector_kind)-1; break;
+    case 4: e->offset.pos.x = bad_real(0); break;
+    case 5: e->offset.pos.y = bad_real(3); break;
+    case 6: e->offset.rot = ik_quat_make(0, 0, 0, 2); break; // not unit
+    case 7: e->target.z = bad_real(1); break;
+    case 8: e->target.x = bad_real(3); break;
+    case 9: e->kind = IK_EFFECTOR_AIM, e->axis = ik_vec3_make(0, 0, 2); break; // not unit
+    case 10: e->kind = IK_EFFECTOR_FREE_AXIS, e->axis = ik_vec3_zero(); break;
+    case 11: e->kind = IK_EFFECTOR_DIRECTION, e->target = ik_vec3_zero(); break;
+    case 12: e->kind = IK_EFFECTOR_POSE, e->target_rot = ik_quat_make(0, 0, 0, 0); break;
+    case 13: e->kind = IK_EFFECTOR_FREE_AXIS, e->target_rot.y = bad_real(0); break;
+    case 14: e->kind = IK_EFFECTOR_POSE, e->target_rot.w = bad_real(2); break;
+    case 15: e->position_weight = -1; break;
+    case 16: e->position_weight = bad_real(0); break;
+    case 17: e->rotation_weight = bad_real(1); break;
+    case 18: e->rotation_weight = -IK_R(0.5); break;
+    case 19: e->blend = -IK_R(0.1); break;
+    case 20: e->blend = IK_R(1.1); break;
+    case 21: e->blend = bad_real(1); break; // (NaN: docs/robustness.md, "Known limits")
+    case 22: e->priority = 2; break;
+    default: e->priority = -1; break;
+    }
+}
+#define EFFECTOR_BAD_CASES 24
+
+// NULLs, counts, bad parents, bad values in q and in every effector field, bad options and too
+// small scratch: each its error code, q, info and the effectors' infos untouched.
+static void robust_skeleton_refused(const robust_tree *t, size_t need)
+{
+    robust_tree b;
+    ik_real q[TREE_DOF], bq[TREE_DOF];
+    ik_solve_info info;
+    ik_effector_info out[TREE_EFFECTORS];
+    ik_effector be[TREE_EFFECTORS];
+    const ik_effector *e = t->effectors;
+    int k, i;
+    memcpy(q, tree_q0, sizeof q);
+    memset(&info, FILL, sizeof info);
+    memset(out, FILL, sizeof out);
+    CHECK(ik_skeleton_solve(NULL, e, 4, NULL, q, scratch, need, &info, out) == IK_ERR_NULL_ARG);
+    CHECK(tree_solve(t, NULL, 4, 0, q, scratch, need, &info, out) == IK_ERR_NULL_ARG);
+    CHECK(tree_solve(t, e, 4, 0, NULL, scratch, need, &info, out) == IK_ERR_NULL_ARG);
+    CHECK(tree_solve(t, e, 4, 0, q, NULL, need, &info, out) == IK_ERR_NULL_ARG);
+    b = *t;
+    b.skeleton.joints = NULL;
+    CHECK(tree_solve(&b, e, 4, 0, q, scratch, need, &info, out) == IK_ERR_NULL_ARG);
+    // counts: joints 0 and IK_MAX_JOINTS + 1, effectors 0 and IK_MAX_EFFECTORS + 1
+    b = *t;
+    b.skeleton.joint_count = 0;
+    CHECK(tree_solve(&b, e, 4, 0, q, scratch, need, &info, out) == IK_ERR_BAD_ARG);
+    b.skeleton.joint_count = IK_MAX_JOINTS + 1;
+    CHECK(tree_solve(&b, e, 4, 0, q, scratch, need, &info, out) == IK_ERR_BAD_ARG);
+    CHECK(tree_solve(t, e, 0, 0, q, scratch, need, &info, out) == IK_ERR_BAD_ARG);
+    CHECK(tree_solve(t, e, IK_MAX_EFFECTORS + 1, 0, q, scratch, need, &info, out) ==
+          IK_ERR_BAD_ARG);
+    // a parent after its child, itself, below -1: refused everywhere
+    for (k = 0; k < 3; k++) {
+        b = *t;
+        b.parents[2] = k == 0 ? 3 : k == 1 ? 2 : -2;
+        b.skeleton = ik_skeleton_make(b.joints, b.parents, TREE_JOINTS);
+        CHECK(ik_skeleton_validate(&b.skeleton) == IK_ERR_BAD_ARG);
+        CHECK(ik_skeleton_dof(&b.skeleton) == -1 && ik_skeleton_state_index(&b.skeleton, 1) == -1);
+        CHECK(ik_skeleton_scratch_size(&b.skeleton, e, 4) == 0);
+        CHECK(tree_solve(&b, e, 4, 0, q, scratch, need, &info, out) == IK_ERR_BAD_ARG);
+    }
+    // bad values in q and in each effector's fields
+    for (k = 0; k < BAD_REALS; k++)
+        for (i = 0; i < TREE_DOF; i++) {
+            memcpy(bq, q, sizeof q);
+            bq[i] = bad_real(k);
+            CHECK(tree_solve(t, e, 4, 0, bq, scratch, need, &info, out) == IK_ERR_BAD_ARG);
+        }
+    for (k = 0; k < EFFECTOR_BAD_CASES; k++)
+        for (i = 0; i < TREE_EFFECTORS; i++) {
+            memcpy(be, e, sizeof be);
+            effector_bad(&be[i], k, TREE_JOINTS);
+            CHECK(tree_solve(t, be, 4, 0, q, scratch, need, &info, out) == IK_ERR_BAD_ARG);
+        }
+    // options out of range; a rest pose with an Inf
+    for (k = 1; k <= JACOBIAN_BAD_OPTS; k++)
+        CHECK(tree_solve(t, e, 4, k, q, scratch, need, &info, out) == IK_ERR_BAD_OPTS);
+    CHECK(tree_solve(t, e, 4, JACOBIAN_BAD_OPTS + 1, q, scratch, need, &info, out) ==
+          IK_ERR_BAD_ARG);
+    // scratch: 0 bytes, more than a real short (aligned and not)
+    CHECK(tree_solve(t, e, 4, 0, q, scratch_at(0), 0, &info, out) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(tree_solve(t, e, 4, 0, q, scratch_at(0), need - sizeof(ik_real) - 1, &info, out) ==
+          IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(tree_solve(t, e, 4, 0, q, scratch_at(0) + 3, need - sizeof(ik_real) - 4, &info, out) ==
+          IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(memcmp(q, tree_q0, sizeof q) == 0 && untouched(&info, sizeof info) &&
+          untouched(out, sizeof out));
+}
+
+// q (its first value on the scratch's last real, on its first), info, the effectors' infos, the
+// effectors, the parents, the joints, the rest pose inside the scratch (need bytes at
+// scratch_at(0)): IK_ERR_BAD_ARG, each of them untouched; q just past the scratch: IK_OK.
+static void robust_skeleton_overlap(const robust_tree *t, size_t need)
+{
+    unsigned char *base = scratch_at(0), *past = scratch_at(need);
+    ik_real q[TREE_DOF], *in;
+    ik_solve_info info, *pinfo;
+    ik_effector_info out[TREE_EFFECTORS], *pout;
+    robust_tree b;
+    size_t off;
+    CHECK(need % sizeof(ik_real) == 0 && need + 2048 <= sizeof scratch - 16);
+    memset(out, FILL, sizeof out);
+    for (off = 0; off < 3; off++) {
+        in = off == 0 ? (ik_real *)(void *)past - 1 : (ik_real *)(void *)(off == 1 ? base : past);
+        memcpy(in, tree_q0, sizeof tree_q0);
+        memset(&info, FILL, sizeof info);
+        CHECK(tree_solve(t, t->effectors, 4, 0, in, base, need, &info, out) ==
+              (off == 2 ? IK_OK : IK_ERR_BAD_ARG));
+        CHECK(off == 2 || (memcmp(in, tree_q0, sizeof tree_q0) == 0 &&
+                           untouched(&info, sizeof info) && untouched(out, sizeof out)));
+    }
+    memcpy(q, tree_q0, sizeof q);
+    memset(&info, FILL, sizeof info);
+    pinfo = (ik_solve_info *)(void *)scratch_at(need - 16);
+    memset(pinfo, FILL, sizeof *pinfo);
+    CHECK(tree_solve(t, t->effectors, 4, 0, q, base, need, pinfo, NULL) == IK_ERR_BAD_ARG);
+    CHECK(untouched(pinfo, sizeof *pinfo));
+    pout = (ik_effector_info *)(void *)scratch_at(need - 16);
+    memset(pout, FILL, sizeof out);
+    CHECK(tree_solve(t, t->effectors, 4, 0, q, base, need, &info, pout) == IK_ERR_BAD_ARG);
+    CHECK(untouched(pout, sizeof out));
+    b = *t; // the effectors, the parents, the joints in the scratch
+    memcpy(scratch_at(64), t->effectors, sizeof t->effectors);
+    CHECK(tree_solve(t, (ik_effector *)(void *)scratch_at(64), 4, 0, q, base, need, &info, NULL) ==
+          IK_ERR_BAD_ARG);
+    CHECK(memcmp(scratch_at(64), t->effectors, sizeof t->effectors) == 0);
+    memcpy(scratch_at(64), t->parents, sizeof t->parents);
+    b.skeleton.parents = (const int *)(void *)scratch_at(64);
+    CHECK(tree_solve(&b, b.effectors, 4, 0, q, base, need, &info, NULL) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(scratch_at(64), t->parents, sizeof t->parents) == 0);
+    memcpy(scratch_at(64), t->joints, sizeof t->joints);
+    b.skeleton =
+        ik_skeleton_make((const ik_joint *)(void *)scratch_at(64), t->parents, TREE_JOINTS);
+    CHECK(tree_solve(&b, b.effectors, 4, 0, q, base, need, &info, NULL) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(scratch_at(64), t->joints, sizeof t->joints) == 0);
+    memset(base, 0, 8 * sizeof(ik_real)); // (the rest pose: zeros two reals into the scratch)
+    CHECK(tree_solve(t, t->effectors, 4, JACOBIAN_BAD_OPTS + 2, q, base, need, &info, NULL) ==
+          IK_ERR_BAD_ARG);
+    CHECK(memcmp(q, tree_q0, sizeof q) == 0 && untouched(&info, sizeof info));
+}
+
+// Valid but awkward: NULL options, info and infos, misaligned scratch, an unreachable target,
+// coincident joints, a start outside the limits, extreme values and every value at
+// IK_MAX_MAGNITUDE, a huge target rotation: IK_OK (or IK_ERR_NUMERIC with q untouched where a
+// step would carry an unlimited joint past the maximum), finite, within the limits.
+static void robust_skeleton_awkward(const robust_tree *t, size_t need)
+{
+    robust_tree b;
+    ik_real q[TREE_DOF], q1[TREE_DOF];
+    ik_solve_info info;
+    ik_effector_info out[TREE_EFFECTORS];
+    ik_result r;
+    int k, i;
+    memcpy(q, tree_q0, sizeof q);
+    CHECK(tree_solve(t, t->effectors, 4, -1, q, scratch + 5, need, NULL, NULL) == IK_OK);
+    CHECK(tree_within_limits(t, q));
+    b = *t; // unreachable
+    b.effectors[0].target = ik_vec3_make(100, 0, 0);
+    memcpy(q, tree_q0, sizeof q);
+    CHECK(tree_solve(&b, b.effectors, 4, 0, q, scratch, need, &info, out) == IK_OK);
+    CHECK(info.status == IK_STATUS_UNREACHABLE && tree_within_limits(t, q));
+    CHECK(tree_infos_valid(out, 4) && !out[0].met);
+    b = *t; // coincident joints
+    for (k = 0; k < TREE_JOINTS; k++)
+        b.joints[k].origin.pos = ik_vec3_zero();
+    memcpy(q, tree_q0, sizeof q);
+    CHECK(tree_solve(&b, b.effectors, 4, 0, q, scratch, need, &info, out) == IK_OK);
+    CHECK(tree_within_limits(t, q) && tree_infos_valid(out, 4));
+    CHECK(info.status >= IK_STATUS_CONVERGED && info.status <= IK_STATUS_LIMITED);
+    // a start outside every limit: the hinge, the slider, the ball's cone
+    memcpy(q, tree_q0, sizeof q);
+    q[4] = 5, q[5] = -3, q[1] = IK_R(2.5);
+    CHECK(tree_solve(t, t->effectors, 4, 0, q, scratch, need, &info, out) == IK_OK);
+    CHECK(tree_within_limits(t, q) && tree_infos_valid(out, 4));
+    // extreme values in q, the targets and the offsets (IK_MAX_MAGNITUDE: all of them)
+    for (k = 0; k < EXTREME_REALS; k++) {
+        b = *t;
+        for (i = 0; i < TREE_DOF; i++)
+            q[i] = q1[i] = extreme_real(k);
+        for (i = 0; i < TREE_EFFECTORS; i++) {
+            b.effectors[i].target = ik_vec3_make(extreme_real(k), 0, extreme_real(k));
+            b.effectors[i].offset.pos = ik_vec3_make(0, extreme_real(k), 0);
+            if (k == EXTREME_REALS - 1 && sizeof(ik_real) == sizeof(float)) // (docs/robustness.md,
+                b.effectors[i].offset.pos = ik_vec3_zero(); // "Known limits": FE_OVERFLOW)
+        }
+        b.effectors[2].target.y = 1; // (a direction: not zero)
+        r = tree_solve(&b, b.effectors, 4, 0, q, scratch, need, &info, out);
+        CHECK(r == IK_OK ||
+              (k == EXTREME_REALS - 1 && r == IK_ERR_NUMERIC && !memcmp(q, q1, sizeof q)));
+        CHECK(r != IK_OK || (tree_within_limits(t, q) && tree_infos_valid(out, 4)));
+    }
+    b = *t; // a huge target rotation: normalized
+    b.effectors[3].target_rot = ik_quat_make(0, 0, 0, IK_MAX_MAGNITUDE);
+    memcpy(q, tree_q0, sizeof q);
+    CHECK(tree_solve(&b, b.effectors, 4, 0, q, scratch, need, &info, out) == IK_OK);
+    CHECK(tree_within_limits(t, q) && tree_infos_valid(out, 4));
+}
+
+// ik_skeleton_fk and ik_skeleton_jacobian: NULLs, a bad skeleton, q, joint or offset, an output
+// overlapping q: their codes, outputs untouched; extreme q: finite, unit frames.
+static void robust_skeleton_kinematics(const robust_tree *t)
+{
+    static ik_real jac[6 * TREE_DOF + TREE_DOF];
+    ik_xform frames[TREE_JOINTS + 1];
+    ik_real q[TREE_DOF], bq[TREE_DOF];
+    const ik_skeleton *s = &t->skeleton;
+    const ik_xform id = ik_xform_identity();
+    ik_xform bad_offset = id;
+    robust_tree b = *t;
+    int k, i;
+    memcpy(q, tree_q0, sizeof q);
+    memset(frames, FILL, sizeof frames);
+    memset(jac, FILL, sizeof jac);
+    b.parents[3] = 4; // (after its child)
+    b.skeleton = ik_skeleton_make(b.joints, b.parents, TREE_JOINTS);
+    CHECK(ik_skeleton_fk(NULL, q, frames) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_fk(s, NULL, frames) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_fk(s, q, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_fk(&b.skeleton, q, frames) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_jacobian(NULL, q, 3, id, jac, frames) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_jacobian(s, NULL, 3, id, jac, frames) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_jacobian(s, q, 3, id, NULL, frames) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_jacobian(s, q, 3, id, jac, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_jacobian(&b.skeleton, q, 3, id, jac, frames) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_jacobian(s, q, -1, id, jac, frames) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_jacobian(s, q, TREE_JOINTS, id, jac, frames) == IK_ERR_BAD_ARG);
+    for (k = 0; k < BAD_REALS; k++) {
+        bad_offset.pos.y = bad_real(k);
+        CHECK(ik_skeleton_jacobian(s, q, 3, bad_offset, jac, frames) == IK_ERR_BAD_ARG);
+        for (i = 0; i < TREE_DOF; i++) {
+            memcpy(bq, q, sizeof q);
+            bq[i] = bad_real(k);
+            CHECK(ik_skeleton_fk(s, bq, frames) == IK_ERR_BAD_ARG);
+            CHECK(ik_skeleton_jacobian(s, bq, 3, id, jac, frames) == IK_ERR_BAD_ARG);
+        }
+    }
+    bad_offset = ik_xform_translation(ik_vec3_zero());
+    bad_offset.rot = ik_quat_make(0, 0, 0, 0);
+    CHECK(ik_skeleton_jacobian(s, q, 3, bad_offset, jac, frames) == IK_ERR_BAD_ARG);
+    CHECK(untouched(frames, sizeof frames) && untouched(jac, sizeof jac));
+    // an output overlapping q: q on the frames' last real, the Jacobian's last
+    memcpy((ik_real *)(void *)frames + 7 * TREE_JOINTS - 1, q, sizeof q);
+    CHECK(ik_skeleton_fk(s, (ik_real *)(void *)frames + 7 * TREE_JOINTS - 1, frames) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_jacobian(s, (ik_real *)(void *)frames + 7 * TREE_JOINTS - 1, 3, id, jac,
+                               frames) == IK_ERR_BAD_ARG);
+    CHECK(memcmp((ik_real *)(void *)frames + 7 * TREE_JOINTS - 1, q, sizeof q) == 0);
+    memset(frames, FILL, sizeof frames);
+    memcpy(jac + 6 * TREE_DOF - 1, q, sizeof q);
+    CHECK(ik_skeleton_jacobian(s, jac + 6 * TREE_DOF - 1, 3, id, jac, frames) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(jac + 6 * TREE_DOF - 1, q, sizeof q) == 0 && untouched(frames, sizeof frames));
+    for (k = 0; k < EXTREME_REALS; k++) {
+        for (i = 0; i < TREE_DOF; i++)
+            bq[i] = extreme_real(k);
+        CHECK(ik_skeleton_fk(s, bq, frames) == IK_OK);
+        for (i = 0; i < TREE_JOINTS; i++)
+            CHECK(reals_finite(&frames[i].pos.x, 3) && quat_unit(frames[i].rot));
+        CHECK(ik_skeleton_jacobian(s, bq, 5, id, jac, frames) == IK_OK);
+        CHECK(reals_finite(jac, 6 * TREE_DOF));
+    }
+}
+
+static void test_robust_skeleton(void)
+{
+    robust_tree t;
+    size_t need;
+    ik_real q[TREE_DOF];
+    ik_effector_info out[TREE_EFFECTORS];
+    ik_solve_info info;
+    robust_tree_make(&t);
+    need = ik_skeleton_scratch_size(&t.skeleton, t.effectors, 4);
+    CHECK(need > 0 && need + 4096 <= sizeof scratch);
+    CHECK(ik_skeleton_scratch_size(NULL, t.effectors, 4) == 0);
+    CHECK(ik_skeleton_scratch_size(&t.skeleton, NULL, 4) == 0);
+    CHECK(ik_skeleton_scratch_size(&t.skeleton, t.effectors, 0) == 0);
+    CHECK(ik_skeleton_scratch_size(&t.skeleton, t.effectors, IK_MAX_EFFECTORS + 1) == 0);
+    memcpy(q, tree_q0, sizeof q); // the tree solves as it is
+    CHECK(tree_solve(&t, t.effectors, 4, 0, q, scratch, need, &info, out) == IK_OK);
+    CHECK(tree_within_limits(&t, q) && tree_infos_valid(out, 4));
+    robust_skeleton_refused(&t, need);
+    robust_skeleton_overlap(&t, need);
+    robust_skeleton_awkward(&t, need);
+    robust_skeleton_kinematics(&t);
+}
+
 static void test_robust_arm(void)
 {
     robust_solver(arm_call, ik_arm_scratch_size, ARM_BAD_OPTS, "arm");
@@ -1584,6 +1980,7 @@ void test_robust(void)
     RUN(test_robust_ccd_far_chain);
     RUN(test_robust_jacobian);
     RUN(test_robust_arm);
+    RUN(test_robust_skeleton);
     RUN(test_robust_unlimited_reach);
     RUN(test_robust_limb);
     RUN(test_robust_limb_degenerate_side);

@@ -14,14 +14,15 @@ int fuzz_limb(const uint8_t *data, size_t size);
 int fuzz_ccd(const uint8_t *data, size_t size);
 int fuzz_jacobian(const uint8_t *data, size_t size);
 int fuzz_arm(const uint8_t *data, size_t size);
+int fuzz_skeleton(const uint8_t *data, size_t size);
 
 static const struct {
     const char *name;
     int (*fn)(const uint8_t *, size_t);
 } targets[] = {
-    { "chain", fuzz_chain }, { "svd", fuzz_svd }, { "rotation", fuzz_rotation },
-    { "limb", fuzz_limb },   { "ccd", fuzz_ccd }, { "jacobian", fuzz_jacobian },
-    { "arm", fuzz_arm },
+    { "chain", fuzz_chain }, { "svd", fuzz_svd },           { "rotation", fuzz_rotation },
+    { "limb", fuzz_limb },   { "ccd", fuzz_ccd },           { "jacobian", fuzz_jacobian },
+    { "arm", fuzz_arm },     { "skeleton", fuzz_skeleton },
 };
 #define TARGET_COUNT (int)(sizeof targets / sizeof targets[0])
 
