@@ -1169,7 +1169,8 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
                                      ik_xform offset, ik_real *out_jacobian, ik_xform *out_frames);
 // Bytes of scratch ik_skeleton_solve() needs for this skeleton and these effectors (their kinds:
 // any targets, weights and blends; 0 if the skeleton is invalid, effectors NULL or the count
-// outside 1 .. IK_MAX_EFFECTORS).
+// outside 1 .. IK_MAX_EFFECTORS). A solve takes less where weights of 0 leave rows out: it
+// refuses (IK_ERR_SCRATCH_TOO_SMALL) only a buffer smaller than its own effectors' rows need.
 IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effector *effectors,
                                       int effector_count);
 
@@ -5226,8 +5227,8 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
         for (k = 0; k < m1; k++)
             w->normal[r * m1 + k] = full[r * m + k];
     }
-    while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift))
-        shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1);
+    while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
+        shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
     for (r = 0; r < m2; r++) {
         for (k = 0; k < m1; k++)
             d[r * m1 + k] = full[(m1 + r) * m + k];
@@ -5759,7 +5760,7 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
 // neither underflow nor overflow, in float too).
 static bool ik__effector_weight_valid(ik_real weight)
 {
-    return weight == 0 || (weight >= IK_R(1e-6) && weight <= IK_R(1e6));
+    return ik__bounded(weight) && (weight == 0 || (weight >= IK_R(1e-6) && weight <= IK_R(1e6)));
 }
 
 // Whether an effector is well formed for a skeleton of joint_count joints.
@@ -5779,8 +5780,8 @@ static bool ik__effector_valid(const ik_effector *e, int joint_count)
     if (rot && !ik__quat_usable(e->target_rot))
         return false;
     return ik__effector_weight_valid(e->position_weight) &&
-           ik__effector_weight_valid(e->rotation_weight) && e->blend >= 0 && e->blend <= 1 &&
-           (e->priority == 0 || e->priority == 1);
+           ik__effector_weight_valid(e->rotation_weight) && ik__bounded(e->blend) &&
+           e->blend >= 0 && e->blend <= 1 && (e->priority == 0 || e->priority == 1);
 }
 
 // The task rows an effector takes: 3 for a position, 3 for a rotation, 2 for an axis.
@@ -6017,7 +6018,7 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
         return r;
     need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);
     base = ik__scratch_reals(scratch, scratch_size, need);
-    if (!base)
+    if (!base || scratch_size < (need + 1) * sizeof(ik_real)) // (as the size query counts)
         return IK_ERR_SCRATCH_TOO_SMALL;
     ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, base, q_io);
     ik__jacobian_start(w);

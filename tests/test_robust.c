@@ -1152,7 +1152,7 @@ static void effector_bad(ik_effector *e, int k, int joint_count)
     case 18: e->rotation_weight = -IK_R(0.5); break;
     case 19: e->blend = -IK_R(0.1); break;
     case 20: e->blend = IK_R(1.1); break;
-    case 21: e->blend = bad_real(1); break; // (NaN: docs/robustness.md, "Known limits")
+    case 21: e->blend = bad_real(0); break; // (NaN, tested on the bits: -ffast-math too)
     case 22: e->priority = 2; break;
     default: e->priority = -1; break;
     }
@@ -1223,6 +1223,8 @@ static void robust_skeleton_refused(const robust_tree *t, size_t need)
           IK_ERR_SCRATCH_TOO_SMALL);
     CHECK(tree_solve(t, e, 4, 0, q, scratch_at(0) + 3, need - sizeof(ik_real) - 4, &info, out) ==
           IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(tree_solve(t, e, 4, 0, q, scratch_at(0), need - 1, &info, out) ==
+          IK_ERR_SCRATCH_TOO_SMALL); // (one byte short: as the size query counts)
     CHECK(memcmp(q, tree_q0, sizeof q) == 0 && untouched(&info, sizeof info) &&
           untouched(out, sizeof out));
 }
@@ -1273,6 +1275,10 @@ static void robust_skeleton_overlap(const robust_tree *t, size_t need)
         ik_skeleton_make((const ik_joint *)(void *)scratch_at(64), t->parents, TREE_JOINTS);
     CHECK(tree_solve(&b, b.effectors, 4, 0, q, base, need, &info, NULL) == IK_ERR_BAD_ARG);
     CHECK(memcmp(scratch_at(64), t->joints, sizeof t->joints) == 0);
+    memcpy(scratch_at(64), &t->skeleton, sizeof t->skeleton); // (the skeleton struct itself)
+    CHECK(ik_skeleton_solve((const ik_skeleton *)(void *)scratch_at(64), t->effectors, 4, NULL, q,
+                            base, need, &info, NULL) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(scratch_at(64), &t->skeleton, sizeof t->skeleton) == 0);
     memset(base, 0, 8 * sizeof(ik_real)); // (the rest pose: zeros two reals into the scratch)
     CHECK(tree_solve(t, t->effectors, 4, JACOBIAN_BAD_OPTS + 2, q, base, need, &info, NULL) ==
           IK_ERR_BAD_ARG);
