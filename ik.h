@@ -1125,7 +1125,7 @@ typedef struct ik_effector {
     ik_real position_weight; // 0 or 1e-6 .. 1e6, default 1: the position rows' weight
     ik_real rotation_weight; // 0 or 1e-6 .. 1e6, default 1: the rotation rows' weight, in units
                              // of the options' orientation_weight (model units per radian; their
-                             // product at most IK_MAX_MAGNITUDE)
+                             // product capped at IK_MAX_MAGNITUDE)
     ik_real blend;           // [0, 1], default 1: the target solved for is the effector's pose at
                              // the start blended this far toward its target (0: held where it
                              // starts; positions and directions linearly, rotations by slerp)
@@ -5875,6 +5875,7 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
     g->offset = e->offset;
     g->axis = ik_vec3_normalize(e->axis);
     g->pw = e->position_weight, g->rw = e->rotation_weight * w->ow;
+    g->rw = g->rw < IK_MAX_MAGNITUDE ? g->rw : IK_MAX_MAGNITUDE; // (its squares fit in float)
     g->pos = e->target;
     g->dir = e->kind == IK_EFFECTOR_DIRECTION ? ik_vec3_normalize(e->target)
                                               : ik_quat_rotate(goal, g->axis);
@@ -6010,10 +6011,6 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     if (r == IK_OK && ik__skeleton_overlaps(skeleton, effectors, count, q_io, dof, info,
                                             out_effectors, scratch, scratch_size))
         r = IK_ERR_BAD_ARG;
-    for (k = 0; r == IK_OK && k < count; k++) // (a rotation's weight times ow: at most 1e12)
-        if (effectors[k].kind != IK_EFFECTOR_POSITION &&
-            effectors[k].rotation_weight > IK_MAX_MAGNITUDE / ik__skeleton_ow(&chain, skeleton, o))
-            r = IK_ERR_BAD_ARG;
     if (r != IK_OK)
         return r;
     need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);

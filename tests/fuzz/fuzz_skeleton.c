@@ -89,6 +89,12 @@ static void sk_skeleton(fz *f, sk_case *c, double scale)
         c->dof += ik_joint_type_dof(c->joints[i].type);
 }
 
+// Whether a weight is in its documented range: 0 or 1e-6 .. 1e6.
+static int sk_weight_valid(ik_real w)
+{
+    return fz_bounded(w) && (w == 0 || (w >= (ik_real)1e-6 && w <= (ik_real)1e6));
+}
+
 // An effector's weights, blend and priority; returns 1 if one is outside its range.
 static int sk_effector_weights(fz *f, ik_effector *e)
 {
@@ -101,9 +107,9 @@ static int sk_effector_weights(fz *f, ik_effector *e)
     e->priority = fz_u8(f) & 1;
     if (fz_chance(f, 4))
         e->priority = fz_int(f, -2, 3);
-    return (e->priority != 0 && e->priority != 1) || !fz_bounded(e->position_weight) ||
-           e->position_weight < 0 || !fz_bounded(e->rotation_weight) || e->rotation_weight < 0 ||
-           !fz_finite(e->blend) || e->blend < 0 || e->blend > 1;
+    return (e->priority != 0 && e->priority != 1) || !sk_weight_valid(e->position_weight) ||
+           !sk_weight_valid(e->rotation_weight) || !fz_finite(e->blend) || e->blend < 0 ||
+           e->blend > 1;
 }
 
 // An effector on one of n joints; returns 1 if a field is outside its documented range.
