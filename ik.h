@@ -5982,6 +5982,37 @@ static bool ik__skeleton_overlaps(const ik_skeleton *skeleton, const ik_effector
                        size);
 }
 
+// A skeleton solve's input checked in the order of its status codes (opts_valid: the options',
+// rest: the rest pose or NULL); *dof, and *rows the effectors' task rows.
+static ik_result ik__skeleton_inputs(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                     int count, bool opts_valid, const ik_real *rest,
+                                     const ik_real *q_io, const void *scratch, size_t scratch_size,
+                                     const ik_solve_info *info, const ik_effector_info *out,
+                                     int *dof, int *rows)
+{
+    ik_chain chain;
+    int k, pos_rows, rot_rows;
+    ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, dof);
+    if (r != IK_OK)
+        return r;
+    if (!effectors)
+        return IK_ERR_NULL_ARG;
+    if (count < 1 || count > IK_MAX_EFFECTORS)
+        return IK_ERR_BAD_ARG;
+    for (k = 0, *rows = 0; k < count; k++)
+        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
+            return IK_ERR_BAD_ARG;
+        else
+            *rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
+    chain = ik__skeleton_chain(skeleton);
+    r = ik__solver_validate_rest(&chain, *dof, q_io, opts_valid, rest, scratch, scratch_size, 0,
+                                 info);
+    if (r == IK_OK && ik__skeleton_overlaps(skeleton, effectors, count, q_io, *dof, info, out,
+                                            scratch, scratch_size))
+        r = IK_ERR_BAD_ARG;
+    return r;
+}
+
 // Checks a skeleton solve's input and sets up w in scratch for a run.
 static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton,
                                     const ik_effector *effectors, int count,
@@ -5992,27 +6023,13 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     ik_chain chain;
     ik_real *base;
     size_t need;
-    int dof = 0, rows = 0, k, pos_rows, rot_rows;
-    ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, &dof);
+    int dof = 0, rows = 0;
+    ik_result r =
+        ik__skeleton_inputs(skeleton, effectors, count, ik__jacobian_opts_valid(o), o->rest, q_io,
+                            scratch, scratch_size, info, out_effectors, &dof, &rows);
     if (r != IK_OK)
         return r;
-    if (!effectors)
-        return IK_ERR_NULL_ARG;
-    if (count < 1 || count > IK_MAX_EFFECTORS)
-        return IK_ERR_BAD_ARG;
-    for (k = 0; k < count; k++)
-        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
-            return IK_ERR_BAD_ARG;
-        else
-            rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
     chain = ik__skeleton_chain(skeleton);
-    r = ik__solver_validate_rest(&chain, dof, q_io, ik__jacobian_opts_valid(o), o->rest, scratch,
-                                 scratch_size, 0, info);
-    if (r == IK_OK && ik__skeleton_overlaps(skeleton, effectors, count, q_io, dof, info,
-                                            out_effectors, scratch, scratch_size))
-        r = IK_ERR_BAD_ARG;
-    if (r != IK_OK)
-        return r;
     need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real)) // (as the size query counts)
@@ -7403,31 +7420,9 @@ static ik_result ik__ccd_tree_validate(const ik_skeleton *skeleton, const ik_eff
                                        const ik_solve_info *info, const ik_effector_info *out,
                                        int *dof)
 {
-    ik_chain chain;
-    size_t bytes = (size_t)(count > 0 ? count : 0);
-    int k;
-    ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, dof);
-    if (r != IK_OK)
-        return r;
-    if (!effectors)
-        return IK_ERR_NULL_ARG;
-    if (count < 1 || count > IK_MAX_EFFECTORS)
-        return IK_ERR_BAD_ARG;
-    for (k = 0; k < count; k++)
-        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
-            return IK_ERR_BAD_ARG;
-    chain = ik__skeleton_chain(skeleton);
-    r = ik__solver_validate_rest(&chain, *dof, q_io, ik__ccd_opts_valid(o), NULL, scratch,
-                                 scratch_size, 0, info);
-    if (r == IK_OK &&
-        (ik__overlap(effectors, bytes * sizeof *effectors, scratch, scratch_size) ||
-         ik__overlap(out, out ? bytes * sizeof *out : 0, scratch, scratch_size) ||
-         ik__overlap(skeleton, sizeof *skeleton, scratch, scratch_size) ||
-         ik__overlap(skeleton->parents,
-                     skeleton->parents ? (size_t)skeleton->joint_count * sizeof(int) : 0, scratch,
-                     scratch_size)))
-        r = IK_ERR_BAD_ARG;
-    return r;
+    int rows;
+    return ik__skeleton_inputs(skeleton, effectors, count, ik__ccd_opts_valid(o), NULL, q_io,
+                               scratch, scratch_size, info, out, dof, &rows);
 }
 
 // The solve in base (ik__ccd_tree_reals()) from q_io: the state loaded into the limits, the goals
