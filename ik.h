@@ -2733,13 +2733,14 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
                              int rows, int dof, ik_real *jac, bool euler, ik_real ow,
                              ik_xform *out_frames, ik_mat3 *out_rot, const ik__tree *tree);
 
-// ik__jacobian(), its copy for trees (treed) and for chains (the tree's steps compiled out).
+// ik__jacobian()'s body: inlined twice, for trees and for chains (tree NULL: its steps compiled
+// out).
 static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain,
                                                            const ik__joint_table *table,
                                                            const ik_real *q, int rows, int dof,
                                                            ik_real *jac, bool euler, ik_real ow,
                                                            ik_xform *out_frames, ik_mat3 *out_rot,
-                                                           const ik__tree *tree, const bool treed)
+                                                           const ik__tree *tree)
 {
     ik_mat3 r = ik_mat3_identity(), jl;
     ik_vec3 p = ik_vec3_zero(), pe = ik_vec3_zero(), w, lin;
@@ -2759,8 +2760,7 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
             const ik_joint *j = &chain->joints[i];
             const int code = table ? table->code[i] : ik__joint_code(j), slot = i - first;
             const bool revolute = j->type == IK_JOINT_REVOLUTE;
-            if (treed)
-                ik__tree_load(tree, out_frames, i, &r, &p);
+            ik__tree_load(tree, out_frames, i, &r, &p);
             p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
             if (code & IK__CODE_ROTATED)
                 origin = ik__pass_origin(&r, j, code, origin);
@@ -2787,12 +2787,11 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
                     ik__jacobian_set(jac, rows, dof, col, lin, w);
                 col++;
             }
-            if (treed || out_frames)
-                ik__pass_keep(treed ? tree : NULL, out_frames, i, &r, p);
+            ik__pass_keep(tree, out_frames, i, &r, p);
         }
     }
     IK_ASSERT(col == dof);
-    if (treed)
+    if (tree)
         return ik_xform_identity();
     effector.pos = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
     effector.rot = ik_quat_identity(); // (ow = 0: not wanted)
@@ -2814,9 +2813,8 @@ static ik_xform ik__jacobian(const ik_chain *chain, const ik__joint_table *table
 {
     if (tree)
         return ik__jacobian_pass(chain, table, q, rows, dof, jac, euler, ow, out_frames, out_rot,
-                                 tree, true);
-    return ik__jacobian_pass(chain, table, q, rows, dof, jac, euler, ow, out_frames, out_rot, NULL,
-                             false);
+                                 tree);
+    return ik__jacobian_pass(chain, table, q, rows, dof, jac, euler, ow, out_frames, out_rot, NULL);
 }
 
 // ik_chain_fk() (rows 6, no Jacobian wanted) and ik_chain_jacobian(): checks, pass, outputs.
