@@ -3546,6 +3546,7 @@ typedef struct ik__jac_work {
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
+    ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -4016,6 +4017,7 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
         for (j = 0; j < i; j++) { // t_j = L_ij D_j, in l[j n + i]
             const ik_real *lj = l + j * n;
             ik_real s = a[i * n + j];
+            IK__UNROLL
             for (k = 0; k < j; k++)
                 s -= l[k * n + i] * lj[k];
             l[j * n + i] = s;
@@ -4066,12 +4068,14 @@ IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n
     int i, k;
     for (i = 0; i < n; i++) {
         ik_real s = x[i];
+        IK__UNROLL
         for (k = 0; k < i; k++)
             s -= l[i * n + k] * x[k];
         x[i] = s;
     }
     for (i = n - 1; i >= 0; i--) {
         ik_real s = x[i] * l[i * n + i];
+        IK__UNROLL
         for (k = i + 1; k < n; k++)
             s -= l[k * n + i] * x[k];
         x[i] = s;
@@ -4121,6 +4125,7 @@ IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int r
         ik_real norm2 = 1;
         for (j = 0; j < k; j++) {
             ik_real t = l[k * n + j];
+            IK__UNROLL
             for (i = j + 1; i < k; i++)
                 t += l[k * n + i] * l[j * n + i];
             l[j * n + k] = -t;
@@ -4173,12 +4178,129 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
                                              : 0;
 }
 
+// out[r - lo] = (J (sw x))_r (sw NULL: 1) for the goals' rows lo .. hi - 1 (whole goals'), each
+// on its goal's columns (ik__skeleton_pack()): the dense rows' sums without their zeros.
+static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *sw,
+                          const ik_real *x, ik_real *out)
+{
+    const int dof = w->dof;
+    ik_real *xg = w->packed_w + (w->rows - 1) * dof; // (its last row: free once A is made)
+    int k, r, i;
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int *cols = w->goal_cols + g->cols_at, end = g->row + g->pos_rows + g->rot_rows;
+        if (g->row < lo || g->row >= hi)
+            continue;
+        for (i = 0; i < g->col_count; i++) // (x on the goal's columns, in a row)
+            xg[i] = x[cols[i]];
+        for (r = g->row; r < end; r++) {
+            const ik_real *p = w->packed + r * dof;
+            ik_real sum = 0;
+            for (i = 0; i < g->col_count && sw; i++)
+                sum += p[i] * sw[cols[i]] * xg[i];
+            for (i = 0; i < g->col_count && !sw; i++)
+                sum += p[i] * xg[i];
+            out[r - lo] = sum;
+        }
+    }
+}
+
+// out += J^T y (y[r - lo] for row r) over the goals' rows lo .. hi - 1, each column's rows summed
+// in groups of 3 as ik__jacobian_tmul()'s.
+static void ik__goals_tmul_add(const ik__jac_work *w, int lo, int hi, const ik_real *y,
+                               ik_real *out)
+{
+    const int dof = w->dof;
+    int k, r, i;
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int *cols = w->goal_cols + g->cols_at, n = g->pos_rows + g->rot_rows;
+        const ik_real *p = w->packed + g->row * dof, *yg = y + g->row - lo;
+        for (r = 0; r < n && g->row >= lo && g->row < hi; r += 3) {
+            const ik_real *p0 = p + r * dof, *p1 = p0 + dof, *p2 = p1 + dof, y0 = yg[r];
+            const ik_real y1 = r + 1 < n ? yg[r + 1] : 0, y2 = r + 2 < n ? yg[r + 2] : 0;
+            for (i = 0; i < g->col_count && n - r >= 3; i++)
+                out[cols[i]] += p0[i] * y0 + p1[i] * y1 + p2[i] * y2;
+            for (i = 0; i < g->col_count && n - r == 2; i++)
+                out[cols[i]] += p0[i] * y0 + p1[i] * y1;
+            for (i = 0; i < g->col_count && n - r == 1; i++)
+                out[cols[i]] += p0[i] * y0;
+        }
+    }
+}
+
+// Whether the step's rows are applied through the goals: a skeleton's own rows (a speed path),
+// or priority 1's projected rows J2 N1 before jac has them (ik__priority_step()).
+static bool ik__rows_by_goals(const ik__jac_work *w)
+{
+    return w->goals && (w->by_goals ? IK__FAST : !w->jac);
+}
+
+// out = J (sw x) (sw NULL: 1) for the step's w->m rows: jac's, a skeleton's goals', or priority 1's
+// projected, J2 N1 x = J2 x - D J1 x (docs/skeletons.md, "Priorities").
+static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
+{
+    const int m = w->m, m1 = w->first_rows, dof = w->dof;
+    const ik_real *d = w->proj + 2 * w->rows * w->rows;
+    ik_real *j1x = w->v; // (free in the normal equations' step)
+    int r, k, c;
+    if (!ik__rows_by_goals(w)) {
+        for (r = 0; r < m; r++) {
+            out[r] = 0;
+            for (c = 0; c < dof; c++)
+                out[r] += (sw ? w->jac[r * dof + c] * sw[c] : w->jac[r * dof + c]) * x[c];
+        }
+    } else if (w->by_goals) {
+        ik__goals_mul(w, 0, m, sw, x, out);
+    } else {
+        ik__goals_mul(w, m1, m1 + m, sw, x, out);
+        ik__goals_mul(w, 0, m1, sw, x, j1x);
+        for (r = 0; r < m; r++)
+            for (k = 0; k < m1; k++)
+                out[r] -= d[r * m1 + k] * j1x[k];
+    }
+}
+
+// out = J^T y for the step's rows (as ik__rows_mul()'s: jac's, the goals', or J2 N1's,
+// J2^T y - J1^T D^T y).
+static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
+{
+    const int m = w->m, m1 = w->first_rows;
+    const ik_real *d = w->proj + 2 * w->rows * w->rows;
+    ik_real *u = w->v; // (free in the normal equations' step)
+    int r, k;
+    if (!ik__rows_by_goals(w)) {
+        ik__jacobian_tmul(w->jac, y, m, w->dof, out);
+        return;
+    }
+    memset(out, 0, (size_t)w->dof * sizeof *out);
+    if (w->by_goals) {
+        ik__goals_tmul_add(w, 0, m, y, out);
+        return;
+    }
+    ik__goals_tmul_add(w, m1, m1 + m, y, out);
+    for (k = 0; k < m1; k++) { // u = -D^T y
+        u[k] = 0;
+        for (r = 0; r < m; r++)
+            u[k] -= d[r * m1 + k] * y[r];
+    }
+    ik__goals_tmul_add(w, 0, m1, u, out);
+}
+
 // z projected on the null space of Jw, by the factor l of Jw Jw^T (m x m).
 static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int dof, ik_real *z)
 {
     const ik_real *jac = w->jac, *sw = w->sw;
-    ik_real *t = w->rv;
+    ik_real *t = w->rv, *g = w->packed_w; // (free once the normal matrix is made)
     int r, c;
+    if (ik__rows_by_goals(w)) {
+        ik__rows_mul(w, sw, z, t); // (z is 0 on pinned columns)
+        ik__ldlt_solve(l, m, t);
+        ik__rows_tmul(w, t, g);
+        for (c = 0; c < dof; c++)
+            z[c] -= w->pinned[c] != 0 ? 0 : sw[c] * g[c];
+        return;
+    }
     for (r = 0; r < m; r++) {
         t[r] = 0;
         for (c = 0; c < dof; c++)
@@ -4356,7 +4478,7 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
 {
-    const ik_real *jac = w->jac, *sw = w->sw, *pinned = w->pinned;
+    const ik_real *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
     ik_real *a = w->normal, *y = w->rv, tr = 0;
     int r, c;
@@ -4367,7 +4489,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     }
     if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, w->damped, y))
         return false;
-    ik__jacobian_tmul(jac, y, m, dof, w->dq);
+    ik__rows_tmul(w, y, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
     for (r = 0; r < m && w->has_y; r++)
         w->y[r] = y[r];
@@ -4598,6 +4720,8 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
 }
 
+static void ik__priority_rows(ik__jac_work *w);
+
 // One step dq (joint units) for J dq = e on the active columns, pinned joints' forced moves added.
 static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, ik__jac_work *w,
                               int m, int dof, const ik_real *e, ik_real scale, bool euler)
@@ -4608,11 +4732,13 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     int c;
     w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
+        ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
         if (rest)
             ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
+        ik__priority_rows(w);
         ik__jacobian_compact(w, m, dof);
         if (na > 0 &&
             !(normal_eqs && na < m && ik__jacobian_step_tall(o, w, m, na, e, scale, rest))) {
@@ -5296,12 +5422,26 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
         }
 }
 
+// Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial, where ik__priority_step() left
+// them to the goals and the step needs them whole (none to make otherwise).
+static void ik__priority_rows(ik__jac_work *w)
+{
+    const int dof = w->dof, m1 = w->first_rows;
+    if (w->jac || !w->goals)
+        return;
+    w->jac = w->jac_trial;
+    memcpy(w->jac, w->jac_full + m1 * dof, (size_t)(w->m * dof) * sizeof *w->jac);
+    ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, w->m, w->jac);
+}
+
 // Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
-// 1's rows J2 N1 for the error left, e2 - J2 dq1, that step projected by N1, the sum.
+// 1's rows J2 N1 for the error left, e2 - J2 dq1, that step projected by N1, the sum. J2 N1 is
+// applied through the goals' rows and D where the normal equations serve (the speed path).
 static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const ik_real *e)
 {
     const int m = w->m, m1 = w->first_rows, m2 = m - m1, dof = w->dof;
-    ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1, *j2 = w->jac_trial;
+    const bool normal_eqs = o->method == IK_JACOBIAN_DLS || o->method == IK_JACOBIAN_PINV;
+    ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1;
     ik_jacobian_opts first = *o, second = *o;
     int c, r;
     first.rest = NULL; // (the rest pose pulls in what both leave free)
@@ -5311,16 +5451,14 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     w->m = m, w->full_rows = 0;
     for (c = 0; c < dof; c++)
         dq1[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
-    for (r = 0; r < m2; r++) { // e2 - J2 dq1
-        e2[r] = e[m1 + r];
-        for (c = 0; c < dof; c++)
-            e2[r] -= jac[(m1 + r) * dof + c] * dq1[c];
-    }
-    memcpy(j2, jac + m1 * dof, (size_t)(m2 * dof) * sizeof *j2);
-    ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, m2, j2);           // J2 N1 = J2 - D J1
+    ik__goals_mul(w, m1, m, NULL, dq1, e2);
+    for (r = 0; r < m2; r++) // e2 - J2 dq1
+        e2[r] = e[m1 + r] - e2[r];
     second.rcond = o->rcond > 64 * IK_EPSILON ? o->rcond : 64 * IK_EPSILON; // (J2 N1's rank:
     // its singular values below that are priority 0's rows' rounding, in float above 1e-9)
-    w->jac = j2, w->m = m2, w->by_goals = false;
+    w->jac_full = jac, w->jac = NULL, w->m = m2, w->by_goals = false;
+    if (!IK__FAST || !normal_eqs)
+        ik__priority_rows(w);
     ik__jacobian_step(w->chain, &second, w, m2, dof, e2, w->scale, w->euler);
     w->jac = jac, w->m = m, w->by_goals = true;
     for (c = 0; c < dof; c++) { // (W as the projector has it; the forced moves put back below)
