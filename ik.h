@@ -3624,8 +3624,9 @@ static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, in
 }
 
 // The rows (map: rows x 6 reals) times each column [v; w] of the frame at pe for the columns of
-// joint and its ancestors (list: those columns, count of them; NULL: found by the parents), the
-// other columns 0. out: rows x dof, may be cols (docs/skeletons.md, "One kinematics pass").
+// joint and its ancestors (list: those columns, count of them, out's other columns 0 already;
+// NULL: found by the parents, the other columns set to 0). out: rows x dof, may be cols
+// (docs/skeletons.md, "One kinematics pass").
 static void ik__effector_rows(const ik_chain *chain, const int *parents, int joint, const int *list,
                               int count, const ik_real *cols, int dof, ik_vec3 pe,
                               const ik_real *map, int rows, ik_real *out)
@@ -3640,7 +3641,6 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
         one[r] = nonzero == 1 ? one[r] : -1;
     }
     if (list) {
-        memset(out, 0, (size_t)(rows * dof) * sizeof *out);
         for (i = 0; i < count; i++)
             ik__effector_column(cols, dof, list[i], pe, map, one, rows, out);
         return;
@@ -4062,8 +4062,8 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
     }
 }
 
-// ik__ldlt_solve_n() for any n.
-IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n)
+// x <- L^-1 x for a factor from ik__ldlt() (n values): ik__ldlt_solve_n()'s first half.
+static void ik__ldlt_forward(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
     for (i = 0; i < n; i++) {
@@ -4073,6 +4073,12 @@ IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n
             s -= l[i * n + k] * x[k];
         x[i] = s;
     }
+}
+
+// x <- L^-T D^-1 x: ik__ldlt_solve_n()'s second half.
+static void ik__ldlt_backward(const ik_real *l, int n, ik_real *x)
+{
+    int i, k;
     for (i = n - 1; i >= 0; i--) {
         ik_real s = x[i] * l[i * n + i];
         IK__UNROLL
@@ -4080,6 +4086,13 @@ IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n
             s -= l[k * n + i] * x[k];
         x[i] = s;
     }
+}
+
+// ik__ldlt_solve_n() for any n.
+IK__NOINLINE static void ik__ldlt_solve_rows(const ik_real *l, ik_real *x, int n)
+{
+    ik__ldlt_forward(l, n, x);
+    ik__ldlt_backward(l, n, x);
 }
 
 static void ik__ldlt_solve(const ik_real *l, int n, ik_real *x)
@@ -4237,11 +4250,11 @@ static bool ik__rows_by_goals(const ik__jac_work *w)
 }
 
 // out = J (sw x) (sw NULL: 1) for the step's w->m rows: jac's, a skeleton's goals', or priority 1's
-// projected, J2 N1 x = J2 x - D J1 x (docs/skeletons.md, "Priorities").
+// projected, J2 N1 x = J2 x - Z^T D^-1 L^-1 J1 x (docs/skeletons.md, "Priorities").
 static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows, dof = w->dof;
-    const ik_real *d = w->proj + 2 * w->rows * w->rows;
+    const ik_real *l1 = w->proj + w->rows * w->rows, *z = l1 + w->rows * w->rows;
     ik_real *j1x = w->v; // (free in the normal equations' step)
     int r, k, c;
     if (!ik__rows_by_goals(w)) {
@@ -4255,18 +4268,21 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
     } else {
         ik__goals_mul(w, m1, m1 + m, sw, x, out);
         ik__goals_mul(w, 0, m1, sw, x, j1x);
+        ik__ldlt_forward(l1, m1, j1x);
+        for (k = 0; k < m1; k++)
+            j1x[k] *= l1[k * m1 + k];
         for (r = 0; r < m; r++)
             for (k = 0; k < m1; k++)
-                out[r] -= d[r * m1 + k] * j1x[k];
+                out[r] -= z[k * m + r] * j1x[k];
     }
 }
 
 // out = J^T y for the step's rows (as ik__rows_mul()'s: jac's, the goals', or J2 N1's,
-// J2^T y - J1^T D^T y).
+// J2^T y - J1^T L^-T D^-1 Z y).
 static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows;
-    const ik_real *d = w->proj + 2 * w->rows * w->rows;
+    const ik_real *l1 = w->proj + w->rows * w->rows, *z = l1 + w->rows * w->rows;
     ik_real *u = w->v; // (free in the normal equations' step)
     int r, k;
     if (!ik__rows_by_goals(w)) {
@@ -4282,8 +4298,11 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
     for (k = 0; k < m1; k++) { // u = -D^T y
         u[k] = 0;
         for (r = 0; r < m; r++)
-            u[k] -= d[r * m1 + k] * y[r];
+            u[k] += z[k * m + r] * y[r];
     }
+    ik__ldlt_backward(l1, m1, u);
+    for (k = 0; k < m1; k++)
+        u[k] = -u[k];
     ik__goals_tmul_add(w, 0, m1, u, out);
 }
 
@@ -5337,11 +5356,12 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
 
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
-// factored (shifted as little as makes it factor), D = C A1^-1 with C = J2 W J1^T (A's block).
+// factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
+// J1^T (A's block), so that D = C A1^-1 = Z^T D^-1 L^-1.
 static void ik__priority_projector(ik__jac_work *w, int m1)
 {
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
-    ik_real *full = w->proj, *l1 = full + rows * rows, *d = l1 + rows * rows, shift = 0, tr = 0;
+    ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
     int c, r, k;
     for (c = 0; c < dof; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
@@ -5353,14 +5373,15 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     }
     while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
-    for (r = 0; r < m2; r++) {
-        for (k = 0; k < m1; k++)
-            d[r * m1 + k] = full[(m1 + r) * m + k];
-        ik__ldlt_solve(l1, m1, d + r * m1);
-    }
+    for (k = 0; k < m1; k++) // C^T's rows (A is symmetric)
+        memcpy(z + k * m2, full + k * m + m1, (size_t)m2 * sizeof *z);
+    for (r = 1; r < m1; r++) // L^-1 C^T, each column's sums as ik__ldlt_forward()'s
+        for (k = 0; k < r; k++)
+            for (c = 0; c < m2; c++)
+                z[r * m2 + c] -= l1[r * m1 + k] * z[k * m2 + c];
 }
 
-// out (t x dof) -= x J1 (x: t x m1), J1 priority 0's rows (packed), on each effector's columns.
+// out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
 static void ik__priority_sub(const ik__jac_work *w, const ik_real *x, int t, ik_real *out)
 {
     const int dof = w->dof, m1 = w->first_rows;
@@ -5373,7 +5394,7 @@ static void ik__priority_sub(const ik__jac_work *w, const ik_real *x, int t, ik_
             for (i = 0; i < g->col_count; i++)
                 acc[i] = 0;
             for (r = g->row; r < end; r++) {
-                const ik_real xr = x[u * m1 + r], *j1 = w->packed + r * dof;
+                const ik_real xr = x[r * t + u], *j1 = w->packed + r * dof;
                 for (i = 0; i < g->col_count; i++)
                     acc[i] += xr * j1[i];
             }
@@ -5405,33 +5426,45 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
         x[i] += w->jw[i] * wx[i];
 }
 
-// The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T, from A's blocks
-// (ik__priority_projector(); wa as it had them).
+// The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T = A22 - Z^T D^-1 Z,
+// from A's block and Z (ik__priority_projector(); wa as it had them).
 static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
-    const ik_real *full = w->proj, *d = full + 2 * rows * rows;
+    const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
     int r, s, k;
     (void)wa;
     for (r = 0; r < m2; r++)
         for (s = 0; s <= r; s++) {
             ik_real x = full[(m1 + r) * m + m1 + s];
             for (k = 0; k < m1; k++)
-                x -= d[r * m1 + k] * full[(m1 + s) * m + k];
+                x -= z[k * m2 + r] * l1[k * m1 + k] * z[k * m2 + s];
             a[r * m2 + s] = a[s * m2 + r] = x;
         }
 }
 
-// Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial, where ik__priority_step() left
-// them to the goals and the step needs them whole (none to make otherwise).
+// Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial (D^T = L^-T D^-1 Z in w->normal,
+// free until the step that needs them), where ik__priority_step() left them to the goals and the
+// step needs them whole (none to make otherwise).
 static void ik__priority_rows(ik__jac_work *w)
 {
-    const int dof = w->dof, m1 = w->first_rows;
+    const int dof = w->dof, m1 = w->first_rows, m2 = w->m;
+    const ik_real *l1 = w->proj + w->rows * w->rows;
+    ik_real *dt = w->normal;
+    int i, k, c;
     if (w->jac || !w->goals)
         return;
+    memcpy(dt, l1 + w->rows * w->rows, (size_t)(m1 * m2) * sizeof *dt);
+    for (i = m1 - 1; i >= 0; i--) // each column's sums as ik__ldlt_backward()'s
+        for (c = 0; c < m2; c++) {
+            ik_real s = dt[i * m2 + c] * l1[i * m1 + i];
+            for (k = i + 1; k < m1; k++)
+                s -= l1[k * m1 + i] * dt[k * m2 + c];
+            dt[i * m2 + c] = s;
+        }
     w->jac = w->jac_trial;
-    memcpy(w->jac, w->jac_full + m1 * dof, (size_t)(w->m * dof) * sizeof *w->jac);
-    ik__priority_sub(w, w->proj + 2 * w->rows * w->rows, w->m, w->jac);
+    memcpy(w->jac, w->jac_full + m1 * dof, (size_t)(m2 * dof) * sizeof *w->jac);
+    ik__priority_sub(w, dt, m2, w->jac);
 }
 
 // Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
@@ -6057,6 +6090,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->rows = ik__skeleton_rows(rows);
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
+    memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
     w->tree.parents = skeleton->parents;
     w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
     w->cols = w->tree.frames + 12 * skeleton->joint_count;

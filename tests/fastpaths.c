@@ -4,18 +4,23 @@
    every answer; `fastpaths compare FILE` (the other build) solves again and compares: forward
    kinematics and Jacobians to rounding, Jacobian solves from near starts to the solver's
    tolerance with the same status, arm solves with the same status and both answers on the
-   target (a closed form may pick another of the arm's answers). Ends "N passed, N failed". */
+   target (a closed form may pick another of the arm's answers), the humanoid's skeleton solves
+   (two priorities, a rest pose; the goals' rows applied on their own columns) with the same
+   status and answers to the tolerance. Ends "N passed, N failed". */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
 #include "../bench/arms.h"
+#include "../bench/humanoid.h"
+#include "../bench/skeleton_cases.h"
 #include "test.h"
 #include <stdlib.h>
 #include <string.h>
 
 int ik_test_passed = 0, ik_test_failed = 0;
 
-#define MAXDOF   24
-#define PROBLEMS 400
+#define MAXDOF    24
+#define PROBLEMS  400
+#define SKELETONS 60
 
 static FILE *out, *in;
 
@@ -125,8 +130,36 @@ static void arm_solve(test_rng *r, const ik_chain *c)
           (double)ik_vec3_length(ik_vec3_sub(f.pos, t.pos)) <= 2 * (double)o.jacobian.tolerance);
 }
 
+// The humanoid from 0.1 off a random state within its limits to that state's effector poses:
+// two priorities (feet first), the standing pose as the rest pose, DLS or PINV; the status and q.
+static void skeleton_solve(const humanoid *h, int i, ik_jacobian_method m)
+{
+    static unsigned char scratch[1 << 18];
+    const ik_skeleton *s = &h->skeleton;
+    ik_jacobian_opts o = ik_default_jacobian_opts();
+    ik_xform none[2] = { ik_xform_identity(), ik_xform_identity() };
+    ik_effector e[HUMANOID_EFFECTORS];
+    ik_real q[HUMANOID_DOF], rest[HUMANOID_DOF];
+    ik_solve_info info;
+    unsigned long long draw = (unsigned long long)i + 11;
+    int k;
+    skc_random_state(s, &draw, 0.5, q);
+    humanoid_effectors(h, none, none, ik_vec3_make(0, 0, 1), e);
+    skc_targets_at(s, q, e, HUMANOID_EFFECTORS);
+    skc_perturb(s, &draw, 0.1, q);
+    humanoid_rest(h, rest);
+    o.method = m;
+    o.rest = rest;
+    CHECK(ik_skeleton_solve(s, e, HUMANOID_EFFECTORS, &o, q, scratch, sizeof scratch, &info,
+                            NULL) == IK_OK);
+    value((double)info.status, 0);
+    for (k = 0; k < HUMANOID_DOF; k++)
+        value((double)q[k], TOL(1e-7, 1e-3));
+}
+
 int main(int argc, char **argv)
 {
+    static humanoid body;
     test_rng r = { 2027 };
     arm_def arm;
     int p;
@@ -156,11 +189,15 @@ int main(int argc, char **argv)
         CHECK(arm_build(p % 3 == 0 ? ARM_IIWA14 : p % 3 == 1 ? ARM_PANDA : ARM_UR5, &arm) == IK_OK);
         arm_solve(&r, &arm.chain);
     }
+    CHECK(humanoid_build(&body) == IK_OK);
+    for (p = 0; p < SKELETONS; p++)
+        skeleton_solve(&body, p, p % 2 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS);
     if (out)
         fclose(out);
     else
         fclose(in);
-    printf("fast paths %s: %d problems\n", out ? "written" : "compared", PROBLEMS + 120);
+    printf("fast paths %s: %d problems\n", out ? "written" : "compared",
+           PROBLEMS + 120 + SKELETONS);
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }
