@@ -4254,7 +4254,7 @@ static bool ik__rows_by_goals(const ik__jac_work *w)
 static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows, dof = w->dof;
-    const ik_real *l1 = w->proj + w->rows * w->rows, *z = l1 + w->rows * w->rows;
+    const ik_real *l1, *z;
     ik_real *j1x = w->v; // (free in the normal equations' step)
     int r, k, c;
     if (!ik__rows_by_goals(w)) {
@@ -4266,6 +4266,7 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
     } else if (w->by_goals) {
         ik__goals_mul(w, 0, m, sw, x, out);
     } else {
+        l1 = w->proj + w->rows * w->rows, z = l1 + w->rows * w->rows;
         ik__goals_mul(w, m1, m1 + m, sw, x, out);
         ik__goals_mul(w, 0, m1, sw, x, j1x);
         ik__ldlt_forward(l1, m1, j1x);
@@ -4282,7 +4283,7 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
 static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows;
-    const ik_real *l1 = w->proj + w->rows * w->rows, *z = l1 + w->rows * w->rows;
+    const ik_real *l1, *z;
     ik_real *u = w->v; // (free in the normal equations' step)
     int r, k;
     if (!ik__rows_by_goals(w)) {
@@ -4294,6 +4295,7 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
         ik__goals_tmul_add(w, 0, m, y, out);
         return;
     }
+    l1 = w->proj + w->rows * w->rows, z = l1 + w->rows * w->rows;
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
     for (k = 0; k < m1; k++) { // u = -D^T y
         u[k] = 0;
@@ -5449,11 +5451,12 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
 static void ik__priority_rows(ik__jac_work *w)
 {
     const int dof = w->dof, m1 = w->first_rows, m2 = w->m;
-    const ik_real *l1 = w->proj + w->rows * w->rows;
+    const ik_real *l1;
     ik_real *dt = w->normal;
     int i, k, c;
     if (w->jac || !w->goals)
         return;
+    l1 = w->proj + w->rows * w->rows;
     memcpy(dt, l1 + w->rows * w->rows, (size_t)(m1 * m2) * sizeof *dt);
     for (i = m1 - 1; i >= 0; i--) // each column's sums as ik__ldlt_backward()'s
         for (c = 0; c < m2; c++) {
