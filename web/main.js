@@ -17,7 +17,7 @@ const SCENES = {
   limb: {
     id: 0, zUp: true, solver: 'ik_limb_solve_prepared',
     targets: [{ name: 'wrist', color: RED, effector: 0 }, { name: 'pole', color: BLUE }],
-    camera: [1.15, 2.1, 1.6], look: [0.22, 0.1, 1.0], size: 0.045,
+    camera: [2.2, -0.95, 1.7], look: [0.2, 0.15, 1.0], size: 0.045,
   },
   arm: {
     id: 1, zUp: true, solver: 'DLS',
@@ -39,7 +39,8 @@ const state = (window.ikState = {
   ready: false, loadMs: 0, scene: 'limb', method: 'dls', solver: '', status: '', statusCode: 0,
   iterations: 0, us: 0, positionError: 0, rotationError: 0, solves: 0, frames: 0,
   targets: {}, effectors: {}, pixelErrors: {}, maxPixelError: 0,
-  effectorScreen: [0, 0], targetScreen: [0, 0], limits: [], jointsNearLimit: 0, error: null,
+  effectorScreen: [0, 0], targetScreen: [0, 0], jointScreens: [], limits: [], jointsNearLimit: 0,
+  error: null,
 });
 window.addEventListener('error', (e) => { state.error = String(e.message); });
 
@@ -406,6 +407,7 @@ function record() {
     if (first) [state.effectorScreen, state.targetScreen, first] = [eff, target, false];
   });
   state.maxPixelError = worst;
+  state.jointScreens = Array.from({ length: view.joints }, (_, k) => toScreen(view.frame(k).p, true));
 }
 let waiting = [];
 function tick() {
