@@ -58,10 +58,10 @@ page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
 
 const state = () => page.evaluate(() => JSON.parse(JSON.stringify(window.ikState)));
 const frames = (n = 2) => page.evaluate(async (k) => { for (let i = 0; i < k; i++) await ikTest.nextFrame(); }, n);
-const times = {}; // per scene (and arm solver): the times of the solves while dragging, us
+const times = {}; // per scene (and arm solver): the solves while dragging, us and iterations
 async function recordTimes(key) {
   const s = await state();
-  (times[key] ??= []).push(s.us);
+  (times[key] ??= []).push([s.us, s.iterations]);
 }
 
 // Drags target `name` by (dx, dy) pixels with the mouse in `steps` moves, each move a frame
@@ -165,8 +165,10 @@ try {
   // ---- figures ----
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   console.log(`load: ${first.loadMs.toFixed(0)} ms to the first frame (${wall} ms as the test saw it)`);
-  for (const [key, list] of Object.entries(times))
-    console.log(`solve time while dragging, ${key}: median ${median(list).toFixed(2)} us, largest ${Math.max(...list).toFixed(2)} us (${list.length} solves)`);
+  for (const [key, list] of Object.entries(times)) {
+    const us = list.map((x) => x[0]), its = list.map((x) => x[1]);
+    console.log(`solve time while dragging, ${key}: median ${median(us).toFixed(2)} us, largest ${Math.max(...us).toFixed(2)} us; iterations median ${median(its)}, largest ${Math.max(...its)} (${list.length} solves)`);
+  }
   console.log(`screenshots: ${SHOTS}/{limb,arm,humanoid}.png`);
 } catch (e) {
   check('the test ran to its end', false, e.stack);
