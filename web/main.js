@@ -356,7 +356,7 @@ window.addEventListener('pointerdown', (e) => {
   dragPlane.setFromNormalAndCoplanarPoint(camera.getWorldDirection(new THREE.Vector3()), center);
   const onPlane = raycaster.ray.intersectPlane(dragPlane, new THREE.Vector3());
   drag = { k, offset: center.sub(onPlane ?? center) };
-  canvas.setPointerCapture(e.pointerId);
+  if (e.isTrusted) canvas.setPointerCapture(e.pointerId); // (a synthetic pointer has none)
 }, true);
 window.addEventListener('pointermove', (e) => {
   if (!drag) return;
@@ -457,6 +457,20 @@ window.ikTest = {
     return state;
   },
   async reset() { ik.ikw_reset(view.id); dirty = true; await nextFrame(); return state; },
+  // a drag of target `name` to the screen point to, by synthetic pointer events (a frame a move)
+  async drag(name, to, steps = 6) {
+    const [x, y] = state.targets[name].screen;
+    const send = (type, px, py) => canvas.dispatchEvent(new PointerEvent(type, {
+      clientX: px, clientY: py, bubbles: true, pointerId: 1, isPrimary: true, buttons: type === 'pointerup' ? 0 : 1 }));
+    send('pointerdown', x, y);
+    for (let i = 1; i <= steps; i++) {
+      send('pointermove', x + (to[0] - x) * i / steps, y + (to[1] - y) * i / steps);
+      await nextFrame();
+    }
+    send('pointerup', to[0], to[1]);
+    await nextFrame();
+    return state;
+  },
   targetScreen: (name) => state.targets[name].screen,
   nextFrame,
 };

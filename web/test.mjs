@@ -146,6 +146,13 @@ try {
   await drag('humanoid', 'look-at', 200, 40);
   await drag('humanoid', 'left foot', 25, 10);
   await drag('humanoid', 'right foot', -20, -12);
+  // the same with the page's own drag hook (synthetic pointer events)
+  const to = await page.evaluate(() => ikTest.targetScreen('left hand').map((v, k) => v + [-40, 30][k]));
+  s = await page.evaluate(async (p) => JSON.parse(JSON.stringify(await ikTest.drag('left hand', p))), to);
+  const off = Math.hypot(s.targets['left hand'].screen[0] - to[0], s.targets['left hand'].screen[1] - to[1]);
+  check('humanoid: ikTest.drag moves the left hand where asked, converged, within a pixel',
+        off < PIXEL && s.status === 'converged' && s.maxPixelError < PIXEL,
+        `${off.toFixed(3)} px from where asked, ${s.status}, ${s.maxPixelError.toFixed(4)} px`);
   await page.screenshot({ path: path.join(SHOTS, 'humanoid.png') });
 
   // a press away from every target turns the view, and moves no target
