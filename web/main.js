@@ -12,7 +12,8 @@ const METHOD_LABELS = { dls: 'DLS', sdls: 'SDLS', ccd: 'CCD', arm: 'ik_arm_solve
 const RED = 0xe8543a, BLUE = 0x3a7bd5, YELLOW = 0xf2b134;
 
 // Each scene: its index in ik_web.c, whether its model frame is z up, its targets (an effector
-// each, or none: the pole), the camera (model frame), the solver's name.
+// each, or none: the pole), the camera and the point it looks at (model frame), the radius of
+// the targets' balls (metres), the solver's name.
 const SCENES = {
   limb: {
     id: 0, zUp: true, solver: 'ik_limb_solve_prepared',
@@ -42,7 +43,11 @@ const state = (window.ikState = {
   effectorScreen: [0, 0], targetScreen: [0, 0], jointScreens: [], limits: [], jointsNearLimit: 0,
   error: null,
 });
-window.addEventListener('error', (e) => { state.error = String(e.message); });
+window.addEventListener('error', (e) => {
+  state.error = String(e.message);
+  const loading = document.getElementById('loading');
+  if (loading) loading.textContent = `ik.h could not start: ${state.error}`;
+});
 
 // ---- the WebAssembly module -------------------------------------------------------------------
 const wasm = await WebAssembly.instantiate(await (await fetch('./ik_web.wasm')).arrayBuffer(), {});
