@@ -41,7 +41,7 @@ const state = (window.ikState = {
   iterations: 0, us: 0, positionError: 0, rotationError: 0, solves: 0, frames: 0,
   targets: {}, effectors: {}, pixelErrors: {}, maxPixelError: 0,
   effectorScreen: [0, 0], targetScreen: [0, 0], jointScreens: [], limits: [], jointsNearLimit: 0,
-  error: null,
+  error: null, loadPhases: { script: performance.now() }, // (ms from the navigation)
 });
 window.addEventListener('error', (e) => {
   state.error = String(e.message);
@@ -50,8 +50,11 @@ window.addEventListener('error', (e) => {
 });
 
 // ---- the WebAssembly module -------------------------------------------------------------------
-const wasm = await WebAssembly.instantiate(await (await fetch('./ik_web.wasm')).arrayBuffer(), {});
+const response = await fetch('./ik_web.wasm');
+if (!response.ok) throw new Error(`ik_web.wasm: HTTP ${response.status}`);
+const wasm = await WebAssembly.instantiate(await response.arrayBuffer(), {});
 const ik = wasm.instance.exports;
+state.loadPhases.wasm = performance.now();
 ik._initialize();
 if (ik.ikw_init() !== 0) throw new Error('ik_web: a scene failed to build');
 const f64 = (ptr, n) => new Float64Array(ik.memory.buffer, ptr, n);
@@ -67,6 +70,7 @@ const canvas = document.getElementById('view');
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
 renderer.setPixelRatio(window.devicePixelRatio);
 renderer.shadowMap.enabled = true;
+state.loadPhases.renderer = performance.now();
 const world = new THREE.Scene();
 world.background = new THREE.Color(0xe9edf2);
 const camera = new THREE.PerspectiveCamera(40, 1, 0.05, 50);
@@ -292,6 +296,7 @@ for (let m = 3; m >= 0; m--) {
   ik.ikw_reset(1);
 }
 
+state.loadPhases.warm = performance.now();
 const views = {};
 for (const [name, spec] of Object.entries(SCENES)) views[name] = new View(name, spec);
 let view = null;
@@ -438,6 +443,7 @@ function tick() {
   if (!state.ready) {
     state.ready = true;
     state.loadMs = performance.now();
+    state.loadPhases.firstFrame = state.loadMs;
     el('loading').remove();
   }
   const done = waiting;

@@ -171,7 +171,8 @@ try {
 
   // ---- figures ----
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  console.log(`load: ${first.loadMs.toFixed(0)} ms to the first frame (${wall} ms as the test saw it)`);
+  const phases = Object.entries(first.loadPhases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+  console.log(`load: ${first.loadMs.toFixed(0)} ms to the first frame (${wall} ms as the test saw it); ms from the navigation: ${phases}`);
   for (const [key, list] of Object.entries(times)) {
     const us = list.map((x) => x[0]), its = list.map((x) => x[1]);
     console.log(`solve time while dragging, ${key}: median ${median(us).toFixed(2)} us, largest ${Math.max(...us).toFixed(2)} us; iterations median ${median(its)}, largest ${Math.max(...its)} (${list.length} solves)`);
