@@ -254,7 +254,7 @@ class View {
     }
     const limits = f64(ik.ikw_limits(this.id), 7);
     state.limits = Array.from(limits);
-    state.jointsNearLimit = state.limits.filter((v) => v < 0.05).length;
+    state.jointsNearLimit = state.limits.filter((v) => v < 0.05).length; // (5% of the range)
     const free = new THREE.Color(0x2ecc71), near = new THREE.Color(0xe74c3c), mid = new THREE.Color(0xf1c40f);
     for (let i = 0; i < 7; i++) {
       const m = this.jointBalls[i];
@@ -262,6 +262,8 @@ class View {
       const x = Math.min(limits[i] / 0.2, 1); // 0 at a limit, 1 from a fifth of the range in
       m.material.color.copy(x < 0.5 ? near.clone().lerp(mid, x * 2) : mid.clone().lerp(free, x * 2 - 1));
     }
+    state.jointColors = this.jointBalls.map((m) => `#${m.material.color.getHexString()}`);
+    el('near').textContent = `${state.jointsNearLimit} of 7`;
     const fl = this.frame(7);
     this.flangeAxes.position.copy(fl.p);
     this.flangeAxes.quaternion.copy(fl.q);
@@ -324,6 +326,7 @@ function setScene(name) {
   controls.update();
   el('scene').value = name;
   el('method-row').style.display = name === 'arm' ? '' : 'none';
+  el('near-row').style.display = name === 'arm' ? '' : 'none';
   el('legend').innerHTML = view.spec.targets.map((t) => `<span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}`).join(' ') +
     (name === 'arm' ? '<br>joints: <span class="swatch" style="background:#2ecc71"></span>free <span class="swatch" style="background:#e74c3c"></span>at a limit' : '');
   dirty = true;

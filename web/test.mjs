@@ -128,10 +128,25 @@ try {
     s = await drag(`arm-${method}`, 'flange', 60, -70);
     check(`arm ${method}: the joints' limit margins are shown`, s.limits.length === 7 && s.limits.every((v) => v >= 0 && v <= 0.5),
           JSON.stringify(s.limits.map((v) => +v.toFixed(3))));
-    if (method === 'dls') await page.screenshot({ path: path.join(SHOTS, 'arm.png') });
   }
+  // low and near the base: the elbow folds to within 1% of its limit, drawn red; lower still,
+  // the solve stops at the limit (stalled) and no joint passes its limit
+  await page.evaluate(async () => {
+    await ikTest.setMethod('dls');
+    await ikTest.reset();
+    const [x, y, z] = ikState.targets.flange.model;
+    for (let k = 1; k <= 10; k++) await ikTest.setTarget('flange', [x + (0.4 - x) * k / 10, y * (1 - k / 10), z + (0.1 - z) * k / 10]);
+  });
+  s = await state();
+  const red = (c) => parseInt(c.slice(1, 3), 16) > 0xc0 && parseInt(c.slice(3, 5), 16) < 0x80;
+  check('arm: a joint near its limit is counted and drawn red', s.status === 'converged' && s.jointsNearLimit >= 1 &&
+        s.limits.every((v, k) => (v < 0.02 ? red(s.jointColors[k]) : v < 0.1 || !red(s.jointColors[k]))),
+        `${s.status}, limits ${JSON.stringify(s.limits.map((v) => +v.toFixed(3)))}, colours ${s.jointColors.join(' ')}`);
+  await page.screenshot({ path: path.join(SHOTS, 'arm.png') });
+  s = await page.evaluate(() => ikTest.setTarget('flange', [0.3, 0, 0.2]).then((x) => JSON.parse(JSON.stringify(x))));
+  check('arm: a target past a limit stops at it, every joint within its range', s.status !== 'converged' &&
+        Math.min(...s.limits) >= 0 && Math.min(...s.limits) < 1e-9, `${s.status}, smallest margin ${Math.min(...s.limits)}`);
   // a target out of reach: not converged, said so
-  await page.evaluate(() => ikTest.setMethod('dls'));
   s = await page.evaluate(() => ikTest.setTarget('flange', [2, 0, 0.5]).then((x) => JSON.parse(JSON.stringify(x))));
   check('arm: a target out of reach is reported, not converged', s.status !== 'converged', s.status);
   await page.evaluate(() => ikTest.reset());
