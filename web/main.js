@@ -327,7 +327,7 @@ function setScene(name) {
   el('scene').value = name;
   el('method-row').style.display = name === 'arm' ? '' : 'none';
   el('near-row').style.display = name === 'arm' ? '' : 'none';
-  el('legend').innerHTML = view.spec.targets.map((t) => `<span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}`).join(' ') +
+  el('legend').innerHTML = view.spec.targets.map((t) => `<span class="item"><span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}</span>`).join(' ') +
     (name === 'arm' ? '<br>joints: <span class="swatch" style="background:#2ecc71"></span>free <span class="swatch" style="background:#e74c3c"></span>at a limit' : '');
   dirty = true;
 }
