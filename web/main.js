@@ -127,11 +127,8 @@ class View {
     this.root = new THREE.Group();
     if (spec.zUp) this.root.rotation.x = -Math.PI / 2;
     this.root.updateMatrixWorld(true);
-    this.bones = [];
-    this.balls = [];
     this.targetMeshes = spec.targets.map((t) => {
       const m = mesh(ballGeometry, material(t.color, { transparent: true, opacity: 0.5, emissive: t.color, emissiveIntensity: 0.3, depthWrite: false }), spec.size);
-      m.userData.target = t.name;
       m.castShadow = false;
       this.root.add(m);
       return m;
@@ -142,7 +139,6 @@ class View {
       this.root.add(m);
       return m;
     });
-    this.lines = [];
     if (name === 'limb') this.buildLimb();
     if (name === 'arm') this.buildArm();
     if (name === 'humanoid') this.buildHumanoid();
@@ -151,21 +147,17 @@ class View {
     const m = mesh(boneGeometry, material(color), 1);
     m.userData.r = r;
     this.root.add(m);
-    this.bones.push(m);
     return m;
   }
   ball(color, r) {
     const m = mesh(ballGeometry, material(color), r);
     this.root.add(m);
-    this.balls.push(m);
     return m;
   }
-  line(color, dashed) {
+  dashedLine(color) {
     const g = new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(), new THREE.Vector3()]);
-    const m = dashed ? new THREE.LineDashedMaterial({ color, dashSize: 0.03, gapSize: 0.02 }) : new THREE.LineBasicMaterial({ color });
-    const l = new THREE.Line(g, m);
+    const l = new THREE.Line(g, new THREE.LineDashedMaterial({ color, dashSize: 0.03, gapSize: 0.02 }));
     this.root.add(l);
-    this.lines.push(l);
     return l;
   }
   buildLimb() {
@@ -180,7 +172,7 @@ class View {
     this.upper = this.bone(0x5b7fa6, 0.03);
     this.lower = this.bone(0x5b7fa6, 0.025);
     this.jointBalls = [0.04, 0.035, 0.022].map((r) => this.ball(0x2c3e50, r));
-    this.poleLine = this.line(BLUE, true);
+    this.poleLine = this.dashedLine(BLUE);
     const stand = new THREE.Mesh(new THREE.CylinderGeometry(0.025, 0.025, 0.9, 16), body);
     stand.rotation.x = Math.PI / 2;
     stand.position.set(0, 0, 0.45);
@@ -210,7 +202,7 @@ class View {
     this.ends = [[13, 2], [18, 3], [21, 0], [25, 1]].map(([j, e]) => ({ j, e, m: this.bone(0x5b7fa6, 0.022) }));
     this.head = this.ball(0xd9c2a7, 0.1);
     this.pelvis = this.ball(0x7d8a96, 0.06);
-    this.gaze = this.line(0xc9900c, true);
+    this.gaze = this.dashedLine(0xc9900c);
   }
   frame(k) {
     const f = this.f;
