@@ -299,9 +299,9 @@ let redraw = true; // the view changed: draw
 controls.addEventListener('change', () => { redraw = true; });
 
 // ---- screen coordinates (CSS pixels of the page, as mouse events give them) -------------------
-function toScreen(v, local) {
-  const p = local ? view.root.localToWorld(v.clone()) : v.clone();
-  p.project(camera);
+// A point of the scene's model frame on the screen.
+function toScreen(v) {
+  const p = view.root.localToWorld(v.clone()).project(camera);
   const rect = canvas.getBoundingClientRect();
   return [rect.left + (p.x + 1) / 2 * rect.width, rect.top + (1 - p.y) / 2 * rect.height];
 }
@@ -344,8 +344,8 @@ function ray(clientX, clientY) {
   raycaster.setFromCamera(ndc, camera);
   return raycaster.ray;
 }
-function moveTarget(k, world) {
-  const p = view.root.worldToLocal(world.clone());
+function moveTarget(k, point) {
+  const p = view.root.worldToLocal(point.clone());
   ik.ikw_set_target(view.id, k, p.x, p.y, p.z);
   dirty = true;
 }
@@ -401,10 +401,10 @@ function record() {
   state.pixelErrors = {};
   let worst = 0, first = true;
   view.spec.targets.forEach((t, k) => {
-    const target = toScreen(view.target(k), true);
+    const target = toScreen(view.target(k));
     state.targets[t.name] = { model: view.target(k).toArray(), screen: target };
     if (t.effector === undefined) return;
-    const eff = toScreen(view.effectorPoint(t), true);
+    const eff = toScreen(view.effectorPoint(t));
     state.effectors[t.name] = eff;
     const px = Math.hypot(eff[0] - target[0], eff[1] - target[1]);
     state.pixelErrors[t.name] = px;
@@ -412,7 +412,7 @@ function record() {
     if (first) [state.effectorScreen, state.targetScreen, first] = [eff, target, false];
   });
   state.maxPixelError = worst;
-  state.jointScreens = Array.from({ length: view.joints }, (_, k) => toScreen(view.frame(k).p, true));
+  state.jointScreens = Array.from({ length: view.joints }, (_, k) => toScreen(view.frame(k).p));
 }
 let waiting = [];
 function tick() {
