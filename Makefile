@@ -1,12 +1,13 @@
 # ik.h: make demo | make test | make examples | make figures | make bench | make format
 #       make fuzz [FUZZ_SECONDS=600] | make fuzz-replay | make coverage | make valgrind | make stability
+#       make web | make test-web | make serve-web
 CC      ?= cc
 CFLAGS  ?= -O2
 WARN     = -Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow
 BUILD    = build
 EXAMPLES = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h tests/fuzz/*.c tests/fuzz/*.h examples/*.c \
-                 examples/*.h bench/*.c bench/*.h bench/*.cpp)
+                 examples/*.h bench/*.c bench/*.h bench/*.cpp web/*.c)
 FIGURES  = $(BUILD)/figures
 TEST_SRCS = tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c \
             tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c \
@@ -15,7 +16,7 @@ FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm skeleton
 FUZZ_SECONDS ?= 600
 
 .PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl bench-kdl-tree arm-tools callgrind \
-        format check-format clean fuzz fuzz-replay coverage valgrind stability
+        format check-format clean fuzz fuzz-replay coverage valgrind stability web test-web serve-web
 
 all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench $(ARM_TOOLS)
 
@@ -149,6 +150,41 @@ stability:
 	$(CC) -std=c99 $(WARN) -O2 -DIK_USE_FLOAT -o $(BUILD)/stability/float tests/stability.c -lm
 	./$(BUILD)/stability/double 1000000
 	./$(BUILD)/stability/float 1000000
+
+# the page in the browser (docs/web.md): ik.h compiled to WebAssembly by Debian's Emscripten
+# (its node needs Debian's acorn: NODE_PATH), three.js from web/node_modules (npm ci, pinned by
+# web/package-lock.json); $(BUILD)/web is the whole site, for any static host
+EMCC ?= emcc
+WEB   = $(BUILD)/web
+NPM_STAMP = web/node_modules/.package-lock.json
+WEB_FILES = $(WEB)/ik_web.wasm $(WEB)/index.html $(WEB)/main.js $(WEB)/three.module.js \
+            $(WEB)/three.core.js $(WEB)/addons/controls/OrbitControls.js
+web: $(WEB_FILES)
+
+$(WEB)/ik_web.wasm: web/ik_web.c ik.h bench/arms.h bench/humanoid.h
+	@mkdir -p $(dir $@)
+	NODE_PATH=/usr/share/nodejs $(EMCC) -std=c99 $(WARN) -O2 --no-entry -o $@ web/ik_web.c
+$(WEB)/index.html $(WEB)/main.js: $(WEB)/%: web/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(WEB)/three.%.js: $(NPM_STAMP)
+	@mkdir -p $(dir $@)
+	cp web/node_modules/three/build/three.$*.js $@
+$(WEB)/addons/%.js: $(NPM_STAMP)
+	@mkdir -p $(dir $@)
+	cp web/node_modules/three/examples/jsm/$*.js $@
+$(NPM_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+# builds the page, serves it on 127.0.0.1 and drives Debian's chromium headless through it
+# (web/test.mjs): drags, convergence, pixels, load and solve times; screenshots in
+# $(BUILD)/web-shots/
+test-web: web $(NPM_STAMP)
+	node web/test.mjs --dir $(WEB) --shots $(BUILD)/web-shots
+
+# serves the page at http://127.0.0.1:8000/ until interrupted
+serve-web: web
+	node web/serve.mjs --dir $(WEB) --port 8000
 
 format:
 	clang-format -i $(FORMAT_FILES)

@@ -5,9 +5,9 @@
 # floating-point traps, more warnings on the implementation, units of both ik_reals that must
 # not link, two IK_STATIC copies in one program, the examples (and their pictures, rendered by
 # rsvg-convert), every C snippet of the documentation (and the output a program's text claims),
-# docs/api.md's coverage, one version everywhere, and every command that README.md and docs/
-# name in a short run. A variant whose compiler, sanitizer runtime or tool is missing is
-# skipped with a notice. The last line sums the counts.
+# docs/api.md's coverage, one version everywhere, every command that README.md and docs/
+# name in a short run, and the page in the browser (make test-web). A variant whose compiler,
+# sanitizer runtime or tool is missing is skipped with a notice. The last line sums the counts.
 # Usage: tests/matrix.sh [quick]   (quick: gcc C99 double only)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -513,6 +513,15 @@ pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
 else
     echo "skip the commands of README.md and docs/: make not found"
     skipped="$skipped make"
+fi
+
+# the page in the browser (make test-web): ik.h compiled to WebAssembly, driven in headless
+# Chromium; needs Emscripten, Chromium, Node.js and npm (.ci/run installs them)
+if have emcc && have chromium && have node && have npm; then
+    run web-page make -s test-web
+else
+    echo "skip the page in the browser (make test-web): needs emcc, chromium, node and npm"
+    skipped="$skipped web"
 fi
 
 [ -n "$skipped" ] && echo "skipped (tool missing):$skipped"

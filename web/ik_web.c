@@ -1,0 +1,357 @@
+/* ik_web.c - ik.h compiled to WebAssembly for the page in web/ (make web): three scenes kept
+   here, their targets set and solved from JavaScript, their frames read back from the module's
+   memory as doubles.
+     scene 0, the analytic limb: a right arm (ik_limb_solve_prepared), targets: wrist, pole;
+     scene 1, the KUKA iiwa 14 of bench/arms.h following a flange pose (position dragged, the
+       rotation kept), by DLS, SDLS (ik_jacobian_solve), CCD (ik_ccd_solve) or ik_arm_solve;
+     scene 2, the humanoid of bench/humanoid.h (ik_skeleton_solve): feet (poses, priority 0),
+       hands (positions) and the head's look-at point (priority 1), pulled toward a standing
+       posture (the rest pose).
+   Every call is checked: a bad scene or target index returns -1 and changes nothing.
+   docs/web.md says how the page uses these. */
+#define IK_IMPLEMENTATION
+#include "../ik.h"
+#include "../bench/arms.h"
+#include "../bench/humanoid.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#else
+#define EMSCRIPTEN_KEEPALIVE // (a native build: gcc checks the file)
+#endif
+
+enum { SCENE_LIMB, SCENE_ARM, SCENE_HUMANOID, SCENE_COUNT };
+enum { METHOD_DLS, METHOD_SDLS, METHOD_CCD, METHOD_ARM, METHOD_COUNT };
+
+#define MAX_FRAMES  (HUMANOID_JOINTS + HUMANOID_EFFECTORS)
+#define MAX_TARGETS HUMANOID_EFFECTORS
+#define REPORT_SIZE 8
+
+// What a scene holds: its state, start state (each repeat of a solve starts there), targets
+// (model frame, 3 doubles each) and what the last solve reported.
+typedef struct web_scene {
+    ik_real q[HUMANOID_DOF], start[HUMANOID_DOF], home[HUMANOID_DOF];
+    int dof, joints, effectors, targets;
+    double target[MAX_TARGETS][3], home_target[MAX_TARGETS][3];
+    double frames[MAX_FRAMES][7];   // joints' frames, then effectors': x y z, quaternion x y z w
+    double limits[HUMANOID_JOINTS]; // per joint: distance to the nearer limit / range, 0 .. 0.5
+    int parents[HUMANOID_JOINTS];
+    double report[REPORT_SIZE]; // status (or an ik_result < 0), iterations, position and
+                                // rotation errors, dof, joints, effectors, targets
+} web_scene;
+
+static web_scene scenes[SCENE_COUNT];
+static ik_limb limb;
+static ik_limb_prepared limb_prepared;
+static ik_joint limb_joints[3];
+static ik_chain limb_chain;
+static arm_def arm;
+static ik_quat arm_rot; // the flange's rotation, kept while its position is dragged
+static int arm_method = METHOD_DLS;
+static humanoid human;
+static ik_quat human_feet_rot[2]; // the soles' rotations, kept
+static unsigned char scratch[1 << 17];
+
+static ik_vec3 vec(const double *p)
+{
+    return ik_vec3_make((ik_real)p[0], (ik_real)p[1], (ik_real)p[2]);
+}
+
+static void put3(double *out, double x, double y, double z)
+{
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
+static void put_point(double *out, ik_vec3 p)
+{
+    put3(out, (double)p.x, (double)p.y, (double)p.z);
+}
+
+static void put_frame(double *out, ik_xform f)
+{
+    put_point(out, f.pos);
+    put3(out + 3, (double)f.rot.x, (double)f.rot.y, (double)f.rot.z);
+    out[6] = (double)f.rot.w;
+}
+
+static void set_sizes(web_scene *s, int dof, int joints, int effectors, int targets)
+{
+    s->dof = dof;
+    s->joints = joints;
+    s->effectors = effectors;
+    s->targets = targets;
+}
+
+// The limb: example 05's right arm (shoulder at (0.2, 0, 1.4), z up, T-pose along +x, the elbow
+// bending toward +y), the wrist in front of the shoulder and the pole below it.
+static ik_result build_limb(web_scene *s)
+{
+    ik_xform tip;
+    ik_result r;
+    int i;
+    limb.base = ik_xform_translation(ik_vec3_make(IK_R(0.2), 0, IK_R(1.4)));
+    limb.upper_dir = limb.lower_dir = ik_vec3_make(1, 0, 0);
+    limb.hinge_axis = ik_vec3_make(0, 0, 1);
+    limb.upper_length = IK_R(0.30);
+    limb.lower_length = IK_R(0.25);
+    limb.swivel_ref = ik_vec3_make(0, 0, -1);
+    limb.limits = NULL;
+    r = ik_limb_chain(&limb, limb_joints, &tip);
+    if (r == IK_OK)
+        r = ik_limb_prepare(&limb, &limb_prepared);
+    limb_chain = ik_chain_make(limb_joints, 3, tip);
+    set_sizes(s, 7, 3, 1, 2);
+    for (i = 0; i < 3; i++)
+        s->parents[i] = i - 1;
+    put3(s->target[0], 0.55, 0.22, 1.25); // wrist
+    put3(s->target[1], 0.45, 0.0, 0.8);   // pole
+    return r;
+}
+
+// The arm: the iiwa bent at the elbow and the wrist, its flange pose at that state the target.
+static ik_result build_arm(web_scene *s)
+{
+    static const double bent[7] = { 0, 0.35, 0, -1.7, 0, 1.09, 0 };
+    ik_xform flange;
+    ik_result r = arm_build(ARM_IIWA14, &arm);
+    int i;
+    set_sizes(s, 7, 7, 1, 1);
+    for (i = 0; i < 7; i++) {
+        s->home[i] = (ik_real)bent[i];
+        s->parents[i] = i - 1;
+    }
+    if (r == IK_OK)
+        r = ik_chain_fk(&arm.chain, s->home, NULL, &flange);
+    arm_rot = flange.rot;
+    put_point(s->target[0], flange.pos);
+    return r;
+}
+
+// The humanoid standing, the arms raised 45 degrees forward and the elbows bent 70 (example
+// 09's posture); the targets where its effectors are then, the gaze 1.2 m ahead and 0.5 m
+// to the left at eye height.
+static ik_result build_humanoid(web_scene *s)
+{
+    ik_xform f[HUMANOID_EFFECTORS];
+    ik_result r = humanoid_build(&human);
+    int side, i;
+    set_sizes(s, HUMANOID_DOF, HUMANOID_JOINTS, HUMANOID_EFFECTORS, HUMANOID_EFFECTORS);
+    if (r != IK_OK)
+        return r;
+    humanoid_rest(&human, s->home);
+    for (side = 0; side < 2; side++) {
+        const int k = human.index[HUMANOID_L_SHOULDER + side * HUMANOID_RIGHT_ARM];
+        ik_quat down = ik_quat_from_axis_angle(ik_vec3_make(0, 0, side ? 1 : -1), 80 * IK_PI / 180);
+        ik_quat forward = ik_quat_from_axis_angle(ik_vec3_make(-1, 0, 0), 45 * IK_PI / 180);
+        ik_vec3 v = ik_quat_to_expmap(ik_quat_mul(forward, down));
+        s->home[k] = v.x;
+        s->home[k + 1] = v.y;
+        s->home[k + 2] = v.z;
+        s->home[k + 3] = 70 * IK_PI / 180; // the elbow
+    }
+    r = humanoid_effector_frames(&human, s->home, f);
+    for (i = 0; i < HUMANOID_EFFECTORS; i++)
+        put_point(s->target[i], f[i].pos);
+    human_feet_rot[0] = f[HUMANOID_LEFT_FOOT].rot;
+    human_feet_rot[1] = f[HUMANOID_RIGHT_FOOT].rot;
+    s->target[HUMANOID_GAZE][0] += 0.5;
+    s->target[HUMANOID_GAZE][2] += 1.2;
+    for (i = 0; i < HUMANOID_JOINTS; i++)
+        s->parents[i] = human.parents[i];
+    return r;
+}
+
+// Builds the three scenes at their start. 0, or -1 if ik.h refuses one (never expected).
+EMSCRIPTEN_KEEPALIVE int ikw_init(void)
+{
+    ik_result r[SCENE_COUNT];
+    int i, k;
+    memset(scenes, 0, sizeof scenes);
+    r[SCENE_LIMB] = build_limb(&scenes[SCENE_LIMB]);
+    r[SCENE_ARM] = build_arm(&scenes[SCENE_ARM]);
+    r[SCENE_HUMANOID] = build_humanoid(&scenes[SCENE_HUMANOID]);
+    for (i = 0; i < SCENE_COUNT; i++) {
+        web_scene *s = &scenes[i];
+        memcpy(s->q, s->home, sizeof s->q);
+        memcpy(s->home_target, s->target, sizeof s->target);
+        put3(s->report + 4, s->dof, s->joints, s->effectors);
+        s->report[7] = s->targets;
+        for (k = 0; k < s->joints; k++)
+            s->limits[k] = 0.5;
+        if (r[i] != IK_OK)
+            return -1;
+    }
+    return 0;
+}
+
+static web_scene *scene_at(int scene)
+{
+    return scene >= 0 && scene < SCENE_COUNT ? &scenes[scene] : NULL;
+}
+
+// Sets target `which` of scene to (x, y, z), model frame (see the top of this file). 0 or -1.
+EMSCRIPTEN_KEEPALIVE int ikw_set_target(int scene, int which, double x, double y, double z)
+{
+    web_scene *s = scene_at(scene);
+    if (!s || which < 0 || which >= s->targets || !isfinite(x) || !isfinite(y) || !isfinite(z))
+        return -1;
+    put3(s->target[which], x, y, z);
+    return 0;
+}
+
+// The arm's solver: 0 DLS, 1 SDLS, 2 CCD, 3 ik_arm_solve. 0 or -1.
+EMSCRIPTEN_KEEPALIVE int ikw_set_method(int method)
+{
+    if (method < 0 || method >= METHOD_COUNT)
+        return -1;
+    arm_method = method;
+    return 0;
+}
+
+// Back to the scene's start: state and targets. 0 or -1.
+EMSCRIPTEN_KEEPALIVE int ikw_reset(int scene)
+{
+    web_scene *s = scene_at(scene);
+    if (!s)
+        return -1;
+    memcpy(s->q, s->home, sizeof s->q);
+    memcpy(s->target, s->home_target, sizeof s->target);
+    return 0;
+}
+
+static ik_result solve_limb(web_scene *s, ik_solve_info *info)
+{
+    ik_limb_opts opts = ik_default_limb_opts();
+    ik_limb_target t;
+    t.pos = vec(s->target[0]);
+    t.rot = ik_quat_identity();
+    t.use_rotation = t.use_swivel = false;
+    t.pole = vec(s->target[1]);
+    t.swivel = 0;
+    return ik_limb_solve_prepared(&limb_prepared, &t, &opts, s->q, NULL, info);
+}
+
+static ik_result solve_arm(web_scene *s, ik_solve_info *info)
+{
+    ik_target t = ik_target_pose(ik_xform_make(arm_rot, vec(s->target[0])));
+    if (arm_method == METHOD_CCD) {
+        ik_ccd_opts opts = ik_default_ccd_opts();
+        opts.max_sweeps = 500;
+        return ik_ccd_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
+    }
+    if (arm_method == METHOD_ARM) {
+        ik_arm_opts opts = ik_default_arm_opts();
+        return ik_arm_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
+    } else {
+        ik_jacobian_opts opts = ik_default_jacobian_opts();
+        opts.method = arm_method == METHOD_SDLS ? IK_JACOBIAN_SDLS : IK_JACOBIAN_DLS;
+        opts.tolerance = opts.rotation_tolerance = IK_R(1e-6);
+        opts.max_iterations = 200;
+        return ik_jacobian_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
+    }
+}
+
+static ik_result solve_humanoid(web_scene *s, ik_solve_info *info)
+{
+    ik_jacobian_opts opts = ik_default_jacobian_opts();
+    ik_effector e[HUMANOID_EFFECTORS];
+    ik_xform feet[2], hands[2];
+    int side;
+    for (side = 0; side < 2; side++) {
+        feet[side] = ik_xform_make(human_feet_rot[side], vec(s->target[side]));
+        hands[side] = ik_xform_translation(vec(s->target[HUMANOID_LEFT_HAND + side]));
+    }
+    humanoid_effectors(&human, feet, hands, vec(s->target[HUMANOID_GAZE]), e);
+    e[HUMANOID_LEFT_HAND].kind = e[HUMANOID_RIGHT_HAND].kind = IK_EFFECTOR_POSITION;
+    opts.tolerance = IK_R(1e-5);
+    opts.rotation_tolerance = IK_R(1e-4);
+    opts.max_iterations = 200;
+    opts.rest = s->home;
+    return ik_skeleton_solve(&human.skeleton, e, HUMANOID_EFFECTORS, &opts, s->q, scratch,
+                             sizeof scratch, info, NULL);
+}
+
+// Every joint's frame and every effector's after a solve, and the joints' distance to their
+// limits (a fraction of the range; 0.5 for a joint without limits).
+static void record_frames(int scene, web_scene *s)
+{
+    ik_xform f[MAX_FRAMES];
+    int i, n = s->joints;
+    if (scene == SCENE_LIMB)
+        ik_chain_fk(&limb_chain, s->q, f, &f[3]);
+    else if (scene == SCENE_ARM)
+        ik_chain_fk(&arm.chain, s->q, f, &f[7]);
+    else {
+        ik_skeleton_fk(&human.skeleton, s->q, f);
+        for (i = 0; i < HUMANOID_EFFECTORS; i++)
+            f[n + i] = ik_xform_mul(f[human.effector_joint[i]], human.effector_offset[i]);
+    }
+    for (i = 0; i < n + s->effectors; i++)
+        put_frame(s->frames[i], f[i]);
+    for (i = 0; scene == SCENE_ARM && i < n; i++) {
+        const double lo = (double)arm.joints[i].lo, hi = (double)arm.joints[i].hi;
+        const double v = (double)s->q[i], d = v - lo < hi - v ? v - lo : hi - v;
+        s->limits[i] = d / (hi - lo);
+    }
+}
+
+// Solves scene `repeats` times, each from the same start: the current state, or with again != 0
+// the start of the solve before (the same solve again, for the caller to time many); keeps the
+// last answer and records its frames. The status (an ik_status, >= 0), or an ik_result < 0 (the
+// state kept), or -100 for a bad argument.
+EMSCRIPTEN_KEEPALIVE int ikw_solve(int scene, int repeats, int again)
+{
+    web_scene *s = scene_at(scene);
+    ik_solve_info info = { IK_STATUS_CONVERGED, 0, 0, 0 };
+    ik_result r = IK_OK;
+    int k;
+    if (!s || repeats < 1)
+        return -100;
+    if (!again)
+        memcpy(s->start, s->q, sizeof s->q);
+    for (k = 0; k < repeats && r == IK_OK; k++) {
+        memcpy(s->q, s->start, sizeof s->q);
+        r = scene == SCENE_LIMB  ? solve_limb(s, &info)
+            : scene == SCENE_ARM ? solve_arm(s, &info)
+                                 : solve_humanoid(s, &info);
+    }
+    s->report[0] = r == IK_OK ? (double)info.status : (double)r;
+    s->report[1] = info.iterations;
+    s->report[2] = (double)info.position_error;
+    s->report[3] = (double)info.rotation_error;
+    record_frames(scene, s);
+    return (int)s->report[0];
+}
+
+// Where the page reads a scene: each a pointer into the module's memory (NULL: bad scene).
+EMSCRIPTEN_KEEPALIVE double *ikw_frames(int scene)
+{
+    web_scene *s = scene_at(scene);
+    return s ? &s->frames[0][0] : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE double *ikw_targets(int scene)
+{
+    web_scene *s = scene_at(scene);
+    return s ? &s->target[0][0] : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE double *ikw_limits(int scene)
+{
+    web_scene *s = scene_at(scene);
+    return s ? s->limits : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE int *ikw_parents(int scene)
+{
+    web_scene *s = scene_at(scene);
+    return s ? s->parents : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE double *ikw_report(int scene)
+{
+    web_scene *s = scene_at(scene);
+    return s ? s->report : NULL;
+}
