@@ -4192,7 +4192,8 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 }
 
 // out[r - lo] = (J (sw x))_r (sw NULL: 1) for the goals' rows lo .. hi - 1 (whole goals'), each
-// on its goal's columns (ik__skeleton_pack()): the dense rows' sums without their zeros.
+// on its goal's columns (ik__skeleton_pack()): the dense rows' sums without their zeros (with sw,
+// each product J (sw x) rather than (J sw) x).
 static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *sw,
                           const ik_real *x, ik_real *out)
 {
@@ -4204,14 +4205,12 @@ static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *
         const int *cols = w->goal_cols + g->cols_at, end = g->row + g->pos_rows + g->rot_rows;
         if (g->row < lo || g->row >= hi)
             continue;
-        for (i = 0; i < g->col_count; i++) // (x on the goal's columns, in a row)
-            xg[i] = x[cols[i]];
+        for (i = 0; i < g->col_count; i++) // (sw x on the goal's columns, in a row)
+            xg[i] = sw ? sw[cols[i]] * x[cols[i]] : x[cols[i]];
         for (r = g->row; r < end; r++) {
             const ik_real *p = w->packed + r * dof;
             ik_real sum = 0;
-            for (i = 0; i < g->col_count && sw; i++)
-                sum += p[i] * sw[cols[i]] * xg[i];
-            for (i = 0; i < g->col_count && !sw; i++)
+            for (i = 0; i < g->col_count; i++)
                 sum += p[i] * xg[i];
             out[r - lo] = sum;
         }
