@@ -7647,20 +7647,22 @@ IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effe
 
 // A joint in one solve, in the scratch.
 typedef struct ik__fabrik_joint {
-    ik_mat3 origin;  // the origin's rotation (a frozen joint's motion folded in)
-    ik_mat3 motion;  // the motion's rotation now
-    ik_mat3 aim_rot; // IK__FABRIK_LAST: the effector's axes in the frame after the motion
-    ik_vec3 offset;  // the origin's position
-    ik_vec3 axis;    // revolute, prismatic
-    ik_vec3 aim;     // the point it turns toward the next point's place, after its motion
-    ik_vec3 pivot;   // where its frame before the motion is now (model)
-    ik_quat rot;     // ball: the motion
-    ik_real value;   // prismatic, limited revolute: q now; free revolute: q at the start
-    ik_real turn[2]; // revolute: cos, sin of the angle now
-    int type;        // its ik_joint_type; IK_JOINT_FIXED for a frozen joint
-    int point;       // the point it aims at: the next one after its own
-    int flags;       // IK__FABRIK_POINT, IK__FABRIK_LAST, IK__FABRIK_FREE
-    int qi;          // its first value in q
+    ik_mat3 origin;   // the origin's rotation (a frozen joint's motion folded in)
+    ik_mat3 motion;   // the motion's rotation now
+    ik_mat3 aim_rot;  // IK__FABRIK_LAST: the effector's axes in the frame after the motion
+    ik_vec3 offset;   // the origin's position
+    ik_vec3 axis;     // revolute, prismatic
+    ik_vec3 aim;      // the point it turns toward the next point's place, after its motion
+    ik_vec3 pivot;    // where its frame before the motion is now (model)
+    ik_vec3 back;     // the point before its own, in its frame before the motion
+    ik_vec3 effector; // the effector, in its frame after the motion
+    ik_quat rot;      // ball: the motion
+    ik_real value;    // prismatic, limited revolute: q now; free revolute: q at the start
+    ik_real turn[2];  // revolute: cos, sin of the angle now
+    int type;         // its ik_joint_type; IK_JOINT_FIXED for a frozen joint
+    int point;        // the point it aims at: the next one after its own
+    int flags;        // IK__FABRIK_POINT, IK__FABRIK_LAST, IK__FABRIK_FREE
+    int qi;           // its first value in q
 } ik__fabrik_joint;
 
 // One solve: the chain, its joints' states, and the points.
@@ -7674,6 +7676,7 @@ typedef struct ik__fabrik_work {
     ik_real reach;            // their sum
     ik_mat3 effector_rot;     // the effector's axes now
     ik_mat3 target_rot;       // the target's (pose targets)
+    ik_mat3 tip_rot;          // the chain's tip's
     int count;                // points, the effector included (1: nothing moves)
     bool pose;                // a target with a rotation
     bool lean;                // free ball joints, a point each, position target: points only
@@ -7794,11 +7797,30 @@ static int ik__fabrik_points(ik__fabrik_joint *joints, int n, ik_real scale)
         acc_rot = ik_mat3_identity();
         acc_pos = ik_vec3_zero();
     }
-    for (i = n - 1; i >= 0 && count > 0; i--) {
-        if (joints[i].type != IK_JOINT_FIXED && joints[i].point == count)
-            joints[i].flags |= IK__FABRIK_LAST;
-    }
+    for (i = n - 1; i >= 0 && (joints[i].type == IK_JOINT_FIXED || joints[i].point == count); i--)
+        joints[i].flags |= IK__FABRIK_LAST; // (and the fixed joints after them)
     return count + 1;
+}
+
+// Joint f's aim and effector axes from the next joint's (*aim, *aim_rot), and the joint before's.
+static inline void ik__fabrik_aim(const ik__fabrik_work *w, ik__fabrik_joint *f, ik_vec3 *aim,
+                                  ik_mat3 *aim_rot, ik_vec3 *eff)
+{
+    ik_vec3 moved = ik_mat3_mul_vec3(f->motion, *aim);
+    ik_vec3 emoved = ik_mat3_mul_vec3(f->motion, *eff);
+    f->effector = *eff;
+    if (f->type == IK_JOINT_PRISMATIC)
+        emoved = ik_vec3_add_scaled(emoved, f->axis, f->value);
+    *eff = ik__fabrik_apply(&f->origin, f->offset, emoved);
+    f->aim = *aim;
+    if (f->flags & IK__FABRIK_LAST)
+        f->aim_rot = *aim_rot;
+    if (f->type == IK_JOINT_PRISMATIC)
+        moved = ik_vec3_add_scaled(moved, f->axis, f->value);
+    *aim =
+        (f->flags & IK__FABRIK_POINT) ? f->offset : ik__fabrik_apply(&f->origin, f->offset, moved);
+    if (w->pose && (f->flags & IK__FABRIK_LAST))
+        *aim_rot = ik_mat3_mul(f->origin, ik_mat3_mul(f->motion, *aim_rot));
 }
 
 // Every joint's aim (the next point, in its frame after its motion) from the joints' states, tip
@@ -7806,21 +7828,11 @@ static int ik__fabrik_points(ik__fabrik_joint *joints, int n, ik_real scale)
 static void ik__fabrik_aims(ik__fabrik_work *w)
 {
     ik_vec3 aim = w->chain->tip.pos;
-    ik_mat3 aim_rot = ik__quat_to_mat3_unit(ik__quat_unitize(w->chain->tip.rot));
+    ik_mat3 aim_rot = w->tip_rot;
+    ik_vec3 eff = aim;
     int i;
-    for (i = w->chain->joint_count - 1; i >= 0; i--) {
-        ik__fabrik_joint *f = &w->joints[i];
-        ik_vec3 moved = ik_mat3_mul_vec3(f->motion, aim);
-        f->aim = aim;
-        if (f->flags & IK__FABRIK_LAST)
-            f->aim_rot = aim_rot;
-        if (f->type == IK_JOINT_PRISMATIC)
-            moved = ik_vec3_add_scaled(moved, f->axis, f->value);
-        aim = (f->flags & IK__FABRIK_POINT) ? f->offset
-                                            : ik__fabrik_apply(&f->origin, f->offset, moved);
-        if (w->pose && (f->flags & IK__FABRIK_LAST))
-            aim_rot = ik_mat3_mul(f->origin, ik_mat3_mul(f->motion, aim_rot));
-    }
+    for (i = w->chain->joint_count - 1; i >= 0; i--)
+        ik__fabrik_aim(w, &w->joints[i], &aim, &aim_rot, &eff);
 }
 
 // from + length along d (d any length; a d too short to have a direction: from).
@@ -7893,13 +7905,18 @@ static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, i
 
 // A revolute joint turned to carry its aim toward g (its frame before the motion): the angle
 // between their projections on the hinge plane.
-static void ik__fabrik_hinge(ik__fabrik_joint *f, const ik_joint *j, ik_vec3 g)
+static void ik__fabrik_hinge(ik__fabrik_joint *f, const ik_joint *j, ik_vec3 g, ik_vec3 t)
 {
-    ik_vec3 k = f->axis, a = f->aim;
+    ik_vec3 k = f->axis, a = f->aim, e = f->effector;
     ik_vec3 ap = ik_vec3_add_scaled(a, k, -ik_vec3_dot(k, a));
     ik_vec3 gp = ik_vec3_add_scaled(g, k, -ik_vec3_dot(k, g));
-    ik__fabrik_turn(f, j, ik_vec3_dot(ap, gp), ik_vec3_dot(k, ik_vec3_cross(ap, gp)),
-                    ik_vec3_length2(a) * ik_vec3_length2(g));
+    ik_vec3 ep = ik_vec3_add_scaled(e, k, -ik_vec3_dot(k, e));
+    ik_vec3 tp = ik_vec3_add_scaled(t, k, -ik_vec3_dot(k, t));
+    ik_real w1 = 1 / (IK_SQRT(ik_vec3_length2(a) * ik_vec3_length2(g)) + IK__TINY2);
+    ik_real w2 = 1 / (IK_SQRT(ik_vec3_length2(e) * ik_vec3_length2(t)) + IK__TINY2);
+    ik__fabrik_turn(
+        f, j, w1 * ik_vec3_dot(ap, gp) + w2 * ik_vec3_dot(ep, tp),
+        w1 * ik_vec3_dot(k, ik_vec3_cross(ap, gp)) + w2 * ik_vec3_dot(k, ik_vec3_cross(ep, tp)), 1);
 }
 
 // A revolute joint turned to bring the effector's axes closest to w (its frame before the
@@ -7933,7 +7950,7 @@ static void ik__fabrik_step(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_jo
         if (orient)
             ik__fabrik_hinge_rot(f, j, &wr);
         else
-            ik__fabrik_hinge(f, j, g);
+            ik__fabrik_hinge(f, j, g, ik__fabrik_back(gr, ik_vec3_sub(w->target->pos, gp)));
     } else if (orient) {
         ik_mat3 r = ik_mat3_mul(wr, ik_mat3_transpose(f->aim_rot));
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik__quat_from_mat3(&r)));
@@ -7942,6 +7959,66 @@ static void ik__fabrik_step(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_jo
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
     }
     ik__fabrik_motion(f);
+}
+
+// A joint's step in the forward-reaching pass, in its frame after the motion (hr, hp): the motion
+// that carries the point before its own (back, in the frame before the motion) toward where
+// that point is now; within its limits.
+static void ik__fabrik_step_back(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_joint *j,
+                                 const ik_mat3 *hr, ik_vec3 hp)
+{
+    ik_vec3 g = ik__fabrik_back(hr, ik_vec3_sub(w->points[f->point - 2], hp)), b = f->back;
+    if (f->type == IK_JOINT_PRISMATIC) {
+        f->value = ik__clamp(ik_vec3_dot(f->axis, ik_vec3_sub(b, g)), j->lo, j->hi);
+        return;
+    }
+    if (f->type == IK_JOINT_REVOLUTE) {
+        ik_vec3 k = f->axis;
+        ik_vec3 bp = ik_vec3_add_scaled(b, k, -ik_vec3_dot(k, b));
+        ik_vec3 gp = ik_vec3_add_scaled(g, k, -ik_vec3_dot(k, g));
+        ik__fabrik_turn(f, j, ik_vec3_dot(gp, bp), ik_vec3_dot(k, ik_vec3_cross(gp, bp)),
+                        ik_vec3_length2(b) * ik_vec3_length2(g));
+    } else {
+        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, g), b);
+        f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
+    }
+    ik__fabrik_motion(f);
+}
+
+// The forward-reaching pass as forward kinematics from the tip: the effector at the target (turned
+// about it so that the last point goes toward where it is; a pose target: at its orientation),
+// then each joint's frame from the one after it, its step toward where the point before is, and
+// the places of the points; the aims on the way.
+static void ik__fabrik_reverse(ik__fabrik_work *w)
+{
+    const int m = w->count - 1;
+    ik_vec3 t = w->target->pos, aim = w->chain->tip.pos, hp;
+    ik_mat3 aim_rot = w->tip_rot, hr = w->target_rot;
+    ik_vec3 eff = aim;
+    int i;
+    if (!w->pose) {
+        ik_quat d = ik_quat_from_two_vectors(ik_vec3_sub(w->points[m - 1], w->points[m]),
+                                             ik_vec3_sub(w->points[m - 1], t));
+        hr = ik_mat3_mul(ik__quat_to_mat3_unit(d), w->effector_rot);
+    }
+    hr = ik_mat3_mul(hr, ik_mat3_transpose(w->tip_rot));
+    hp = ik_vec3_sub(t, ik_mat3_mul_vec3(hr, w->chain->tip.pos));
+    w->placed[m] = t;
+    for (i = w->chain->joint_count - 1; i >= 0; i--) {
+        ik__fabrik_joint *f = &w->joints[i];
+        ik_mat3 gr;
+        ik_vec3 gp = hp;
+        if (f->type != IK_JOINT_FIXED && f->point > 1)
+            ik__fabrik_step_back(w, f, &w->chain->joints[i], &hr, hp);
+        gr = ik_mat3_mul(hr, ik_mat3_transpose(f->motion));
+        if (f->type == IK_JOINT_PRISMATIC)
+            gp = ik_vec3_sub(hp, ik_mat3_mul_vec3(gr, ik_vec3_scale(f->axis, f->value)));
+        if (f->flags & IK__FABRIK_POINT)
+            w->placed[f->point - 1] = gp;
+        hr = ik_mat3_mul(gr, ik_mat3_transpose(f->origin));
+        hp = ik_vec3_sub(gp, ik_mat3_mul_vec3(hr, f->offset));
+        ik__fabrik_aim(w, f, &aim, &aim_rot, &eff);
+    }
 }
 
 // The backward-reaching pass, root to tip, as forward kinematics: each joint's frame before its
@@ -7959,6 +8036,8 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
         f->pivot = gp;
         if (f->flags & IK__FABRIK_POINT)
             w->points[f->point - 1] = gp;
+        if (f->point > 1)
+            f->back = ik__fabrik_back(&gr, ik_vec3_sub(w->points[f->point - 2], gp));
         if (move && f->type != IK_JOINT_FIXED)
             ik__fabrik_step(w, f, &chain->joints[i], &gr, gp);
         fp = f->type == IK_JOINT_PRISMATIC
@@ -7967,7 +8046,7 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
         fr = ik_mat3_mul(gr, f->motion);
     }
     w->points[w->count - 1] = ik__fabrik_apply(&fr, fp, chain->tip.pos);
-    w->effector_rot = ik_mat3_mul(fr, ik__quat_to_mat3_unit(ik__quat_unitize(chain->tip.rot)));
+    w->effector_rot = ik_mat3_mul(fr, w->tip_rot);
 }
 
 // The lean iteration: both passes on the points alone (their distances constant).
@@ -7983,14 +8062,22 @@ static void ik__fabrik_lean(ik__fabrik_work *w)
 // One iteration: the aims, the forward-reaching pass, the backward one with the joints' steps.
 static void ik__fabrik_iterate(ik__fabrik_work *w)
 {
+    if (w->count == 1) // nothing moves
+        return;
     if (w->lean) {
         ik__fabrik_lean(w);
         return;
     }
-    ik__fabrik_aims(w);
     if (w->slides)
         ik__fabrik_lengths(w);
-    ik__fabrik_reach(w);
+    if (!w->pose && ik_vec3_length(ik_vec3_sub(w->target->pos, w->points[0])) >= w->reach) {
+        int k;
+        ik__fabrik_aims(w); // beyond reach: every point's goal is the target
+        for (k = 1; k < w->count; k++)
+            w->placed[k] = w->target->pos;
+    } else {
+        ik__fabrik_reverse(w);
+    }
     ik__fabrik_write(w, true);
 }
 
@@ -8008,6 +8095,7 @@ static void ik__fabrik_setup(ik__fabrik_work *w, const ik_chain *chain, const ik
     w->placed = w->points + n + 1;
     w->lengths = (ik_real *)(void *)(w->placed + n + 1);
     w->target_rot = ik__quat_to_mat3_unit(target->rot);
+    w->tip_rot = ik__quat_to_mat3_unit(ik__quat_unitize(chain->tip.rot));
     w->slides = false;
     w->lean = !w->pose;
     for (i = 0; i < n; i++) {
