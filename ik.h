@@ -7644,6 +7644,7 @@ IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effe
 #define IK__FABRIK_POINT 1 // its pivot starts a point of its own
 #define IK__FABRIK_LAST  2 // at the last point: takes the target's orientation (pose targets)
 #define IK__FABRIK_FREE  4 // a revolute joint without limits: carried as cos, sin only
+#define IK__FABRIK_TURN  8 // its origin turns (a rotation other than the identity)
 
 // A joint in one solve, in the scratch.
 typedef struct ik__fabrik_joint {
@@ -7678,6 +7679,7 @@ typedef struct ik__fabrik_work {
     ik_mat3 target_rot;       // the target's (pose targets)
     ik_mat3 tip_rot;          // the chain's tip's
     int count;                // points, the effector included (1: nothing moves)
+    int dof;                  // the chain's
     bool pose;                // a target with a rotation
     bool lean;                // free ball joints, a point each, position target: points only
     bool slides;              // a prismatic joint moves: the lengths change
@@ -7732,6 +7734,19 @@ static inline ik_vec3 ik__fabrik_back(const ik_mat3 *r, ik_vec3 v)
                         r->m[0][2] * v.x + r->m[1][2] * v.y + r->m[2][2] * v.z);
 }
 
+// r times the joint's origin rotation (r itself where the origin does not turn).
+static inline ik_mat3 ik__fabrik_turned(const ik__fabrik_joint *f, const ik_mat3 *r)
+{
+    return (f->flags & IK__FABRIK_TURN) ? ik_mat3_mul(*r, f->origin) : *r;
+}
+
+// The joint's origin applied to v (v in the joint's frame, the result in its parent's).
+static inline ik_vec3 ik__fabrik_from(const ik__fabrik_joint *f, ik_vec3 v)
+{
+    return (f->flags & IK__FABRIK_TURN) ? ik__fabrik_apply(&f->origin, f->offset, v)
+                                        : ik_vec3_add(v, f->offset);
+}
+
 // A joint's motion's rotation from its state.
 static void ik__fabrik_motion(ik__fabrik_joint *f)
 {
@@ -7754,8 +7769,8 @@ static void ik__fabrik_load(ik__fabrik_joint *f, const ik_joint *j, const ik_rea
     f->origin = ik__quat_to_mat3_unit(ik__quat_unitize(j->origin.rot));
     f->offset = j->origin.pos;
     f->value = v;
-    f->turn[0] = IK_COS(v);
-    f->turn[1] = IK_SIN(v);
+    f->turn[0] = j->type == IK_JOINT_REVOLUTE ? IK_COS(v) : 1;
+    f->turn[1] = j->type == IK_JOINT_REVOLUTE ? IK_SIN(v) : 0;
     f->rot = ik_quat_identity();
     if (j->type == IK_JOINT_BALL)
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unit_or_normalize(ik_quat_from_expmap(
@@ -7763,12 +7778,14 @@ static void ik__fabrik_load(ik__fabrik_joint *f, const ik_joint *j, const ik_rea
     f->flags = j->type == IK_JOINT_REVOLUTE && !ik__finite(j->lo) && !ik__finite(j->hi)
                    ? IK__FABRIK_FREE
                    : 0;
+    f->flags |= ik__quat_turns(j->origin.rot) ? IK__FABRIK_TURN : 0;
     ik__fabrik_motion(f);
     if (j->weight > 0 || j->type == IK_JOINT_FIXED)
         return;
     if (j->type == IK_JOINT_PRISMATIC)
         f->offset = ik__fabrik_apply(&f->origin, f->offset, ik_vec3_scale(f->axis, v));
     f->origin = ik_mat3_mul(f->origin, f->motion);
+    f->flags |= IK__FABRIK_TURN;
     f->motion = ik_mat3_identity();
     f->type = IK_JOINT_FIXED;
 }
@@ -7784,7 +7801,7 @@ static int ik__fabrik_points(ik__fabrik_joint *joints, int n, ik_real scale)
         ik__fabrik_joint *f = &joints[i];
         ik_vec3 at = ik__fabrik_apply(&acc_rot, acc_pos, f->offset);
         acc_pos = at;
-        acc_rot = ik_mat3_mul(acc_rot, f->origin);
+        acc_rot = ik__fabrik_turned(f, &acc_rot);
         if (f->type == IK_JOINT_FIXED)
             continue;
         if (last < 0 || joints[last].type == IK_JOINT_PRISMATIC ||
@@ -7811,14 +7828,13 @@ static inline void ik__fabrik_aim(const ik__fabrik_work *w, ik__fabrik_joint *f,
     f->effector = *eff;
     if (f->type == IK_JOINT_PRISMATIC)
         emoved = ik_vec3_add_scaled(emoved, f->axis, f->value);
-    *eff = ik__fabrik_apply(&f->origin, f->offset, emoved);
+    *eff = ik__fabrik_from(f, emoved);
     f->aim = *aim;
     if (f->flags & IK__FABRIK_LAST)
         f->aim_rot = *aim_rot;
     if (f->type == IK_JOINT_PRISMATIC)
         moved = ik_vec3_add_scaled(moved, f->axis, f->value);
-    *aim =
-        (f->flags & IK__FABRIK_POINT) ? f->offset : ik__fabrik_apply(&f->origin, f->offset, moved);
+    *aim = (f->flags & IK__FABRIK_POINT) ? f->offset : ik__fabrik_from(f, moved);
     if (w->pose && (f->flags & IK__FABRIK_LAST))
         *aim_rot = ik_mat3_mul(f->origin, ik_mat3_mul(f->motion, *aim_rot));
 }
@@ -8015,7 +8031,7 @@ static void ik__fabrik_reverse(ik__fabrik_work *w)
             gp = ik_vec3_sub(hp, ik_mat3_mul_vec3(gr, ik_vec3_scale(f->axis, f->value)));
         if (f->flags & IK__FABRIK_POINT)
             w->placed[f->point - 1] = gp;
-        hr = ik_mat3_mul(gr, ik_mat3_transpose(f->origin));
+        hr = (f->flags & IK__FABRIK_TURN) ? ik_mat3_mul(gr, ik_mat3_transpose(f->origin)) : gr;
         hp = ik_vec3_sub(gp, ik_mat3_mul_vec3(hr, f->offset));
         ik__fabrik_aim(w, f, &aim, &aim_rot, &eff);
     }
@@ -8031,7 +8047,7 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
     int i;
     for (i = 0; i < chain->joint_count; i++) {
         ik__fabrik_joint *f = &w->joints[i];
-        ik_mat3 gr = ik_mat3_mul(fr, f->origin);
+        ik_mat3 gr = ik__fabrik_turned(f, &fr);
         ik_vec3 gp = ik__fabrik_apply(&fr, fp, f->offset);
         f->pivot = gp;
         if (f->flags & IK__FABRIK_POINT)
@@ -8105,6 +8121,7 @@ static void ik__fabrik_setup(ik__fabrik_work *w, const ik_chain *chain, const ik
         f->point = 0;
         qi += ik_joint_type_dof(chain->joints[i].type);
     }
+    w->dof = qi;
     w->count = ik__fabrik_points(w->joints, n, ik__length_scale(ik__chain_reach(chain)));
     for (i = 0; i < n; i++) {
         const ik__fabrik_joint *f = &w->joints[i];
@@ -8161,7 +8178,7 @@ static bool ik__fabrik_store(const ik__fabrik_work *w, ik_real *q)
         default: break;
         }
     }
-    for (i = 0; i < ik__chain_dof(w->chain); i++)
+    for (i = 0; i < w->dof; i++)
         if (!ik__bounded(q[i]))
             return false;
     return true;
@@ -8208,10 +8225,10 @@ static ik_result ik__fabrik_run(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_
     if (status != IK_STATUS_CONVERGED &&
         ik__beyond_reach(chain, w->target->pos, reach, o->tolerance))
         status = IK_STATUS_UNREACHABLE;
-    memcpy(q, q_io, (size_t)ik__chain_dof(chain) * sizeof(ik_real));
+    memcpy(q, q_io, (size_t)w->dof * sizeof(ik_real));
     if (!ik__fabrik_store(w, q))
         return IK_ERR_NUMERIC;
-    memcpy(q_io, q, (size_t)ik__chain_dof(chain) * sizeof(ik_real));
+    memcpy(q_io, q, (size_t)w->dof * sizeof(ik_real));
     for (i = 0; out_points && i < chain->joint_count; i++)
         out_points[i] = w->joints[i].pivot;
     if (out_points)
