@@ -7734,10 +7734,27 @@ static inline ik_vec3 ik__fabrik_back(const ik_mat3 *r, ik_vec3 v)
                         r->m[0][2] * v.x + r->m[1][2] * v.y + r->m[2][2] * v.z);
 }
 
+// a b (transposed: a b^T), inlined on pointers: the passes' products.
+static inline IK__ALWAYS_INLINE ik_mat3 ik__fabrik_mul(const ik_mat3 *a, const ik_mat3 *b,
+                                                       bool transposed)
+{
+    ik_mat3 m;
+    int r, c;
+    IK__UNROLL
+    for (r = 0; r < 3; r++)
+        IK__UNROLL
+    for (c = 0; c < 3; c++)
+        m.m[r][c] =
+            transposed
+                ? a->m[r][0] * b->m[c][0] + a->m[r][1] * b->m[c][1] + a->m[r][2] * b->m[c][2]
+                : a->m[r][0] * b->m[0][c] + a->m[r][1] * b->m[1][c] + a->m[r][2] * b->m[2][c];
+    return m;
+}
+
 // r times the joint's origin rotation (r itself where the origin does not turn).
 static inline ik_mat3 ik__fabrik_turned(const ik__fabrik_joint *f, const ik_mat3 *r)
 {
-    return (f->flags & IK__FABRIK_TURN) ? ik_mat3_mul(*r, f->origin) : *r;
+    return (f->flags & IK__FABRIK_TURN) ? ik__fabrik_mul(r, &f->origin, false) : *r;
 }
 
 // The joint's origin applied to v (v in the joint's frame, the result in its parent's).
@@ -7858,26 +7875,20 @@ static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
     return len2 > IK__TINY2 ? ik_vec3_add_scaled(from, d, length / IK_SQRT(len2)) : from;
 }
 
-// The forward-reaching pass: the effector at the target (a pose target: the last point where the
-// target's orientation puts it), each point toward its old place at its distance from the next;
-// beyond reach, every point's goal is the target (the chain straightens).
+// The forward-reaching pass on the points alone: the effector at the target, each point toward
+// its old place at its distance from the next; beyond reach, every point's goal is the target.
 static void ik__fabrik_reach(ik__fabrik_work *w)
 {
     const int m = w->count - 1;
     ik_vec3 t = w->target->pos, *p = w->points, *s = w->placed;
     int k;
     s[m] = t;
-    k = m - 1;
-    if (w->pose && m > 0) { // the last point in the effector's frame: -R_e^T (e - p)
-        ik_vec3 back = ik__fabrik_back(&w->effector_rot, ik_vec3_sub(p[m - 1], p[m]));
-        s[m - 1] = ik__fabrik_apply(&w->target_rot, t, back);
-        k = m - 2;
-    } else if (ik_vec3_length(ik_vec3_sub(t, p[0])) >= w->reach) {
+    if (ik_vec3_length(ik_vec3_sub(t, p[0])) >= w->reach) {
         for (k = 1; k < m; k++)
             s[k] = t;
         return;
     }
-    for (; k > 0; k--) {
+    for (k = m - 1; k > 0; k--) {
         ik_vec3 d = ik_vec3_sub(p[k], s[k + 1]);
         if (ik_vec3_length2(d) <= IK__TINY2)
             d = ik_vec3_sub(p[k], p[k + 1]);
@@ -8026,12 +8037,12 @@ static void ik__fabrik_reverse(ik__fabrik_work *w)
         ik_vec3 gp = hp;
         if (f->type != IK_JOINT_FIXED && f->point > 1)
             ik__fabrik_step_back(w, f, &w->chain->joints[i], &hr, hp);
-        gr = ik_mat3_mul(hr, ik_mat3_transpose(f->motion));
+        gr = ik__fabrik_mul(&hr, &f->motion, true);
         if (f->type == IK_JOINT_PRISMATIC)
             gp = ik_vec3_sub(hp, ik_mat3_mul_vec3(gr, ik_vec3_scale(f->axis, f->value)));
         if (f->flags & IK__FABRIK_POINT)
             w->placed[f->point - 1] = gp;
-        hr = (f->flags & IK__FABRIK_TURN) ? ik_mat3_mul(gr, ik_mat3_transpose(f->origin)) : gr;
+        hr = (f->flags & IK__FABRIK_TURN) ? ik__fabrik_mul(&gr, &f->origin, true) : gr;
         hp = ik_vec3_sub(gp, ik_mat3_mul_vec3(hr, f->offset));
         ik__fabrik_aim(w, f, &aim, &aim_rot, &eff);
     }
@@ -8059,7 +8070,7 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
         fp = f->type == IK_JOINT_PRISMATIC
                  ? ik__fabrik_apply(&gr, gp, ik_vec3_scale(f->axis, f->value))
                  : gp;
-        fr = ik_mat3_mul(gr, f->motion);
+        fr = ik__fabrik_mul(&gr, &f->motion, false);
     }
     w->points[w->count - 1] = ik__fabrik_apply(&fr, fp, chain->tip.pos);
     w->effector_rot = ik_mat3_mul(fr, w->tip_rot);

@@ -1654,8 +1654,9 @@ static void make_fab_case(fab_case *c, int n, int kind)
 // rest (ns per solve) of the line through solves of few and of more iterations (tolerance 0).
 static void fab_iteration_table(int runs)
 {
-    static fab_case c;
+    static fab_case c[2]; // k1 and k2 iterations, timed in turns
     static const int sizes[4] = { 3, 7, 20, 100 };
+    const bench_fn fns[2] = { run_fabrik, run_fabrik };
     int kind, k;
     printf("\nFABRIK, position targets, n unit links (%s): the marginal cost of an iteration "
            "(t(k2) - t(k1)) / (k2 - k1) / n and the rest t(k1) - k1 x that, per solve; "
@@ -1666,25 +1667,25 @@ static void fab_iteration_table(int runs)
         "| chain            | ns per joint per iteration | setup ns per solve | iterations k1, k2 "
         "|\n");
     printf(
-        "|------------------|----------------------------|--------------------|-------------------"
-        "|\n");
+        "|------------------|----------------------------|--------------------|------------------"
+        "-|\n");
     for (kind = 0; kind < FAB_KINDS; kind++)
         for (k = 0; k < 4; k++) {
-            int n = sizes[k], inner = 20000 / (n * 12) + 1, it1, it2;
-            double t1, t2, per;
-            rng_state = 7 + (unsigned long long)k;
-            make_fab_case(&c, n, kind);
-            c.opts.tolerance = 0;
-            c.opts.min_improvement = 0;
-            c.opts.max_iterations = 2;
-            t1 = median_ns(run_fabrik, &c, inner, runs);
-            it1 = c.iterations;
-            c.opts.max_iterations = 12;
-            t2 = median_ns(run_fabrik, &c, inner, runs);
-            it2 = c.iterations;
-            per = it2 > it1 ? (t2 - t1) / (it2 - it1) : 0;
+            int n = sizes[k], i;
+            double t[2], per;
+            for (i = 0; i < 2; i++) {
+                rng_state = 7 + (unsigned long long)k;
+                make_fab_case(&c[i], n, kind);
+                c[i].opts.tolerance = 0;
+                c[i].opts.min_improvement = 0;
+                c[i].opts.max_iterations = i == 0 ? 2 : 12;
+            }
+            median_ns_interleaved(fns, c, sizeof c[0], 2, 20000 / (n * 12) + 1, runs, t);
+            per = c[1].iterations > c[0].iterations
+                      ? (t[1] - t[0]) / (c[1].iterations - c[0].iterations)
+                      : 0;
             printf("| %-10s x %-3d | %26.2f | %18.0f | %8d, %-7d |\n", fab_kind_names[kind], n,
-                   per / n, t1 - it1 * per, it1, it2);
+                   per / n, t[0] - c[0].iterations * per, c[0].iterations, c[1].iterations);
         }
 }
 

@@ -493,6 +493,8 @@ if have make; then
 | humanoid, 5 effectors, targets from random states
 | humanoid, DLS, ns
 | skeleton, 4 position effectors" "$SMOKE/bench/bench" --skeleton --runs=1
+    smoke bench-fabrik "| chain            | ns per joint per iteration
+| chain            | solver | 1e-2" "$SMOKE/bench/bench" --fabrik --runs=1
     smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
     smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
     smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3
