@@ -123,6 +123,12 @@
                          (ik_ccd_scratch_size()). A chain solved many times is prepared once
                          (ik_ccd_prepare(), ik_ccd_solve_prepared(): a third less work for a
                          sweep per frame).
+       ik_fabrik_solve() FABRIK (forward and backward reaching) on any chain: the points where
+                         joints pivot moved from the target back and from the root out, as
+                         forward kinematics through the joints (hinges by their planes, limits
+                         and ball limits clamped on the way), joint values written back: free
+                         ball chains a few tens of ns per joint per iteration, converging in tens
+                         of iterations; hinge chains slower and less often (docs/fabrik.md).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
@@ -1243,31 +1249,33 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 
 // FABRIK, forward and backward reaching (Aristidou and Lasenby 2011), on any chain
 // (docs/fabrik.md). The points it moves are the pivots where the chain's moving joints start a
-// new point (joints at one point, such as a wrist's hinges, share it) and the effector. Each
-// iteration places the points from the target back toward the root, keeping the distances
-// between them (for a pose target the last point first, where the target's orientation puts it),
-// then goes from the root out, every joint turning (revolute, ball) or sliding (prismatic)
-// toward the next point's new place as far as its axis and limits let it: revolute joints by
-// the projection onto their hinge plane, clamped along the shorter turn from where they are
-// (no jump to the other side), ball joints by the shortest arc that carries their bone (the twist
-// kept), then projected into their ik_ball_limit, prismatic joints along their axis, clamped. So
-// the points are always the forward kinematics of a state within the limits. A target beyond the
-// points' reach straightens the chain toward it. With use_rotation the joints at the last point
-// take the target's orientation (the closest their axes allow). A joint with weight 0 is frozen;
-// other weights are not used. A chain of free ball joints with a position target iterates on
-// the points alone and writes the joint values once at the end (the same answer to rounding).
-// q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the answer
-// on exit; free revolute joints come back within pi of their start, ball joints as the
-// exponential map of their rotation. Stops when converged, when iterations no longer improve
-// (IK_STATUS_STALLED), or after max_iterations (IK_STATUS_MAX_ITERATIONS); not converged with
-// the target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE.
-// info may be NULL. out_points (may be NULL): [joint_count + 1] the pivot of every joint (joint
-// i's frame before its motion, at origin) and the effector, as the solve ended: ik_chain_fk() of
-// the returned q puts them there, to rounding. Errors: as ik_ccd_solve() (out_points also
-// must not overlap scratch); q and out_points untouched on error. Cost per iteration O(n): a
-// square root per point in the forward pass and a frame product, a square root (and an atan2
-// for limited revolute joints, a projection for limited ball joints) per joint in the backward
-// pass. No allocation.
+// new point (joints at one point, such as a wrist's hinges, share it) and the effector; the
+// distances between them are kept. Each iteration places the chain from the target back toward
+// the root (the forward-reaching pass: the effector at the target, each joint turning so that the
+// point before it goes toward where it was), then from the root out (the backward-reaching pass:
+// each joint turning so that the point after it goes toward its new place). Both passes are
+// forward kinematics through the joints, so every point is always where a state within the
+// limits puts it: a revolute joint turns by the projection onto its hinge plane (and, going out,
+// also toward the target: the effector's projection counts as much as the next point's), clamped
+// into its range along the shorter turn from where it is (no jump to the other side); a ball joint
+// by the shortest arc that carries its bone (its twist kept), projected into its ik_ball_limit; a
+// prismatic joint slides along its axis, clamped. A target beyond the points' reach straightens
+// the chain toward it. With use_rotation, the effector is placed at the target's orientation and
+// the joints at the last point take it (as closely as their axes allow). A joint with weight 0 is
+// frozen; other weights are not used. A chain of free ball joints with a position target iterates
+// on the points alone (the 2011 algorithm as published) and writes the joint values once at the
+// end. q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
+// answer on exit: free revolute joints within pi of their start, ball joints the exponential map
+// of their rotation (angle at most pi). Stops when converged, when iterations no longer improve
+// (IK_STATUS_STALLED), or after max_iterations (IK_STATUS_MAX_ITERATIONS); not converged with the
+// target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE. info may be
+// NULL. out_points (may be NULL): [joint_count + 1] every joint's pivot (its frame before its
+// motion, at its origin) and the effector as the solve ended: ik_chain_fk() of the returned q puts
+// them there, to rounding. Errors: as ik_ccd_solve(), IK_ERR_BAD_ARG also for out_points
+// overlapping q, info or the scratch; q and out_points untouched on error. Cost per iteration
+// O(n): on the points alone two square roots and divisions per point; otherwise two frame
+// products per joint, a square root per moving joint, an atan2, sine and cosine per limited
+// revolute joint and a projection per limited ball joint. No allocation.
 IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
                                 const ik_fabrik_opts *opts, ik_real *q, void *scratch,
                                 size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
