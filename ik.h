@@ -7664,6 +7664,7 @@ typedef struct ik__fabrik_joint {
     ik_vec3 aim;      // the point it turns toward the next point's place, after its motion
     ik_vec3 pivot;    // where its frame before the motion is now (model)
     ik_vec3 back;     // the point before its own, in its frame before the motion
+    ik_vec3 root;     // and the first point
     ik_vec3 effector; // the effector, in its frame after the motion
     ik_quat rot;      // ball: the motion
     ik_real value;    // prismatic, limited revolute: q now; free revolute: q at the start
@@ -8008,11 +8009,18 @@ static void ik__fabrik_step_back(ik__fabrik_work *w, ik__fabrik_joint *f, const 
         return;
     }
     if (f->type == IK_JOINT_REVOLUTE) {
-        ik_vec3 k = f->axis;
+        ik_vec3 k = f->axis, r = f->root;
+        ik_vec3 g0 = ik__fabrik_back(hr, ik_vec3_sub(w->points[0], hp));
         ik_vec3 bp = ik_vec3_add_scaled(b, k, -ik_vec3_dot(k, b));
         ik_vec3 gp = ik_vec3_add_scaled(g, k, -ik_vec3_dot(k, g));
-        ik__fabrik_turn(f, j, ik_vec3_dot(gp, bp), ik_vec3_dot(k, ik_vec3_cross(gp, bp)),
-                        ik_vec3_length2(b) * ik_vec3_length2(g));
+        ik_vec3 rp = ik_vec3_add_scaled(r, k, -ik_vec3_dot(k, r));
+        ik_vec3 g0p = ik_vec3_add_scaled(g0, k, -ik_vec3_dot(k, g0));
+        ik_real w1 = 1 / (IK_SQRT(ik_vec3_length2(b) * ik_vec3_length2(g)) + IK__TINY2);
+        ik_real w2 = 1 / (IK_SQRT(ik_vec3_length2(r) * ik_vec3_length2(g0)) + IK__TINY2);
+        ik__fabrik_turn(f, j, w1 * ik_vec3_dot(gp, bp) + w2 * ik_vec3_dot(g0p, rp),
+                        w1 * ik_vec3_dot(k, ik_vec3_cross(gp, bp)) +
+                            w2 * ik_vec3_dot(k, ik_vec3_cross(g0p, rp)),
+                        1);
     } else {
         ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, g), b);
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
@@ -8071,8 +8079,10 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
         f->pivot = gp;
         if (f->flags & IK__FABRIK_POINT)
             w->points[f->point - 1] = gp;
-        if (f->point > 1)
+        if (f->point > 1) {
             f->back = ik__fabrik_back(&gr, ik_vec3_sub(w->points[f->point - 2], gp));
+            f->root = ik__fabrik_back(&gr, ik_vec3_sub(w->points[0], gp));
+        }
         if (move && f->type != IK_JOINT_FIXED)
             ik__fabrik_step(w, f, &chain->joints[i], &gr, gp);
         fp = f->type == IK_JOINT_PRISMATIC

@@ -174,11 +174,11 @@ static int fab_within(const ik_chain *c, const ik_real *q)
 
 // Targets at the effector of a random state, from another random state: the share reached to
 // 1e-5 within 100 iterations, per kind (measured: ball 60, ball+fixed 59, planar 60, random 3D
-// hinges 41, wrists 60, mixed 49 of 60 each; CCD meets 55 of the hinge chains' targets), and the
-// points are FK of the returned q every time.
+// hinges 47, wrists 60, mixed 52 (float 54) of 60 each; CCD meets 55 of the hinge chains'
+// targets), and the points are FK of the returned q every time.
 static void test_fabrik_reach(void)
 {
-    static const double least[F_KINDS] = { 0.98, 0.96, 0.96, 0.6, 0.98, 0.75 };
+    static const double least[F_KINDS] = { 0.98, 0.96, 0.96, 0.7, 0.98, 0.8 };
     test_rng r = { 2811 };
     int kind, trial;
     double worst_gap = 0;
@@ -327,12 +327,12 @@ static void test_fabrik_continuity(void)
             steps++;
         }
     }
-    if (jumps > 4 || met[0] < 2380 || met[1] < 1500)
+    if (jumps > 3 || met[0] < 2380 || met[1] < 1800)
         printf("  fabrik continuity: %d jumps; met %d (ball), %d (limited planar) of %d\n", jumps,
                met[0], met[1], steps / 2);
-    CHECK(jumps <= 4);     // measured 2
+    CHECK(jumps <= 3);     // measured 1
     CHECK(met[0] >= 2380); // measured 2400 (float 2397)
-    CHECK(met[1] >= 1500); // measured 1604: the limits keep some of the circle out of reach
+    CHECK(met[1] >= 1800); // measured 1920 (float 1925): the limits keep some targets out of reach
 }
 
 // ---- pose targets -------------------------------------------------------------------------------
