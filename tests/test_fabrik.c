@@ -443,6 +443,60 @@ static void test_fabrik_bad_input(void)
     CHECK(info.status == IK_STATUS_CONVERGED);
 }
 
+// ---- degenerate chains and scales ---------------------------------------------------------------
+
+// Chains scaled by 1e-9 .. 1e9, chains whose joints all sit at one point (zero offsets), chains
+// of fixed joints only, frozen joints (weight 0), targets at a pivot: IK_OK, finite q within the
+// limits, the frozen joints' values unchanged; free ball chains of every scale reach their targets
+// to 1e-9 of their scale (float 1e-5).
+static void test_fabrik_degenerate(void)
+{
+    test_rng r = { 2817 };
+    static const double scales[5] = { 1e-9, 1e-3, 1, 1e3, 1e9 };
+    int trial, reached = 0, scaled = 0;
+    for (trial = 0; trial < 100; trial++) {
+        ik_joint j[MAXJ];
+        ik_real q[MAXDOF], qt[MAXDOF], q0[MAXDOF];
+        int n = 2 + (int)(test_rng_next(&r) % 8), i, dof, at = 0, mode = trial % 5;
+        ik_chain c = fab_chain(&r, j, n, trial % 2 ? F_MIXED : F_BALL, trial % 3 == 0);
+        double s = scales[(trial / 5) % 5];
+        ik_fabrik_opts o = ik_default_fabrik_opts();
+        ik_target t;
+        ik_solve_info info;
+        for (i = 0; i < n; i++) {
+            j[i].origin.pos = ik_vec3_scale(j[i].origin.pos, mode == 1 ? 0 : (ik_real)s);
+            j[i].weight = mode == 2 && i % 2 ? 0 : j[i].weight;
+            if (mode == 3)
+                j[i] = ik_joint_fixed(j[i].origin);
+        }
+        c.tip.pos = ik_vec3_scale(c.tip.pos, (ik_real)s);
+        dof = ik_chain_dof(&c);
+        fab_state(&r, &c, qt);
+        fab_state(&r, &c, q);
+        memcpy(q0, q, sizeof q);
+        t = ik_target_position(mode == 4 ? ik_xform_apply(fab_fk(&c, q, NULL), ik_vec3_zero())
+                                         : fab_fk(&c, qt, NULL).pos);
+        o.tolerance = (ik_real)(s * TOL(1e-9, 1e-5));
+        CHECK(fab_solve(&c, &t, &o, q, &info, NULL) == IK_OK);
+        CHECK(fab_within(&c, q));
+        for (i = 0; i < dof; i++)
+            CHECK(test_finite((double)q[i]));
+        for (i = 0; i < n; i++) {
+            if (j[i].weight == 0 &&
+                (j[i].type == IK_JOINT_REVOLUTE || j[i].type == IK_JOINT_PRISMATIC))
+                CHECK(q[at] == q0[at]);
+            at += ik_joint_type_dof(j[i].type);
+        }
+        if (mode == 0 && trial % 2 == 0 && trial % 3 != 0) { // free ball chains, every scale
+            scaled++;
+            reached += info.status == IK_STATUS_CONVERGED;
+        }
+    }
+    if (reached < scaled)
+        printf("  fabrik scaled ball chains: %d of %d reached\n", reached, scaled);
+    CHECK(scaled == 6 && reached == scaled);
+}
+
 void test_fabrik(void);
 void test_fabrik(void)
 {
@@ -453,4 +507,5 @@ void test_fabrik(void)
     RUN(test_fabrik_pose);
     RUN(test_fabrik_lean);
     RUN(test_fabrik_bad_input);
+    RUN(test_fabrik_degenerate);
 }
