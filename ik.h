@@ -1255,9 +1255,9 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 // point before it goes toward where it was), then from the root out (the backward-reaching pass:
 // each joint turning so that the point after it goes toward its new place). Both passes are
 // forward kinematics through the joints, so every point is always where a state within the
-// limits puts it: a revolute joint turns by the projection onto its hinge plane (and, going out,
-// also toward the target: the effector's projection counts as much as the next point's), clamped
-// into its range along the shorter turn from where it is (no jump to the other side); a ball joint
+// limits puts it: a revolute joint turns by the projection onto its hinge plane (going out, the
+// effector's projection toward the target counts as much as the next point's; coming back, the
+// first point's toward the root), clamped into its range along the shorter turn from where it is (no jump to the other side); a ball joint
 // by the shortest arc that carries its bone (its twist kept), projected into its ik_ball_limit; a
 // prismatic joint slides along its axis, clamped. A target beyond the points' reach straightens
 // the chain toward it. With use_rotation, the effector is placed at the target's orientation and
