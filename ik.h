@@ -7917,13 +7917,12 @@ static void ik__fabrik_lengths(ik__fabrik_work *w)
 }
 
 // A revolute joint at the angle whose cos, sin are proportional to (c, s): a free one there, a
-// limited one along the shorter turn from where it is, clamped. Nothing where (c, s) is too short
-// (norm: the length it would have at full size) to have a direction.
-static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, ik_real s,
-                            ik_real norm)
+// limited one along the shorter turn from where it is, clamped. Nothing where (c, s), sums of
+// terms of unit size, is too short to have a direction.
+static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, ik_real s)
 {
     ik_real len2 = c * c + s * s, d;
-    if (!(len2 > IK__TINY2 && len2 > 256 * IK_EPSILON * IK_EPSILON * norm))
+    if (!(len2 > 256 * IK_EPSILON * IK_EPSILON))
         return;
     len2 = 1 / IK_SQRT(len2);
     c *= len2;
@@ -7939,20 +7938,30 @@ static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, i
     f->turn[1] = IK_SIN(f->value);
 }
 
-// A revolute joint turned to carry its aim toward g (its frame before the motion): the angle
-// between their projections on the hinge plane.
+// Adds to (*c, *s) the cosine and sine terms of the turn about k that carries x's direction
+// toward y's: the projections of the unit x and y on the hinge plane (nothing for a zero one).
+static inline void ik__fabrik_pair(ik_vec3 k, ik_vec3 x, ik_vec3 y, ik_real *c, ik_real *s)
+{
+    ik_real x2 = ik_vec3_length2(x), y2 = ik_vec3_length2(y);
+    if (!(x2 > IK__TINY2 && y2 > IK__TINY2))
+        return;
+    x = ik_vec3_scale(x, 1 / IK_SQRT(x2));
+    y = ik_vec3_scale(y, 1 / IK_SQRT(y2));
+    x = ik_vec3_add_scaled(x, k, -ik_vec3_dot(k, x));
+    y = ik_vec3_add_scaled(y, k, -ik_vec3_dot(k, y));
+    *c += ik_vec3_dot(x, y);
+    *s += ik_vec3_dot(k, ik_vec3_cross(x, y));
+}
+
+// A revolute joint turned to carry its aim toward g and its effector toward t (its frame before
+// the motion): the angle that maximizes the sum of the cosines between their projections on
+// the hinge plane.
 static void ik__fabrik_hinge(ik__fabrik_joint *f, const ik_joint *j, ik_vec3 g, ik_vec3 t)
 {
-    ik_vec3 k = f->axis, a = f->aim, e = f->effector;
-    ik_vec3 ap = ik_vec3_add_scaled(a, k, -ik_vec3_dot(k, a));
-    ik_vec3 gp = ik_vec3_add_scaled(g, k, -ik_vec3_dot(k, g));
-    ik_vec3 ep = ik_vec3_add_scaled(e, k, -ik_vec3_dot(k, e));
-    ik_vec3 tp = ik_vec3_add_scaled(t, k, -ik_vec3_dot(k, t));
-    ik_real w1 = 1 / (IK_SQRT(ik_vec3_length2(a) * ik_vec3_length2(g)) + IK__TINY2);
-    ik_real w2 = 1 / (IK_SQRT(ik_vec3_length2(e) * ik_vec3_length2(t)) + IK__TINY2);
-    ik__fabrik_turn(
-        f, j, w1 * ik_vec3_dot(ap, gp) + w2 * ik_vec3_dot(ep, tp),
-        w1 * ik_vec3_dot(k, ik_vec3_cross(ap, gp)) + w2 * ik_vec3_dot(k, ik_vec3_cross(ep, tp)), 1);
+    ik_real c = 0, s = 0;
+    ik__fabrik_pair(f->axis, f->aim, g, &c, &s);
+    ik__fabrik_pair(f->axis, f->effector, t, &c, &s);
+    ik__fabrik_turn(f, j, c, s);
 }
 
 // A revolute joint turned to bring the effector's axes closest to w (its frame before the
@@ -7964,7 +7973,7 @@ static void ik__fabrik_hinge_rot(ik__fabrik_joint *f, const ik_joint *j, const i
     ik_real c = q.m[0][0] + q.m[1][1] + q.m[2][2] - ik_vec3_dot(k, ik_mat3_mul_vec3(q, k));
     ik_real s = k.x * (q.m[1][2] - q.m[2][1]) + k.y * (q.m[2][0] - q.m[0][2]) +
                 k.z * (q.m[0][1] - q.m[1][0]);
-    ik__fabrik_turn(f, j, c, s, 1);
+    ik__fabrik_turn(f, j, c, s);
 }
 
 // A joint's step in its frame before the motion (gr, gp): toward the next point's place, or, at
@@ -8009,18 +8018,11 @@ static void ik__fabrik_step_back(ik__fabrik_work *w, ik__fabrik_joint *f, const 
         return;
     }
     if (f->type == IK_JOINT_REVOLUTE) {
-        ik_vec3 k = f->axis, r = f->root;
-        ik_vec3 g0 = ik__fabrik_back(hr, ik_vec3_sub(w->points[0], hp));
-        ik_vec3 bp = ik_vec3_add_scaled(b, k, -ik_vec3_dot(k, b));
-        ik_vec3 gp = ik_vec3_add_scaled(g, k, -ik_vec3_dot(k, g));
-        ik_vec3 rp = ik_vec3_add_scaled(r, k, -ik_vec3_dot(k, r));
-        ik_vec3 g0p = ik_vec3_add_scaled(g0, k, -ik_vec3_dot(k, g0));
-        ik_real w1 = 1 / (IK_SQRT(ik_vec3_length2(b) * ik_vec3_length2(g)) + IK__TINY2);
-        ik_real w2 = 1 / (IK_SQRT(ik_vec3_length2(r) * ik_vec3_length2(g0)) + IK__TINY2);
-        ik__fabrik_turn(f, j, w1 * ik_vec3_dot(gp, bp) + w2 * ik_vec3_dot(g0p, rp),
-                        w1 * ik_vec3_dot(k, ik_vec3_cross(gp, bp)) +
-                            w2 * ik_vec3_dot(k, ik_vec3_cross(g0p, rp)),
-                        1);
+        ik_real c = 0, s = 0;
+        ik__fabrik_pair(f->axis, g, b, &c, &s);
+        ik__fabrik_pair(f->axis, ik__fabrik_back(hr, ik_vec3_sub(w->points[0], hp)), f->root, &c,
+                        &s);
+        ik__fabrik_turn(f, j, c, s);
     } else {
         ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, g), b);
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
