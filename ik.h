@@ -7661,7 +7661,7 @@ typedef struct ik__fabrik_joint {
     ik_mat3 aim_rot;  // IK__FABRIK_LAST: the effector's axes in the frame after the motion
     ik_vec3 offset;   // the origin's position
     ik_vec3 axis;     // revolute, prismatic
-    ik_vec3 aim;      // the point it turns toward the next point's place, after its motion
+    ik_vec3 aim;      // the next point (what it turns), in its frame after its motion
     ik_vec3 pivot;    // where its frame before the motion is now (model)
     ik_vec3 back;     // the point before its own, in its frame before the motion
     ik_vec3 root;     // and the first point
@@ -7671,7 +7671,7 @@ typedef struct ik__fabrik_joint {
     ik_real turn[2];  // revolute: cos, sin of the angle now
     int type;         // its ik_joint_type; IK_JOINT_FIXED for a frozen joint
     int point;        // the point it aims at: the next one after its own
-    int flags;        // IK__FABRIK_POINT, IK__FABRIK_LAST, IK__FABRIK_FREE
+    int flags;        // IK__FABRIK_POINT, _LAST, _FREE, _TURN
     int qi;           // its first value in q
 } ik__fabrik_joint;
 
@@ -7750,13 +7750,14 @@ static inline IK__ALWAYS_INLINE ik_mat3 ik__fabrik_mul(const ik_mat3 *a, const i
     ik_mat3 m;
     int r, c;
     IK__UNROLL
-    for (r = 0; r < 3; r++)
+    for (r = 0; r < 3; r++) {
         IK__UNROLL
-    for (c = 0; c < 3; c++)
-        m.m[r][c] =
-            transposed
-                ? a->m[r][0] * b->m[c][0] + a->m[r][1] * b->m[c][1] + a->m[r][2] * b->m[c][2]
-                : a->m[r][0] * b->m[0][c] + a->m[r][1] * b->m[1][c] + a->m[r][2] * b->m[2][c];
+        for (c = 0; c < 3; c++)
+            m.m[r][c] =
+                transposed
+                    ? a->m[r][0] * b->m[c][0] + a->m[r][1] * b->m[c][1] + a->m[r][2] * b->m[c][2]
+                    : a->m[r][0] * b->m[0][c] + a->m[r][1] * b->m[1][c] + a->m[r][2] * b->m[2][c];
+    }
     return m;
 }
 
