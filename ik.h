@@ -8080,6 +8080,8 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
         ik_mat3 gr = ik__fabrik_turned(f, &fr);
         ik_vec3 gp = ik__fabrik_apply(&fr, fp, f->offset);
         f->pivot = gp;
+        if (f->type == IK_JOINT_FIXED && chain->joints[i].type == IK_JOINT_PRISMATIC)
+            f->pivot = ik__fabrik_apply(&fr, fp, chain->joints[i].origin.pos); // (frozen)
         if (f->flags & IK__FABRIK_POINT)
             w->points[f->point - 1] = gp;
         if (f->point > 1) {

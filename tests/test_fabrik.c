@@ -497,6 +497,53 @@ static void test_fabrik_degenerate(void)
     CHECK(scaled == 6 && reached == scaled);
 }
 
+// ---- random valid inputs ------------------------------------------------------------------------
+
+// 3000 random valid problems: every chain kind, limits of zero width (lo = hi) or none, weights 0
+// and 1, starts far outside the limits, position and pose targets anywhere (at the root, far away,
+// rotations of any size), 1 to 5 iterations, tolerance 0: IK_OK, q finite and within the limits,
+// the points finite and FK of q.
+static void test_fabrik_random_inputs(void)
+{
+    test_rng r = { 2818 };
+    int trial, bad = 0;
+    for (trial = 0; trial < 3000; trial++) {
+        ik_joint j[MAXJ];
+        ik_real q[MAXDOF];
+        ik_vec3 points[MAXJ + 1];
+        int kind = (int)(test_rng_next(&r) % F_KINDS), n = 1 + (int)(test_rng_next(&r) % 9), i;
+        ik_chain c = fab_chain(&r, j, kind == F_WRIST ? 3 : n, kind, trial % 2);
+        ik_fabrik_opts o = ik_default_fabrik_opts();
+        ik_xform goal = ik_xform_make(test_rng_quat(&r), test_rng_vec3(&r, -6, 6));
+        ik_target t = trial % 3 ? ik_target_position(goal.pos) : ik_target_pose(goal);
+        ik_solve_info info;
+        for (i = 0; i < c.joint_count; i++) {
+            j[i].weight = test_rng_next(&r) % 5 == 0 ? 0 : 1;
+            if (j[i].type == IK_JOINT_REVOLUTE && test_rng_next(&r) % 6 == 0)
+                j[i].lo = j[i].hi = IK_R(0.25);
+        }
+        fab_state(&r, &c, q);
+        for (i = 0; i < ik_chain_dof(&c) && trial % 4 == 0; i++)
+            q[i] = (ik_real)((double)q[i] * 5);
+        if (trial % 7 == 0)
+            t.pos = ik_vec3_zero();
+        if (trial % 11 == 0)
+            t.rot = ik_quat_make(IK_R(3e-30), IK_R(-2e-30), IK_R(1e-30), IK_R(5e-31));
+        o.max_iterations = 1 + trial % 5;
+        o.tolerance = 0;
+        o.min_improvement = 0;
+        if (fab_solve(&c, &t, &o, q, &info, points) != IK_OK || !fab_within(&c, q) ||
+            fab_points_gap(&c, q, points) > TOL(1e-9, 1e-2) ||
+            !test_finite((double)info.position_error)) {
+            if (bad < 5)
+                printf("  fabrik random input %d (%s, %d joints) failed\n", trial,
+                       fab_kind_names[kind], c.joint_count);
+            bad++;
+        }
+    }
+    CHECK(bad == 0);
+}
+
 void test_fabrik(void);
 void test_fabrik(void)
 {
@@ -508,4 +555,5 @@ void test_fabrik(void)
     RUN(test_fabrik_lean);
     RUN(test_fabrik_bad_input);
     RUN(test_fabrik_degenerate);
+    RUN(test_fabrik_random_inputs);
 }
