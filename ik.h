@@ -1273,9 +1273,9 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 // motion, at its origin) and the effector as the solve ended: ik_chain_fk() of the returned q puts
 // them there, to rounding. Errors: as ik_ccd_solve(), IK_ERR_BAD_ARG also for out_points
 // overlapping q, info or the scratch; q and out_points untouched on error. Cost per iteration
-// O(n): on the points alone two square roots and divisions per point; otherwise two frame
-// products per joint, a square root per moving joint, an atan2, sine and cosine per limited
-// revolute joint and a projection per limited ball joint. No allocation.
+// O(n): on the points alone two square roots and divisions per point; otherwise per joint two
+// frame products and a few square roots, an atan2, sine and cosine per limited revolute joint and
+// a projection per limited ball joint (docs/fabrik.md, "Cost and convergence"). No allocation.
 IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
                                 const ik_fabrik_opts *opts, ik_real *q, void *scratch,
                                 size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
