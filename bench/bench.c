@@ -1553,6 +1553,8 @@ static void skeleton_tables(int runs)
 // ---- --fabrik: FABRIK's cost per iteration, and iterations and time to a tolerance against CCD
 // and DLS (docs/fabrik.md)
 
+#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 12 // (FABRIK: after 0.12.0; raise with the version)
+
 #define FAB_KINDS 3 // free ball joints, free z/y hinges, hinges (+-2) and ball joints in a cone
 
 typedef struct fab_case {
@@ -1751,6 +1753,13 @@ static void fabrik_tables(int runs)
     if (!count_file) // (one dump a solve: not under callgrind)
         fab_convergence_table();
 }
+#else
+static void fabrik_tables(int runs)
+{
+    (void)runs;
+    printf("(no FABRIK in this ik.h)\n");
+}
+#endif
 
 int main(int argc, char **argv)
 {
