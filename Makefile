@@ -36,7 +36,7 @@ $(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h
 demo: $(EXAMPLES)
 	@mkdir -p $(FIGURES)
 	@for e in 02_ccd_2d_convergence 04_ccd_vs_jacobian_transpose 05_arm_pole_path \
-	    06_orientation_interpolation 07_robot_arm_poses 09_humanoid; do \
+	    06_orientation_interpolation 07_robot_arm_poses 09_humanoid 10_fabrik; do \
 	    echo; echo "== examples/$$e.c"; ./$(BUILD)/examples/$$e 3 -o $(FIGURES) || exit 1; done
 	@echo; echo "pictures: $(FIGURES)/*.svg (open them in a web browser)"
 
