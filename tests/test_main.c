@@ -45,6 +45,7 @@ void test_ccd(void);
 void test_jacobian(void);
 void test_arm(void);
 void test_robust(void);
+void test_closed(void);
 
 // Internal: ik__atan01(), the limb's elbow angle, against the C library's atan on 10^6 + 1 points
 // of [0, 1] (and each reduction point and its neighbours): relative error within 2 epsilon
@@ -767,7 +768,7 @@ int main(int argc, char **argv)
                    { "limb", test_limb },         { "ccd", test_ccd },
                    { "jacobian", test_jacobian }, { "arm", test_arm },
                    { "robust", test_robust },     { "limits", test_limits },
-                   { "skeleton", test_skeleton } };
+                   { "skeleton", test_skeleton }, { "closed", test_closed } };
     const int count = (int)(sizeof groups / sizeof groups[0]);
     int g, i, chosen = 0;
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);
