@@ -9417,25 +9417,32 @@ static bool ik__closed_parallel(ik_vec3 a, ik_vec3 b)
     return ik_vec3_length(ik_vec3_cross(a, b)) <= 64 * IK_EPSILON;
 }
 
+// Below this sine an angle is free at a singular pose (taken from near_state): the rotation
+// error of that choice stays within the accuracy promised (docs/closed-forms.md, "Accuracy").
+#ifdef IK_USE_FLOAT
+#define IK__CLOSED_FREE IK_R(1e-5)
+#else
+#define IK__CLOSED_FREE IK_R(2e-13)
+#endif
+
 // The answers of a cos(t) + b sin(t) = c (-pi..pi) into t: 2, or 1 where they meet (|c| >=
-// |(a, b)|, by up to 16 epsilon of scale), or 0 beyond; *singular set within 16 epsilon of
-// meeting; any t (t = ref, singular) where a, b and c all vanish (docs/closed-forms.md, "One
-// angle").
+// |(a, b)|, by up to 64 epsilon of scale), or 0 beyond; any t (t = ref) where a and b vanish
+// (IK__CLOSED_FREE of scale) and c does. *singular: within 64 epsilon of meeting, or |(a, b)|
+// within sqrt(epsilon) of scale (docs/closed-forms.md, "One angle").
 static int ik__closed_trig(ik_real a, ik_real b, ik_real c, ik_real scale, ik_real ref, ik_real *t,
                            int *singular)
 {
-    ik_real r = IK_SQRT(a * a + b * b), slack = 16 * IK_EPSILON * scale, phi, half;
-    *singular = 0;
-    if (!(r > slack)) { // (no term depends on t)
-        *singular = 1;
+    ik_real r = IK_SQRT(a * a + b * b), slack = 64 * IK_EPSILON * scale, phi, half;
+    *singular = !(r > IK_SQRT(IK_EPSILON) * scale);
+    if (!(r > IK__CLOSED_FREE * scale)) { // (no term depends on t, to rounding)
         t[0] = ref;
-        return IK_FABS(c) <= slack ? 1 : 0;
+        return IK_FABS(c) <= IK__CLOSED_FREE * scale ? 1 : 0;
     }
     if (!(IK_FABS(c) <= r + slack))
         return 0;
     phi = IK_ATAN2(b, a);
-    *singular = IK_FABS(c) >= r - slack; // (the two answers meet, or nearly)
-    if (IK_FABS(c) >= r) {               // (beyond by rounding: one answer)
+    *singular |= IK_FABS(c) >= r - slack; // (the two answers meet, or nearly)
+    if (IK_FABS(c) >= r) {                // (beyond by rounding: one answer)
         t[0] = ik__angle_near(c > 0 ? phi : phi + IK_PI, 0);
         return 1;
     }
@@ -9550,7 +9557,7 @@ static int ik__closed_elbow(const ik_closed_form *cf, ik_vec3 x0, ik_vec3 x, ik_
     ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], cs[2];
     // |a + Rot(h3, q3) b| = |d|
     int n = ik__closed_trig(2 * ik_vec3_dot(a, b), 2 * ik_vec3_dot(a, ik_vec3_cross(h3, b)),
-                            d2 - a2 - b2, d2 + a2 + b2, 0, t, singular);
+                            d2 - a2 - b2, 4 * (d2 + a2 + b2), 0, t, singular);
     int k;
     for (k = 0; k < n; k++) {
         ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, IK_COS(t[k]), IK_SIN(t[k]), b));
@@ -9580,8 +9587,8 @@ static int ik__closed_wrist(const ik_closed_form *cf, const ik_mat3 *rw, ik_real
     const ik_vec3 *h = cf->axis + 3;
     ik_vec3 z = ik_mat3_mul_vec3(*rw, h[2]), x = ik_mat3_mul_vec3(*rw, cf->across);
     ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), t5[2], cs[2];
-    bool free4 = !(zc > 16 * IK_EPSILON); // (axes 4 and 6 in line: joint 4 free)
-    int n, k, singular = free4;
+    bool free4 = !(zc > IK__CLOSED_FREE); // (axes 4 and 6 in line: joint 4 free)
+    int n, k, singular = !(zc > IK_SQRT(IK_EPSILON));
     if (cf->ortho_wrist) { // Rot(h5, t5) h6 at the angle h4 to z has from h4
         ik_real phi0 = ik__turn_angle(h[1], h[0], h[2], cs),
                 phi = IK_ATAN2(zc, ik_vec3_dot(h[0], z));
@@ -9599,7 +9606,7 @@ static int ik__closed_wrist(const ik_closed_form *cf, const ik_mat3 *rw, ik_real
         ans[k].q[3] = t4;
         ans[k].q[4] = t5[k];
         ans[k].q[5] = ik__turn_angle(h[2], cf->across, y, cs);
-        if (singular || free4)
+        if (singular)
             ans[k].flags |= IK_CLOSED_WRIST_SINGULAR;
     }
     return n;
