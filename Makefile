@@ -27,7 +27,7 @@ test:
 test-quick:
 	@sh tests/matrix.sh quick
 
-$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h
+$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h bench/industrial.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $(TEST_SRCS) -lm
 

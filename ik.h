@@ -1151,13 +1151,14 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
 
 // Every solution of the arm for the effector pose target: up to 8 closed-form answers (each
 // angle in -pi..pi), each listed with every whole-turn equivalent within its joint's limits (at
-// most the 3 nearest near_state's value a joint; a joint without limits: the one nearest), an
-// answer outside the limits once (nearest the limits' middle) with its outside bits. out gets the
-// max_out best: within the limits first, then by weighted distance to near_state (may be NULL:
-// the zero state; weights may be NULL: all 1, else [6] finite >= 0). Singular poses give their
-// representatives with flags (never NaN); an unreachable target gives none (status
-// IK_STATUS_UNREACHABLE). Every solution's FK equals the target to about 1e-14 of the reach
-// (double) away from singular poses (docs/closed-forms.md, "Accuracy").
+// most the 3 nearest near_state's value a joint; a joint without limits: the one nearest); an
+// answer with a joint outside its limits is listed once (that joint nearest the limits' middle)
+// with its outside bits. out gets the max_out best: within the limits first, then by weighted
+// distance to near_state (may be NULL: the zero state; weights may be NULL: all 1, else [6]
+// finite >= 0). Singular poses give their representatives with flags (never NaN); an
+// unreachable target gives none (status IK_STATUS_UNREACHABLE). Every solution's FK equals the
+// target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float)
+// (docs/closed-forms.md, "Accuracy").
 // Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
 // unknown, max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
 // near_state or weights); outputs untouched on error.
@@ -9486,6 +9487,22 @@ static bool ik__closed_geometry(const ik_chain *chain, ik_closed_form *cf)
     return k == 6;
 }
 
+// cf's kind (spherical wrist or three parallel axes), flags and across; the class's name.
+static const char *ik__closed_accept(ik_closed_form *cf, bool wrist)
+{
+    const ik_vec3 *h = cf->axis;
+    cf->kind = wrist ? IK_CLOSED_FORM_SPHERICAL_WRIST : IK_CLOSED_FORM_THREE_PARALLEL;
+    cf->ortho_wrist = IK_FABS(ik_vec3_dot(h[3], h[4])) <= 64 * IK_EPSILON &&
+                      IK_FABS(ik_vec3_dot(h[4], h[5])) <= 64 * IK_EPSILON;
+    cf->ortho_parallel =
+        wrist && cf->ortho_wrist && IK_FABS(ik_vec3_dot(h[0], h[1])) <= 64 * IK_EPSILON;
+    cf->across = ik_vec3_any_perpendicular(wrist ? h[5] : h[1]);
+    if (!wrist)
+        return "three parallel axes (2, 3, 4), axes 5 and 6 meet";
+    return cf->ortho_parallel ? "a spherical wrist, ortho-parallel"
+                              : "a spherical wrist, axes 2 and 3 parallel";
+}
+
 // The kind of cf's geometry into cf (centre, across, flags); the reason (docs/closed-forms.md,
 // "Which arms").
 static const char *ik__closed_classify(ik_closed_form *cf)
@@ -9511,16 +9528,7 @@ static const char *ik__closed_classify(ik_closed_form *cf)
     if (!(ik_vec3_length(ik__across(h[1], ik_vec3_sub(p[2], p[1]))) > tol) ||
         !(ik_vec3_length(ik__across(h[1], ik_vec3_sub(elbow, p[2]))) > tol))
         return "a link of the elbow has no length across axes 2 and 3";
-    cf->kind = wrist ? IK_CLOSED_FORM_SPHERICAL_WRIST : IK_CLOSED_FORM_THREE_PARALLEL;
-    cf->ortho_wrist = IK_FABS(ik_vec3_dot(h[3], h[4])) <= 64 * IK_EPSILON &&
-                      IK_FABS(ik_vec3_dot(h[4], h[5])) <= 64 * IK_EPSILON;
-    cf->ortho_parallel =
-        wrist && cf->ortho_wrist && IK_FABS(ik_vec3_dot(h[0], h[1])) <= 64 * IK_EPSILON;
-    cf->across = ik_vec3_any_perpendicular(wrist ? h[5] : h[1]);
-    if (!wrist)
-        return "three parallel axes (2, 3, 4), axes 5 and 6 meet";
-    return cf->ortho_parallel ? "a spherical wrist, ortho-parallel"
-                              : "a spherical wrist, axes 2 and 3 parallel";
+    return ik__closed_accept(cf, wrist);
 }
 
 IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_form *out,
@@ -9693,8 +9701,8 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
-// Joint j's values x + 2 pi k within its limits into v (the one nearest ref and its neighbours
-// within the limits; limits not both finite: the one nearest ref); 0 if none.
+// Joint j's values x + 2 pi k within its limits into v: the one nearest ref first, then its
+// neighbours within the limits (limits not both finite: only the first); 0 if none.
 static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
 {
     ik_real turn = 2 * IK_PI, y = ik__angle_near(x, ik__clamp(ref, lo, hi)), slack;
@@ -9704,8 +9712,8 @@ static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_r
         y += turn;
     else if (y > hi + slack)
         y -= turn;
-    for (k = -1; k <= 1; k++) {
-        ik_real z = y + (ik_real)k * turn;
+    for (k = 0; k < 3; k++) { // (y first: the nearest ref)
+        ik_real z = y + (ik_real)(k == 2 ? -1 : k) * turn;
         if ((k == 0 || (ik__finite(lo) && ik__finite(hi))) && z >= lo - slack && z <= hi + slack)
             v[n++] = ik__clamp(z, lo, hi);
     }
@@ -9752,6 +9760,8 @@ static void ik__closed_list(const ik_closed_form *cf, const ik__closed_answer *a
             outside |= 1 << j;
         }
     }
+    for (j = 0; j < 6 && outside; j++) // (outside: listed once, each joint nearest near_state)
+        cnt[j] = 1;
     s.flags = a->flags | (outside ? 0 : IK_CLOSED_WITHIN_LIMITS);
     s.outside = outside;
     s.branch = branch;

@@ -341,10 +341,214 @@ static void test_closed_complete(void)
     CHECK(listed == converged);
 }
 
+// The shipped arms: classified (UR: three parallel; ABB, Fanuc, KUKA: ortho-parallel spherical
+// wrists), 8 answers at a pose well inside the workspace, each state recovered.
+static void test_closed_shipped_arms(void)
+{
+    test_rng rng = { 3 };
+    int id, s, j;
+    for (id = 0; id < INDUSTRIAL_COUNT; id++) {
+        arm_def def;
+        closed_arm arm;
+        ik_closed_form cf;
+        ik_closed_solution sol[64];
+        ik_closed_info info;
+        ik_xform target;
+        ik_real q[6];
+        const char *why = NULL;
+        bool ur = id == INDUSTRIAL_UR5E || id == INDUSTRIAL_UR10;
+        CHECK(industrial_build((industrial_id)id, &def) == IK_OK);
+        arm.chain = def.chain;
+        arm.reach = 1;
+        CHECK(ik_chain_closed_form(&def.chain, &cf, &why) ==
+              (ur ? IK_CLOSED_FORM_THREE_PARALLEL : IK_CLOSED_FORM_SPHERICAL_WRIST));
+        CHECK(cf.ortho_parallel == !ur && why != NULL);
+        for (s = 0; s < 50; s++) {
+            // within the limits, joints 2 and 3 near the middle of the workspace
+            for (j = 0; j < 6; j++)
+                q[j] = (ik_real)test_rng_uniform(&rng, fmax((double)cf.lo[j], -PI_D),
+                                                 fmin((double)cf.hi[j], PI_D));
+            CHECK(ik_chain_fk(&def.chain, q, NULL, &target) == IK_OK);
+            CHECK(ik_closed_form_solve(&cf, target, q, NULL, sol, 64, &info) == IK_OK);
+            CHECK(info.count >= 1 && info.status == IK_STATUS_CONVERGED);
+            CHECK(closed_fk_error(&arm, target, sol, info.count) <= FK_TOL);
+            CHECK(closed_nearest(sol, 1, q) <= TOL(1e-8, 1e-1));
+            CHECK((double)sol[0].distance <= TOL(1e-8, 1e-1) && sol[0].outside == 0);
+        }
+        // a pose in front of the arm, elbow and wrist bent: all 8
+        q[0] = IK_R(0.3), q[1] = IK_R(-0.6), q[2] = IK_R(0.9);
+        q[3] = IK_R(0.4), q[4] = IK_R(1.1), q[5] = IK_R(-0.5);
+        CHECK(ik_chain_fk(&def.chain, q, NULL, &target) == IK_OK);
+        CHECK(ik_closed_form_solve(&cf, target, NULL, NULL, sol, 64, &info) == IK_OK);
+        CHECK(info.branches == 8);
+    }
+}
+
+// A 6R chain described by DH rows (a, alpha, d) at theta 0.
+static void closed_dh_chain(const double (*p)[3], closed_arm *arm)
+{
+    double full[6][4];
+    test_rng rng = { 1 };
+    int i;
+    for (i = 0; i < 6; i++)
+        full[i][0] = p[i][0], full[i][1] = p[i][1], full[i][2] = p[i][2], full[i][3] = 0;
+    closed_arm_from_dh((const double(*)[4])full, &rng, arm);
+}
+
+// The classifier: each refusal with its reason; other chains refused.
+static void test_closed_classifier(void)
+{
+    static const double h = PI_D / 2;
+    // the UR5 with axes 5 and 6 apart; a spherical wrist with axes 2, 3 crossed; neither; axes 1
+    // and 2 parallel; no elbow link across axes 2 and 3
+    static const double apart[6][3] = { { 0, h, 0.1 }, { 0.4, 0, 0 },     { 0.4, 0, 0 },
+                                        { 0, h, 0.1 }, { 0.05, -h, 0.1 }, { 0, 0, 0.1 } };
+    static const double crossed[6][3] = { { 0, h, 0.3 }, { 0.4, h, 0 }, { 0.1, h, 0 },
+                                          { 0, h, 0.4 }, { 0, -h, 0 },  { 0, 0, 0.1 } };
+    static const double neither[6][3] = { { 0.1, h, 0.3 }, { 0.4, 0.3, 0 },  { 0.1, h, 0 },
+                                          { 0.1, h, 0.4 }, { 0.1, -h, 0.2 }, { 0, 0, 0.1 } };
+    static const double shoulder[6][3] = { { 0.2, 0, 0.3 }, { 0.4, 0, 0 }, { 0.1, h, 0 },
+                                           { 0, h, 0.4 },   { 0, -h, 0 },  { 0, 0, 0.1 } };
+    static const double no_link[6][3] = { { 0, h, 0.3 }, { 0, 0, 0.2 }, { 0.1, h, 0 },
+                                          { 0, h, 0.4 }, { 0, -h, 0 },  { 0, 0, 0.1 } };
+    const double(*cases[5])[3] = { apart, crossed, neither, shoulder, no_link };
+    const char *words[5] = { "5 and 6 do not meet", "2 and 3 are not parallel",
+                             "no spherical wrist", "1 and 2 are parallel", "elbow" };
+    closed_arm arm;
+    arm_def def;
+    ik_closed_form cf;
+    const char *why;
+    test_rng rng = { 2 };
+    int i;
+    for (i = 0; i < 5; i++) {
+        closed_dh_chain(cases[i], &arm);
+        why = NULL;
+        CHECK(ik_chain_closed_form(&arm.chain, &cf, &why) == IK_CLOSED_FORM_NONE);
+        CHECK(cf.kind == IK_CLOSED_FORM_NONE && why && strstr(why, words[i]));
+        if (!why || !strstr(why, words[i]))
+            printf("  case %d: %s\n", i, why ? why : "(null)");
+    }
+    // 7 joints, a prismatic joint, an invalid chain, NULL
+    CHECK(arm_build(ARM_IIWA14, &def) == IK_OK);
+    CHECK(ik_chain_closed_form(&def.chain, &cf, &why) == IK_CLOSED_FORM_NONE);
+    CHECK(strstr(why, "six revolute") != NULL);
+    closed_random_spherical(&rng, 1, &arm);
+    arm.joints[3].type = IK_JOINT_PRISMATIC;
+    CHECK(ik_chain_closed_form(&arm.chain, &cf, &why) == IK_CLOSED_FORM_NONE);
+    CHECK(strstr(why, "six revolute") != NULL);
+    arm.joints[3].type = IK_JOINT_REVOLUTE;
+    arm.joints[3].lo = 1, arm.joints[3].hi = -1;
+    CHECK(ik_chain_closed_form(&arm.chain, &cf, &why) == IK_CLOSED_FORM_NONE);
+    CHECK(strstr(why, "not valid") != NULL);
+    CHECK(ik_chain_closed_form(NULL, &cf, &why) == IK_CLOSED_FORM_NONE);
+    CHECK(ik_chain_closed_form(&arm.chain, NULL, NULL) == IK_CLOSED_FORM_NONE);
+}
+
+// Limits: the UR5e's +-2 pi joints list both whole-turn equivalents of every angle (64 a branch),
+// sorted by weighted distance; a short out keeps the nearest; narrow limits flag and order
+// solutions outside after those within; an unreachable target gives none.
+static void test_closed_limits(void)
+{
+    arm_def def;
+    closed_arm arm;
+    ik_closed_form cf;
+    ik_closed_solution all[600], few[5];
+    ik_closed_info info, info_few;
+    ik_xform target;
+    ik_real q[6] = { IK_R(0.3), IK_R(-1.2), IK_R(1.4), IK_R(-0.4), IK_R(1.1), IK_R(-0.5) };
+    ik_real near[6], weights[6] = { 4, 3, 2, 1, 1, 1 };
+    int i, j;
+    CHECK(industrial_build(INDUSTRIAL_UR5E, &def) == IK_OK);
+    arm.chain = def.chain;
+    arm.reach = 1;
+    CHECK(ik_chain_closed_form(&def.chain, &cf, NULL) == IK_CLOSED_FORM_THREE_PARALLEL);
+    CHECK(ik_chain_fk(&def.chain, q, NULL, &target) == IK_OK);
+    for (j = 0; j < 6; j++) // (q with some joints a turn away: their equivalents are nearest)
+        near[j] = q[j] + (j % 2 ? 2 * IK_PI : 0);
+    CHECK(ik_closed_form_solve(&cf, target, near, weights, all, 600, &info) == IK_OK);
+    CHECK(info.branches == 8 && info.total == 8 * 64 && info.count == info.total);
+    CHECK(info.status == IK_STATUS_CONVERGED);
+    CHECK(closed_fk_error(&arm, target, all, info.count) <= FK_TOL);
+    CHECK((double)all[0].distance <= TOL(1e-12, 1e-4));
+    for (j = 0; j < 6; j++)
+        CHECK_NEAR(all[0].q[j], near[j], TOL(1e-12, 1e-4));
+    for (i = 0; i < info.count; i++) {
+        double d = 0;
+        for (j = 0; j < 6; j++) {
+            double e = (double)(all[i].q[j] - near[j]);
+            d += (double)weights[j] * e * e;
+            CHECK(all[i].q[j] >= cf.lo[j] && all[i].q[j] <= cf.hi[j]);
+        }
+        CHECK_NEAR(all[i].distance, sqrt(d), TOL(1e-12, 1e-5));
+        CHECK(all[i].flags & IK_CLOSED_WITHIN_LIMITS);
+        CHECK(i == 0 || all[i].distance >= all[i - 1].distance);
+    }
+    // five places: the five nearest, the total still counted
+    CHECK(ik_closed_form_solve(&cf, target, near, weights, few, 5, &info_few) == IK_OK);
+    CHECK(info_few.count == 5 && info_few.total == info.total);
+    for (i = 0; i < 5; i++)
+        CHECK(few[i].distance == all[i].distance);
+    // joint 1 within 0.2 of 0.3 only: the branches with the other joint 1 (about pi away) are
+    // outside, listed once each, after those within
+    cf.lo[0] = IK_R(0.1), cf.hi[0] = IK_R(0.5);
+    CHECK(ik_closed_form_solve(&cf, target, NULL, NULL, all, 600, &info) == IK_OK);
+    CHECK(info.total == 4 * 32 + 4 && info.status == IK_STATUS_CONVERGED);
+    for (i = 0; i < info.count; i++) {
+        CHECK((all[i].outside == 0) == (i < 4 * 32));
+        CHECK(all[i].outside == 0 || all[i].outside == 1);
+        CHECK(((all[i].flags & IK_CLOSED_WITHIN_LIMITS) != 0) == (all[i].outside == 0));
+    }
+    cf.lo[0] = IK_R(2.0), cf.hi[0] = IK_R(2.2); // (neither joint 1 answer fits)
+    CHECK(ik_closed_form_solve(&cf, target, NULL, NULL, all, 600, &info) == IK_OK);
+    CHECK(info.total == 8 && info.status == IK_STATUS_LIMITED && all[0].outside == 1);
+    // out of reach
+    target.pos = ik_vec3_make(3, 0, 0);
+    CHECK(ik_closed_form_solve(&cf, target, NULL, NULL, all, 600, &info) == IK_OK);
+    CHECK(info.count == 0 && info.total == 0 && info.branches == 0);
+    CHECK(info.status == IK_STATUS_UNREACHABLE);
+}
+
+// Bad input: an error, the outputs untouched.
+static void test_closed_bad_input(void)
+{
+    arm_def def;
+    ik_closed_form cf, none;
+    ik_closed_solution out[2];
+    ik_closed_info info;
+    ik_xform good =
+        ik_xform_make(ik_quat_identity(), ik_vec3_make(IK_R(0.4), IK_R(0.2), IK_R(0.3)));
+    ik_xform bad = good;
+    ik_real near[6] = { 0, 0, 0, 0, 0, 0 }, weights[6] = { 1, 1, 1, 1, 1, -1 };
+    CHECK(industrial_build(INDUSTRIAL_KR6R900, &def) == IK_OK);
+    CHECK(ik_chain_closed_form(&def.chain, &cf, NULL) == IK_CLOSED_FORM_SPHERICAL_WRIST);
+    memset(&none, 0, sizeof none);
+    memset(out, 0x5a, sizeof out);
+    memset(&info, 0x5a, sizeof info);
+    CHECK(ik_closed_form_solve(NULL, good, NULL, NULL, out, 2, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, NULL, 2, &info) == IK_ERR_NULL_ARG);
+    CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, out, 2, NULL) == IK_ERR_NULL_ARG);
+    CHECK(ik_closed_form_solve(&none, good, NULL, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
+    CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, out, 0, &info) == IK_ERR_BAD_ARG);
+    CHECK(ik_closed_form_solve(&cf, good, NULL, weights, out, 2, &info) == IK_ERR_BAD_ARG);
+    near[2] = (ik_real)NAN;
+    CHECK(ik_closed_form_solve(&cf, good, near, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
+    bad.pos.y = (ik_real)INFINITY;
+    CHECK(ik_closed_form_solve(&cf, bad, NULL, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
+    bad = good;
+    bad.rot.w = 2;
+    CHECK(ik_closed_form_solve(&cf, bad, NULL, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
+    CHECK(((const unsigned char *)out)[0] == 0x5a && ((const unsigned char *)&info)[0] == 0x5a);
+    CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, out, 2, &info) == IK_OK);
+}
+
 void test_closed(void)
 {
     RUN(test_closed_random_arms);
     RUN(test_closed_singular);
     RUN(test_closed_shoulder);
     RUN(test_closed_complete);
+    RUN(test_closed_shipped_arms);
+    RUN(test_closed_classifier);
+    RUN(test_closed_limits);
+    RUN(test_closed_bad_input);
 }
