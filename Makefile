@@ -57,7 +57,7 @@ $(BUILD)/examples/%: examples/%.c examples/svg.h ik.h
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
 $(BUILD)/examples/09_humanoid: bench/humanoid.h
 
-$(BUILD)/bench/bench: bench/bench.c ik.h bench/arms.h bench/humanoid.h bench/skeleton_cases.h
+$(BUILD)/bench/bench: bench/bench.c ik.h bench/arms.h bench/industrial.h bench/humanoid.h bench/skeleton_cases.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) -O2 -o $@ bench/bench.c -lm
 

@@ -9418,6 +9418,29 @@ static bool ik__closed_parallel(ik_vec3 a, ik_vec3 b)
     return ik_vec3_length(ik_vec3_cross(a, b)) <= 64 * IK_EPSILON;
 }
 
+// atan2(y, x) by ik__atan01() (within a few ulps; 0 for 0, 0).
+static ik_real ik__closed_atan2(ik_real y, ik_real x)
+{
+    ik_real ax = IK_FABS(x), ay = IK_FABS(y), a;
+    if (!(ax > 0 || ay > 0))
+        return 0;
+    a = ay <= ax ? ik__atan01(ay / ax) : IK_PI / 2 - ik__atan01(ax / ay);
+    a = x < 0 ? IK_PI - a : a;
+    return y < 0 ? -a : a;
+}
+
+// The angle turning u toward v about the unit axis h, its cosine and sine into cs (1, 0 if
+// either has no part across h).
+static ik_real ik__closed_turn(ik_vec3 h, ik_vec3 u, ik_vec3 v, ik_real *cs)
+{
+    ik_vec3 uu = ik__across(h, u), vv = ik__across(h, v);
+    ik_real y = ik_vec3_dot(h, ik_vec3_cross(uu, vv)), x = ik_vec3_dot(uu, vv);
+    ik_real n = IK_SQRT(x * x + y * y);
+    cs[0] = n > 0 ? x / n : 1;
+    cs[1] = n > 0 ? y / n : 0;
+    return ik__closed_atan2(y, x);
+}
+
 // Below this sine an angle is free at a singular pose (taken from near_state): the rotation
 // error of that choice stays within the accuracy promised (docs/closed-forms.md, "Accuracy").
 #ifdef IK_USE_FLOAT
@@ -9426,41 +9449,44 @@ static bool ik__closed_parallel(ik_vec3 a, ik_vec3 b)
 #define IK__CLOSED_FREE IK_R(2e-13)
 #endif
 
-// The answers of a cos(t) + b sin(t) = c (-pi..pi) into t: 2, or 1 where they meet (|c| >=
-// |(a, b)|, by up to 64 epsilon of scale), or 0 beyond; any t (t = ref) where a and b vanish
-// (IK__CLOSED_FREE of scale) and c does. *singular: within 64 epsilon of meeting, or |(a, b)|
-// within sqrt(epsilon) of scale (docs/closed-forms.md, "One angle").
+// The answers of a cos(t) + b sin(t) = c (-pi..pi) into t, their cosines and sines into
+// cs[2 k], cs[2 k + 1]: 2, or 1 where they meet (|c| >= |(a, b)|, by up to 64 epsilon of scale),
+// or 0 beyond; any t (t = ref) where a and b vanish (IK__CLOSED_FREE of scale) and c does.
+// *singular: within 64 epsilon of meeting, or |(a, b)| within sqrt(epsilon) of scale
+// (docs/closed-forms.md, "One angle").
 static int ik__closed_trig(ik_real a, ik_real b, ik_real c, ik_real scale, ik_real ref, ik_real *t,
-                           int *singular)
+                           ik_real *cs, int *singular)
 {
-    ik_real r = IK_SQRT(a * a + b * b), slack = 64 * IK_EPSILON * scale, phi, half;
+    ik_real r2 = a * a + b * b, r = IK_SQRT(r2), slack = 64 * IK_EPSILON * scale, s;
+    int k, n;
     *singular = !(r > IK_SQRT(IK_EPSILON) * scale);
     if (!(r > IK__CLOSED_FREE * scale)) { // (no term depends on t, to rounding)
-        t[0] = ref;
+        t[0] = ref, cs[0] = IK_COS(ref), cs[1] = IK_SIN(ref);
         return IK_FABS(c) <= IK__CLOSED_FREE * scale ? 1 : 0;
     }
     if (!(IK_FABS(c) <= r + slack))
         return 0;
-    phi = IK_ATAN2(b, a);
     *singular |= IK_FABS(c) >= r - slack; // (the two answers meet, or nearly)
-    if (IK_FABS(c) >= r) {                // (beyond by rounding: one answer)
-        t[0] = ik__angle_near(c > 0 ? phi : phi + IK_PI, 0);
-        return 1;
+    c = ik__clamp(c, -r, r);              // (beyond by rounding: one answer)
+    s = IK_SQRT((r - c) * (r + c));
+    n = s > 0 ? 2 : 1;
+    for (k = 0; k < n; k++) { // t = atan2(b, a) +- acos(c / r)
+        ik_real sk = k ? -s : s;
+        cs[2 * k] = (a * c - b * sk) / r2;
+        cs[2 * k + 1] = (b * c + a * sk) / r2;
+        t[k] = ik__closed_atan2(cs[2 * k + 1], cs[2 * k]);
     }
-    half = IK_ATAN2(IK_SQRT((r - c) * (r + c)), c);
-    t[0] = ik__angle_near(phi + half, 0);
-    t[1] = ik__angle_near(phi - half, 0);
-    return 2;
+    return n;
 }
 
 // The angles t with d . Rot(k, t) v = c (k unit), as ik__closed_trig().
 static int ik__closed_plane(ik_vec3 k, ik_vec3 v, ik_vec3 d, ik_real c, ik_real ref, ik_real *t,
-                            int *singular)
+                            ik_real *cs, int *singular)
 {
     ik_real kv = ik_vec3_dot(k, v), kd = ik_vec3_dot(k, d);
     ik_real scale = ik_vec3_length(v) * ik_vec3_length(d) + IK_FABS(c);
     return ik__closed_trig(ik_vec3_dot(d, v) - kv * kd, ik_vec3_dot(d, ik_vec3_cross(k, v)),
-                           c - kv * kd, scale, ref, t, singular);
+                           c - kv * kd, scale, ref, t, cs, singular);
 }
 
 // The revolute axes, points on them, limits and the effector at q = 0 into cf; false if the
@@ -9553,38 +9579,39 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
     return cf.kind;
 }
 
-// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (axes 2 and 3 parallel) into q[2 k ..]
-// (docs/closed-forms.md, "The elbow").
+// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (axes 2 and 3 parallel) into q[2 k ..], their
+// cosines and sines into cs[4 k ..] (docs/closed-forms.md, "The elbow").
 static int ik__closed_elbow(const ik_closed_form *cf, ik_vec3 x0, ik_vec3 x, ik_real *q,
-                            int *singular)
+                            ik_real *cs, int *singular)
 {
     ik_vec3 h = cf->axis[1], h3 = cf->axis[2];
     ik_vec3 a = ik__across(h, ik_vec3_sub(cf->point[2], cf->point[1]));
     ik_vec3 b = ik__across(h, ik_vec3_sub(x0, cf->point[2]));
     ik_vec3 d = ik__across(h, ik_vec3_sub(x, cf->point[1]));
-    ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], cs[2];
+    ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], c3[4];
     // |a + Rot(h3, q3) b| = |d|
     int n = ik__closed_trig(2 * ik_vec3_dot(a, b), 2 * ik_vec3_dot(a, ik_vec3_cross(h3, b)),
-                            d2 - a2 - b2, 4 * (d2 + a2 + b2), 0, t, singular);
+                            d2 - a2 - b2, 4 * (d2 + a2 + b2), 0, t, c3, singular);
     int k;
     for (k = 0; k < n; k++) {
-        ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, IK_COS(t[k]), IK_SIN(t[k]), b));
-        q[2 * k] = ik__turn_angle(h, u, d, cs);
+        ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, c3[2 * k], c3[2 * k + 1], b));
+        q[2 * k] = ik__closed_turn(h, u, d, cs + 4 * k);
         q[2 * k + 1] = t[k];
+        cs[4 * k + 2] = c3[2 * k], cs[4 * k + 3] = c3[2 * k + 1];
     }
     return n;
 }
 
-// p + Rot(h, -angle) (x - p): x with joint (h, p)'s rotation undone.
-static ik_vec3 ik__closed_undo(ik_vec3 h, ik_vec3 p, ik_real angle, ik_vec3 x)
+// p + Rot(h, -angle) (x - p), the angle's cosine and sine cs: x with joint (h, p)'s turn undone.
+static ik_vec3 ik__closed_undo(ik_vec3 h, ik_vec3 p, const ik_real *cs, ik_vec3 x)
 {
-    return ik_vec3_add(p, ik__rotate(h, IK_COS(angle), -IK_SIN(angle), ik_vec3_sub(x, p)));
+    return ik_vec3_add(p, ik__rotate(h, cs[0], -cs[1], ik_vec3_sub(x, p)));
 }
 
-// Rot(h, angle).
-static ik_mat3 ik__closed_rot(ik_vec3 h, ik_real angle)
+// Rot(h, angle) from the angle's cosine and sine cs.
+static ik_mat3 ik__closed_rot(ik_vec3 h, const ik_real *cs)
 {
-    return ik__mat3_axis_angle(h, IK_COS(angle), IK_SIN(angle));
+    return ik__mat3_axis_angle(h, cs[0], cs[1]);
 }
 
 // The wrist's answers for R4 R5 R6 = rw into ans[k].q[3..5], ans[0]'s q[0..2] and flags copied:
@@ -9594,26 +9621,31 @@ static int ik__closed_wrist(const ik_closed_form *cf, const ik_mat3 *rw, ik_real
 {
     const ik_vec3 *h = cf->axis + 3;
     ik_vec3 z = ik_mat3_mul_vec3(*rw, h[2]), x = ik_mat3_mul_vec3(*rw, cf->across);
-    ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), t5[2], cs[2];
+    ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), t5[2], c5[4], c4[2], cs[2];
     bool free4 = !(zc > IK__CLOSED_FREE); // (axes 4 and 6 in line: joint 4 free)
     int n, k, singular = !(zc > IK_SQRT(IK_EPSILON));
     if (cf->ortho_wrist) { // Rot(h5, t5) h6 at the angle h4 to z has from h4
-        ik_real phi0 = ik__turn_angle(h[1], h[0], h[2], cs),
-                phi = IK_ATAN2(zc, ik_vec3_dot(h[0], z));
+        ik_real zh = ik_vec3_dot(h[0], z), zn = IK_SQRT(zc * zc + zh * zh);
+        ik__closed_turn(h[1], h[0], h[2], cs);
         n = free4 ? 1 : 2;
-        t5[0] = ik__angle_near(phi - phi0, 0);
-        t5[1] = ik__angle_near(-phi - phi0, 0);
+        for (k = 0; k < n; k++) { // t5 = +-phi - phi0
+            ik_real sp = (k ? -zc : zc) / zn, cp = zh / zn;
+            c5[2 * k] = cp * cs[0] + sp * cs[1];
+            c5[2 * k + 1] = sp * cs[0] - cp * cs[1];
+            t5[k] = ik__closed_atan2(c5[2 * k + 1], c5[2 * k]);
+        }
     } else
-        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, t5, &singular);
+        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, t5, c5, &singular);
     for (k = 0; k < n; k++) {
-        ik_real c5 = IK_COS(t5[k]), s5 = IK_SIN(t5[k]), t4;
-        ik_vec3 w = ik__rotate(h[1], c5, s5, h[2]), y;
+        ik_vec3 w = ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), y;
         ans[k] = ans[0];
-        t4 = free4 ? ref4 : ik__turn_angle(h[0], w, z, cs);
-        y = ik__rotate(h[1], c5, -s5, ik__rotate(h[0], IK_COS(t4), -IK_SIN(t4), x));
-        ans[k].q[3] = t4;
+        if (free4)
+            ans[k].q[3] = ref4, c4[0] = IK_COS(ref4), c4[1] = IK_SIN(ref4);
+        else
+            ans[k].q[3] = ik__closed_turn(h[0], w, z, c4);
+        y = ik__rotate(h[1], c5[2 * k], -c5[2 * k + 1], ik__rotate(h[0], c4[0], -c4[1], x));
         ans[k].q[4] = t5[k];
-        ans[k].q[5] = ik__turn_angle(h[2], cf->across, y, cs);
+        ans[k].q[5] = ik__closed_turn(h[2], cf->across, y, cs);
         if (singular)
             ans[k].flags |= IK_CLOSED_WRIST_SINGULAR;
     }
@@ -9625,18 +9657,23 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q1[2], q23[4];
+    ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
     int n1, n23, i, k, count = 0, shoulder, elbow;
     // joint 1 keeps c's height along axis 2
     n1 = ik__closed_plane(h[0], h[1], ik_vec3_sub(c, p[0]),
-                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, &shoulder);
+                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, c1,
+                          &shoulder);
     for (i = 0; i < n1; i++) {
-        n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], q1[i], c), q23, &elbow);
+        ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
+        n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
+                               &elbow);
         for (k = 0; k < n23; k++) {
             ik__closed_answer *a = &ans[count];
-            ik_mat3 r = ik_mat3_mul(ik__closed_rot(h[0], q1[i]), ik__closed_rot(h[1], q23[2 * k]));
-            r = ik_mat3_mul(ik_mat3_transpose(ik_mat3_mul(r, ik__closed_rot(h[2], q23[2 * k + 1]))),
-                            *rg);
+            // R2 R3 = Rot(h2, q2 + s3 q3): (R1 R2 R3)^T rg = Rot(h2, -(q2 + s3 q3)) R1^T rg
+            const ik_real *c2 = c23 + 4 * k;
+            ik_real back[2] = { c2[0] * c2[2] - s3 * c2[1] * c2[3],
+                                -(c2[1] * c2[2] + s3 * c2[0] * c2[3]) };
+            ik_mat3 r = ik_mat3_mul(ik__closed_rot(h[1], back), r1g);
             a->q[0] = q1[i], a->q[1] = q23[2 * k], a->q[2] = q23[2 * k + 1];
             a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
                        (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
@@ -9646,18 +9683,18 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
-// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set) and R2 R3 R4 = Rot(h2,
-// theta); 0, 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
-static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 c, ik_real theta,
-                             ik__closed_answer *a)
+// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set; joint 1's cosine and
+// sine c1) and R2 R3 R4 = Rot(h2, theta) (its cosine and sine ct); 0, 1 or 2 answers from a on
+// (docs/closed-forms.md, "Three parallel axes").
+static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 c, const ik_real *c1,
+                             const ik_real *ct, ik__closed_answer *a)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q23[4], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1,
-                    s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
-    ik_vec3 x4 =
-        ik_vec3_sub(ik__closed_undo(h[0], p[0], a->q[0], c),
-                    ik__rotate(h[1], IK_COS(theta), IK_SIN(theta), ik_vec3_sub(cf->centre, p[3])));
-    int k, elbow, n = ik__closed_elbow(cf, p[3], x4, q23, &elbow);
+    ik_real q23[4], c23[8], theta = ik__closed_atan2(ct[1], ct[0]);
+    ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
+    ik_vec3 x4 = ik_vec3_sub(ik__closed_undo(h[0], p[0], c1, c),
+                             ik__rotate(h[1], ct[0], ct[1], ik_vec3_sub(cf->centre, p[3])));
+    int k, elbow, n = ik__closed_elbow(cf, p[3], x4, q23, c23, &elbow);
     for (k = 0; k < n; k++) {
         a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
         a[k].flags = a->flags | (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
@@ -9674,28 +9711,28 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q1[2], t6[2], cs[2];
+    ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2];
     int n1, n6, i, k, count = 0, shoulder, wrist;
     n1 = ik__closed_plane(h[0], h[1], ik_vec3_sub(c, p[0]),
-                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, &shoulder);
+                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, c1,
+                          &shoulder);
     for (i = 0; i < n1; i++) {
-        ik_mat3 r1 = ik__closed_rot(h[0], q1[i]);
+        ik_mat3 r1 = ik__closed_rot(h[0], c1 + 2 * i);
         ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik_mat3_mul_vec3(r1, h[1]));
         // joint 6 keeps axis 5's angle to axis 2: g2 . Rot(h6, -q6) h5 = h2 . h5
-        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), -ref[5], t6, &wrist);
+        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), -ref[5], t6, c6, &wrist);
         for (k = 0; k < n6; k++) {
             ik__closed_answer *a = &ans[count];
-            ik_mat3 m =
-                ik_mat3_mul(ik_mat3_transpose(r1), ik_mat3_mul(*rg, ik__closed_rot(h[5], t6[k])));
-            ik_real theta;
+            ik_mat3 m = ik_mat3_mul(ik_mat3_transpose(r1),
+                                    ik_mat3_mul(*rg, ik__closed_rot(h[5], c6 + 2 * k)));
             a->q[0] = q1[i], a->q[5] = -t6[k];
             // joint 5 turns M^T h2 back to h2; then R2 R3 R4 = M R5^T
-            a->q[4] = ik__turn_angle(h[4], ik_mat3_mul_vec3(ik_mat3_transpose(m), h[1]), h[1], cs);
-            m = ik_mat3_mul(m, ik_mat3_transpose(ik__closed_rot(h[4], a->q[4])));
-            theta = ik__turn_angle(h[1], cf->across, ik_mat3_mul_vec3(m, cf->across), cs);
+            a->q[4] = ik__closed_turn(h[4], ik_mat3_mul_vec3(ik_mat3_transpose(m), h[1]), h[1], c5);
+            m = ik_mat3_mul(m, ik_mat3_transpose(ik__closed_rot(h[4], c5)));
+            ik__closed_turn(h[1], cf->across, ik_mat3_mul_vec3(m, cf->across), ct);
             a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
                        (wrist ? IK_CLOSED_WRIST_SINGULAR : 0);
-            count += ik__closed_planar(cf, c, theta, a);
+            count += ik__closed_planar(cf, c, c1 + 2 * i, ct, a);
         }
     }
     return count;
@@ -9705,8 +9742,13 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
 // neighbours within the limits (limits not both finite: only the first); 0 if none.
 static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
 {
-    ik_real turn = 2 * IK_PI, y = ik__angle_near(x, ik__clamp(ref, lo, hi)), slack;
+    ik_real turn = 2 * IK_PI, y, slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(x));
     int n = 0, k;
+    if (x >= lo && x <= hi && x + turn > hi + slack && x - turn < lo - slack) {
+        v[0] = x; // (the only one: most joints)
+        return 1;
+    }
+    y = ik__angle_near(x, ik__clamp(ref, lo, hi));
     slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(y));
     if (y < lo - slack)
         y += turn;
