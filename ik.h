@@ -9793,7 +9793,7 @@ static void ik__closed_list(const ik_closed_form *cf, const ik__closed_answer *a
 {
     ik_real v[6][3];
     ik_closed_solution s;
-    int cnt[6], idx[6] = { 0 }, j, outside = 0;
+    int cnt[6], idx[6] = { 0 }, j, outside = 0, first = info->total;
     for (j = 0; j < 6; j++) {
         cnt[j] = ik__closed_turns(a->q[j], cf->lo[j], cf->hi[j], near ? near[j] : 0, v[j]);
         if (cnt[j] == 0) { // outside: once, nearest the limits' middle
@@ -9807,7 +9807,7 @@ static void ik__closed_list(const ik_closed_form *cf, const ik__closed_answer *a
     s.flags = a->flags | (outside ? 0 : IK_CLOSED_WITHIN_LIMITS);
     s.outside = outside;
     s.branch = branch;
-    for (;;) { // every combination, the last joint fastest
+    for (;;) { // every combination, the last joint fastest (the first is the nearest)
         ik_real d = 0;
         for (j = 0; j < 6; j++) {
             ik_real e = v[j][idx[j]] - (near ? near[j] : 0);
@@ -9815,12 +9815,38 @@ static void ik__closed_list(const ik_closed_form *cf, const ik__closed_answer *a
             d += (weights ? weights[j] : 1) * e * e;
         }
         s.distance = IK_SQRT(d);
+        if (info->total == first && info->count == max_out &&
+            !ik__closed_before(&s, &out[max_out - 1])) {
+            for (j = 0, d = 1; j < 6; j++) // (out is full of nearer ones: only counted)
+                d *= (ik_real)cnt[j];
+            info->total += (int)d;
+            return;
+        }
         ik__closed_insert(out, max_out, &info->count, &s);
         info->total++;
         for (j = 5; j >= 0 && ++idx[j] == cnt[j]; j--)
             idx[j] = 0;
         if (j < 0)
             return;
+    }
+}
+
+// The answers' indices into order, nearest ref first (whole turns and limits aside): listed in
+// this order, a full out skips the farther answers' listings.
+static void ik__closed_order(const ik__closed_answer *ans, int n, const ik_real *ref,
+                             const ik_real *weights, int *order)
+{
+    ik_real d[8];
+    int a, b, j;
+    for (a = 0; a < n; a++) {
+        d[a] = 0;
+        for (j = 0; j < 6; j++) {
+            ik_real e = ik__angle_near(ans[a].q[j], ref[j]) - ref[j];
+            d[a] += (weights ? weights[j] : 1) * e * e;
+        }
+        for (b = a; b > 0 && d[a] < d[order[b - 1]]; b--)
+            order[b] = order[b - 1];
+        order[b] = a;
     }
 }
 
@@ -9849,7 +9875,7 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
     ik_real ref[6];
     ik_mat3 rg;
     ik_vec3 c;
-    int n, j;
+    int n, j, order[8];
     if (!cf || !out || !info)
         return IK_ERR_NULL_ARG;
     if (!ik__closed_inputs_ok(cf, target, near_state, weights, max_out))
@@ -9864,8 +9890,9 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                                    : ik__closed_parallel3(cf, &rg, c, ref, ans);
     info->count = info->total = 0;
     info->branches = n;
+    ik__closed_order(ans, n, ref, weights, order);
     for (j = 0; j < n; j++)
-        ik__closed_list(cf, &ans[j], j, near_state, weights, out, max_out, info);
+        ik__closed_list(cf, &ans[order[j]], order[j], near_state, weights, out, max_out, info);
     info->status = n == 0                ? IK_STATUS_UNREACHABLE
                    : out[0].outside == 0 ? IK_STATUS_CONVERGED
                                          : IK_STATUS_LIMITED;
