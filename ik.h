@@ -1051,7 +1051,9 @@ IKDEF size_t ik_arm_scratch_size(const ik_chain *chain);
 // joints whose first three axes meet in one point and last three in another (a spherical
 // shoulder and wrist, as the KUKA iiwa; to 64 epsilon of the reach), a pose target, no rest
 // pose and no joint of weight 0 (the answer within every limit, the elbow's swivel searched
-// outward from q's in steps of a 32nd of a turn; none found: q). A planar chain (every joint
+// outward from q's in steps of a 32nd of a turn; none found: q), or six revolute joints that
+// ik_chain_closed_form() solves, with a pose target and no rest pose (the closed-form answer
+// within every limit nearest q; none: q). A planar chain (every joint
 // a hinge about +-z of the root frame or fixed, no origin rotated) with a position target in
 // its plane takes, at every iteration where one fits, an exact step of two joints instead of a
 // DLS step: the first free joint b and a later free joint k, with the parts b..k and k..tip
@@ -9310,13 +9312,30 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     return keep + 2 * dof + ik__jacobian_reals(dof, table);
 }
 
+static bool ik__closed_arm_start(const ik_closed_form *cf, const ik_target *target, ik_real *q);
+
+// The closed form of w's chain for a pose target without a rest pose: 1 a 7-DOF arm with a
+// spherical shoulder and wrist (into srs), 2 a 6R arm (into cf), 0 none.
+static int ik__arm_closed_form(const ik__jac_work *w, const ik_target *target, const ik_arm_opts *o,
+                               ik__srs *srs, ik_closed_form *cf)
+{
+    if (!IK__FAST || !target->use_rotation || o->jacobian.rest)
+        return 0;
+    if (ik__srs_make(w->chain, &w->table, 64 * IK_EPSILON * w->scale, srs))
+        return 1;
+    return ik_chain_closed_form(w->chain, cf, NULL) != IK_CLOSED_FORM_NONE ? 2 : 0;
+}
+
 // Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
-// answer nearest it with srs), the others from random states. false if the caller stops.
+// answer nearest it with srs or cf), the others from random states. false if the caller stops.
 static bool ik__arm_start(ik__jac_work *w, const ik_arm_opts *o, int a, const ik__srs *srs,
-                          const ik_target *target, const ik_real *q_io, unsigned long long *rng)
+                          const ik_closed_form *cf, const ik_target *target, const ik_real *q_io,
+                          unsigned long long *rng)
 {
     if (a == 0 && srs)
         ik__srs_solve(srs, target, w->q, w->q);
+    if (a == 0 && cf)
+        ik__closed_arm_start(cf, target, w->q);
     if (a == 0)
         return true;
     if (o->stop && o->stop(o->stop_user))
@@ -9347,11 +9366,12 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_solve_info att, best = { IK_STATUS_MAX_ITERATIONS, 0, 0, 0 };
     ik__jac_work w;
     ik__srs srs;
+    ik_closed_form cf;
     ik_real *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, iterations = 0;
-    bool valid = false, closed_form;
+    int dof, a, iterations = 0, closed_form;
+    bool valid = false;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
         return r;
@@ -9369,10 +9389,10 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     rng = o.random_seed;
     // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
-    closed_form = IK__FAST && target.use_rotation && !o.jacobian.rest &&
-                  ik__srs_make(chain, &w.table, 64 * IK_EPSILON * w.scale, &srs);
-    for (a = 0; a < o.max_attempts &&
-                ik__arm_start(&w, &o, a, closed_form ? &srs : NULL, &target, q_io, &rng);
+    closed_form = ik__arm_closed_form(&w, &target, &o, &srs, &cf);
+    for (a = 0;
+         a < o.max_attempts && ik__arm_start(&w, &o, a, closed_form == 1 ? &srs : NULL,
+                                             closed_form == 2 ? &cf : NULL, &target, q_io, &rng);
          a++) {
         ik_real cost;
         if (!ik__arm_try(&w, &o, a, jscratch, jsize, &target, &att))
@@ -9489,6 +9509,19 @@ static int ik__closed_plane(ik_vec3 k, ik_vec3 v, ik_vec3 d, ik_real c, ik_real 
                            c - kv * kd, scale, ref, t, cs, singular);
 }
 
+// Whether the chain's joints are six revolute ones and fixed ones (before it is validated: a
+// cheap refusal of other chains).
+static bool ik__closed_six(const ik_chain *chain)
+{
+    int i, k = 0;
+    if (!chain->joints || chain->joint_count < 6 || chain->joint_count > IK_MAX_JOINTS)
+        return false;
+    for (i = 0; i < chain->joint_count && k <= 6; i++)
+        if (chain->joints[i].type != IK_JOINT_FIXED)
+            k += chain->joints[i].type == IK_JOINT_REVOLUTE ? 1 : 7;
+    return k == 6;
+}
+
 // The revolute axes, points on them, limits and the effector at q = 0 into cf; false if the
 // chain is not six revolute joints and fixed ones.
 static bool ik__closed_geometry(const ik_chain *chain, ik_closed_form *cf)
@@ -9566,6 +9599,8 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
     cf.kind = IK_CLOSED_FORM_NONE;
     if (!chain || !out)
         reason = "chain or out is NULL";
+    else if (!ik__closed_six(chain))
+        reason = "not six revolute joints (fixed joints aside)";
     else if (ik_chain_validate(chain) != IK_OK)
         reason = "the chain is not valid (ik_chain_validate())";
     else if (!ik__closed_geometry(chain, &cf))
@@ -9897,6 +9932,20 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                    : out[0].outside == 0 ? IK_STATUS_CONVERGED
                                          : IK_STATUS_LIMITED;
     return IK_OK;
+}
+
+// ik_arm_solve()'s first start for an arm with a closed form: the answer within the limits
+// nearest q, into q; false (q untouched) if there is none.
+static bool ik__closed_arm_start(const ik_closed_form *cf, const ik_target *target, ik_real *q)
+{
+    ik_closed_solution best;
+    ik_closed_info info;
+    if (ik_closed_form_solve(cf, ik_xform_make(target->rot, target->pos), q, NULL, &best, 1,
+                             &info) != IK_OK ||
+        info.status != IK_STATUS_CONVERGED)
+        return false;
+    memcpy(q, best.q, sizeof best.q);
+    return true;
 }
 
 #if defined(__GNUC__) || defined(__clang__)

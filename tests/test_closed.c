@@ -541,6 +541,49 @@ static void test_closed_bad_input(void)
     CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, out, 2, &info) == IK_OK);
 }
 
+// ik_arm_solve() on an arm with a closed form: the first attempt starts from the answer within
+// the limits nearest q, so one attempt of one iteration converges to it.
+static void test_closed_arm_solve(void)
+{
+    static unsigned char scratch[1 << 15];
+    test_rng rng = { 17 };
+    int id, s, j, converged = 0, nearest = 0, cases = 0;
+    for (id = 0; id < INDUSTRIAL_COUNT; id++) {
+        arm_def def;
+        ik_closed_form cf;
+        ik_arm_opts o = ik_default_arm_opts();
+        CHECK(industrial_build((industrial_id)id, &def) == IK_OK);
+        CHECK(ik_chain_closed_form(&def.chain, &cf, NULL) != IK_CLOSED_FORM_NONE);
+        o.max_attempts = 1;
+        o.jacobian.max_iterations = 1;
+        for (s = 0; s < 40; s++) {
+            ik_real q[6], start[6];
+            ik_xform pose;
+            ik_target t;
+            ik_solve_info info;
+            ik_closed_solution best;
+            ik_closed_info ci;
+            for (j = 0; j < 6; j++) {
+                double lo = fmax((double)cf.lo[j], -PI_D), hi = fmin((double)cf.hi[j], PI_D);
+                q[j] = (ik_real)test_rng_uniform(&rng, lo, hi);
+                start[j] = (ik_real)test_rng_uniform(&rng, lo, hi);
+            }
+            CHECK(ik_chain_fk(&def.chain, q, NULL, &pose) == IK_OK);
+            t = ik_target_pose(pose);
+            CHECK(ik_closed_form_solve(&cf, pose, start, NULL, &best, 1, &ci) == IK_OK);
+            memcpy(q, start, sizeof q);
+            CHECK(ik_arm_solve(&def.chain, &t, &o, q, scratch, sizeof scratch, &info) == IK_OK);
+            cases++;
+            converged += info.status == IK_STATUS_CONVERGED;
+            for (j = 0; j < 6 && fabs((double)(q[j] - best.q[j])) <= TOL(1e-9, 1e-3); j++)
+                ;
+            nearest += j == 6;
+        }
+    }
+    CHECK(converged == cases);
+    CHECK(nearest == cases);
+}
+
 void test_closed(void)
 {
     RUN(test_closed_random_arms);
@@ -551,4 +594,7 @@ void test_closed(void)
     RUN(test_closed_classifier);
     RUN(test_closed_limits);
     RUN(test_closed_bad_input);
+#ifndef IK_NO_FAST_PATHS // (ik_arm_solve()'s closed-form start: a fast path, which the switch turns off)
+    RUN(test_closed_arm_solve);
+#endif
 }
