@@ -541,6 +541,7 @@ static void test_closed_bad_input(void)
     CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, out, 2, &info) == IK_OK);
 }
 
+#ifndef IK_NO_FAST_PATHS
 // ik_arm_solve() on an arm with a closed form: the first attempt starts from the answer within
 // the limits nearest q, so one attempt of one iteration converges to it.
 static void test_closed_arm_solve(void)
@@ -583,6 +584,7 @@ static void test_closed_arm_solve(void)
     CHECK(converged == cases);
     CHECK(nearest == cases);
 }
+#endif
 
 void test_closed(void)
 {
