@@ -1159,7 +1159,8 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
 // distance to near_state (may be NULL: the zero state; weights may be NULL: all 1, else [6]
 // finite >= 0). Singular poses give their representatives with flags (never NaN); an
 // unreachable target gives none (status IK_STATUS_UNREACHABLE). Every solution's FK equals the
-// target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float)
+// target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float; 1e-4 at
+// singular poses)
 // (docs/closed-forms.md, "Accuracy").
 // Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
 // unknown, max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
@@ -9499,12 +9500,13 @@ static int ik__closed_trig(ik_real a, ik_real b, ik_real c, ik_real scale, ik_re
     return n;
 }
 
-// The angles t with d . Rot(k, t) v = c (k unit), as ik__closed_trig().
-static int ik__closed_plane(ik_vec3 k, ik_vec3 v, ik_vec3 d, ik_real c, ik_real ref, ik_real *t,
-                            ik_real *cs, int *singular)
+// The angles t with d . Rot(k, t) v = c (k unit), as ik__closed_trig(); extent: the size of
+// the coordinates d was computed from (their rounding counts as d's).
+static int ik__closed_plane(ik_vec3 k, ik_vec3 v, ik_vec3 d, ik_real c, ik_real extent, ik_real ref,
+                            ik_real *t, ik_real *cs, int *singular)
 {
     ik_real kv = ik_vec3_dot(k, v), kd = ik_vec3_dot(k, d);
-    ik_real scale = ik_vec3_length(v) * ik_vec3_length(d) + IK_FABS(c);
+    ik_real scale = ik_vec3_length(v) * (ik_vec3_length(d) + extent) + IK_FABS(c);
     return ik__closed_trig(ik_vec3_dot(d, v) - kv * kd, ik_vec3_dot(d, ik_vec3_cross(k, v)),
                            c - kv * kd, scale, ref, t, cs, singular);
 }
@@ -9624,9 +9626,12 @@ static int ik__closed_elbow(const ik_closed_form *cf, ik_vec3 x0, ik_vec3 x, ik_
     ik_vec3 b = ik__across(h, ik_vec3_sub(x0, cf->point[2]));
     ik_vec3 d = ik__across(h, ik_vec3_sub(x, cf->point[1]));
     ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], c3[4];
+    // (x's rounding: of the size of the coordinates it came from)
+    ik_real extent = ik_vec3_length(x) + ik_vec3_length(cf->point[1]) + cf->reach;
     // |a + Rot(h3, q3) b| = |d|
     int n = ik__closed_trig(2 * ik_vec3_dot(a, b), 2 * ik_vec3_dot(a, ik_vec3_cross(h3, b)),
-                            d2 - a2 - b2, 4 * (d2 + a2 + b2), 0, t, c3, singular);
+                            d2 - a2 - b2, 4 * (d2 + a2 + b2 + IK_SQRT(d2) * extent), 0, t, c3,
+                            singular);
     int k;
     for (k = 0; k < n; k++) {
         ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, c3[2 * k], c3[2 * k + 1], b));
@@ -9670,7 +9675,7 @@ static int ik__closed_wrist(const ik_closed_form *cf, const ik_mat3 *rw, ik_real
             t5[k] = ik__closed_atan2(c5[2 * k + 1], c5[2 * k]);
         }
     } else
-        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, t5, c5, &singular);
+        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, 0, t5, c5, &singular);
     for (k = 0; k < n; k++) {
         ik_vec3 w = ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), y;
         ans[k] = ans[0];
@@ -9695,9 +9700,9 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
     int n1, n23, i, k, count = 0, shoulder, elbow;
     // joint 1 keeps c's height along axis 2
-    n1 = ik__closed_plane(h[0], h[1], ik_vec3_sub(c, p[0]),
-                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, c1,
-                          &shoulder);
+    n1 = ik__closed_plane(
+        h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
+        ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
     for (i = 0; i < n1; i++) {
         ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
         n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
@@ -9748,14 +9753,14 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     const ik_vec3 *h = cf->axis, *p = cf->point;
     ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2];
     int n1, n6, i, k, count = 0, shoulder, wrist;
-    n1 = ik__closed_plane(h[0], h[1], ik_vec3_sub(c, p[0]),
-                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, c1,
-                          &shoulder);
+    n1 = ik__closed_plane(
+        h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
+        ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
     for (i = 0; i < n1; i++) {
         ik_mat3 r1 = ik__closed_rot(h[0], c1 + 2 * i);
         ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik_mat3_mul_vec3(r1, h[1]));
         // joint 6 keeps axis 5's angle to axis 2: g2 . Rot(h6, -q6) h5 = h2 . h5
-        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), -ref[5], t6, c6, &wrist);
+        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), 0, -ref[5], t6, c6, &wrist);
         for (k = 0; k < n6; k++) {
             ik__closed_answer *a = &ans[count];
             ik_mat3 m = ik_mat3_mul(ik_mat3_transpose(r1),
