@@ -9826,47 +9826,89 @@ static void ik__closed_insert(ik_closed_solution *out, int max_out, int *count,
     out[i] = *s;
 }
 
-// Answer a's listings (each joint's values within its limits, all combinations) into out.
-static void ik__closed_list(const ik_closed_form *cf, const ik__closed_answer *a, int branch,
-                            const ik_real *near, const ik_real *weights, ik_closed_solution *out,
-                            int max_out, ik_closed_info *info)
-{
+// An answer's listing: each joint's values within its limits (ik__closed_turns(), nearest
+// near_state first), or its one value nearest the limits' middle (outside bit j).
+typedef struct ik__closed_listing {
     ik_real v[6][3];
-    ik_closed_solution s;
-    int cnt[6], idx[6] = { 0 }, j, outside = 0, first = info->total;
+    int count[6], outside;
+    int combinations; // the product of the counts
+} ik__closed_listing;
+
+static void ik__closed_listing_make(const ik_closed_form *cf, const ik__closed_answer *a,
+                                    const ik_real *near, ik__closed_listing *l)
+{
+    int j;
+    l->outside = 0;
     for (j = 0; j < 6; j++) {
-        cnt[j] = ik__closed_turns(a->q[j], cf->lo[j], cf->hi[j], near ? near[j] : 0, v[j]);
-        if (cnt[j] == 0) { // outside: once, nearest the limits' middle
-            v[j][0] = ik__angle_near(a->q[j], cf->lo[j] / 2 + cf->hi[j] / 2);
-            cnt[j] = 1;
-            outside |= 1 << j;
+        l->count[j] = ik__closed_turns(a->q[j], cf->lo[j], cf->hi[j], near ? near[j] : 0, l->v[j]);
+        if (l->count[j] == 0) {
+            l->v[j][0] = ik__angle_near(a->q[j], cf->lo[j] / 2 + cf->hi[j] / 2);
+            l->outside |= 1 << j;
         }
     }
-    for (j = 0; j < 6 && outside; j++) // (outside: listed once, each joint nearest near_state)
-        cnt[j] = 1;
-    s.flags = a->flags | (outside ? 0 : IK_CLOSED_WITHIN_LIMITS);
-    s.outside = outside;
+    l->combinations = 1;
+    for (j = 0; j < 6; j++) { // (outside: listed once, each joint nearest near_state)
+        l->count[j] = l->outside ? 1 : l->count[j];
+        l->combinations *= l->count[j];
+    }
+}
+
+// The weighted square distance of value k of joint j of l from near.
+static ik_real ik__closed_term(const ik__closed_listing *l, int j, int k, const ik_real *near,
+                               const ik_real *weights)
+{
+    ik_real e = l->v[j][k] - (near ? near[j] : 0);
+    return (weights ? weights[j] : 1) * e * e;
+}
+
+// The square distance of listing l's first combination (pass 0), or the least of the others'
+// (pass 1: the first's and the least step of one joint to another of its values).
+static ik_real ik__closed_bound(const ik__closed_listing *l, int pass, const ik_real *near,
+                                const ik_real *weights)
+{
+    ik_real base = 0, step = IK_INFINITY;
+    int j, k;
+    for (j = 0; j < 6; j++) {
+        ik_real first = ik__closed_term(l, j, 0, near, weights);
+        base += first;
+        for (k = 1; k < l->count[j] && pass; k++) {
+            ik_real more = ik__closed_term(l, j, k, near, weights) - first;
+            step = more < step ? more : step;
+        }
+    }
+    return pass ? base + step : base;
+}
+
+// Listing l of answer a into out: pass 0 its first combination (the nearest), pass 1 the others
+// (every combination, the last joint fastest), skipped when out is full of nearer ones.
+static void ik__closed_list(const ik__closed_listing *l, const ik__closed_answer *a, int branch,
+                            int pass, const ik_real *near, const ik_real *weights,
+                            ik_closed_solution *out, int max_out, ik_closed_info *info)
+{
+    ik_closed_solution s;
+    int idx[6] = { 0 }, j;
+    if (pass && l->combinations == 1)
+        return;
+    info->total += pass ? l->combinations - 1 : 1;
+    s.flags = a->flags | (l->outside ? 0 : IK_CLOSED_WITHIN_LIMITS);
+    s.outside = l->outside;
     s.branch = branch;
-    for (;;) { // every combination, the last joint fastest (the first is the nearest)
+    s.distance = IK_SQRT(ik__closed_bound(l, pass, near, weights));
+    if (info->count == max_out && !ik__closed_before(&s, &out[max_out - 1]))
+        return;
+    for (j = 5; pass && j >= 0 && ++idx[j] == l->count[j]; j--) // (pass 1: from the second)
+        idx[j] = 0;
+    for (;;) {
         ik_real d = 0;
         for (j = 0; j < 6; j++) {
-            ik_real e = v[j][idx[j]] - (near ? near[j] : 0);
-            s.q[j] = v[j][idx[j]];
-            d += (weights ? weights[j] : 1) * e * e;
+            s.q[j] = l->v[j][idx[j]];
+            d += ik__closed_term(l, j, idx[j], near, weights);
         }
         s.distance = IK_SQRT(d);
-        if (info->total == first && info->count == max_out &&
-            !ik__closed_before(&s, &out[max_out - 1])) {
-            for (j = 0, d = 1; j < 6; j++) // (out is full of nearer ones: only counted)
-                d *= (ik_real)cnt[j];
-            info->total += (int)d;
-            return;
-        }
         ik__closed_insert(out, max_out, &info->count, &s);
-        info->total++;
-        for (j = 5; j >= 0 && ++idx[j] == cnt[j]; j--)
+        for (j = 5; pass && j >= 0 && ++idx[j] == l->count[j]; j--)
             idx[j] = 0;
-        if (j < 0)
+        if (!pass || j < 0)
             return;
     }
 }
@@ -9912,10 +9954,11 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                      ik_closed_solution *out, int max_out, ik_closed_info *info)
 {
     ik__closed_answer ans[8];
+    ik__closed_listing lists[8];
     ik_real ref[6];
     ik_mat3 rg;
     ik_vec3 c;
-    int n, j, order[8];
+    int n, j, order[8], pass;
     if (!cf || !out || !info)
         return IK_ERR_NULL_ARG;
     if (!ik__closed_inputs_ok(cf, target, near_state, weights, max_out))
@@ -9932,7 +9975,11 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
     info->branches = n;
     ik__closed_order(ans, n, ref, weights, order);
     for (j = 0; j < n; j++)
-        ik__closed_list(cf, &ans[order[j]], order[j], near_state, weights, out, max_out, info);
+        ik__closed_listing_make(cf, &ans[j], near_state, &lists[j]);
+    for (pass = 0; pass < 2; pass++) // (the answers' nearest first: the rest mostly skipped)
+        for (j = 0; j < n; j++)
+            ik__closed_list(&lists[order[j]], &ans[order[j]], order[j], pass, near_state, weights,
+                            out, max_out, info);
     info->status = n == 0                ? IK_STATUS_UNREACHABLE
                    : out[0].outside == 0 ? IK_STATUS_CONVERGED
                                          : IK_STATUS_LIMITED;

@@ -749,7 +749,8 @@ typedef enum bench_mode {
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
-    MODE_PIN_CALLS
+    MODE_PIN_CALLS,
+    MODE_CLOSED_CALLS
 } bench_mode;
 
 typedef struct bench_args {
@@ -777,6 +778,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
     a->given = sscanf(s, "--pin-calls=%d,%d,%d,%d", v, v + 1, v + 2, v + 3);
     if (a->given >= 3 && v[0] >= 0 && v[0] < 2 && v[1] >= 0 && v[1] < 3)
         return MODE_PIN_CALLS;
+    a->given = sscanf(s, "--closed-calls=%d,%d,%d%c", v, v + 1, v + 2, &end);
+    if (a->given == 3 && v[0] >= 0 && v[0] < 2 && v[1] >= 0 && v[1] < 3 && v[2] >= 0)
+        return MODE_CLOSED_CALLS;
     return MODE_TABLES;
 }
 
@@ -1655,10 +1659,32 @@ static void closed_table(void)
                n_all, arm, solved);
     }
 }
+
+// --closed-calls=A,L,N: N calls of ik_closed_form_solve() over the random poses, nothing timed
+// (for valgrind --tool=callgrind --toggle-collect=ik_closed_form_solve: instructions / N): arm A
+// (0 UR5e, 1 KR 6 R900), L 0 joints -pi..pi and out of 8, 1 shipped limits and out of 8, 2
+// shipped limits and every listing.
+static void closed_calls(const int *v)
+{
+    static closed_case c;
+    int i, j;
+    closed_case_make(&c, v[0] == 0 ? INDUSTRIAL_UR5E : INDUSTRIAL_KR6R900);
+    for (j = 0; j < 6 && v[1] == 0; j++)
+        c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
+    c.max_out = v[1] == 2 ? 512 : 8;
+    for (i = 0; i < v[2]; i++) {
+        c.pose = i % CLOSED_POSES;
+        run_closed(&c);
+    }
+}
 #else
 static void closed_table(void)
 {
     printf("(no closed forms in this ik.h)\n");
+}
+static void closed_calls(const int *v)
+{
+    (void)v;
 }
 #endif
 
@@ -1679,7 +1705,7 @@ int main(int argc, char **argv)
             "--further | "
             "--ccd-weights | --ccd-split | --damping-range | "
             "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
-            "--pin-calls=L,R,N[,I]\n");
+            "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N\n");
         return 2;
     }
     switch (args.mode) {
@@ -1704,6 +1730,7 @@ int main(int argc, char **argv)
         print_title(args.runs, "\n");
         closed_table();
         return 0;
+    case MODE_CLOSED_CALLS: closed_calls(args.v); return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");
         svd_table(args.runs);
