@@ -9832,10 +9832,20 @@ typedef struct ik__closed_listing {
     ik_real v[6][3];
     int count[6], outside;
     int combinations; // the product of the counts
+    ik_real first;    // the first combination's weighted square distance from near_state
 } ik__closed_listing;
 
+// The weighted square distance of value k of joint j of l from near.
+static ik_real ik__closed_term(const ik__closed_listing *l, int j, int k, const ik_real *near,
+                               const ik_real *weights)
+{
+    ik_real e = l->v[j][k] - (near ? near[j] : 0);
+    return (weights ? weights[j] : 1) * e * e;
+}
+
 static void ik__closed_listing_make(const ik_closed_form *cf, const ik__closed_answer *a,
-                                    const ik_real *near, ik__closed_listing *l)
+                                    const ik_real *near, const ik_real *weights,
+                                    ik__closed_listing *l)
 {
     int j;
     l->outside = 0;
@@ -9847,18 +9857,12 @@ static void ik__closed_listing_make(const ik_closed_form *cf, const ik__closed_a
         }
     }
     l->combinations = 1;
+    l->first = 0;
     for (j = 0; j < 6; j++) { // (outside: listed once, each joint nearest near_state)
         l->count[j] = l->outside ? 1 : l->count[j];
         l->combinations *= l->count[j];
+        l->first += ik__closed_term(l, j, 0, near, weights);
     }
-}
-
-// The weighted square distance of value k of joint j of l from near.
-static ik_real ik__closed_term(const ik__closed_listing *l, int j, int k, const ik_real *near,
-                               const ik_real *weights)
-{
-    ik_real e = l->v[j][k] - (near ? near[j] : 0);
-    return (weights ? weights[j] : 1) * e * e;
 }
 
 // The square distance of listing l's first combination (pass 0), or the least of the others'
@@ -9866,17 +9870,16 @@ static ik_real ik__closed_term(const ik__closed_listing *l, int j, int k, const 
 static ik_real ik__closed_bound(const ik__closed_listing *l, int pass, const ik_real *near,
                                 const ik_real *weights)
 {
-    ik_real base = 0, step = IK_INFINITY;
+    ik_real step = IK_INFINITY;
     int j, k;
-    for (j = 0; j < 6; j++) {
+    for (j = 0; j < 6 && pass; j++) {
         ik_real first = ik__closed_term(l, j, 0, near, weights);
-        base += first;
-        for (k = 1; k < l->count[j] && pass; k++) {
+        for (k = 1; k < l->count[j]; k++) {
             ik_real more = ik__closed_term(l, j, k, near, weights) - first;
             step = more < step ? more : step;
         }
     }
-    return pass ? base + step : base;
+    return pass ? l->first + step : l->first;
 }
 
 // Listing l of answer a into out: pass 0 its first combination (the nearest), pass 1 the others
@@ -9913,20 +9916,13 @@ static void ik__closed_list(const ik__closed_listing *l, const ik__closed_answer
     }
 }
 
-// The answers' indices into order, nearest ref first (whole turns and limits aside): listed in
-// this order, a full out skips the farther answers' listings.
-static void ik__closed_order(const ik__closed_answer *ans, int n, const ik_real *ref,
-                             const ik_real *weights, int *order)
+// The listings' indices into order, first combination nearest first (listed in this order, a
+// full out skips the farther answers' listings).
+static void ik__closed_order(const ik__closed_listing *lists, int n, int *order)
 {
-    ik_real d[8];
-    int a, b, j;
+    int a, b;
     for (a = 0; a < n; a++) {
-        d[a] = 0;
-        for (j = 0; j < 6; j++) {
-            ik_real e = ik__angle_near(ans[a].q[j], ref[j]) - ref[j];
-            d[a] += (weights ? weights[j] : 1) * e * e;
-        }
-        for (b = a; b > 0 && d[a] < d[order[b - 1]]; b--)
+        for (b = a; b > 0 && lists[a].first < lists[order[b - 1]].first; b--)
             order[b] = order[b - 1];
         order[b] = a;
     }
@@ -9973,9 +9969,9 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                                    : ik__closed_parallel3(cf, &rg, c, ref, ans);
     info->count = info->total = 0;
     info->branches = n;
-    ik__closed_order(ans, n, ref, weights, order);
     for (j = 0; j < n; j++)
-        ik__closed_listing_make(cf, &ans[j], near_state, &lists[j]);
+        ik__closed_listing_make(cf, &ans[j], near_state, weights, &lists[j]);
+    ik__closed_order(lists, n, order);
     for (pass = 0; pass < 2; pass++) // (the answers' nearest first: the rest mostly skipped)
         for (j = 0; j < n; j++)
             ik__closed_list(&lists[order[j]], &ans[order[j]], order[j], pass, near_state, weights,
