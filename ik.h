@@ -9654,13 +9654,12 @@ static ik_mat3 ik__closed_rot(ik_vec3 h, const ik_real *cs)
     return ik__mat3_axis_angle(h, cs[0], cs[1]);
 }
 
-// The wrist's answers for R4 R5 R6 = rw into ans[k].q[3..5], ans[0]'s q[0..2] and flags copied:
-// 0, 1 or 2 (docs/closed-forms.md, "The wrist").
-static int ik__closed_wrist(const ik_closed_form *cf, const ik_mat3 *rw, ik_real ref4,
+// The wrist's answers for R4 R5 R6 = Rw into ans[k].q[3..5] (z = Rw h6, x = Rw across), ans[0]'s
+// q[0..2] and flags copied: 0, 1 or 2 (docs/closed-forms.md, "The wrist").
+static int ik__closed_wrist(const ik_closed_form *cf, ik_vec3 z, ik_vec3 x, ik_real ref4,
                             ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis + 3;
-    ik_vec3 z = ik_mat3_mul_vec3(*rw, h[2]), x = ik_mat3_mul_vec3(*rw, cf->across);
     ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), t5[2], c5[4], c4[2], cs[2];
     bool free4 = !(zc > IK__CLOSED_FREE); // (axes 4 and 6 in line: joint 4 free)
     int n, k, singular = !(zc > IK_SQRT(IK_EPSILON));
@@ -9705,6 +9704,7 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
     for (i = 0; i < n1; i++) {
         ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
+        ik_vec3 z1 = ik_mat3_mul_vec3(r1g, h[5]), x1 = ik_mat3_mul_vec3(r1g, cf->across);
         n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
                                &elbow);
         for (k = 0; k < n23; k++) {
@@ -9713,27 +9713,27 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
             const ik_real *c2 = c23 + 4 * k;
             ik_real back[2] = { c2[0] * c2[2] - s3 * c2[1] * c2[3],
                                 -(c2[1] * c2[2] + s3 * c2[0] * c2[3]) };
-            ik_mat3 r = ik_mat3_mul(ik__closed_rot(h[1], back), r1g);
+            ik_vec3 z = ik__rotate(h[1], back[0], back[1], z1);
+            ik_vec3 x = ik__rotate(h[1], back[0], back[1], x1);
             a->q[0] = q1[i], a->q[1] = q23[2 * k], a->q[2] = q23[2 * k + 1];
             a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
                        (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
-            count += ik__closed_wrist(cf, &r, ref[3], a);
+            count += ik__closed_wrist(cf, z, x, ref[3], a);
         }
     }
     return count;
 }
 
-// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set; joint 1's cosine and
-// sine c1) and R2 R3 R4 = Rot(h2, theta) (its cosine and sine ct); 0, 1 or 2 answers from a on
-// (docs/closed-forms.md, "Three parallel axes").
-static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 c, const ik_real *c1,
-                             const ik_real *ct, ik__closed_answer *a)
+// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set; x1 the target of the
+// point where axes 5 and 6 meet with joint 1 undone) and R2 R3 R4 = Rot(h2, theta) (its cosine
+// and sine ct); 0, 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
+static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 x1, const ik_real *ct,
+                             ik__closed_answer *a)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
     ik_real q23[4], c23[8], theta = ik__closed_atan2(ct[1], ct[0]);
     ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
-    ik_vec3 x4 = ik_vec3_sub(ik__closed_undo(h[0], p[0], c1, c),
-                             ik__rotate(h[1], ct[0], ct[1], ik_vec3_sub(cf->centre, p[3])));
+    ik_vec3 x4 = ik_vec3_sub(x1, ik__rotate(h[1], ct[0], ct[1], ik_vec3_sub(cf->centre, p[3])));
     int k, elbow, n = ik__closed_elbow(cf, p[3], x4, q23, c23, &elbow);
     for (k = 0; k < n; k++) {
         a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
@@ -9757,22 +9757,22 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
     for (i = 0; i < n1; i++) {
-        ik_mat3 r1 = ik__closed_rot(h[0], c1 + 2 * i);
-        ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik_mat3_mul_vec3(r1, h[1]));
+        ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
+        ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(r1g), h[1]);
+        ik_vec3 x1 = ik__closed_undo(h[0], p[0], c1 + 2 * i, c);
         // joint 6 keeps axis 5's angle to axis 2: g2 . Rot(h6, -q6) h5 = h2 . h5
         n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), 0, -ref[5], t6, c6, &wrist);
         for (k = 0; k < n6; k++) {
             ik__closed_answer *a = &ans[count];
-            ik_mat3 m = ik_mat3_mul(ik_mat3_transpose(r1),
-                                    ik_mat3_mul(*rg, ik__closed_rot(h[5], c6 + 2 * k)));
+            ik_mat3 m = ik_mat3_mul(r1g, ik__closed_rot(h[5], c6 + 2 * k));
             a->q[0] = q1[i], a->q[5] = -t6[k];
             // joint 5 turns M^T h2 back to h2; then R2 R3 R4 = M R5^T
             a->q[4] = ik__closed_turn(h[4], ik_mat3_mul_vec3(ik_mat3_transpose(m), h[1]), h[1], c5);
-            m = ik_mat3_mul(m, ik_mat3_transpose(ik__closed_rot(h[4], c5)));
-            ik__closed_turn(h[1], cf->across, ik_mat3_mul_vec3(m, cf->across), ct);
+            ik__closed_turn(h[1], cf->across,
+                            ik_mat3_mul_vec3(m, ik__rotate(h[4], c5[0], -c5[1], cf->across)), ct);
             a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
                        (wrist ? IK_CLOSED_WRIST_SINGULAR : 0);
-            count += ik__closed_planar(cf, c, c1 + 2 * i, ct, a);
+            count += ik__closed_planar(cf, x1, ct, a);
         }
     }
     return count;
