@@ -1101,16 +1101,18 @@ typedef enum ik_closed_form_kind {
 // frame. The caller owns it; it does not point into the chain.
 typedef struct ik_closed_form {
     ik_closed_form_kind kind;
-    bool ortho_parallel;  // spherical wrist with axis 1 perpendicular to 2 and 3, and 4 to 5 to
-                          // 6: the ortho-parallel class (Brandstoetter 2014)
-    bool ortho_wrist;     // axes 4 and 6 perpendicular to 5 (the wrist's exact path)
-    ik_vec3 axis[6];      // the revolute axes (unit)
-    ik_vec3 point[6];     // a point on each
-    ik_vec3 centre;       // spherical wrist: where axes 4, 5, 6 meet; three parallel: 5 and 6
-    ik_vec3 across;       // a unit vector across axis 6 (spherical) or axis 2 (three parallel)
-    ik_xform home;        // the effector at q = 0
-    ik_real lo[6], hi[6]; // the joints' limits
-    ik_real reach;        // the offsets' lengths summed (the tolerances' scale)
+    bool ortho_parallel;   // spherical wrist with axis 1 perpendicular to 2 and 3, and 4 to 5 to
+                           // 6: the ortho-parallel class (Brandstoetter 2014)
+    bool ortho_wrist;      // axes 4 and 6 perpendicular to 5 (the wrist's exact path)
+    ik_vec3 axis[6];       // the revolute axes (unit)
+    ik_vec3 point[6];      // a point on each
+    ik_vec3 centre;        // spherical wrist: where axes 4, 5, 6 meet; three parallel: 5 and 6
+    ik_vec3 across;        // a unit vector across axis 6 (spherical) or axis 2 (three parallel)
+    ik_real wrist_zero[2]; // ortho_wrist: cosine and sine of the angle from axis 4 to axis 6
+                           // about axis 5
+    ik_xform home;         // the effector at q = 0
+    ik_real lo[6], hi[6];  // the joints' limits
+    ik_real reach;         // the offsets' lengths summed (the tolerances' scale)
 } ik_closed_form;
 
 // What ik_closed_form_solve() says of one solution (ik_closed_solution.flags).
@@ -9558,6 +9560,7 @@ static const char *ik__closed_accept(ik_closed_form *cf, bool wrist)
     cf->ortho_parallel =
         wrist && cf->ortho_wrist && IK_FABS(ik_vec3_dot(h[0], h[1])) <= 64 * IK_EPSILON;
     cf->across = ik_vec3_any_perpendicular(wrist ? h[5] : h[1]);
+    ik__closed_turn(h[4], h[3], h[5], cf->wrist_zero);
     if (!wrist)
         return "three parallel axes (2, 3, 4), axes 5 and 6 meet";
     return cf->ortho_parallel ? "a spherical wrist, ortho-parallel"
@@ -9665,7 +9668,7 @@ static int ik__closed_wrist(const ik_closed_form *cf, ik_vec3 z, ik_vec3 x, ik_r
     int n, k, singular = !(zc > IK_SQRT(IK_EPSILON));
     if (cf->ortho_wrist) { // Rot(h5, t5) h6 at the angle h4 to z has from h4
         ik_real zh = ik_vec3_dot(h[0], z), zn = IK_SQRT(zc * zc + zh * zh);
-        ik__closed_turn(h[1], h[0], h[2], cs);
+        cs[0] = cf->wrist_zero[0], cs[1] = cf->wrist_zero[1];
         n = free4 ? 1 : 2;
         for (k = 0; k < n; k++) { // t5 = +-phi - phi0
             ik_real sp = (k ? -zc : zc) / zn, cp = zh / zn;
@@ -9676,12 +9679,16 @@ static int ik__closed_wrist(const ik_closed_form *cf, ik_vec3 z, ik_vec3 x, ik_r
     } else
         n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, 0, t5, c5, &singular);
     for (k = 0; k < n; k++) {
-        ik_vec3 w = ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), y;
+        ik_vec3 y;
         ans[k] = ans[0];
         if (free4)
             ans[k].q[3] = ref4, c4[0] = IK_COS(ref4), c4[1] = IK_SIN(ref4);
+        else if (k == 1 && cf->ortho_wrist) // (w's part across h4 turned over: half a turn on)
+            ans[1].q[3] = ans[0].q[3] + (ans[0].q[3] > 0 ? -IK_PI : IK_PI), c4[0] = -c4[0],
+            c4[1] = -c4[1];
         else
-            ans[k].q[3] = ik__closed_turn(h[0], w, z, c4);
+            ans[k].q[3] =
+                ik__closed_turn(h[0], ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), z, c4);
         y = ik__rotate(h[1], c5[2 * k], -c5[2 * k + 1], ik__rotate(h[0], c4[0], -c4[1], x));
         ans[k].q[4] = t5[k];
         ans[k].q[5] = ik__closed_turn(h[2], cf->across, y, cs);
