@@ -1165,7 +1165,7 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
 // singular poses)
 // (docs/closed-forms.md, "Accuracy").
 // Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
-// unknown, max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
+// unknown, a limit NaN or lo > hi in cf (which may be changed: e.g. narrower limits), max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
 // near_state or weights); outputs untouched on error.
 IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                      const ik_real *near_state, const ik_real *weights,
@@ -9947,7 +9947,8 @@ static bool ik__closed_inputs_ok(const ik_closed_form *cf, ik_xform target, cons
     for (j = 0; j < 6; j++)
         if ((j < 4 && !ik__bounded(x[j])) || (j < 3 && !ik__bounded(y[j])) ||
             (near && !ik__bounded(near[j])) ||
-            (weights && !(ik__bounded(weights[j]) && weights[j] >= 0)))
+            (weights && !(ik__bounded(weights[j]) && weights[j] >= 0)) ||
+            !(cf->lo[j] <= cf->hi[j])) // (a changed cf: its limits at least ordered, not NaN)
             return false;
     return true;
 }

@@ -541,6 +541,11 @@ static void test_closed_bad_input(void)
     bad = good;
     bad.rot.w = 2;
     CHECK(ik_closed_form_solve(&cf, bad, NULL, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
+    none = cf;
+    none.lo[4] = (ik_real)NAN;
+    CHECK(ik_closed_form_solve(&none, good, NULL, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
+    none.lo[4] = 1, none.hi[4] = -1;
+    CHECK(ik_closed_form_solve(&none, good, NULL, NULL, out, 2, &info) == IK_ERR_BAD_ARG);
     CHECK(((const unsigned char *)out)[0] == 0x5a && ((const unsigned char *)&info)[0] == 0x5a);
     CHECK(ik_closed_form_solve(&cf, good, NULL, NULL, out, 2, &info) == IK_OK);
 }
