@@ -9947,8 +9947,9 @@ static bool ik__closed_inputs_ok(const ik_closed_form *cf, ik_xform target, cons
     for (j = 0; j < 6; j++)
         if ((j < 4 && !ik__bounded(x[j])) || (j < 3 && !ik__bounded(y[j])) ||
             (near && !ik__bounded(near[j])) ||
-            (weights && !(ik__bounded(weights[j]) && weights[j] >= 0)) ||
-            !(cf->lo[j] <= cf->hi[j])) // (a changed cf: its limits at least ordered, not NaN)
+            (weights && !(ik__bounded(weights[j]) && weights[j] >= 0)) || ik__is_nan(cf->lo[j]) ||
+            ik__is_nan(cf->hi[j]) ||
+            cf->lo[j] > cf->hi[j]) // (a changed cf: its limits at least ordered, not NaN)
             return false;
     return true;
 }
