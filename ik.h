@@ -9679,19 +9679,21 @@ static int ik__closed_wrist(const ik_closed_form *cf, ik_vec3 z, ik_vec3 x, ik_r
     } else
         n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, 0, t5, c5, &singular);
     for (k = 0; k < n; k++) {
-        ik_vec3 y;
         ans[k] = ans[0];
+        ans[k].q[4] = t5[k];
+        if (k == 1 && cf->ortho_wrist) { // the flip: joints 4 and 6 half a turn on
+            ans[1].q[3] = ans[0].q[3] + (ans[0].q[3] > 0 ? -IK_PI : IK_PI);
+            ans[1].q[5] = ans[0].q[5] + (ans[0].q[5] > 0 ? -IK_PI : IK_PI);
+            break;
+        }
         if (free4)
             ans[k].q[3] = ref4, c4[0] = IK_COS(ref4), c4[1] = IK_SIN(ref4);
-        else if (k == 1 && cf->ortho_wrist) // (w's part across h4 turned over: half a turn on)
-            ans[1].q[3] = ans[0].q[3] + (ans[0].q[3] > 0 ? -IK_PI : IK_PI), c4[0] = -c4[0],
-            c4[1] = -c4[1];
         else
             ans[k].q[3] =
                 ik__closed_turn(h[0], ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), z, c4);
-        y = ik__rotate(h[1], c5[2 * k], -c5[2 * k + 1], ik__rotate(h[0], c4[0], -c4[1], x));
-        ans[k].q[4] = t5[k];
-        ans[k].q[5] = ik__closed_turn(h[2], cf->across, y, cs);
+        ans[k].q[5] = ik__closed_turn(
+            h[2], cf->across,
+            ik__rotate(h[1], c5[2 * k], -c5[2 * k + 1], ik__rotate(h[0], c4[0], -c4[1], x)), cs);
         if (singular)
             ans[k].flags |= IK_CLOSED_WRIST_SINGULAR;
     }
