@@ -13,6 +13,33 @@
 
 #define PI 3.141592653589793
 
+// The answers' arms (joint positions draw[answer][x y z][k]) from the side and from above.
+static void draw_figure(const char *dir, double (*draw)[3][8], int shown)
+{
+    static const char *colors[5] = { SVG_BLUE, SVG_ORANGE, SVG_GREEN, SVG_RED, SVG_PURPLE };
+    svg fig;
+    int i, k, v;
+    if (svg_open(&fig, dir, "ur5e_all_solutions.svg", 720, 380)) {
+        for (v = 0; v < 2; v++) { // side view (x, z), top view (x, y)
+            svg_panel(&fig, v * 360, 0, 360, 380, -1.0, 1.0, v ? -1.0 : -0.6, v ? 1.0 : 1.2,
+                      SVG_EQUAL);
+            svg_axes(&fig, "x (m)", v ? "y (m)" : "z (m)", v ? "from above" : "from the side");
+            for (i = 0; i < shown; i++) {
+                char label[32];
+                snprintf(label, sizeof label, "answer %d", i + 1);
+                // (answers 6 to 8 dashed, in the first three colours)
+                svg_line(&fig, draw[i][0], draw[i][v ? 1 : 2], 8, colors[i % 5], i >= 5);
+                for (k = 0; k < 8; k++)
+                    svg_dot(&fig, draw[i][0][k], draw[i][v ? 1 : 2][k], k == 7 ? 3.5 : 2.5,
+                            colors[i % 5], k != 7);
+                if (v == 0)
+                    svg_legend(&fig, colors[i % 5], i >= 5, label);
+            }
+        }
+        svg_close(&fig);
+    }
+}
+
 int main(int argc, char **argv)
 {
     // a, alpha, d (classic DH; theta 0), limits +-2 pi
@@ -20,7 +47,6 @@ int main(int argc, char **argv)
                                      { -0.3922, 0, 0 },      { 0, PI / 2, 0.1333 },
                                      { 0, -PI / 2, 0.0997 }, { 0, 0, 0.0996 } };
     static const double now[6] = { 0.4, -1.2, 1.5, -1.9, -1.5, 0.3 }; // the current state
-    static const char *colors[5] = { SVG_BLUE, SVG_ORANGE, SVG_GREEN, SVG_RED, SVG_PURPLE };
     static double draw[8][3][8]; // [answer][x y z][base, joint origins, tool]
     ik_dh_row rows[6];
     ik_joint joints[6];
@@ -33,7 +59,6 @@ int main(int argc, char **argv)
     ik_real q[6];
     const char *why;
     int i, k, v, shown = 0, failures = 0, count = 0, seen = 0;
-    svg fig;
 
     for (i = 0; i < 6; i++) {
         ik_dh_row r = { IK_JOINT_REVOLUTE, 0, 0, 0, 0, 0, 0 };
@@ -87,24 +112,6 @@ int main(int argc, char **argv)
     }
     printf("%d answers reach the pose (checked by FK)\n", shown - failures);
 
-    if (svg_open(&fig, svg_dir(argc, argv), "ur5e_all_solutions.svg", 720, 380)) {
-        for (v = 0; v < 2; v++) { // side view (x, z), top view (x, y)
-            svg_panel(&fig, v * 360, 0, 360, 380, -1.0, 1.0, v ? -1.0 : -0.6, v ? 1.0 : 1.2,
-                      SVG_EQUAL);
-            svg_axes(&fig, "x (m)", v ? "y (m)" : "z (m)", v ? "from above" : "from the side");
-            for (i = 0; i < shown; i++) {
-                char label[32];
-                snprintf(label, sizeof label, "answer %d", i + 1);
-                // (answers 6 to 8 dashed, in the first three colours)
-                svg_line(&fig, draw[i][0], draw[i][v ? 1 : 2], 8, colors[i % 5], i >= 5);
-                for (k = 0; k < 8; k++)
-                    svg_dot(&fig, draw[i][0][k], draw[i][v ? 1 : 2][k], k == 7 ? 3.5 : 2.5,
-                            colors[i % 5], k != 7);
-                if (v == 0)
-                    svg_legend(&fig, colors[i % 5], i >= 5, label);
-            }
-        }
-        svg_close(&fig);
-    }
+    draw_figure(svg_dir(argc, argv), draw, shown);
     return failures || shown != 8 ? 1 : 0;
 }
