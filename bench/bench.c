@@ -1765,6 +1765,9 @@ static void fabrik_tables(int runs)
 {
     (void)runs;
     printf("(no FABRIK in this ik.h)\n");
+}
+#endif
+
 #ifdef IK__CLOSED_FREE // (closed forms in this ik.h)
 // --closed: every solution of a UR5e and of a KUKA KR 6 R900 (bench/industrial.h) by
 // ik_closed_form_solve() for CLOSED_POSES random reachable poses (states uniform within the
@@ -1772,386 +1775,375 @@ static void fabrik_tables(int runs)
 // beside it ik_arm_solve() on the same targets from the zero state (one call each).
 #define CLOSED_POSES 256
 #define CLOSED_INNER 16
-    typedef struct closed_case {
-        arm_def arm;
-        ik_closed_form cf;
-        ik_xform target[CLOSED_POSES];
-        ik_closed_solution out[512];
-        int max_out, pose;
-    } closed_case;
+typedef struct closed_case {
+    arm_def arm;
+    ik_closed_form cf;
+    ik_xform target[CLOSED_POSES];
+    ik_closed_solution out[512];
+    int max_out, pose;
+} closed_case;
 
-    static void run_closed(void *arg)
-    {
-        closed_case *c = (closed_case *)arg;
-        ik_closed_info info;
-        ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, c->max_out, &info);
-        sink += (double)info.count;
+static void run_closed(void *arg)
+{
+    closed_case *c = (closed_case *)arg;
+    ik_closed_info info;
+    ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, c->max_out, &info);
+    sink += (double)info.count;
+}
+
+// The arm, its closed form and the random targets.
+static void closed_case_make(closed_case *c, industrial_id id)
+{
+    ik_real q[6];
+    int p, j;
+    industrial_build(id, &c->arm);
+    ik_chain_closed_form(&c->arm.chain, &c->cf, NULL);
+    for (p = 0; p < CLOSED_POSES; p++) {
+        for (j = 0; j < 6; j++)
+            q[j] = (ik_real)rnd(c->cf.lo[j] > -ARM_PI ? (double)c->cf.lo[j] : -ARM_PI,
+                                c->cf.hi[j] < ARM_PI ? (double)c->cf.hi[j] : ARM_PI);
+        ik_chain_fk(&c->arm.chain, q, NULL, &c->target[p]);
     }
+}
 
-    // The arm, its closed form and the random targets.
-    static void closed_case_make(closed_case * c, industrial_id id)
-    {
-        ik_real q[6];
-        int p, j;
-        industrial_build(id, &c->arm);
-        ik_chain_closed_form(&c->arm.chain, &c->cf, NULL);
-        for (p = 0; p < CLOSED_POSES; p++) {
-            for (j = 0; j < 6; j++)
-                q[j] = (ik_real)rnd(c->cf.lo[j] > -ARM_PI ? (double)c->cf.lo[j] : -ARM_PI,
-                                    c->cf.hi[j] < ARM_PI ? (double)c->cf.hi[j] : ARM_PI);
-            ik_chain_fk(&c->arm.chain, q, NULL, &c->target[p]);
-        }
+// Median over the poses of ns per ik_closed_form_solve(); the mean solutions listed into *listed.
+static double closed_median(closed_case *c, int max_out, double *listed)
+{
+    static double t[CLOSED_POSES];
+    ik_closed_info info;
+    c->max_out = max_out;
+    *listed = 0;
+    for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
+        t[c->pose] = median_ns(run_closed, c, CLOSED_INNER, 1);
+        ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, max_out, &info);
+        *listed += info.count / (double)CLOSED_POSES;
     }
+    qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
+    return t[CLOSED_POSES / 2];
+}
 
-    // Median over the poses of ns per ik_closed_form_solve(); the mean solutions listed into *listed.
-    static double closed_median(closed_case * c, int max_out, double *listed)
-    {
-        static double t[CLOSED_POSES];
-        ik_closed_info info;
-        c->max_out = max_out;
-        *listed = 0;
-        for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
-            t[c->pose] = median_ns(run_closed, c, CLOSED_INNER, 1);
-            ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, max_out, &info);
-            *listed += info.count / (double)CLOSED_POSES;
-        }
-        qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
-        return t[CLOSED_POSES / 2];
+// Median over the poses of ns per ik_arm_solve() from the zero state; converged into *solved.
+static double closed_arm_median(closed_case *c, int *solved)
+{
+    static double t[CLOSED_POSES];
+    static unsigned char scratch[1 << 15];
+    ik_arm_opts opts = ik_default_arm_opts();
+    int p;
+    *solved = 0;
+    for (p = 0; p < CLOSED_POSES; p++) {
+        ik_real q[6] = { 0, 0, 0, 0, 0, 0 };
+        ik_target target = ik_target_pose(c->target[p]);
+        ik_solve_info info;
+        double t0 = clock_start();
+        ik_arm_solve(&c->arm.chain, &target, &opts, q, scratch, sizeof scratch, &info);
+        t[p] = clock_stop(t0);
+        *solved += info.status == IK_STATUS_CONVERGED;
     }
+    qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
+    return t[CLOSED_POSES / 2];
+}
 
-    // Median over the poses of ns per ik_arm_solve() from the zero state; converged into *solved.
-    static double closed_arm_median(closed_case * c, int *solved)
-    {
-        static double t[CLOSED_POSES];
-        static unsigned char scratch[1 << 15];
-        ik_arm_opts opts = ik_default_arm_opts();
-        int p;
-        *solved = 0;
-        for (p = 0; p < CLOSED_POSES; p++) {
-            ik_real q[6] = { 0, 0, 0, 0, 0, 0 };
-            ik_target target = ik_target_pose(c->target[p]);
-            ik_solve_info info;
-            double t0 = clock_start();
-            ik_arm_solve(&c->arm.chain, &target, &opts, q, scratch, sizeof scratch, &info);
-            t[p] = clock_stop(t0);
-            *solved += info.status == IK_STATUS_CONVERGED;
-        }
-        qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
-        return t[CLOSED_POSES / 2];
-    }
-
-    static void closed_table(void)
-    {
-        static closed_case c;
-        industrial_id ids[2] = { INDUSTRIAL_UR5E, INDUSTRIAL_KR6R900 };
-        ik_closed_form shipped;
-        int k, j, solved;
-        printf("| %d random poses, median ns per solve | the answers, joints -pi..pi (count) | "
-               "shipped limits: the 8 nearest | every listing (count) | ik_arm_solve, one answer "
-               "(converged) |\n",
-               CLOSED_POSES);
-        printf("|---|--:|--:|--:|--:|\n");
-        for (k = 0; k < 2; k++) {
-            double answers, eight, all, arm, n_answers, n_eight, n_all;
-            closed_case_make(&c, ids[k]);
-            shipped = c.cf;
-            for (j = 0; j < 6; j++) // (one listing an answer: the closed form's own cost)
-                c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
-            answers = closed_median(&c, 8, &n_answers);
-            c.cf = shipped;
-            eight = closed_median(&c, 8, &n_eight);
-            all = closed_median(&c, 512, &n_all);
-            arm = closed_arm_median(&c, &solved);
-            printf("| %s (%s) | %.0f (%.2f) | %.0f | %.0f (%.1f) | %.0f (%d) |\n", c.arm.name,
-                   k == 0 ? "three parallel axes" : "spherical wrist", answers, n_answers, eight,
-                   all, n_all, arm, solved);
-        }
-    }
-
-    // --closed-calls=A,L,N: N calls of ik_closed_form_solve() over the random poses, nothing timed
-    // (for valgrind --tool=callgrind --toggle-collect=ik_closed_form_solve: instructions / N): arm A
-    // (0 UR5e, 1 KR 6 R900), L 0 joints -pi..pi and out of 8, 1 shipped limits and out of 8, 2
-    // shipped limits and every listing.
-    static void closed_calls(const int *v)
-    {
-        static closed_case c;
-        int i, j;
-        closed_case_make(&c, v[0] == 0 ? INDUSTRIAL_UR5E : INDUSTRIAL_KR6R900);
-        for (j = 0; j < 6 && v[1] == 0; j++)
+static void closed_table(void)
+{
+    static closed_case c;
+    industrial_id ids[2] = { INDUSTRIAL_UR5E, INDUSTRIAL_KR6R900 };
+    ik_closed_form shipped;
+    int k, j, solved;
+    printf("| %d random poses, median ns per solve | the answers, joints -pi..pi (count) | "
+           "shipped limits: the 8 nearest | every listing (count) | ik_arm_solve, one answer "
+           "(converged) |\n",
+           CLOSED_POSES);
+    printf("|---|--:|--:|--:|--:|\n");
+    for (k = 0; k < 2; k++) {
+        double answers, eight, all, arm, n_answers, n_eight, n_all;
+        closed_case_make(&c, ids[k]);
+        shipped = c.cf;
+        for (j = 0; j < 6; j++) // (one listing an answer: the closed form's own cost)
             c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
-        c.max_out = v[1] == 2 ? 512 : 8;
-        for (i = 0; i < v[2]; i++) {
-            c.pose = i % CLOSED_POSES;
-            run_closed(&c);
-        }
+        answers = closed_median(&c, 8, &n_answers);
+        c.cf = shipped;
+        eight = closed_median(&c, 8, &n_eight);
+        all = closed_median(&c, 512, &n_all);
+        arm = closed_arm_median(&c, &solved);
+        printf("| %s (%s) | %.0f (%.2f) | %.0f | %.0f (%.1f) | %.0f (%d) |\n", c.arm.name,
+               k == 0 ? "three parallel axes" : "spherical wrist", answers, n_answers, eight, all,
+               n_all, arm, solved);
     }
+}
+
+// --closed-calls=A,L,N: N calls of ik_closed_form_solve() over the random poses, nothing timed
+// (for valgrind --tool=callgrind --toggle-collect=ik_closed_form_solve: instructions / N): arm A
+// (0 UR5e, 1 KR 6 R900), L 0 joints -pi..pi and out of 8, 1 shipped limits and out of 8, 2
+// shipped limits and every listing.
+static void closed_calls(const int *v)
+{
+    static closed_case c;
+    int i, j;
+    closed_case_make(&c, v[0] == 0 ? INDUSTRIAL_UR5E : INDUSTRIAL_KR6R900);
+    for (j = 0; j < 6 && v[1] == 0; j++)
+        c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
+    c.max_out = v[1] == 2 ? 512 : 8;
+    for (i = 0; i < v[2]; i++) {
+        c.pose = i % CLOSED_POSES;
+        run_closed(&c);
+    }
+}
 #else
-    static void closed_table(void)
-    {
-        printf("(no closed forms in this ik.h)\n");
-    }
-    static void closed_calls(const int *v)
-    {
-        (void)v;
-    }
+static void closed_table(void)
+{
+    printf("(no closed forms in this ik.h)\n");
+}
+static void closed_calls(const int *v)
+{
+    (void)v;
+}
 #endif
 
-    int main(int argc, char **argv)
+int main(int argc, char **argv)
+{
+    static chain_case c;
+    int runs, i;
+    bench_args args;
+    struct {
+        const char *kind;
+        int n;
+    } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
+    if (!parse_args(argc, argv, &args)) {
+        fprintf(stderr, "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits | "
+                        "--skeleton | "
+                        "--fabrik | --closed] | "
+                        "--further | "
+                        "--ccd-weights | --ccd-split | --damping-range | "
+                        "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
+                        "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N\n");
+        return 2;
+    }
+    switch (args.mode) {
+    case MODE_TABLES: break;
+    case MODE_CCD_WEIGHTS: ccd_weights(); return 0;
+    case MODE_CCD_SPLIT: ccd_split(); return 0;
+    case MODE_DAMPING_RANGE: damping_range(); return 0;
+    case MODE_FURTHER:
+        print_title(args.runs, "\n\n");
+        further_table();
+        return 0;
+    case MODE_BALL_LIMITS:
+        print_title(args.runs, "\n");
+        limit_table(args.runs);
+        ball_chain_table(args.runs);
+        return 0;
+    case MODE_SKELETON:
+        print_title(args.runs, "\n");
+        skeleton_tables(args.runs);
+        return 0;
+    case MODE_FABRIK:
+        print_title(args.runs, "\n");
+        fabrik_tables(args.runs);
+        return 0;
+    case MODE_CLOSED:
+        print_title(args.runs, "\n");
+        closed_table();
+        return 0;
+    case MODE_CLOSED_CALLS: closed_calls(args.v); return 0;
+    case MODE_LIMITS:
+        print_title(args.runs, "\n");
+        svd_table(args.runs);
+        return pin_table(args.runs) ? 0 : 1;
+    default: calls(&args); return 0;
+    }
+    runs = args.runs;
+    print_title(runs, "\n\n");
+    printf("| chain          | dof | FK ns | Jacobian 6xdof ns | pinv (SVD) 6xdof ns |\n");
+    printf("|----------------|-----|-------|-------------------|---------------------|\n");
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+        double fk, jac, pinv;
+        int inner;
+        make_case(&c, cases[i].kind, cases[i].n);
+        inner = 2000 / cases[i].n;
+        fk = median_ns(run_fk, &c, inner, runs);
+        jac = median_ns(run_jacobian, &c, inner, runs);
+        pinv = median_ns(run_pinv, &c, inner / 4 + 1, runs);
+        printf("| %-8s x %-3d | %3d | %5.0f | %17.0f | %19.0f |\n", cases[i].kind, cases[i].n,
+               ik_chain_dof(&c.chain), fk, jac, pinv);
+    }
+
     {
-        static chain_case c;
-        int runs, i;
-        bench_args args;
-        struct {
-            const char *kind;
-            int n;
-        } cases[] = { { "revolute", 7 }, { "ball", 5 }, { "revolute", 20 }, { "revolute", 64 } };
-        if (!parse_args(argc, argv, &args)) {
-            fprintf(stderr,
-                    "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits | "
-                    "--skeleton | "
-                    "--fabrik | --closed] | "
-                    "--further | "
-                    "--ccd-weights | --ccd-split | --damping-range | "
-                    "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
-                    "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N\n");
-            return 2;
-        }
-        switch (args.mode) {
-        case MODE_TABLES: break;
-        case MODE_CCD_WEIGHTS: ccd_weights(); return 0;
-        case MODE_CCD_SPLIT: ccd_split(); return 0;
-        case MODE_DAMPING_RANGE: damping_range(); return 0;
-        case MODE_FURTHER:
-            print_title(args.runs, "\n\n");
-            further_table();
-            return 0;
-        case MODE_BALL_LIMITS:
-            print_title(args.runs, "\n");
-            limit_table(args.runs);
-            ball_chain_table(args.runs);
-            return 0;
-        case MODE_SKELETON:
-            print_title(args.runs, "\n");
-            skeleton_tables(args.runs);
-            return 0;
-        case MODE_FABRIK:
-            print_title(args.runs, "\n");
-            fabrik_tables(args.runs);
-            return 0;
-        case MODE_CLOSED:
-            print_title(args.runs, "\n");
-            closed_table();
-            return 0;
-        case MODE_CLOSED_CALLS: closed_calls(args.v); return 0;
-        case MODE_LIMITS:
-            print_title(args.runs, "\n");
-            svd_table(args.runs);
-            return pin_table(args.runs) ? 0 : 1;
-        default: calls(&args); return 0;
-        }
-        runs = args.runs;
-        print_title(runs, "\n\n");
-        printf("| chain          | dof | FK ns | Jacobian 6xdof ns | pinv (SVD) 6xdof ns |\n");
-        printf("|----------------|-----|-------|-------------------|---------------------|\n");
-        for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
-            double fk, jac, pinv;
-            int inner;
-            make_case(&c, cases[i].kind, cases[i].n);
-            inner = 2000 / cases[i].n;
-            fk = median_ns(run_fk, &c, inner, runs);
-            jac = median_ns(run_jacobian, &c, inner, runs);
-            pinv = median_ns(run_pinv, &c, inner / 4 + 1, runs);
-            printf("| %-8s x %-3d | %3d | %5.0f | %17.0f | %19.0f |\n", cases[i].kind, cases[i].n,
-                   ik_chain_dof(&c.chain), fk, jac, pinv);
-        }
-
-        {
-            // the three ways to call the limb solver, timed in turns (run 1 of each, run 2 of
-            // each, ...) so that the load of the shared machine weighs on them alike
-            static limb_case lc[3];
-            const char *rows[3] = { "7-DOF, random pose targets", "two-bone, random positions",
-                                    "7-DOF, pose targets along a path" };
-            bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
-            double t[3];
-            int kind;
-            printf(
-                "\n| analytic limb, ns/solve          | ik_limb_solve, q | prepared, q | prepared, "
-                "pose only |\n");
-            printf(
-                "|----------------------------------|------------------|-------------|-----------"
-                "----------|\n");
-            for (kind = 0; kind < 3; kind++) {
-                make_limb_case(&lc[0], kind);
-                lc[1] = lc[2] = lc[0];
-                median_ns_interleaved(fn, lc, sizeof lc[0], 3, 1000, runs, t);
-                printf("| %-32s | %16.0f | %11.0f | %19.0f |\n", rows[kind], t[0], t[1], t[2]);
-            }
-        }
-
-        {
-            static jac_case jc;
-            const char *mn[4] = { "DLS", "PINV", "SDLS (SVD)", "transpose" };
-            int meth, kind;
-            printf(
-                "\n| Jacobian IK (ik_jacobian_solve), ns per iteration | 7-DOF arm, pose | 5 ball "
-                "joints, position | Panda (DH), pose |\n");
-            printf("|---------------------------------------------------|-----------------|--------"
-                   "----"
-                   "-------------|------------------|\n");
-            for (meth = 0; meth < 4; meth++) {
-                double t[3];
-                for (kind = 0; kind < 3; kind++) {
-                    make_jac_case(&jc, kind, (ik_jacobian_method)meth);
-                    t[kind] =
-                        median_ns(run_jac, &jc, 20, runs) / (jc.iterations > 0 ? jc.iterations : 1);
-                }
-                printf("| %-49s | %15.0f | %23.0f | %16.0f |\n", mn[meth], t[0], t[1], t[2]);
-            }
-            // the next table's default-options solves (n iterations) against the same solves
-            // capped at 1 iteration: (t(n) - t(1)) / (n - 1) is what each further iteration of such a
-            // solve costs, without the per-solve work (the random state is put back, so that the next
-            // table draws the same cases)
-            unsigned long long rng_saved = rng_state;
-            printf("\n|%s| 7-DOF arm, pose | 5 ball joints, position | Panda (DH), pose |\n",
-                   " Jacobian IK, ns per further iteration of a default solve: (t(n) - t(1)) / (n "
-                   "- 1) "
-                   "(n) ");
-            printf("|%s|-----------------|-------------------------|------------------|\n",
-                   "-------------------------------------------------------------------------------"
-                   "----"
-                   "----");
-            for (meth = 0; meth < 2; meth++) {
-                double t[3];
-                int it[3];
-                for (kind = 0; kind < 3; kind++) {
-                    double t1, tn;
-                    make_jac_case(&jc, kind, (ik_jacobian_method)meth);
-                    jc.opts = ik_default_jacobian_opts();
-                    jc.opts.method = (ik_jacobian_method)meth;
-                    tn = median_ns(run_jac, &jc, 20, runs);
-                    it[kind] = jc.iterations;
-                    jc.opts.max_iterations = 1;
-                    t1 = median_ns(run_jac, &jc, 20, runs);
-                    t[kind] = it[kind] > 1 ? (tn - t1) / (it[kind] - 1) : -1;
-                }
-                printf("| %-85s | %9.0f (%3d) | %17.0f (%3d) | %10.0f (%3d) |\n", mn[meth], t[0],
-                       it[0], t[1], it[1], t[2], it[2]);
-            }
-            rng_state = rng_saved;
-            // whole solves at the default tolerances and iteration budget from the same starts
-            printf(
-                "\n| Jacobian IK, ns per solve (iterations), default options | 7-DOF arm, pose | "
-                "5 ball joints, position | Panda (DH), pose |\n");
-            printf(
-                "|---------------------------------------------------------|-----------------|---"
-                "----------------------|------------------|\n");
-            for (meth = 0; meth < 4; meth++) {
-                double t[3];
-                int it[3];
-                for (kind = 0; kind < 3; kind++) {
-                    make_jac_case(&jc, kind, (ik_jacobian_method)meth);
-                    jc.opts = ik_default_jacobian_opts();
-                    jc.opts.method = (ik_jacobian_method)meth;
-                    t[kind] = median_ns(run_jac, &jc, 20, runs);
-                    it[kind] = jc.iterations;
-                }
-                printf("| %-55s | %9.0f (%3d) | %17.0f (%3d) | %10.0f (%3d) |\n", mn[meth], t[0],
-                       it[0], t[1], it[1], t[2], it[2]);
-            }
-        }
-
-        {
-            static ccd_case cc;
-            int sizes[4] = { 3, 7, 20, 100 }, k, kind;
-            const char *names[3] = { "revolute, position", "revolute, full pose",
-                                     "ball, position" };
-            printf(
-                "\n| CCD (ik_ccd_solve), ns per joint per sweep | n = 3 | n = 7 | n = 20 | n = 100 "
-                "|\n");
-            printf("|--------------------------------------------|-------|-------|--------|--------"
-                   "-|\n");
-            // (the last row: the first row's solves on the chain prepared once)
-            unsigned long long first_rng[4];
-            for (kind = 0; kind < 4; kind++) {
-                printf("| %-42s |", kind < 3 ? names[kind] : "revolute, position, prepared");
-                for (k = 0; k < 4; k++) {
-                    double t;
-                    if (kind == 0)
-                        first_rng[k] = rng_state;
-                    if (kind == 3)
-                        rng_state = first_rng[k];
-                    make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
-                    if (kind == 3)
-                        ccd_prepare(&cc);
-                    t = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
-                    printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
-                           t / ((cc.sweeps > 0 ? cc.sweeps : 1) * sizes[k]));
-                }
-                printf("\n");
-            }
-            // The same solves with 20 sweeps: the difference is the cost of the sweeps alone,
-            // without the work done once per solve (checks, frames, angles in and out, the final
-            // forward kinematics). n/a: the solve ends before 10 sweeps (the target is met exactly).
-            printf("\n| CCD, sweeps alone: (20 - 10 sweeps) / 10 n, ns | n = 3 | n = 7 | n = 20 | "
-                   "n = 100 "
-                   "|\n");
-            printf(
-                "|------------------------------------------------|-------|-------|--------|------"
-                "---|\n");
-            for (kind = 0; kind < 3; kind++) {
-                printf("| %-46s |", names[kind]);
-                for (k = 0; k < 4; k++) {
-                    double t10, t20;
-                    int s10;
-                    make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
-                    t10 = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
-                    s10 = cc.sweeps;
-                    cc.opts.max_sweeps = 20;
-                    t20 = median_ns(run_ccd, &cc, 2000 / (20 * sizes[k]) + 1, runs);
-                    if (cc.sweeps > s10)
-                        printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
-                               (t20 - t10) / ((cc.sweeps - s10) * sizes[k]));
-                    else
-                        printf(" %*s |", k < 2 ? 5 : (k == 2 ? 6 : 7), "n/a");
-                }
-                printf("\n");
-            }
-            // One sweep per call, as in interactive use (a sweep per frame): the work done once per
-            // solve, which the tables above spread over 10 sweeps, comes with every sweep here. The
-            // last rows pass info NULL, which spares the final forward kinematics, and solve a chain
-            // prepared once (ik_ccd_solve_prepared).
-            printf("\n| CCD, one sweep per call, ns per joint          | n = 3 | n = 7 | n = 20 | "
-                   "n = 100 "
-                   "|\n");
-            printf(
-                "|-----------------------------------------------|-------|-------|--------|--------"
-                "-|\n");
-            for (kind = 0; kind < 6; kind++) {
-                const char *more[3] = { "revolute, position, info NULL",
-                                        "revolute, position, prepared",
-                                        "revolute, position, prepared, info NULL" };
-                printf("| %-45s |", kind < 3 ? names[kind] : more[kind - 3]);
-                for (k = 0; k < 4; k++) { // (the revolute position rows: the same solves)
-                    if (kind == 0)
-                        first_rng[k] = rng_state;
-                    if (kind >= 3)
-                        rng_state = first_rng[k];
-                    make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
-                    cc.opts.max_sweeps = 1;
-                    cc.no_info = kind == 3 || kind == 5;
-                    if (kind >= 4)
-                        ccd_prepare(&cc);
-                    printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
-                           median_ns(run_ccd, &cc, 2000 / sizes[k] + 1, runs) / sizes[k]);
-                }
-                printf("\n");
-            }
-        }
-        svd_table(runs);
-        {
-            bool pins_found = pin_table(runs);
-            limit_table(runs);
-            ball_chain_table(runs);
-            return pins_found ? 0 : 1;
+        // the three ways to call the limb solver, timed in turns (run 1 of each, run 2 of
+        // each, ...) so that the load of the shared machine weighs on them alike
+        static limb_case lc[3];
+        const char *rows[3] = { "7-DOF, random pose targets", "two-bone, random positions",
+                                "7-DOF, pose targets along a path" };
+        bench_fn fn[3] = { run_limb, run_limb_prepared, run_limb_pose };
+        double t[3];
+        int kind;
+        printf("\n| analytic limb, ns/solve          | ik_limb_solve, q | prepared, q | prepared, "
+               "pose only |\n");
+        printf("|----------------------------------|------------------|-------------|-----------"
+               "----------|\n");
+        for (kind = 0; kind < 3; kind++) {
+            make_limb_case(&lc[0], kind);
+            lc[1] = lc[2] = lc[0];
+            median_ns_interleaved(fn, lc, sizeof lc[0], 3, 1000, runs, t);
+            printf("| %-32s | %16.0f | %11.0f | %19.0f |\n", rows[kind], t[0], t[1], t[2]);
         }
     }
+
+    {
+        static jac_case jc;
+        const char *mn[4] = { "DLS", "PINV", "SDLS (SVD)", "transpose" };
+        int meth, kind;
+        printf("\n| Jacobian IK (ik_jacobian_solve), ns per iteration | 7-DOF arm, pose | 5 ball "
+               "joints, position | Panda (DH), pose |\n");
+        printf("|---------------------------------------------------|-----------------|--------"
+               "----"
+               "-------------|------------------|\n");
+        for (meth = 0; meth < 4; meth++) {
+            double t[3];
+            for (kind = 0; kind < 3; kind++) {
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                t[kind] =
+                    median_ns(run_jac, &jc, 20, runs) / (jc.iterations > 0 ? jc.iterations : 1);
+            }
+            printf("| %-49s | %15.0f | %23.0f | %16.0f |\n", mn[meth], t[0], t[1], t[2]);
+        }
+        // the next table's default-options solves (n iterations) against the same solves
+        // capped at 1 iteration: (t(n) - t(1)) / (n - 1) is what each further iteration of such a
+        // solve costs, without the per-solve work (the random state is put back, so that the next
+        // table draws the same cases)
+        unsigned long long rng_saved = rng_state;
+        printf("\n|%s| 7-DOF arm, pose | 5 ball joints, position | Panda (DH), pose |\n",
+               " Jacobian IK, ns per further iteration of a default solve: (t(n) - t(1)) / (n "
+               "- 1) "
+               "(n) ");
+        printf("|%s|-----------------|-------------------------|------------------|\n",
+               "-------------------------------------------------------------------------------"
+               "----"
+               "----");
+        for (meth = 0; meth < 2; meth++) {
+            double t[3];
+            int it[3];
+            for (kind = 0; kind < 3; kind++) {
+                double t1, tn;
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                jc.opts = ik_default_jacobian_opts();
+                jc.opts.method = (ik_jacobian_method)meth;
+                tn = median_ns(run_jac, &jc, 20, runs);
+                it[kind] = jc.iterations;
+                jc.opts.max_iterations = 1;
+                t1 = median_ns(run_jac, &jc, 20, runs);
+                t[kind] = it[kind] > 1 ? (tn - t1) / (it[kind] - 1) : -1;
+            }
+            printf("| %-85s | %9.0f (%3d) | %17.0f (%3d) | %10.0f (%3d) |\n", mn[meth], t[0], it[0],
+                   t[1], it[1], t[2], it[2]);
+        }
+        rng_state = rng_saved;
+        // whole solves at the default tolerances and iteration budget from the same starts
+        printf("\n| Jacobian IK, ns per solve (iterations), default options | 7-DOF arm, pose | "
+               "5 ball joints, position | Panda (DH), pose |\n");
+        printf("|---------------------------------------------------------|-----------------|---"
+               "----------------------|------------------|\n");
+        for (meth = 0; meth < 4; meth++) {
+            double t[3];
+            int it[3];
+            for (kind = 0; kind < 3; kind++) {
+                make_jac_case(&jc, kind, (ik_jacobian_method)meth);
+                jc.opts = ik_default_jacobian_opts();
+                jc.opts.method = (ik_jacobian_method)meth;
+                t[kind] = median_ns(run_jac, &jc, 20, runs);
+                it[kind] = jc.iterations;
+            }
+            printf("| %-55s | %9.0f (%3d) | %17.0f (%3d) | %10.0f (%3d) |\n", mn[meth], t[0], it[0],
+                   t[1], it[1], t[2], it[2]);
+        }
+    }
+
+    {
+        static ccd_case cc;
+        int sizes[4] = { 3, 7, 20, 100 }, k, kind;
+        const char *names[3] = { "revolute, position", "revolute, full pose", "ball, position" };
+        printf("\n| CCD (ik_ccd_solve), ns per joint per sweep | n = 3 | n = 7 | n = 20 | n = 100 "
+               "|\n");
+        printf("|--------------------------------------------|-------|-------|--------|--------"
+               "-|\n");
+        // (the last row: the first row's solves on the chain prepared once)
+        unsigned long long first_rng[4];
+        for (kind = 0; kind < 4; kind++) {
+            printf("| %-42s |", kind < 3 ? names[kind] : "revolute, position, prepared");
+            for (k = 0; k < 4; k++) {
+                double t;
+                if (kind == 0)
+                    first_rng[k] = rng_state;
+                if (kind == 3)
+                    rng_state = first_rng[k];
+                make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                if (kind == 3)
+                    ccd_prepare(&cc);
+                t = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
+                printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
+                       t / ((cc.sweeps > 0 ? cc.sweeps : 1) * sizes[k]));
+            }
+            printf("\n");
+        }
+        // The same solves with 20 sweeps: the difference is the cost of the sweeps alone,
+        // without the work done once per solve (checks, frames, angles in and out, the final
+        // forward kinematics). n/a: the solve ends before 10 sweeps (the target is met exactly).
+        printf("\n| CCD, sweeps alone: (20 - 10 sweeps) / 10 n, ns | n = 3 | n = 7 | n = 20 | "
+               "n = 100 "
+               "|\n");
+        printf("|------------------------------------------------|-------|-------|--------|------"
+               "---|\n");
+        for (kind = 0; kind < 3; kind++) {
+            printf("| %-46s |", names[kind]);
+            for (k = 0; k < 4; k++) {
+                double t10, t20;
+                int s10;
+                make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                t10 = median_ns(run_ccd, &cc, 2000 / (10 * sizes[k]) + 1, runs);
+                s10 = cc.sweeps;
+                cc.opts.max_sweeps = 20;
+                t20 = median_ns(run_ccd, &cc, 2000 / (20 * sizes[k]) + 1, runs);
+                if (cc.sweeps > s10)
+                    printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
+                           (t20 - t10) / ((cc.sweeps - s10) * sizes[k]));
+                else
+                    printf(" %*s |", k < 2 ? 5 : (k == 2 ? 6 : 7), "n/a");
+            }
+            printf("\n");
+        }
+        // One sweep per call, as in interactive use (a sweep per frame): the work done once per
+        // solve, which the tables above spread over 10 sweeps, comes with every sweep here. The
+        // last rows pass info NULL, which spares the final forward kinematics, and solve a chain
+        // prepared once (ik_ccd_solve_prepared).
+        printf("\n| CCD, one sweep per call, ns per joint          | n = 3 | n = 7 | n = 20 | "
+               "n = 100 "
+               "|\n");
+        printf("|-----------------------------------------------|-------|-------|--------|--------"
+               "-|\n");
+        for (kind = 0; kind < 6; kind++) {
+            const char *more[3] = { "revolute, position, info NULL", "revolute, position, prepared",
+                                    "revolute, position, prepared, info NULL" };
+            printf("| %-45s |", kind < 3 ? names[kind] : more[kind - 3]);
+            for (k = 0; k < 4; k++) { // (the revolute position rows: the same solves)
+                if (kind == 0)
+                    first_rng[k] = rng_state;
+                if (kind >= 3)
+                    rng_state = first_rng[k];
+                make_ccd_case(&cc, sizes[k], kind == 2, kind == 1);
+                cc.opts.max_sweeps = 1;
+                cc.no_info = kind == 3 || kind == 5;
+                if (kind >= 4)
+                    ccd_prepare(&cc);
+                printf(" %*.1f |", k < 2 ? 5 : (k == 2 ? 6 : 7),
+                       median_ns(run_ccd, &cc, 2000 / sizes[k] + 1, runs) / sizes[k]);
+            }
+            printf("\n");
+        }
+    }
+    svd_table(runs);
+    {
+        bool pins_found = pin_table(runs);
+        limit_table(runs);
+        ball_chain_table(runs);
+        return pins_found ? 0 : 1;
+    }
+}
