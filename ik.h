@@ -123,6 +123,12 @@
                          (ik_ccd_scratch_size()). A chain solved many times is prepared once
                          (ik_ccd_prepare(), ik_ccd_solve_prepared(): a third less work for a
                          sweep per frame).
+       ik_fabrik_solve() FABRIK (forward and backward reaching) on any chain: the points where
+                         joints pivot moved from the target back and from the root out, as
+                         forward kinematics through the joints (hinges by their planes, limits
+                         and ball limits clamped on the way), joint values written back: free
+                         ball chains a few tens of ns per joint per iteration, converging in tens
+                         of iterations; hinge chains slower and less often (docs/fabrik.md).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
@@ -1219,6 +1225,60 @@ IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effe
                                       int effector_count, const ik_ccd_opts *opts, ik_real *q,
                                       void *scratch, size_t scratch_size, ik_solve_info *info,
                                       ik_effector_info *out_effectors);
+
+// ---- solvers: FABRIK ---------------------------------------------------------------------------
+
+// Options for ik_fabrik_solve(). Start from ik_default_fabrik_opts(), then change fields.
+typedef struct ik_fabrik_opts {
+    int max_iterations;         // forward-and-backward iterations; >= 1; default 100
+    ik_real tolerance;          // converged when |effector - target| <= tolerance (model units)
+                                // and, with use_rotation, the angle <= rotation_tolerance;
+                                // >= 0; default 1e-6 (1e-5 with IK_USE_FLOAT)
+    ik_real rotation_tolerance; // radians, >= 0; default 1e-6 (1e-5 with IK_USE_FLOAT)
+    ik_real min_improvement;    // stop (stalled) after 3 iterations in a row that lower the
+                                // error (distance, plus the angle times the chain's reach) by
+                                // less than this fraction of the least so far; [0, 1); default
+                                // 1e-9
+    int _valid;                 // set by ik_default_fabrik_opts(); do not touch
+} ik_fabrik_opts;
+
+// Default FABRIK options. Never fails.
+IKDEF ik_fabrik_opts ik_default_fabrik_opts(void);
+// Bytes of scratch ik_fabrik_solve() needs for this chain (0 if the chain is invalid).
+IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
+
+// FABRIK, forward and backward reaching (Aristidou and Lasenby 2011), on any chain
+// (docs/fabrik.md). The points it moves are the pivots where the chain's moving joints start a
+// new point (joints at one point, such as a wrist's hinges, share it) and the effector; the
+// distances between them are kept. Each iteration places the chain from the target back toward
+// the root (the forward-reaching pass: the effector at the target, each joint turning so that the
+// point before it goes toward where it was), then from the root out (the backward-reaching pass:
+// each joint turning so that the point after it goes toward its new place). Both passes are
+// forward kinematics through the joints, so every point is always where a state within the
+// limits puts it: a revolute joint turns by the projection onto its hinge plane (going out, the
+// effector's projection toward the target counts as much as the next point's; coming back, the
+// first point's toward the root), clamped into its range along the shorter turn from where it is (no jump to the other side); a ball joint
+// by the shortest arc that carries its bone (its twist kept), projected into its ik_ball_limit; a
+// prismatic joint slides along its axis, clamped. A target beyond the points' reach straightens
+// the chain toward it. With use_rotation, the effector is placed at the target's orientation and
+// the joints at the last point take it (as closely as their axes allow). A joint with weight 0 is
+// frozen; other weights are not used. A chain of free ball joints with a position target iterates
+// on the points alone (the 2011 algorithm as published) and writes the joint values once at the
+// end. q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
+// answer on exit: free revolute joints within pi of their start, ball joints the exponential map
+// of their rotation (angle at most pi). Stops when converged, when iterations no longer improve
+// (IK_STATUS_STALLED), or after max_iterations (IK_STATUS_MAX_ITERATIONS); not converged with the
+// target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE. info may be
+// NULL. out_points (may be NULL): [joint_count + 1] every joint's pivot (its frame before its
+// motion, at its origin) and the effector as the solve ended: ik_chain_fk() of the returned q puts
+// them there, to rounding. Errors: as ik_ccd_solve(), IK_ERR_BAD_ARG also for out_points
+// overlapping q, info or the scratch; q and out_points untouched on error. Cost per iteration
+// O(n): on the points alone two square roots and divisions per point; otherwise two frame
+// products per joint, a square root per moving joint, an atan2, sine and cosine per limited
+// revolute joint and a projection per limited ball joint. No allocation.
+IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
+                                const ik_fabrik_opts *opts, ik_real *q, void *scratch,
+                                size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
 
 #ifdef __cplusplus
 }
@@ -7756,6 +7816,665 @@ IKDEF ik_result ik_skeleton_ccd_solve(const ik_skeleton *skeleton, const ik_effe
         }
     }
     return IK_OK;
+}
+
+// ---- implementation: FABRIK (docs/fabrik.md) ---------------------------------------------------
+
+#define IK__FABRIK_VALID 0xfab1c
+#define IK__FABRIK_TOL   IK__CCD_TOL
+
+// A joint's flags in a solve (ik__fabrik_joint)
+#define IK__FABRIK_POINT 1 // its pivot starts a point of its own
+#define IK__FABRIK_LAST  2 // at the last point: takes the target's orientation (pose targets)
+#define IK__FABRIK_FREE  4 // a revolute joint without limits: carried as cos, sin only
+#define IK__FABRIK_TURN  8 // its origin turns (a rotation other than the identity)
+
+// A joint in one solve, in the scratch.
+typedef struct ik__fabrik_joint {
+    ik_mat3 origin;   // the origin's rotation (a frozen joint's motion folded in)
+    ik_mat3 motion;   // the motion's rotation now
+    ik_mat3 aim_rot;  // IK__FABRIK_LAST: the effector's axes in the frame after the motion
+    ik_vec3 offset;   // the origin's position
+    ik_vec3 axis;     // revolute, prismatic
+    ik_vec3 aim;      // the point it turns toward the next point's place, after its motion
+    ik_vec3 pivot;    // where its frame before the motion is now (model)
+    ik_vec3 back;     // the point before its own, in its frame before the motion
+    ik_vec3 root;     // and the first point
+    ik_vec3 effector; // the effector, in its frame after the motion
+    ik_quat rot;      // ball: the motion
+    ik_real value;    // prismatic, limited revolute: q now; free revolute: q at the start
+    ik_real turn[2];  // revolute: cos, sin of the angle now
+    int type;         // its ik_joint_type; IK_JOINT_FIXED for a frozen joint
+    int point;        // the point it aims at: the next one after its own
+    int flags;        // IK__FABRIK_POINT, IK__FABRIK_LAST, IK__FABRIK_FREE
+    int qi;           // its first value in q
+} ik__fabrik_joint;
+
+// One solve: the chain, its joints' states, and the points.
+typedef struct ik__fabrik_work {
+    const ik_chain *chain;
+    const ik_target *target;
+    ik__fabrik_joint *joints; // [n]
+    ik_vec3 *points;          // [count]: the points now (forward kinematics), last the effector
+    ik_vec3 *placed;          // [count]: where the forward-reaching pass puts them
+    ik_real *lengths;         // [count]: |points[k + 1] - points[k]|, kept by both passes
+    ik_real reach;            // their sum
+    ik_mat3 effector_rot;     // the effector's axes now
+    ik_mat3 target_rot;       // the target's (pose targets)
+    ik_mat3 tip_rot;          // the chain's tip's
+    int count;                // points, the effector included (1: nothing moves)
+    int dof;                  // the chain's
+    bool pose;                // a target with a rotation
+    bool lean;                // free ball joints, a point each, position target: points only
+    bool slides;              // a prismatic joint moves: the lengths change
+    ik_real pos_err, rot_err; // the state's errors
+} ik__fabrik_work;
+
+// Where a solve works: a state per joint; the points, their places and lengths; q; in reals.
+static size_t ik__fabrik_reals(int joint_count, int dof)
+{
+    size_t n = (size_t)joint_count;
+    return IK__REALS_OF(n * sizeof(ik__fabrik_joint)) + (n + 1) * 7 + (size_t)dof;
+}
+
+IKDEF ik_fabrik_opts ik_default_fabrik_opts(void)
+{
+    ik_fabrik_opts o;
+    o.max_iterations = 100;
+    o.tolerance = IK__FABRIK_TOL;
+    o.rotation_tolerance = IK__FABRIK_TOL;
+    o.min_improvement = IK_R(1e-9);
+    o._valid = IK__FABRIK_VALID;
+    return o;
+}
+
+IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain)
+{
+    int dof = ik_chain_dof(chain);
+    if (dof < 0)
+        return 0;
+    return (ik__fabrik_reals(chain->joint_count, dof) + 1) * sizeof(ik_real);
+}
+
+static bool ik__fabrik_opts_valid(const ik_fabrik_opts *o)
+{
+    return !(o->_valid != IK__FABRIK_VALID || o->max_iterations < 1 || !ik__bounded(o->tolerance) ||
+             o->tolerance < 0 || !ik__bounded(o->rotation_tolerance) || o->rotation_tolerance < 0 ||
+             !ik__finite(o->min_improvement) ||
+             !(o->min_improvement >= 0 && o->min_improvement < 1));
+}
+
+// The frame p -> (r, o) applied to a point: r v + o.
+static inline ik_vec3 ik__fabrik_apply(const ik_mat3 *r, ik_vec3 o, ik_vec3 v)
+{
+    return ik_vec3_add(ik_mat3_mul_vec3(*r, v), o);
+}
+
+// r^T v.
+static inline ik_vec3 ik__fabrik_back(const ik_mat3 *r, ik_vec3 v)
+{
+    return ik_vec3_make(r->m[0][0] * v.x + r->m[1][0] * v.y + r->m[2][0] * v.z,
+                        r->m[0][1] * v.x + r->m[1][1] * v.y + r->m[2][1] * v.z,
+                        r->m[0][2] * v.x + r->m[1][2] * v.y + r->m[2][2] * v.z);
+}
+
+// a b (transposed: a b^T), inlined on pointers: the passes' products.
+static inline IK__ALWAYS_INLINE ik_mat3 ik__fabrik_mul(const ik_mat3 *a, const ik_mat3 *b,
+                                                       bool transposed)
+{
+    ik_mat3 m;
+    int r, c;
+    IK__UNROLL
+    for (r = 0; r < 3; r++)
+        IK__UNROLL
+    for (c = 0; c < 3; c++)
+        m.m[r][c] =
+            transposed
+                ? a->m[r][0] * b->m[c][0] + a->m[r][1] * b->m[c][1] + a->m[r][2] * b->m[c][2]
+                : a->m[r][0] * b->m[0][c] + a->m[r][1] * b->m[1][c] + a->m[r][2] * b->m[2][c];
+    return m;
+}
+
+// r times the joint's origin rotation (r itself where the origin does not turn).
+static inline ik_mat3 ik__fabrik_turned(const ik__fabrik_joint *f, const ik_mat3 *r)
+{
+    return (f->flags & IK__FABRIK_TURN) ? ik__fabrik_mul(r, &f->origin, false) : *r;
+}
+
+// The joint's origin applied to v (v in the joint's frame, the result in its parent's).
+static inline ik_vec3 ik__fabrik_from(const ik__fabrik_joint *f, ik_vec3 v)
+{
+    return (f->flags & IK__FABRIK_TURN) ? ik__fabrik_apply(&f->origin, f->offset, v)
+                                        : ik_vec3_add(v, f->offset);
+}
+
+// A joint's motion's rotation from its state.
+static void ik__fabrik_motion(ik__fabrik_joint *f)
+{
+    if (f->type == IK_JOINT_REVOLUTE)
+        f->motion = ik__mat3_axis_angle(f->axis, f->turn[0], f->turn[1]);
+    else if (f->type == IK_JOINT_BALL)
+        f->motion = ik__quat_to_mat3_unit(f->rot);
+    else
+        f->motion = ik_mat3_identity();
+}
+
+// A joint's state from q (clamped into its limits); a frozen joint's motion joins its origin.
+static void ik__fabrik_load(ik__fabrik_joint *f, const ik_joint *j, const ik_real *q)
+{
+    ik_real v = j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC
+                    ? ik__clamp(q[0], j->lo, j->hi)
+                    : 0;
+    f->type = j->type;
+    f->axis = j->axis;
+    f->origin = ik__quat_to_mat3_unit(ik__quat_unitize(j->origin.rot));
+    f->offset = j->origin.pos;
+    f->value = v;
+    f->turn[0] = j->type == IK_JOINT_REVOLUTE ? IK_COS(v) : 1;
+    f->turn[1] = j->type == IK_JOINT_REVOLUTE ? IK_SIN(v) : 0;
+    f->rot = ik_quat_identity();
+    if (j->type == IK_JOINT_BALL)
+        f->rot = ik_ball_limit_project(j->limit, ik__quat_unit_or_normalize(ik_quat_from_expmap(
+                                                     ik_vec3_make(q[0], q[1], q[2]))));
+    f->flags = j->type == IK_JOINT_REVOLUTE && !ik__finite(j->lo) && !ik__finite(j->hi)
+                   ? IK__FABRIK_FREE
+                   : 0;
+    f->flags |= ik__quat_turns(j->origin.rot) ? IK__FABRIK_TURN : 0;
+    ik__fabrik_motion(f);
+    if (j->weight > 0 || j->type == IK_JOINT_FIXED)
+        return;
+    if (j->type == IK_JOINT_PRISMATIC)
+        f->offset = ik__fabrik_apply(&f->origin, f->offset, ik_vec3_scale(f->axis, v));
+    f->origin = ik_mat3_mul(f->origin, f->motion);
+    f->flags |= IK__FABRIK_TURN;
+    f->motion = ik_mat3_identity();
+    f->type = IK_JOINT_FIXED;
+}
+
+// Which joints start a point (a pivot away from the last moving joint's, or after a prismatic
+// one), which point each aims at, and which take the target's orientation; the point count.
+static int ik__fabrik_points(ik__fabrik_joint *joints, int n, ik_real scale)
+{
+    ik_mat3 acc_rot = ik_mat3_identity();
+    ik_vec3 acc_pos = ik_vec3_zero();
+    int i, last = -1, count = 0;
+    for (i = 0; i < n; i++) {
+        ik__fabrik_joint *f = &joints[i];
+        ik_vec3 at = ik__fabrik_apply(&acc_rot, acc_pos, f->offset);
+        acc_pos = at;
+        acc_rot = ik__fabrik_turned(f, &acc_rot);
+        if (f->type == IK_JOINT_FIXED)
+            continue;
+        if (last < 0 || joints[last].type == IK_JOINT_PRISMATIC ||
+            ik_vec3_length(at) > 64 * IK_EPSILON * scale) {
+            f->flags |= IK__FABRIK_POINT;
+            count++;
+        }
+        f->point = count;
+        last = i;
+        acc_rot = ik_mat3_identity();
+        acc_pos = ik_vec3_zero();
+    }
+    for (i = n - 1; i >= 0 && (joints[i].type == IK_JOINT_FIXED || joints[i].point == count); i--)
+        joints[i].flags |= IK__FABRIK_LAST; // (and the fixed joints after them)
+    return count + 1;
+}
+
+// Joint f's aim and effector axes from the next joint's (*aim, *aim_rot), and the joint before's.
+static inline void ik__fabrik_aim(const ik__fabrik_work *w, ik__fabrik_joint *f, ik_vec3 *aim,
+                                  ik_mat3 *aim_rot, ik_vec3 *eff)
+{
+    ik_vec3 moved = ik_mat3_mul_vec3(f->motion, *aim);
+    ik_vec3 emoved = ik_mat3_mul_vec3(f->motion, *eff);
+    f->effector = *eff;
+    if (f->type == IK_JOINT_PRISMATIC)
+        emoved = ik_vec3_add_scaled(emoved, f->axis, f->value);
+    *eff = ik__fabrik_from(f, emoved);
+    f->aim = *aim;
+    if (f->flags & IK__FABRIK_LAST)
+        f->aim_rot = *aim_rot;
+    if (f->type == IK_JOINT_PRISMATIC)
+        moved = ik_vec3_add_scaled(moved, f->axis, f->value);
+    *aim = (f->flags & IK__FABRIK_POINT) ? f->offset : ik__fabrik_from(f, moved);
+    if (w->pose && (f->flags & IK__FABRIK_LAST))
+        *aim_rot = ik_mat3_mul(f->origin, ik_mat3_mul(f->motion, *aim_rot));
+}
+
+// Every joint's aim (the next point, in its frame after its motion) from the joints' states, tip
+// to root; the last point's joints also get the effector's axes there.
+static void ik__fabrik_aims(ik__fabrik_work *w)
+{
+    ik_vec3 aim = w->chain->tip.pos;
+    ik_mat3 aim_rot = w->tip_rot;
+    ik_vec3 eff = aim;
+    int i;
+    for (i = w->chain->joint_count - 1; i >= 0; i--)
+        ik__fabrik_aim(w, &w->joints[i], &aim, &aim_rot, &eff);
+}
+
+// from + length along d (d any length; a d too short to have a direction: from).
+static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
+{
+    ik_real len2 = ik_vec3_length2(d);
+    return len2 > IK__TINY2 ? ik_vec3_add_scaled(from, d, length / IK_SQRT(len2)) : from;
+}
+
+// The forward-reaching pass on the points alone: the effector at the target, each point toward
+// its old place at its distance from the next; beyond reach, every point's goal is the target.
+static void ik__fabrik_reach(ik__fabrik_work *w)
+{
+    const int m = w->count - 1;
+    ik_vec3 t = w->target->pos, *p = w->points, *s = w->placed;
+    int k;
+    s[m] = t;
+    if (ik_vec3_length(ik_vec3_sub(t, p[0])) >= w->reach) {
+        for (k = 1; k < m; k++)
+            s[k] = t;
+        return;
+    }
+    for (k = m - 1; k > 0; k--) {
+        ik_vec3 d = ik_vec3_sub(p[k], s[k + 1]);
+        if (ik_vec3_length2(d) <= IK__TINY2)
+            d = ik_vec3_sub(p[k], p[k + 1]);
+        s[k] = ik__fabrik_along(s[k + 1], d, w->lengths[k]);
+    }
+}
+
+// The distances between the points, and their sum.
+static void ik__fabrik_lengths(ik__fabrik_work *w)
+{
+    int k;
+    w->reach = 0;
+    for (k = 0; k + 1 < w->count; k++) {
+        w->lengths[k] = ik_vec3_length(ik_vec3_sub(w->points[k + 1], w->points[k]));
+        w->reach += w->lengths[k];
+    }
+}
+
+// A revolute joint at the angle whose cos, sin are proportional to (c, s): a free one there, a
+// limited one along the shorter turn from where it is, clamped. Nothing where (c, s), sums of
+// terms of unit size, is too short to have a direction.
+static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, ik_real s)
+{
+    ik_real len2 = c * c + s * s, d;
+    if (!(len2 > 256 * IK_EPSILON * IK_EPSILON))
+        return;
+    len2 = 1 / IK_SQRT(len2);
+    c *= len2;
+    s *= len2;
+    if (f->flags & IK__FABRIK_FREE) {
+        f->turn[0] = c;
+        f->turn[1] = s;
+        return;
+    }
+    d = IK_ATAN2(s * f->turn[0] - c * f->turn[1], c * f->turn[0] + s * f->turn[1]);
+    f->value = ik__clamp(f->value + d, j->lo, j->hi);
+    f->turn[0] = IK_COS(f->value);
+    f->turn[1] = IK_SIN(f->value);
+}
+
+// Adds to (*c, *s) the cosine and sine terms of the turn about k that carries x's direction
+// toward y's: the projections of the unit x and y on the hinge plane (nothing for a zero one).
+static inline void ik__fabrik_pair(ik_vec3 k, ik_vec3 x, ik_vec3 y, ik_real *c, ik_real *s)
+{
+    ik_real x2 = ik_vec3_length2(x), y2 = ik_vec3_length2(y);
+    if (!(x2 > IK__TINY2 && y2 > IK__TINY2))
+        return;
+    x = ik_vec3_scale(x, 1 / IK_SQRT(x2));
+    y = ik_vec3_scale(y, 1 / IK_SQRT(y2));
+    x = ik_vec3_add_scaled(x, k, -ik_vec3_dot(k, x));
+    y = ik_vec3_add_scaled(y, k, -ik_vec3_dot(k, y));
+    *c += ik_vec3_dot(x, y);
+    *s += ik_vec3_dot(k, ik_vec3_cross(x, y));
+}
+
+// A revolute joint turned to carry its aim toward g and its effector toward t (its frame before
+// the motion): the angle that maximizes the sum of the cosines between their projections on
+// the hinge plane.
+static void ik__fabrik_hinge(ik__fabrik_joint *f, const ik_joint *j, ik_vec3 g, ik_vec3 t)
+{
+    ik_real c = 0, s = 0;
+    ik__fabrik_pair(f->axis, f->aim, g, &c, &s);
+    ik__fabrik_pair(f->axis, f->effector, t, &c, &s);
+    ik__fabrik_turn(f, j, c, s);
+}
+
+// A revolute joint turned to bring the effector's axes closest to w (its frame before the
+// motion): the angle that maximizes tr(R(angle) A W^T), A the effector's axes after the motion.
+static void ik__fabrik_hinge_rot(ik__fabrik_joint *f, const ik_joint *j, const ik_mat3 *wr)
+{
+    ik_mat3 q = ik_mat3_mul(f->aim_rot, ik_mat3_transpose(*wr));
+    ik_vec3 k = f->axis;
+    ik_real c = q.m[0][0] + q.m[1][1] + q.m[2][2] - ik_vec3_dot(k, ik_mat3_mul_vec3(q, k));
+    ik_real s = k.x * (q.m[1][2] - q.m[2][1]) + k.y * (q.m[2][0] - q.m[0][2]) +
+                k.z * (q.m[0][1] - q.m[1][0]);
+    ik__fabrik_turn(f, j, c, s);
+}
+
+// A joint's step in its frame before the motion (gr, gp): toward the next point's place, or, at
+// the last point of a pose target, to the target's orientation; within its limits.
+static void ik__fabrik_step(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_joint *j,
+                            const ik_mat3 *gr, ik_vec3 gp)
+{
+    ik_vec3 g = ik__fabrik_back(gr, ik_vec3_sub(w->placed[f->point], gp));
+    ik_mat3 wr;
+    bool orient = w->pose && (f->flags & IK__FABRIK_LAST);
+    if (orient)
+        wr = ik_mat3_mul(ik_mat3_transpose(*gr), w->target_rot);
+    if (f->type == IK_JOINT_PRISMATIC) {
+        ik_vec3 c = ik_vec3_add_scaled(f->aim, f->axis, f->value);
+        f->value = ik__clamp(f->value + ik_vec3_dot(f->axis, ik_vec3_sub(g, c)), j->lo, j->hi);
+        return;
+    }
+    if (f->type == IK_JOINT_REVOLUTE) {
+        if (orient)
+            ik__fabrik_hinge_rot(f, j, &wr);
+        else
+            ik__fabrik_hinge(f, j, g, ik__fabrik_back(gr, ik_vec3_sub(w->target->pos, gp)));
+    } else if (orient) {
+        ik_mat3 r = ik_mat3_mul(wr, ik_mat3_transpose(f->aim_rot));
+        f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik__quat_from_mat3(&r)));
+    } else {
+        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, f->aim), g);
+        f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
+    }
+    ik__fabrik_motion(f);
+}
+
+// A joint's step in the forward-reaching pass, in its frame after the motion (hr, hp): the motion
+// that carries the point before its own (back, in the frame before the motion) toward where
+// that point is now; within its limits.
+static void ik__fabrik_step_back(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_joint *j,
+                                 const ik_mat3 *hr, ik_vec3 hp)
+{
+    ik_vec3 g = ik__fabrik_back(hr, ik_vec3_sub(w->points[f->point - 2], hp)), b = f->back;
+    if (f->type == IK_JOINT_PRISMATIC) {
+        f->value = ik__clamp(ik_vec3_dot(f->axis, ik_vec3_sub(b, g)), j->lo, j->hi);
+        return;
+    }
+    if (f->type == IK_JOINT_REVOLUTE) {
+        ik_real c = 0, s = 0;
+        ik__fabrik_pair(f->axis, g, b, &c, &s);
+        ik__fabrik_pair(f->axis, ik__fabrik_back(hr, ik_vec3_sub(w->points[0], hp)), f->root, &c,
+                        &s);
+        ik__fabrik_turn(f, j, c, s);
+    } else {
+        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, g), b);
+        f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
+    }
+    ik__fabrik_motion(f);
+}
+
+// The forward-reaching pass as forward kinematics from the tip: the effector at the target (turned
+// about it so that the last point goes toward where it is; a pose target: at its orientation),
+// then each joint's frame from the one after it, its step toward where the point before is, and
+// the places of the points; the aims on the way.
+static void ik__fabrik_reverse(ik__fabrik_work *w)
+{
+    const int m = w->count - 1;
+    ik_vec3 t = w->target->pos, aim = w->chain->tip.pos, hp;
+    ik_mat3 aim_rot = w->tip_rot, hr = w->target_rot;
+    ik_vec3 eff = aim;
+    int i;
+    if (!w->pose) {
+        ik_quat d = ik_quat_from_two_vectors(ik_vec3_sub(w->points[m - 1], w->points[m]),
+                                             ik_vec3_sub(w->points[m - 1], t));
+        hr = ik_mat3_mul(ik__quat_to_mat3_unit(d), w->effector_rot);
+    }
+    hr = ik_mat3_mul(hr, ik_mat3_transpose(w->tip_rot));
+    hp = ik_vec3_sub(t, ik_mat3_mul_vec3(hr, w->chain->tip.pos));
+    w->placed[m] = t;
+    for (i = w->chain->joint_count - 1; i >= 0; i--) {
+        ik__fabrik_joint *f = &w->joints[i];
+        ik_mat3 gr;
+        ik_vec3 gp = hp;
+        if (f->type != IK_JOINT_FIXED && f->point > 1)
+            ik__fabrik_step_back(w, f, &w->chain->joints[i], &hr, hp);
+        gr = ik__fabrik_mul(&hr, &f->motion, true);
+        if (f->type == IK_JOINT_PRISMATIC)
+            gp = ik_vec3_sub(hp, ik_mat3_mul_vec3(gr, ik_vec3_scale(f->axis, f->value)));
+        if (f->flags & IK__FABRIK_POINT)
+            w->placed[f->point - 1] = gp;
+        hr = (f->flags & IK__FABRIK_TURN) ? ik__fabrik_mul(&gr, &f->origin, true) : gr;
+        hp = ik_vec3_sub(gp, ik_mat3_mul_vec3(hr, f->offset));
+        ik__fabrik_aim(w, f, &aim, &aim_rot, &eff);
+    }
+}
+
+// The backward-reaching pass, root to tip, as forward kinematics: each joint's frame before its
+// motion, its step (move), its motion; the points and the effector where the joints put them.
+static void ik__fabrik_write(ik__fabrik_work *w, bool move)
+{
+    const ik_chain *chain = w->chain;
+    ik_mat3 fr = ik_mat3_identity(); // the frame after the last joint's motion
+    ik_vec3 fp = ik_vec3_zero();
+    int i;
+    for (i = 0; i < chain->joint_count; i++) {
+        ik__fabrik_joint *f = &w->joints[i];
+        ik_mat3 gr = ik__fabrik_turned(f, &fr);
+        ik_vec3 gp = ik__fabrik_apply(&fr, fp, f->offset);
+        f->pivot = gp;
+        if (f->flags & IK__FABRIK_POINT)
+            w->points[f->point - 1] = gp;
+        if (f->point > 1) {
+            f->back = ik__fabrik_back(&gr, ik_vec3_sub(w->points[f->point - 2], gp));
+            f->root = ik__fabrik_back(&gr, ik_vec3_sub(w->points[0], gp));
+        }
+        if (move && f->type != IK_JOINT_FIXED)
+            ik__fabrik_step(w, f, &chain->joints[i], &gr, gp);
+        fp = f->type == IK_JOINT_PRISMATIC
+                 ? ik__fabrik_apply(&gr, gp, ik_vec3_scale(f->axis, f->value))
+                 : gp;
+        fr = ik__fabrik_mul(&gr, &f->motion, false);
+    }
+    w->points[w->count - 1] = ik__fabrik_apply(&fr, fp, chain->tip.pos);
+    w->effector_rot = ik_mat3_mul(fr, w->tip_rot);
+}
+
+// The lean iteration: both passes on the points alone (their distances constant).
+static void ik__fabrik_lean(ik__fabrik_work *w)
+{
+    ik_vec3 *p = w->points;
+    int k;
+    ik__fabrik_reach(w);
+    for (k = 0; k + 1 < w->count; k++)
+        p[k + 1] = ik__fabrik_along(p[k], ik_vec3_sub(w->placed[k + 1], p[k]), w->lengths[k]);
+}
+
+// One iteration: the aims, the forward-reaching pass, the backward one with the joints' steps.
+static void ik__fabrik_iterate(ik__fabrik_work *w)
+{
+    if (w->count == 1) // nothing moves
+        return;
+    if (w->lean) {
+        ik__fabrik_lean(w);
+        return;
+    }
+    if (w->slides)
+        ik__fabrik_lengths(w);
+    if (!w->pose && ik_vec3_length(ik_vec3_sub(w->target->pos, w->points[0])) >= w->reach) {
+        int k;
+        ik__fabrik_aims(w); // beyond reach: every point's goal is the target
+        for (k = 1; k < w->count; k++)
+            w->placed[k] = w->target->pos;
+    } else {
+        ik__fabrik_reverse(w);
+    }
+    ik__fabrik_write(w, true);
+}
+
+// The joints' states from q, the points, and whether the lean iteration applies.
+static void ik__fabrik_setup(ik__fabrik_work *w, const ik_chain *chain, const ik_target *target,
+                             const ik_real *q, ik_real *mem)
+{
+    const int n = chain->joint_count;
+    int i, qi = 0;
+    w->chain = chain;
+    w->target = target;
+    w->pose = target->use_rotation;
+    w->joints = (ik__fabrik_joint *)(void *)mem;
+    w->points = (ik_vec3 *)(void *)(mem + IK__REALS_OF((size_t)n * sizeof(ik__fabrik_joint)));
+    w->placed = w->points + n + 1;
+    w->lengths = (ik_real *)(void *)(w->placed + n + 1);
+    w->target_rot = ik__quat_to_mat3_unit(target->rot);
+    w->tip_rot = ik__quat_to_mat3_unit(ik__quat_unitize(chain->tip.rot));
+    w->slides = false;
+    w->lean = !w->pose;
+    for (i = 0; i < n; i++) {
+        ik__fabrik_joint *f = &w->joints[i];
+        ik__fabrik_load(f, &chain->joints[i], q + qi);
+        f->qi = qi;
+        f->point = 0;
+        qi += ik_joint_type_dof(chain->joints[i].type);
+    }
+    w->dof = qi;
+    w->count = ik__fabrik_points(w->joints, n, ik__length_scale(ik__chain_reach(chain)));
+    for (i = 0; i < n; i++) {
+        const ik__fabrik_joint *f = &w->joints[i];
+        w->slides = w->slides || f->type == IK_JOINT_PRISMATIC;
+        w->lean = w->lean && (f->type == IK_JOINT_FIXED ||
+                              (f->type == IK_JOINT_BALL && !chain->joints[i].limit &&
+                               (f->flags & IK__FABRIK_POINT)));
+    }
+    ik__fabrik_aims(w);
+    ik__fabrik_write(w, false);
+    ik__fabrik_lengths(w);
+}
+
+// The state's errors; the stopping measure: the distance plus the angle times scale.
+static ik_real ik__fabrik_error(ik__fabrik_work *w, ik_real scale)
+{
+    ik_xform e;
+    e.pos = w->points[w->count - 1];
+    e.rot = w->pose ? ik__quat_from_mat3(&w->effector_rot) : ik_quat_identity();
+    ik__pose_error(w->target, e, 1, 1, 0, &w->pos_err, &w->rot_err);
+    return w->pos_err + w->rot_err * scale;
+}
+
+static bool ik__fabrik_within(const ik__fabrik_work *w, const ik_fabrik_opts *o)
+{
+    return w->pos_err <= o->tolerance && (!w->pose || w->rot_err <= o->rotation_tolerance);
+}
+
+// The joints' values into q (each joint's value near its start), false if one is too large.
+static bool ik__fabrik_store(const ik__fabrik_work *w, ik_real *q)
+{
+    int i;
+    for (i = 0; i < w->chain->joint_count; i++) {
+        const ik__fabrik_joint *f = &w->joints[i];
+        ik_real *v = q + f->qi, c, s;
+        switch (w->chain->joints[i].type) {
+        case IK_JOINT_REVOLUTE:
+            if (!(f->flags & IK__FABRIK_FREE) || f->type == IK_JOINT_FIXED) {
+                v[0] = f->value;
+                break;
+            }
+            c = IK_COS(f->value);
+            s = IK_SIN(f->value);
+            v[0] = f->value +
+                   IK_ATAN2(f->turn[1] * c - f->turn[0] * s, f->turn[0] * c + f->turn[1] * s);
+            break;
+        case IK_JOINT_PRISMATIC: v[0] = f->value; break;
+        case IK_JOINT_BALL: {
+            ik_vec3 e = ik__quat_log(f->rot);
+            v[0] = e.x;
+            v[1] = e.y;
+            v[2] = e.z;
+        } break;
+        default: break;
+        }
+    }
+    for (i = 0; i < w->dof; i++)
+        if (!ik__bounded(q[i]))
+            return false;
+    return true;
+}
+
+// The iterations until converged, stalled or max_iterations; the status.
+static ik_status ik__fabrik_loop(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_real scale,
+                                 int *iterations)
+{
+    ik_real best = ik__fabrik_error(w, scale), err;
+    int it, idle = 0;
+    for (it = 0;; it++) {
+        if (ik__fabrik_within(w, o) || idle >= 3 || it == o->max_iterations)
+            break;
+        ik__fabrik_iterate(w);
+        err = ik__fabrik_error(w, scale);
+        idle = err < best * (1 - o->min_improvement) ? 0 : idle + 1;
+        best = err < best ? err : best;
+    }
+    *iterations = it;
+    if (ik__fabrik_within(w, o))
+        return IK_STATUS_CONVERGED;
+    return idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
+}
+
+// A solve (inputs checked) in mem; q, out_points and info written only on success.
+static ik_result ik__fabrik_run(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_real *q_io,
+                                ik_solve_info *info, ik_vec3 *out_points)
+{
+    const ik_chain *chain = w->chain;
+    ik_real reach = ik__chain_reach(chain), scale = ik__length_scale(reach);
+    ik_real *q = w->lengths + chain->joint_count + 1; // (q's new values, until all are known)
+    int it, i;
+    ik_status status = ik__fabrik_loop(w, o, scale, &it);
+    if (w->lean) { // the joints' values for the points found, and the points they give
+        memcpy(w->placed, w->points, (size_t)w->count * sizeof(ik_vec3));
+        ik__fabrik_write(w, true);
+        ik__fabrik_error(w, scale);
+        if (ik__fabrik_within(w, o))
+            status = IK_STATUS_CONVERGED;
+        else if (status == IK_STATUS_CONVERGED)
+            status = IK_STATUS_STALLED;
+    }
+    if (status != IK_STATUS_CONVERGED &&
+        ik__beyond_reach(chain, w->target->pos, reach, o->tolerance))
+        status = IK_STATUS_UNREACHABLE;
+    memcpy(q, q_io, (size_t)w->dof * sizeof(ik_real));
+    if (!ik__fabrik_store(w, q))
+        return IK_ERR_NUMERIC;
+    memcpy(q_io, q, (size_t)w->dof * sizeof(ik_real));
+    for (i = 0; out_points && i < chain->joint_count; i++)
+        out_points[i] = w->joints[i].pivot;
+    if (out_points)
+        out_points[chain->joint_count] = w->points[w->count - 1];
+    if (info) {
+        info->status = status;
+        info->iterations = it;
+        info->position_error = w->pos_err;
+        info->rotation_error = w->rot_err;
+    }
+    return IK_OK;
+}
+
+IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target_in,
+                                const ik_fabrik_opts *opts, ik_real *q_io, void *scratch,
+                                size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points)
+{
+    ik_fabrik_opts o = opts ? *opts : ik_default_fabrik_opts();
+    ik_target target;
+    ik__fabrik_work w;
+    ik_real *mem;
+    size_t points;
+    int dof;
+    ik_result r = ik__chain_state_validate(chain, q_io, &dof);
+    if (r != IK_OK)
+        return r;
+    r = ik__solver_validate(chain, dof, q_io, target_in, -1, ik__fabrik_opts_valid(&o), NULL,
+                            scratch, scratch_size, 0, info, &target);
+    if (r != IK_OK)
+        return r;
+    points = (size_t)(chain->joint_count + 1) * sizeof(ik_vec3);
+    if (out_points && (ik__overlap(out_points, points, scratch, scratch_size) ||
+                       ik__overlap(out_points, points, q_io, (size_t)dof * sizeof(ik_real)) ||
+                       ik__overlap(out_points, points, info, info ? sizeof *info : 0)))
+        return IK_ERR_BAD_ARG;
+    mem = ik__scratch_reals(scratch, scratch_size, ik__fabrik_reals(chain->joint_count, dof));
+    if (!mem)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__fabrik_setup(&w, chain, &target, q_io, mem);
+    return ik__fabrik_run(&w, &o, q_io, info, out_points);
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------

@@ -1,6 +1,6 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton] | bench --ccd-weights |
+   Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton | --fabrik] | bench --ccd-weights |
    bench --ccd-split | bench --damping-range | bench --further | bench --limb-calls=W,K,N |
    bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
@@ -742,6 +742,7 @@ typedef enum bench_mode {
     MODE_FURTHER,
     MODE_BALL_LIMITS,
     MODE_SKELETON,
+    MODE_FABRIK,
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
@@ -779,9 +780,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
 // Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
 static int parse_args(int argc, char **argv, bench_args *a)
 {
-    static const char *const flags[8] = {
-        "",         "--ccd-weights", "--ccd-split",   "--damping-range",
-        "--limits", "--further",     "--ball-limits", "--skeleton"
+    static const char *const flags[9] = {
+        "",          "--ccd-weights", "--ccd-split", "--damping-range", "--limits",
+        "--further", "--ball-limits", "--skeleton",  "--fabrik"
     };
     int i, f, runs;
     a->mode = MODE_TABLES;
@@ -801,7 +802,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         }
 #endif
-        for (f = 1; f < 8; f++)
+        for (f = 1; f < 9; f++)
             if (strcmp(s, flags[f]) == 0)
                 mode = (bench_mode)f;
         if (mode == MODE_TABLES)
@@ -1549,6 +1550,208 @@ static void skeleton_tables(int runs)
 }
 #endif
 
+// ---- --fabrik: FABRIK's cost per iteration, and iterations and time to a tolerance against CCD
+// and DLS (docs/fabrik.md)
+
+#define FAB_KINDS 3 // free ball joints, free z/y hinges, hinges (+-2) and ball joints in a cone
+
+typedef struct fab_case {
+    ik_chain chain;
+    ik_joint joints[100];
+    ik_ball_limit cone;
+    ik_real q0[300], q[300];
+    ik_target target;
+    ik_fabrik_opts opts;
+    ik_ccd_opts ccd;
+    ik_jacobian_opts dls;
+    unsigned char scratch[1 << 17];
+    int dof, iterations;
+    ik_status status;
+} fab_case;
+
+static const char *const fab_kind_names[FAB_KINDS] = { "ball", "hinge", "hinge+cone" };
+
+// Solver 0 FABRIK, 1 CCD, 2 DLS from q0, with the case's options.
+static void fab_run_solver(fab_case *c, int solver)
+{
+    ik_solve_info info;
+    memcpy(c->q, c->q0, (size_t)c->dof * sizeof c->q[0]);
+    info.iterations = -1;
+    info.status = IK_STATUS_MAX_ITERATIONS;
+    if (solver == 0)
+        ik_fabrik_solve(&c->chain, &c->target, &c->opts, c->q, c->scratch, sizeof c->scratch, &info,
+                        NULL);
+    else if (solver == 1)
+        ik_ccd_solve(&c->chain, &c->target, &c->ccd, c->q, c->scratch, sizeof c->scratch, &info);
+    else
+        ik_jacobian_solve(&c->chain, &c->target, &c->dls, c->q, c->scratch, sizeof c->scratch,
+                          &info);
+    c->iterations = info.iterations;
+    c->status = info.status;
+    sink = (double)c->q[0];
+}
+
+static void run_fabrik(void *arg)
+{
+    fab_run_solver((fab_case *)arg, 0);
+}
+
+// A random state: ball joints' maps in [-r, r]^3 (in the cone where there is one), hinges in
+// [-2r, 2r].
+static void fab_random_state(fab_case *c, ik_real *q, double r)
+{
+    int i, at = 0;
+    for (i = 0; i < c->chain.joint_count; i++) {
+        if (c->joints[i].type == IK_JOINT_BALL) {
+            ik_vec3 v = ik_vec3_make((ik_real)rnd(-r, r), (ik_real)rnd(-r, r), (ik_real)rnd(-r, r));
+            if (c->joints[i].limit)
+                v = ik_quat_to_expmap(
+                    ik_ball_limit_project(c->joints[i].limit, ik_quat_from_expmap(v)));
+            q[at++] = v.x;
+            q[at++] = v.y;
+            q[at++] = v.z;
+        } else {
+            q[at++] = (ik_real)rnd(-2 * r, 2 * r);
+        }
+    }
+}
+
+// n unit links along z of this kind; a reachable target (FK of a random state) and another
+// random start.
+static void make_fab_case(fab_case *c, int n, int kind)
+{
+    ik_xform goal;
+    int i;
+    ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(1.0), IK_R(0.6),
+                       IK_R(-0.5), IK_R(0.5), &c->cone);
+    for (i = 0; i < n; i++) {
+        ik_xform origin = ik_xform_translation(ik_vec3_make(0, 0, i ? 1 : 0));
+        bool hinge = kind == 1 || (kind == 2 && i % 2 == 0);
+        c->joints[i] = hinge ? ik_joint_revolute(origin, i % 4 < 2 ? ik_vec3_make(0, 0, 1)
+                                                                   : ik_vec3_make(0, 1, 0))
+                             : ik_joint_ball(origin);
+        if (kind == 1 && i % 2)
+            c->joints[i].axis = ik_vec3_make(0, 1, 0);
+        if (kind == 2 && hinge) {
+            c->joints[i].axis = ik_vec3_make(1, 0, 0);
+            c->joints[i].lo = IK_R(-2);
+            c->joints[i].hi = IK_R(2);
+        }
+        c->joints[i].limit = kind == 2 && !hinge ? &c->cone : NULL;
+    }
+    c->chain = ik_chain_make(c->joints, n, ik_xform_translation(ik_vec3_make(0, 0, 1)));
+    c->dof = ik_chain_dof(&c->chain);
+    fab_random_state(c, c->q, 0.5);
+    ik_chain_fk(&c->chain, c->q, NULL, &goal);
+    c->target = ik_target_position(goal.pos);
+    fab_random_state(c, c->q0, 0.5);
+    c->opts = ik_default_fabrik_opts();
+    c->ccd = ik_default_ccd_opts();
+    c->dls = ik_default_jacobian_opts();
+}
+
+// The cost of a solve against its iterations: the slope (ns per joint per iteration) and the
+// rest (ns per solve) of the line through solves of few and of more iterations (tolerance 0).
+static void fab_iteration_table(int runs)
+{
+    static fab_case c[2]; // k1 and k2 iterations, timed in turns
+    static const int sizes[4] = { 3, 7, 20, 100 };
+    const bench_fn fns[2] = { run_fabrik, run_fabrik };
+    int kind, k;
+    printf("\nFABRIK, position targets, n unit links (%s): the marginal cost of an iteration "
+           "(t(k2) - t(k1)) / (k2 - k1) / n and the rest t(k1) - k1 x that, per solve; "
+           "ik_fabrik_solve from one start to one reachable target, tolerance 0\n\n",
+           "ball: free ball joints; hinge: z, y hinges; hinge+cone: x hinges in [-2, 2] and ball "
+           "joints in a 1.0 x 0.6 cone, twist +-0.5, alternately");
+    printf(
+        "| chain            | ns per joint per iteration | setup ns per solve | iterations k1, k2 "
+        "|\n");
+    printf(
+        "|------------------|----------------------------|--------------------|------------------"
+        "-|\n");
+    for (kind = 0; kind < FAB_KINDS; kind++)
+        for (k = 0; k < 4; k++) {
+            int n = sizes[k], i;
+            double t[2], per;
+            for (i = 0; i < 2; i++) {
+                rng_state = 7 + (unsigned long long)k;
+                make_fab_case(&c[i], n, kind);
+                c[i].opts.tolerance = 0;
+                c[i].opts.min_improvement = 0;
+                c[i].opts.max_iterations = i == 0 ? 2 : 12;
+            }
+            median_ns_interleaved(fns, c, sizeof c[0], 2, 20000 / (n * 12) + 1, runs, t);
+            per = c[1].iterations > c[0].iterations
+                      ? (t[1] - t[0]) / (c[1].iterations - c[0].iterations)
+                      : 0;
+            printf("| %-10s x %-3d | %26.2f | %18.0f | %8d, %-7d |\n", fab_kind_names[kind], n,
+                   per / n, t[0] - c[0].iterations * per, c[0].iterations, c[1].iterations);
+        }
+}
+
+// Per solver and tolerance, over `count` problems: how many converged, their median iterations
+// and time (us).
+static void fab_convergence_row(fab_case *c, int n, int kind, int solver, int count)
+{
+    static const double tols[4] = { 1e-2, 1e-4, 1e-6, 1e-5 };
+    static const char *const names[3] = { "FABRIK", "CCD", "DLS" };
+    double its[64], us[64];
+    int t, p;
+    printf("| %-10s x %-3d | %-6s |", fab_kind_names[kind], n, names[solver]);
+    for (t = 0; t < 4; t++) {
+        int solved = 0;
+        rng_state = 99 + (unsigned long long)n; // the same problems for every solver
+        for (p = 0; p < count; p++) {
+            double t0;
+            make_fab_case(c, n, kind);
+            c->opts.tolerance = c->ccd.tolerance = c->dls.tolerance = (ik_real)tols[t];
+            c->opts.max_iterations = c->ccd.max_sweeps = c->dls.max_iterations = 100;
+            t0 = clock_start();
+            fab_run_solver(c, solver);
+            t0 = clock_stop(t0);
+            if (c->status != IK_STATUS_CONVERGED)
+                continue;
+            its[solved] = c->iterations;
+            us[solved++] = t0 / 1000;
+        }
+        qsort(its, (size_t)solved, sizeof(double), cmp_double);
+        qsort(us, (size_t)solved, sizeof(double), cmp_double);
+        if (t == 3)
+            printf(" %4d of %-3d |\n", solved, count);
+        else if (solved == 0)
+            printf("               - |");
+        else
+            printf(" %7.0f %7.1f |", its[solved / 2], us[solved / 2]);
+    }
+}
+
+// Iterations and time to 1e-2, 1e-4, 1e-6 and the share solved to 1e-5 in 100 iterations, for
+// FABRIK, CCD and DLS on the same problems.
+static void fab_convergence_table(void)
+{
+    static fab_case c;
+    static const int sizes[4] = { 3, 7, 20, 100 };
+    int kind, k, s;
+    printf("\nThe same problems for each solver (reachable: FK of a random state; another random "
+           "start), at most 100 iterations (CCD: sweeps): the median iterations and us of the "
+           "solves that converged, and how many converged to 1e-5; one timing a solve\n\n");
+    printf("| chain            | solver | 1e-2: it     us | 1e-4: it     us | 1e-6: it     us | "
+           "1e-5 solved |\n");
+    printf("|------------------|--------|-----------------|-----------------|-----------------|"
+           "-------------|\n");
+    for (kind = 0; kind < FAB_KINDS; kind += 2)
+        for (k = 0; k < 4; k++)
+            for (s = 0; s < 3; s++)
+                fab_convergence_row(&c, sizes[k], kind, s, sizes[k] == 100 ? 20 : 50);
+}
+
+static void fabrik_tables(int runs)
+{
+    fab_iteration_table(runs);
+    if (!count_file) // (one dump a solve: not under callgrind)
+        fab_convergence_table();
+}
+
 int main(int argc, char **argv)
 {
     static chain_case c;
@@ -1561,7 +1764,8 @@ int main(int argc, char **argv)
     if (!parse_args(argc, argv, &args)) {
         fprintf(
             stderr,
-            "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits | --skeleton] | "
+            "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits | --skeleton | "
+            "--fabrik] | "
             "--further | "
             "--ccd-weights | --ccd-split | --damping-range | "
             "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
@@ -1585,6 +1789,10 @@ int main(int argc, char **argv)
     case MODE_SKELETON:
         print_title(args.runs, "\n");
         skeleton_tables(args.runs);
+        return 0;
+    case MODE_FABRIK:
+        print_title(args.runs, "\n");
+        fabrik_tables(args.runs);
         return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.." || exit 1
 OUT=build/test
 mkdir -p "$OUT"
 WARN="-Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow"
-SRCS="tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c tests/test_robust.c"
+SRCS="tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c tests/test_robust.c tests/test_fabrik.c"
 passed=0
 failed=0
 skipped=""
@@ -493,6 +493,8 @@ if have make; then
 | humanoid, 5 effectors, targets from random states
 | humanoid, DLS, ns
 | skeleton, 4 position effectors" "$SMOKE/bench/bench" --skeleton --runs=1
+    smoke bench-fabrik "| chain            | ns per joint per iteration
+| chain            | solver | 1e-2" "$SMOKE/bench/bench" --fabrik --runs=1
     smoke bench-limb-calls "" "$SMOKE/bench/bench" --limb-calls=2,2,100
     smoke bench-ccd-calls "" "$SMOKE/bench/bench" --ccd-calls=7,100,5,3
     smoke bench-jac-calls "" "$SMOKE/bench/bench" --jac-calls=0,2,100,3

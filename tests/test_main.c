@@ -1,7 +1,7 @@
 /* The test program: the only translation unit with IK_IMPLEMENTATION. Every other test file
    includes ik.h as a plain header, so building this program is also a link test.
    Usage: ik_test [--trap-fe] [GROUP...]   GROUP: main math chain svd limb ccd jacobian arm robust
-   limits skeleton
+   limits skeleton fabrik
    (default: all). --trap-fe traps FE_INVALID, FE_DIVBYZERO and FE_OVERFLOW (glibc's
    feenableexcept): valid input must never raise them in ik.h, and bad input is checked on the
    bits, so the groups that pass bad input to ik.h run trapped too; a trap is a failure of the
@@ -45,6 +45,7 @@ void test_ccd(void);
 void test_jacobian(void);
 void test_arm(void);
 void test_robust(void);
+void test_fabrik(void);
 
 // Internal: ik__atan01(), the limb's elbow angle, against the C library's atan on 10^6 + 1 points
 // of [0, 1] (and each reduction point and its neighbours): relative error within 2 epsilon
@@ -767,7 +768,7 @@ int main(int argc, char **argv)
                    { "limb", test_limb },         { "ccd", test_ccd },
                    { "jacobian", test_jacobian }, { "arm", test_arm },
                    { "robust", test_robust },     { "limits", test_limits },
-                   { "skeleton", test_skeleton } };
+                   { "skeleton", test_skeleton }, { "fabrik", test_fabrik } };
     const int count = (int)(sizeof groups / sizeof groups[0]);
     int g, i, chosen = 0;
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);
