@@ -11,7 +11,7 @@ FORMAT_FILES = ik.h $(wildcard tests/*.c tests/*.h tests/fuzz/*.c tests/fuzz/*.h
 FIGURES  = $(BUILD)/figures
 TEST_SRCS = tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c \
             tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c \
-            tests/test_robust.c tests/test_fabrik.c
+            tests/test_robust.c tests/test_fabrik.c tests/test_closed.c
 FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm skeleton
 FUZZ_SECONDS ?= 600
 
@@ -28,7 +28,7 @@ test:
 test-quick:
 	@sh tests/matrix.sh quick
 
-$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h
+$(BUILD)/test/ik_test: ik.h tests/*.c tests/*.h bench/arms.h bench/industrial.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $(TEST_SRCS) -lm
 
@@ -58,7 +58,7 @@ $(BUILD)/examples/%: examples/%.c examples/svg.h ik.h
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
 $(BUILD)/examples/09_humanoid: bench/humanoid.h
 
-$(BUILD)/bench/bench: bench/bench.c ik.h bench/arms.h bench/humanoid.h bench/skeleton_cases.h
+$(BUILD)/bench/bench: bench/bench.c ik.h bench/arms.h bench/industrial.h bench/humanoid.h bench/skeleton_cases.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) -O2 -o $@ bench/bench.c -lm
 

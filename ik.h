@@ -1091,6 +1091,87 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target,
                              const ik_arm_opts *opts, ik_real *q, void *scratch,
                              size_t scratch_size, ik_solve_info *info);
 
+// ---- closed forms: every solution of a 6R arm (docs/closed-forms.md) ---------------------------
+
+// Which closed form a chain has (ik_chain_closed_form()).
+typedef enum ik_closed_form_kind {
+    IK_CLOSED_FORM_NONE = 0,            // none that ik.h solves: the reason says why
+    IK_CLOSED_FORM_SPHERICAL_WRIST = 1, // axes 4, 5, 6 meet in a point, axes 2 and 3 parallel
+                                        // (ABB, KUKA KR, Fanuc, Staubli, ...)
+    IK_CLOSED_FORM_THREE_PARALLEL = 2   // axes 2, 3, 4 parallel, axes 5 and 6 meet (the UR family)
+} ik_closed_form_kind;
+
+// A 6R arm's closed form, from ik_chain_closed_form(): the geometry at q = 0 in the chain's root
+// frame. The caller owns it; it does not point into the chain.
+typedef struct ik_closed_form {
+    ik_closed_form_kind kind;
+    bool ortho_parallel;  // spherical wrist with axis 1 perpendicular to 2 and 3, and 4 to 5 to
+                          // 6: the ortho-parallel class (Brandstoetter 2014)
+    bool ortho_wrist;     // axes 4 and 6 perpendicular to 5 (the wrist's exact path)
+    ik_vec3 axis[6];      // the revolute axes (unit)
+    ik_vec3 point[6];     // a point on each
+    ik_vec3 centre;       // spherical wrist: where axes 4, 5, 6 meet; three parallel: 5 and 6
+    ik_vec3 across;       // a unit vector across axis 6 (spherical) or axis 2 (three parallel)
+    ik_xform home;        // the effector at q = 0
+    ik_real lo[6], hi[6]; // the joints' limits
+    ik_real reach;        // the offsets' lengths summed (the tolerances' scale)
+} ik_closed_form;
+
+// What ik_closed_form_solve() says of one solution (ik_closed_solution.flags).
+typedef enum ik_closed_flag {
+    IK_CLOSED_WITHIN_LIMITS = 1,     // every joint within its limits
+    IK_CLOSED_SHOULDER_SINGULAR = 2, // joint 1's angle is free (taken from near_state, else 0)
+                                     // or its two answers meet
+    IK_CLOSED_ELBOW_SINGULAR = 4,    // the elbow straight or folded: its two answers meet
+    IK_CLOSED_WRIST_SINGULAR = 8     // axes 4 and 6 in line: joint 4's angle (spherical
+                                     // wrist) or joint 6's (three parallel) taken from near_state,
+                                     // else 0, the other one turns the rest
+} ik_closed_flag;
+
+// One solution of ik_closed_form_solve().
+typedef struct ik_closed_solution {
+    ik_real q[6];     // the joint values (the chain's state vector)
+    int flags;        // ik_closed_flag bits
+    int outside;      // bit j set: q[j] outside joint j's limits (0 when within)
+    int branch;       // which closed-form answer, 0..7 (whole-turn equivalents share it)
+    ik_real distance; // sqrt(sum weights[j] (q[j] - near_state[j])^2)
+} ik_closed_solution;
+
+// What ik_closed_form_solve() found.
+typedef struct ik_closed_info {
+    ik_status status; // IK_STATUS_CONVERGED: a solution within the limits; IK_STATUS_LIMITED:
+                      // solutions, none within the limits; IK_STATUS_UNREACHABLE: none
+    int count;        // solutions written to out
+    int total;        // solutions found, whole-turn equivalents counted (> count: out was full)
+    int branches;     // distinct closed-form answers (8 at a generic pose)
+} ik_closed_info;
+
+// Whether a chain has a closed form, from its geometry (to 64 epsilon of its reach): six
+// revolute joints (fixed joints anywhere) with a spherical wrist and axes 2 and 3 parallel, or
+// with axes 2, 3, 4 parallel and axes 5 and 6 meeting. Fills *out (also with kind
+// IK_CLOSED_FORM_NONE) and, if out_reason is not NULL, *out_reason with a sentence saying which
+// it is or why there is none (a static string). An invalid chain or a NULL argument:
+// IK_CLOSED_FORM_NONE with its reason (*out untouched if NULL).
+IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_form *out,
+                                               const char **out_reason);
+
+// Every solution of the arm for the effector pose target: up to 8 closed-form answers (each
+// angle in -pi..pi), each listed with every whole-turn equivalent within its joint's limits (at
+// most the 3 nearest near_state's value a joint; a joint without limits: the one nearest); an
+// answer with a joint outside its limits is listed once (that joint nearest the limits' middle)
+// with its outside bits. out gets the max_out best: within the limits first, then by weighted
+// distance to near_state (may be NULL: the zero state; weights may be NULL: all 1, else [6]
+// finite >= 0). Singular poses give their representatives with flags (never NaN); an
+// unreachable target gives none (status IK_STATUS_UNREACHABLE). Every solution's FK equals the
+// target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float)
+// (docs/closed-forms.md, "Accuracy").
+// Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
+// unknown, max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
+// near_state or weights); outputs untouched on error.
+IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
+                                     const ik_real *near_state, const ik_real *weights,
+                                     ik_closed_solution *out, int max_out, ik_closed_info *info);
+
 // ---- skeletons ---------------------------------------------------------------------------------
 
 #ifndef IK_MAX_EFFECTORS
@@ -10070,6 +10151,507 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     best.iterations = iterations;
     if (info)
         *info = best;
+    return IK_OK;
+}
+
+// ---- implementation: closed forms (docs/closed-forms.md) ---------------------------------------
+
+// One closed-form answer before its listing: the angles (-pi..pi) and ik_closed_flag bits.
+typedef struct ik__closed_answer {
+    ik_real q[6];
+    int flags;
+} ik__closed_answer;
+
+// The component of v across the unit axis h.
+static ik_vec3 ik__across(ik_vec3 h, ik_vec3 v)
+{
+    return ik_vec3_sub(v, ik_vec3_scale(h, ik_vec3_dot(h, v)));
+}
+
+// Whether unit vectors a and b are parallel or opposite (to 64 epsilon).
+static bool ik__closed_parallel(ik_vec3 a, ik_vec3 b)
+{
+    return ik_vec3_length(ik_vec3_cross(a, b)) <= 64 * IK_EPSILON;
+}
+
+// atan2(y, x) by ik__atan01() (within a few ulps; 0 for 0, 0).
+static ik_real ik__closed_atan2(ik_real y, ik_real x)
+{
+    ik_real ax = IK_FABS(x), ay = IK_FABS(y), a;
+    if (!(ax > 0 || ay > 0))
+        return 0;
+    a = ay <= ax ? ik__atan01(ay / ax) : IK_PI / 2 - ik__atan01(ax / ay);
+    a = x < 0 ? IK_PI - a : a;
+    return y < 0 ? -a : a;
+}
+
+// The angle turning u toward v about the unit axis h, its cosine and sine into cs (1, 0 if
+// either has no part across h).
+static ik_real ik__closed_turn(ik_vec3 h, ik_vec3 u, ik_vec3 v, ik_real *cs)
+{
+    ik_vec3 uu = ik__across(h, u), vv = ik__across(h, v);
+    ik_real y = ik_vec3_dot(h, ik_vec3_cross(uu, vv)), x = ik_vec3_dot(uu, vv);
+    ik_real n = IK_SQRT(x * x + y * y);
+    cs[0] = n > 0 ? x / n : 1;
+    cs[1] = n > 0 ? y / n : 0;
+    return ik__closed_atan2(y, x);
+}
+
+// Below this sine an angle is free at a singular pose (taken from near_state): the rotation
+// error of that choice stays within the accuracy promised (docs/closed-forms.md, "Accuracy").
+#ifdef IK_USE_FLOAT
+#define IK__CLOSED_FREE IK_R(1e-5)
+#else
+#define IK__CLOSED_FREE IK_R(2e-13)
+#endif
+
+// The answers of a cos(t) + b sin(t) = c (-pi..pi) into t, their cosines and sines into
+// cs[2 k], cs[2 k + 1]: 2, or 1 where they meet (|c| >= |(a, b)|, by up to 64 epsilon of scale),
+// or 0 beyond; any t (t = ref) where a and b vanish (IK__CLOSED_FREE of scale) and c does.
+// *singular: within 64 epsilon of meeting, or |(a, b)| within sqrt(epsilon) of scale
+// (docs/closed-forms.md, "One angle").
+static int ik__closed_trig(ik_real a, ik_real b, ik_real c, ik_real scale, ik_real ref, ik_real *t,
+                           ik_real *cs, int *singular)
+{
+    ik_real r2 = a * a + b * b, r = IK_SQRT(r2), slack = 64 * IK_EPSILON * scale, s;
+    int k, n;
+    *singular = !(r > IK_SQRT(IK_EPSILON) * scale);
+    if (!(r > IK__CLOSED_FREE * scale)) { // (no term depends on t, to rounding)
+        t[0] = ref, cs[0] = IK_COS(ref), cs[1] = IK_SIN(ref);
+        return IK_FABS(c) <= IK__CLOSED_FREE * scale ? 1 : 0;
+    }
+    if (!(IK_FABS(c) <= r + slack))
+        return 0;
+    *singular |= IK_FABS(c) >= r - slack; // (the two answers meet, or nearly)
+    c = ik__clamp(c, -r, r);              // (beyond by rounding: one answer)
+    s = IK_SQRT((r - c) * (r + c));
+    n = s > 0 ? 2 : 1;
+    for (k = 0; k < n; k++) { // t = atan2(b, a) +- acos(c / r)
+        ik_real sk = k ? -s : s;
+        cs[2 * k] = (a * c - b * sk) / r2;
+        cs[2 * k + 1] = (b * c + a * sk) / r2;
+        t[k] = ik__closed_atan2(cs[2 * k + 1], cs[2 * k]);
+    }
+    return n;
+}
+
+// The angles t with d . Rot(k, t) v = c (k unit), as ik__closed_trig().
+static int ik__closed_plane(ik_vec3 k, ik_vec3 v, ik_vec3 d, ik_real c, ik_real ref, ik_real *t,
+                            ik_real *cs, int *singular)
+{
+    ik_real kv = ik_vec3_dot(k, v), kd = ik_vec3_dot(k, d);
+    ik_real scale = ik_vec3_length(v) * ik_vec3_length(d) + IK_FABS(c);
+    return ik__closed_trig(ik_vec3_dot(d, v) - kv * kd, ik_vec3_dot(d, ik_vec3_cross(k, v)),
+                           c - kv * kd, scale, ref, t, cs, singular);
+}
+
+// The revolute axes, points on them, limits and the effector at q = 0 into cf; false if the
+// chain is not six revolute joints and fixed ones.
+static bool ik__closed_geometry(const ik_chain *chain, ik_closed_form *cf)
+{
+    ik_xform pose = ik_xform_identity();
+    int i, k = 0;
+    for (i = 0; i < chain->joint_count; i++) {
+        const ik_joint *j = &chain->joints[i];
+        if (j->type != IK_JOINT_FIXED && (j->type != IK_JOINT_REVOLUTE || k == 6))
+            return false;
+        pose = ik_xform_mul(pose, j->origin);
+        cf->reach += ik_vec3_length(j->origin.pos);
+        if (j->type == IK_JOINT_FIXED)
+            continue;
+        cf->axis[k] = ik_vec3_normalize(ik_xform_apply_direction(pose, j->axis));
+        cf->point[k] = pose.pos;
+        cf->lo[k] = j->lo, cf->hi[k] = j->hi;
+        k++;
+    }
+    cf->home = ik_xform_mul(pose, chain->tip);
+    cf->reach += ik_vec3_length(chain->tip.pos);
+    return k == 6;
+}
+
+// cf's kind (spherical wrist or three parallel axes), flags and across; the class's name.
+static const char *ik__closed_accept(ik_closed_form *cf, bool wrist)
+{
+    const ik_vec3 *h = cf->axis;
+    cf->kind = wrist ? IK_CLOSED_FORM_SPHERICAL_WRIST : IK_CLOSED_FORM_THREE_PARALLEL;
+    cf->ortho_wrist = IK_FABS(ik_vec3_dot(h[3], h[4])) <= 64 * IK_EPSILON &&
+                      IK_FABS(ik_vec3_dot(h[4], h[5])) <= 64 * IK_EPSILON;
+    cf->ortho_parallel =
+        wrist && cf->ortho_wrist && IK_FABS(ik_vec3_dot(h[0], h[1])) <= 64 * IK_EPSILON;
+    cf->across = ik_vec3_any_perpendicular(wrist ? h[5] : h[1]);
+    if (!wrist)
+        return "three parallel axes (2, 3, 4), axes 5 and 6 meet";
+    return cf->ortho_parallel ? "a spherical wrist, ortho-parallel"
+                              : "a spherical wrist, axes 2 and 3 parallel";
+}
+
+// The kind of cf's geometry into cf (centre, across, flags); the reason (docs/closed-forms.md,
+// "Which arms").
+static const char *ik__closed_classify(ik_closed_form *cf)
+{
+    const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik_vec3 pts[3] = { p[4], p[5], p[5] }, axes[3] = { h[4], h[5], h[5] }, elbow;
+    ik_real tol = 64 * IK_EPSILON * cf->reach;
+    bool wrist = ik__axes_meet(p + 3, h + 3, tol, &cf->centre) && !ik__closed_parallel(h[4], h[5]);
+    bool two = ik__closed_parallel(h[1], h[2]), three = two && ik__closed_parallel(h[1], h[3]);
+    if (!wrist && !three)
+        return "no spherical wrist (axes 4, 5, 6 do not meet in one point) and axes 2, 3, 4 are "
+               "not parallel";
+    if (!two)
+        return "a spherical wrist, but axes 2 and 3 are not parallel (the general Pieper case is "
+               "not solved)";
+    if (!wrist && !ik__axes_meet(pts, axes, tol, &cf->centre))
+        return "axes 2, 3 and 4 are parallel, but axes 5 and 6 do not meet";
+    if (ik__closed_parallel(h[0], h[1]))
+        return "axes 1 and 2 are parallel";
+    if (!wrist && ik__closed_parallel(h[1], h[4]))
+        return "axes 2 and 5 are parallel";
+    elbow = wrist ? cf->centre : p[3];
+    if (!(ik_vec3_length(ik__across(h[1], ik_vec3_sub(p[2], p[1]))) > tol) ||
+        !(ik_vec3_length(ik__across(h[1], ik_vec3_sub(elbow, p[2]))) > tol))
+        return "a link of the elbow has no length across axes 2 and 3";
+    return ik__closed_accept(cf, wrist);
+}
+
+IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_form *out,
+                                               const char **out_reason)
+{
+    ik_closed_form cf;
+    const char *reason;
+    memset(&cf, 0, sizeof cf);
+    cf.kind = IK_CLOSED_FORM_NONE;
+    if (!chain || !out)
+        reason = "chain or out is NULL";
+    else if (ik_chain_validate(chain) != IK_OK)
+        reason = "the chain is not valid (ik_chain_validate())";
+    else if (!ik__closed_geometry(chain, &cf))
+        reason = "not six revolute joints (fixed joints aside)";
+    else
+        reason = ik__closed_classify(&cf);
+    if (out)
+        *out = cf;
+    if (out_reason)
+        *out_reason = reason;
+    return cf.kind;
+}
+
+// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (axes 2 and 3 parallel) into q[2 k ..], their
+// cosines and sines into cs[4 k ..] (docs/closed-forms.md, "The elbow").
+static int ik__closed_elbow(const ik_closed_form *cf, ik_vec3 x0, ik_vec3 x, ik_real *q,
+                            ik_real *cs, int *singular)
+{
+    ik_vec3 h = cf->axis[1], h3 = cf->axis[2];
+    ik_vec3 a = ik__across(h, ik_vec3_sub(cf->point[2], cf->point[1]));
+    ik_vec3 b = ik__across(h, ik_vec3_sub(x0, cf->point[2]));
+    ik_vec3 d = ik__across(h, ik_vec3_sub(x, cf->point[1]));
+    ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], c3[4];
+    // |a + Rot(h3, q3) b| = |d|
+    int n = ik__closed_trig(2 * ik_vec3_dot(a, b), 2 * ik_vec3_dot(a, ik_vec3_cross(h3, b)),
+                            d2 - a2 - b2, 4 * (d2 + a2 + b2), 0, t, c3, singular);
+    int k;
+    for (k = 0; k < n; k++) {
+        ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, c3[2 * k], c3[2 * k + 1], b));
+        q[2 * k] = ik__closed_turn(h, u, d, cs + 4 * k);
+        q[2 * k + 1] = t[k];
+        cs[4 * k + 2] = c3[2 * k], cs[4 * k + 3] = c3[2 * k + 1];
+    }
+    return n;
+}
+
+// p + Rot(h, -angle) (x - p), the angle's cosine and sine cs: x with joint (h, p)'s turn undone.
+static ik_vec3 ik__closed_undo(ik_vec3 h, ik_vec3 p, const ik_real *cs, ik_vec3 x)
+{
+    return ik_vec3_add(p, ik__rotate(h, cs[0], -cs[1], ik_vec3_sub(x, p)));
+}
+
+// Rot(h, angle) from the angle's cosine and sine cs.
+static ik_mat3 ik__closed_rot(ik_vec3 h, const ik_real *cs)
+{
+    return ik__mat3_axis_angle(h, cs[0], cs[1]);
+}
+
+// The wrist's answers for R4 R5 R6 = rw into ans[k].q[3..5], ans[0]'s q[0..2] and flags copied:
+// 0, 1 or 2 (docs/closed-forms.md, "The wrist").
+static int ik__closed_wrist(const ik_closed_form *cf, const ik_mat3 *rw, ik_real ref4,
+                            ik__closed_answer *ans)
+{
+    const ik_vec3 *h = cf->axis + 3;
+    ik_vec3 z = ik_mat3_mul_vec3(*rw, h[2]), x = ik_mat3_mul_vec3(*rw, cf->across);
+    ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), t5[2], c5[4], c4[2], cs[2];
+    bool free4 = !(zc > IK__CLOSED_FREE); // (axes 4 and 6 in line: joint 4 free)
+    int n, k, singular = !(zc > IK_SQRT(IK_EPSILON));
+    if (cf->ortho_wrist) { // Rot(h5, t5) h6 at the angle h4 to z has from h4
+        ik_real zh = ik_vec3_dot(h[0], z), zn = IK_SQRT(zc * zc + zh * zh);
+        ik__closed_turn(h[1], h[0], h[2], cs);
+        n = free4 ? 1 : 2;
+        for (k = 0; k < n; k++) { // t5 = +-phi - phi0
+            ik_real sp = (k ? -zc : zc) / zn, cp = zh / zn;
+            c5[2 * k] = cp * cs[0] + sp * cs[1];
+            c5[2 * k + 1] = sp * cs[0] - cp * cs[1];
+            t5[k] = ik__closed_atan2(c5[2 * k + 1], c5[2 * k]);
+        }
+    } else
+        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, t5, c5, &singular);
+    for (k = 0; k < n; k++) {
+        ik_vec3 w = ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), y;
+        ans[k] = ans[0];
+        if (free4)
+            ans[k].q[3] = ref4, c4[0] = IK_COS(ref4), c4[1] = IK_SIN(ref4);
+        else
+            ans[k].q[3] = ik__closed_turn(h[0], w, z, c4);
+        y = ik__rotate(h[1], c5[2 * k], -c5[2 * k + 1], ik__rotate(h[0], c4[0], -c4[1], x));
+        ans[k].q[4] = t5[k];
+        ans[k].q[5] = ik__closed_turn(h[2], cf->across, y, cs);
+        if (singular)
+            ans[k].flags |= IK_CLOSED_WRIST_SINGULAR;
+    }
+    return n;
+}
+
+// A spherical wrist's answers for the rotation rg = R1 .. R6 and the wrist centre's target c.
+static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_vec3 c,
+                                const ik_real *ref, ik__closed_answer *ans)
+{
+    const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
+    int n1, n23, i, k, count = 0, shoulder, elbow;
+    // joint 1 keeps c's height along axis 2
+    n1 = ik__closed_plane(h[0], h[1], ik_vec3_sub(c, p[0]),
+                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, c1,
+                          &shoulder);
+    for (i = 0; i < n1; i++) {
+        ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
+        n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
+                               &elbow);
+        for (k = 0; k < n23; k++) {
+            ik__closed_answer *a = &ans[count];
+            // R2 R3 = Rot(h2, q2 + s3 q3): (R1 R2 R3)^T rg = Rot(h2, -(q2 + s3 q3)) R1^T rg
+            const ik_real *c2 = c23 + 4 * k;
+            ik_real back[2] = { c2[0] * c2[2] - s3 * c2[1] * c2[3],
+                                -(c2[1] * c2[2] + s3 * c2[0] * c2[3]) };
+            ik_mat3 r = ik_mat3_mul(ik__closed_rot(h[1], back), r1g);
+            a->q[0] = q1[i], a->q[1] = q23[2 * k], a->q[2] = q23[2 * k + 1];
+            a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
+                       (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
+            count += ik__closed_wrist(cf, &r, ref[3], a);
+        }
+    }
+    return count;
+}
+
+// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set; joint 1's cosine and
+// sine c1) and R2 R3 R4 = Rot(h2, theta) (its cosine and sine ct); 0, 1 or 2 answers from a on
+// (docs/closed-forms.md, "Three parallel axes").
+static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 c, const ik_real *c1,
+                             const ik_real *ct, ik__closed_answer *a)
+{
+    const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik_real q23[4], c23[8], theta = ik__closed_atan2(ct[1], ct[0]);
+    ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
+    ik_vec3 x4 = ik_vec3_sub(ik__closed_undo(h[0], p[0], c1, c),
+                             ik__rotate(h[1], ct[0], ct[1], ik_vec3_sub(cf->centre, p[3])));
+    int k, elbow, n = ik__closed_elbow(cf, p[3], x4, q23, c23, &elbow);
+    for (k = 0; k < n; k++) {
+        a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
+        a[k].flags = a->flags | (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
+        a[k].q[1] = q23[2 * k];
+        a[k].q[2] = q23[2 * k + 1];
+        a[k].q[3] = ik__angle_near(s4 * (theta - q23[2 * k] - s3 * q23[2 * k + 1]), 0);
+    }
+    return n;
+}
+
+// Three parallel axes' answers for the rotation rg = R1 .. R6 and c, the target of the point
+// where axes 5 and 6 meet.
+static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_vec3 c,
+                                const ik_real *ref, ik__closed_answer *ans)
+{
+    const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2];
+    int n1, n6, i, k, count = 0, shoulder, wrist;
+    n1 = ik__closed_plane(h[0], h[1], ik_vec3_sub(c, p[0]),
+                          ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])), ref[0], q1, c1,
+                          &shoulder);
+    for (i = 0; i < n1; i++) {
+        ik_mat3 r1 = ik__closed_rot(h[0], c1 + 2 * i);
+        ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik_mat3_mul_vec3(r1, h[1]));
+        // joint 6 keeps axis 5's angle to axis 2: g2 . Rot(h6, -q6) h5 = h2 . h5
+        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), -ref[5], t6, c6, &wrist);
+        for (k = 0; k < n6; k++) {
+            ik__closed_answer *a = &ans[count];
+            ik_mat3 m = ik_mat3_mul(ik_mat3_transpose(r1),
+                                    ik_mat3_mul(*rg, ik__closed_rot(h[5], c6 + 2 * k)));
+            a->q[0] = q1[i], a->q[5] = -t6[k];
+            // joint 5 turns M^T h2 back to h2; then R2 R3 R4 = M R5^T
+            a->q[4] = ik__closed_turn(h[4], ik_mat3_mul_vec3(ik_mat3_transpose(m), h[1]), h[1], c5);
+            m = ik_mat3_mul(m, ik_mat3_transpose(ik__closed_rot(h[4], c5)));
+            ik__closed_turn(h[1], cf->across, ik_mat3_mul_vec3(m, cf->across), ct);
+            a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
+                       (wrist ? IK_CLOSED_WRIST_SINGULAR : 0);
+            count += ik__closed_planar(cf, c, c1 + 2 * i, ct, a);
+        }
+    }
+    return count;
+}
+
+// Joint j's values x + 2 pi k within its limits into v: the one nearest ref first, then its
+// neighbours within the limits (limits not both finite: only the first); 0 if none.
+static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
+{
+    ik_real turn = 2 * IK_PI, y, slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(x));
+    int n = 0, k;
+    if (x >= lo && x <= hi && x + turn > hi + slack && x - turn < lo - slack) {
+        v[0] = x; // (the only one: most joints)
+        return 1;
+    }
+    y = ik__angle_near(x, ik__clamp(ref, lo, hi));
+    slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(y));
+    if (y < lo - slack)
+        y += turn;
+    else if (y > hi + slack)
+        y -= turn;
+    for (k = 0; k < 3; k++) { // (y first: the nearest ref)
+        ik_real z = y + (ik_real)(k == 2 ? -1 : k) * turn;
+        if ((k == 0 || (ik__finite(lo) && ik__finite(hi))) && z >= lo - slack && z <= hi + slack)
+            v[n++] = ik__clamp(z, lo, hi);
+    }
+    return n;
+}
+
+// Whether solution s goes before t: within the limits first, then nearer.
+static bool ik__closed_before(const ik_closed_solution *s, const ik_closed_solution *t)
+{
+    if ((s->outside == 0) != (t->outside == 0))
+        return s->outside == 0;
+    return s->distance < t->distance;
+}
+
+// s into out[0 .. max_out - 1], kept in order (*count of them so far); dropped if last.
+static void ik__closed_insert(ik_closed_solution *out, int max_out, int *count,
+                              const ik_closed_solution *s)
+{
+    int i = *count;
+    if (i == max_out) {
+        if (!ik__closed_before(s, &out[max_out - 1]))
+            return;
+        i--;
+    } else
+        (*count)++;
+    for (; i > 0 && ik__closed_before(s, &out[i - 1]); i--)
+        out[i] = out[i - 1];
+    out[i] = *s;
+}
+
+// Answer a's listings (each joint's values within its limits, all combinations) into out.
+static void ik__closed_list(const ik_closed_form *cf, const ik__closed_answer *a, int branch,
+                            const ik_real *near, const ik_real *weights, ik_closed_solution *out,
+                            int max_out, ik_closed_info *info)
+{
+    ik_real v[6][3];
+    ik_closed_solution s;
+    int cnt[6], idx[6] = { 0 }, j, outside = 0, first = info->total;
+    for (j = 0; j < 6; j++) {
+        cnt[j] = ik__closed_turns(a->q[j], cf->lo[j], cf->hi[j], near ? near[j] : 0, v[j]);
+        if (cnt[j] == 0) { // outside: once, nearest the limits' middle
+            v[j][0] = ik__angle_near(a->q[j], cf->lo[j] / 2 + cf->hi[j] / 2);
+            cnt[j] = 1;
+            outside |= 1 << j;
+        }
+    }
+    for (j = 0; j < 6 && outside; j++) // (outside: listed once, each joint nearest near_state)
+        cnt[j] = 1;
+    s.flags = a->flags | (outside ? 0 : IK_CLOSED_WITHIN_LIMITS);
+    s.outside = outside;
+    s.branch = branch;
+    for (;;) { // every combination, the last joint fastest (the first is the nearest)
+        ik_real d = 0;
+        for (j = 0; j < 6; j++) {
+            ik_real e = v[j][idx[j]] - (near ? near[j] : 0);
+            s.q[j] = v[j][idx[j]];
+            d += (weights ? weights[j] : 1) * e * e;
+        }
+        s.distance = IK_SQRT(d);
+        if (info->total == first && info->count == max_out &&
+            !ik__closed_before(&s, &out[max_out - 1])) {
+            for (j = 0, d = 1; j < 6; j++) // (out is full of nearer ones: only counted)
+                d *= (ik_real)cnt[j];
+            info->total += (int)d;
+            return;
+        }
+        ik__closed_insert(out, max_out, &info->count, &s);
+        info->total++;
+        for (j = 5; j >= 0 && ++idx[j] == cnt[j]; j--)
+            idx[j] = 0;
+        if (j < 0)
+            return;
+    }
+}
+
+// The answers' indices into order, nearest ref first (whole turns and limits aside): listed in
+// this order, a full out skips the farther answers' listings.
+static void ik__closed_order(const ik__closed_answer *ans, int n, const ik_real *ref,
+                             const ik_real *weights, int *order)
+{
+    ik_real d[8];
+    int a, b, j;
+    for (a = 0; a < n; a++) {
+        d[a] = 0;
+        for (j = 0; j < 6; j++) {
+            ik_real e = ik__angle_near(ans[a].q[j], ref[j]) - ref[j];
+            d[a] += (weights ? weights[j] : 1) * e * e;
+        }
+        for (b = a; b > 0 && d[a] < d[order[b - 1]]; b--)
+            order[b] = order[b - 1];
+        order[b] = a;
+    }
+}
+
+// Whether the solve's inputs are usable (see ik_closed_form_solve()).
+static bool ik__closed_inputs_ok(const ik_closed_form *cf, ik_xform target, const ik_real *near,
+                                 const ik_real *weights, int max_out)
+{
+    const ik_real *x = &target.rot.x, *y = &target.pos.x;
+    int j;
+    if ((cf->kind != IK_CLOSED_FORM_SPHERICAL_WRIST && cf->kind != IK_CLOSED_FORM_THREE_PARALLEL) ||
+        max_out < 1 || !ik_quat_is_unit(target.rot, IK_R(1e-4)))
+        return false;
+    for (j = 0; j < 6; j++)
+        if ((j < 4 && !ik__bounded(x[j])) || (j < 3 && !ik__bounded(y[j])) ||
+            (near && !ik__bounded(near[j])) ||
+            (weights && !(ik__bounded(weights[j]) && weights[j] >= 0)))
+            return false;
+    return true;
+}
+
+IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
+                                     const ik_real *near_state, const ik_real *weights,
+                                     ik_closed_solution *out, int max_out, ik_closed_info *info)
+{
+    ik__closed_answer ans[8];
+    ik_real ref[6];
+    ik_mat3 rg;
+    ik_vec3 c;
+    int n, j, order[8];
+    if (!cf || !out || !info)
+        return IK_ERR_NULL_ARG;
+    if (!ik__closed_inputs_ok(cf, target, near_state, weights, max_out))
+        return IK_ERR_BAD_ARG;
+    for (j = 0; j < 6; j++) // (free angles take near_state's)
+        ref[j] = near_state ? ik__angle_near(near_state[j], 0) : 0;
+    // the motion G = target home^-1: its rotation, and where it takes the centre
+    rg = ik_mat3_mul(ik_quat_to_mat3(ik_quat_normalize(target.rot)),
+                     ik_mat3_transpose(ik_quat_to_mat3(cf->home.rot)));
+    c = ik_vec3_add(target.pos, ik_mat3_mul_vec3(rg, ik_vec3_sub(cf->centre, cf->home.pos)));
+    n = cf->kind == IK_CLOSED_FORM_SPHERICAL_WRIST ? ik__closed_spherical(cf, &rg, c, ref, ans)
+                                                   : ik__closed_parallel3(cf, &rg, c, ref, ans);
+    info->count = info->total = 0;
+    info->branches = n;
+    ik__closed_order(ans, n, ref, weights, order);
+    for (j = 0; j < n; j++)
+        ik__closed_list(cf, &ans[order[j]], order[j], near_state, weights, out, max_out, info);
+    info->status = n == 0                ? IK_STATUS_UNREACHABLE
+                   : out[0].outside == 0 ? IK_STATUS_CONVERGED
+                                         : IK_STATUS_LIMITED;
     return IK_OK;
 }
 

@@ -1,6 +1,6 @@
 /* ik.h benchmarks. Prints a table of medians over many runs (the machine is shared and noisy:
    compare rows of one run as ratios, not against figures from another day).
-   Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton | --fabrik] | bench --ccd-weights |
+   Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton | --fabrik | --closed] | bench --ccd-weights |
    bench --ccd-split | bench --damping-range | bench --further | bench --limb-calls=W,K,N |
    bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
@@ -8,7 +8,8 @@
    rank-deficient matrices, DLS iterations with pinned joints); --ball-limits: only the tables of
    ball-joint limits (a projection; CCD and DLS on 7 limited ball joints); --skeleton: only the
    skeleton tables (bench/humanoid.h along a path and on random reachable targets, 100 N problems
-   up to 10,000; cost against the joint count). --limb-calls makes N calls of the limb solver
+   up to 10,000; cost against the joint count); --closed: every solution of a UR5e and a KUKA
+   KR 6 R900 in closed form beside ik_arm_solve (closed_table()). --limb-calls makes N calls of the limb solver
    and nothing else, for instruction counts per solve: W 0 ik_limb_solve with q, 1 prepared with
    q, 2 prepared pose only; K 0 random pose targets, 1 random positions, 2 a path. Per solve:
    (Ir at N = 10000 - Ir at N = 0) / 10000 under valgrind --tool=callgrind.
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include "arms.h"
+#include "industrial.h"
 #ifdef BENCH_CALLGRIND
 #include <valgrind/callgrind.h>
 #endif
@@ -743,6 +745,7 @@ typedef enum bench_mode {
     MODE_BALL_LIMITS,
     MODE_SKELETON,
     MODE_FABRIK,
+    MODE_CLOSED,
     MODE_LIMB_CALLS,
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
@@ -780,9 +783,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
 // Reads every argument once; 0 (and a message) for an unknown or malformed one, or two modes.
 static int parse_args(int argc, char **argv, bench_args *a)
 {
-    static const char *const flags[9] = {
+    static const char *const flags[10] = {
         "",          "--ccd-weights", "--ccd-split", "--damping-range", "--limits",
-        "--further", "--ball-limits", "--skeleton",  "--fabrik"
+        "--further", "--ball-limits", "--skeleton",  "--fabrik",        "--closed"
     };
     int i, f, runs;
     a->mode = MODE_TABLES;
@@ -802,7 +805,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
             continue;
         }
 #endif
-        for (f = 1; f < 9; f++)
+        for (f = 1; f < 10; f++)
             if (strcmp(s, flags[f]) == 0)
                 mode = (bench_mode)f;
         if (mode == MODE_TABLES)
@@ -1751,6 +1754,114 @@ static void fabrik_tables(int runs)
     if (!count_file) // (one dump a solve: not under callgrind)
         fab_convergence_table();
 }
+#ifdef IK__CLOSED_FREE // (closed forms in this ik.h)
+// --closed: every solution of a UR5e and of a KUKA KR 6 R900 (bench/industrial.h) by
+// ik_closed_form_solve() for CLOSED_POSES random reachable poses (states uniform within the
+// limits, -pi..pi at most), median over the poses of ns per solve (CLOSED_INNER calls of each);
+// beside it ik_arm_solve() on the same targets from the zero state (one call each).
+#define CLOSED_POSES 256
+#define CLOSED_INNER 16
+typedef struct closed_case {
+    arm_def arm;
+    ik_closed_form cf;
+    ik_xform target[CLOSED_POSES];
+    ik_closed_solution out[512];
+    int max_out, pose;
+} closed_case;
+
+static void run_closed(void *arg)
+{
+    closed_case *c = (closed_case *)arg;
+    ik_closed_info info;
+    ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, c->max_out, &info);
+    sink += (double)info.count;
+}
+
+// The arm, its closed form and the random targets.
+static void closed_case_make(closed_case *c, industrial_id id)
+{
+    ik_real q[6];
+    int p, j;
+    industrial_build(id, &c->arm);
+    ik_chain_closed_form(&c->arm.chain, &c->cf, NULL);
+    for (p = 0; p < CLOSED_POSES; p++) {
+        for (j = 0; j < 6; j++)
+            q[j] = (ik_real)rnd(c->cf.lo[j] > -ARM_PI ? (double)c->cf.lo[j] : -ARM_PI,
+                                c->cf.hi[j] < ARM_PI ? (double)c->cf.hi[j] : ARM_PI);
+        ik_chain_fk(&c->arm.chain, q, NULL, &c->target[p]);
+    }
+}
+
+// Median over the poses of ns per ik_closed_form_solve(); the mean solutions listed into *listed.
+static double closed_median(closed_case *c, int max_out, double *listed)
+{
+    static double t[CLOSED_POSES];
+    ik_closed_info info;
+    c->max_out = max_out;
+    *listed = 0;
+    for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
+        t[c->pose] = median_ns(run_closed, c, CLOSED_INNER, 1);
+        ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, max_out, &info);
+        *listed += info.count / (double)CLOSED_POSES;
+    }
+    qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
+    return t[CLOSED_POSES / 2];
+}
+
+// Median over the poses of ns per ik_arm_solve() from the zero state; converged into *solved.
+static double closed_arm_median(closed_case *c, int *solved)
+{
+    static double t[CLOSED_POSES];
+    static unsigned char scratch[1 << 15];
+    ik_arm_opts opts = ik_default_arm_opts();
+    int p;
+    *solved = 0;
+    for (p = 0; p < CLOSED_POSES; p++) {
+        ik_real q[6] = { 0, 0, 0, 0, 0, 0 };
+        ik_target target = ik_target_pose(c->target[p]);
+        ik_solve_info info;
+        double t0 = clock_start();
+        ik_arm_solve(&c->arm.chain, &target, &opts, q, scratch, sizeof scratch, &info);
+        t[p] = clock_stop(t0);
+        *solved += info.status == IK_STATUS_CONVERGED;
+    }
+    qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
+    return t[CLOSED_POSES / 2];
+}
+
+static void closed_table(void)
+{
+    static closed_case c;
+    industrial_id ids[2] = { INDUSTRIAL_UR5E, INDUSTRIAL_KR6R900 };
+    ik_closed_form shipped;
+    int k, j, solved;
+    printf("| %d random poses, median ns per solve | the answers, joints -pi..pi (count) | "
+           "shipped limits: the 8 nearest | every listing (count) | ik_arm_solve, one answer "
+           "(converged) |\n",
+           CLOSED_POSES);
+    printf("|---|--:|--:|--:|--:|\n");
+    for (k = 0; k < 2; k++) {
+        double answers, eight, all, arm, n_answers, n_eight, n_all;
+        closed_case_make(&c, ids[k]);
+        shipped = c.cf;
+        for (j = 0; j < 6; j++) // (one listing an answer: the closed form's own cost)
+            c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
+        answers = closed_median(&c, 8, &n_answers);
+        c.cf = shipped;
+        eight = closed_median(&c, 8, &n_eight);
+        all = closed_median(&c, 512, &n_all);
+        arm = closed_arm_median(&c, &solved);
+        printf("| %s (%s) | %.0f (%.2f) | %.0f | %.0f (%.1f) | %.0f (%d) |\n", c.arm.name,
+               k == 0 ? "three parallel axes" : "spherical wrist", answers, n_answers, eight, all,
+               n_all, arm, solved);
+    }
+}
+#else
+static void closed_table(void)
+{
+    printf("(no closed forms in this ik.h)\n");
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -1765,7 +1876,7 @@ int main(int argc, char **argv)
         fprintf(
             stderr,
             "usage: bench [--runs=N] [--instructions=F] [--limits | --ball-limits | --skeleton | "
-            "--fabrik] | "
+            "--fabrik | --closed] | "
             "--further | "
             "--ccd-weights | --ccd-split | --damping-range | "
             "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
@@ -1793,6 +1904,10 @@ int main(int argc, char **argv)
     case MODE_FABRIK:
         print_title(args.runs, "\n");
         fabrik_tables(args.runs);
+        return 0;
+    case MODE_CLOSED:
+        print_title(args.runs, "\n");
+        closed_table();
         return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");
