@@ -145,14 +145,19 @@ static ik_result build_arm(web_scene *s)
     return r;
 }
 
-// The UR5e's joint ranges (and its closed form's): +-180 degrees, or +-360 (full) as shipped.
-static void set_ur_ranges(int full)
+enum { UR_RANGES_HALF, UR_RANGES_FULL, UR_RANGES_ELBOW_UP, UR_RANGES_COUNT };
+
+// The UR5e's joint ranges (and its closed form's): +-180 degrees, +-360 as shipped, or +-180
+// with the elbow (joint 3) at 0 .. 180 degrees only.
+static void set_ur_ranges(int ranges)
 {
     int j;
     for (j = 0; j < 6; j++) {
-        ur_form.hi[j] = ur.joints[j].hi = full ? 2 * IK_PI : IK_PI;
+        ur_form.hi[j] = ur.joints[j].hi = ranges == UR_RANGES_FULL ? 2 * IK_PI : IK_PI;
         ur_form.lo[j] = ur.joints[j].lo = -ur_form.hi[j];
     }
+    if (ranges == UR_RANGES_ELBOW_UP)
+        ur_form.lo[2] = ur.joints[2].lo = 0;
 }
 
 // The UR5e in its usual start (the elbow up, the flange pointing down), limits +-180 degrees
@@ -170,7 +175,7 @@ static ik_result build_ur(web_scene *s)
     }
     if (r == IK_OK && ik_chain_closed_form(&ur.chain, &ur_form, NULL) == IK_CLOSED_FORM_NONE)
         r = IK_ERR_BAD_ARG;
-    set_ur_ranges(0);
+    set_ur_ranges(UR_RANGES_HALF);
     if (r == IK_OK)
         r = ik_chain_fk(&ur.chain, s->home, NULL, &flange);
     ur_rot = flange.rot;
@@ -260,11 +265,14 @@ EMSCRIPTEN_KEEPALIVE int ikw_set_method(int method)
     return 0;
 }
 
-// The UR5e's joint ranges: +-180 degrees (full == 0: each answer listed once) or +-360 as
-// shipped (full != 0: with every whole-turn equivalent). 0.
-EMSCRIPTEN_KEEPALIVE int ikw_set_ur_ranges(int full)
+// The UR5e's joint ranges: 0 +-180 degrees (each answer listed once), 1 +-360 as shipped (with
+// every whole-turn equivalent), 2 +-180 with the elbow at 0 .. 180 (half the answers outside).
+// 0, or -1 for another value.
+EMSCRIPTEN_KEEPALIVE int ikw_set_ur_ranges(int ranges)
 {
-    set_ur_ranges(full);
+    if (ranges < 0 || ranges >= UR_RANGES_COUNT)
+        return -1;
+    set_ur_ranges(ranges);
     return 0;
 }
 

@@ -13,7 +13,7 @@ const METHOD_LABELS = { dls: 'DLS', sdls: 'SDLS', ccd: 'CCD', arm: 'ik_arm_solve
 const CLOSED = { within: 1, shoulder: 2, elbow: 4, wrist: 8 };
 const UR_SHOWN_SIZE = 4 + 6 + 7 * 7;
 const TURN_STEP = Math.PI / 12; // a key press turns the UR5e's flange target by 15 degrees
-const RED = 0xe8543a, BLUE = 0x3a7bd5, YELLOW = 0xf2b134;
+const RED = 0xe8543a, BLUE = 0x3a7bd5, YELLOW = 0xf2b134, MAGENTA = 0xb03a8c;
 
 // Each scene: its index in ik_web.c, whether its model frame is z up, its targets (an effector
 // each, or none: the pole), the camera and the point it looks at (model frame), the radius of
@@ -50,7 +50,7 @@ const state = (window.ikState = {
   iterations: 0, us: 0, positionError: 0, rotationError: 0, solves: 0, frames: 0,
   targets: {}, effectors: {}, pixelErrors: {}, maxPixelError: 0,
   effectorScreen: [0, 0], targetScreen: [0, 0], jointScreens: [], limits: [], jointsNearLimit: 0,
-  urSolutions: [], urListed: 0, urBranches: 0, urPrevious: [], urFullRanges: false, urRotation: [],
+  urSolutions: [], urListed: 0, urBranches: 0, urPrevious: [], urRanges: 'half', urRotation: [],
   error: null, loadPhases: { script: performance.now() }, // (ms from the navigation)
 });
 window.addEventListener('error', (e) => {
@@ -310,7 +310,7 @@ class View {
       const s = sol.list[k + 1];
       g.group.visible = Boolean(s);
       if (!s) return;
-      g.mat.color.setHex(s.outside ? RED : BLUE);
+      g.mat.color.setHex(s.outside ? MAGENTA : BLUE);
       let a = new THREE.Vector3(0, 0, 0.06);
       s.frames.forEach((b, i) => {
         placeBone(g.bones[i], a, b, i === 6 ? 0.012 : 0.022);
@@ -393,8 +393,10 @@ function setScene(name) {
   el('method-row').style.display = name === 'arm' ? '' : 'none';
   el('near-row').style.display = name === 'arm' || name === 'ur5e' ? '' : 'none';
   for (const id of ['ranges-row', 'count-row', 'solutions', 'turn-help']) el(id).style.display = name === 'ur5e' ? '' : 'none';
+  el('error-label').textContent = name === 'ur5e' ? 'largest error' : 'position error';
   el('legend').innerHTML = view.spec.targets.map((t) => `<span class="item"><span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}</span>`).join(' ') +
-    (name === 'ur5e' ? ' <span class="item"><span class="swatch" style="background:#3a7bd5"></span>other solutions</span>' : '') +
+    (name === 'ur5e' ? ' <span class="item"><span class="swatch" style="background:#3a7bd5"></span>other solutions</span>' +
+      ' <span class="item"><span class="swatch" style="background:#b03a8c"></span>outside the limits</span>' : '') +
     (name === 'arm' || name === 'ur5e' ? '<br>joints: <span class="swatch" style="background:#2ecc71"></span>free <span class="swatch" style="background:#e74c3c"></span>at a limit' : '');
   dirty = true;
 }
@@ -408,13 +410,14 @@ function setMethod(name) {
 el('scene').addEventListener('change', (e) => setScene(e.target.value));
 el('method').addEventListener('change', (e) => setMethod(e.target.value));
 el('reset').addEventListener('click', () => { ik.ikw_reset(view.id); dirty = true; });
-function setRanges(full) {
-  ik.ikw_set_ur_ranges(full ? 1 : 0);
-  state.urFullRanges = Boolean(full);
-  el('ranges').value = full ? 'full' : 'half';
+const RANGES = { half: 0, full: 1, elbow: 2 }; // (ikw_set_ur_ranges)
+function setRanges(name) {
+  ik.ikw_set_ur_ranges(RANGES[name]);
+  state.urRanges = name;
+  el('ranges').value = name;
   dirty = true;
 }
-el('ranges').addEventListener('change', (e) => setRanges(e.target.value === 'full'));
+el('ranges').addEventListener('change', (e) => setRanges(e.target.value));
 // the UR5e's flange target turned by keys: Q/E about the vertical, W/S and A/D tilt it
 const TURN_KEYS = { q: [0, 0, 1], e: [0, 0, -1], w: [1, 0, 0], s: [-1, 0, 0], a: [0, 1, 0], d: [0, -1, 0] };
 function rotateTarget(axis, angle) {
@@ -483,7 +486,7 @@ function solve() {
   el('solver').textContent = state.solver;
   el('status').textContent = state.status;
   el('status').className = r.status === 0 ? 'converged' : 'other';
-  el('iterations').textContent = view.name === 'ur5e' ? 'none (closed form)' : r.iterations;
+  el('iterations').textContent = view.name === 'ur5e' ? 'none' : r.iterations;
   el('time').textContent = state.us < 10 ? `${state.us.toFixed(2)} µs` : `${state.us.toFixed(1)} µs`;
   el('error').textContent = `${(r.posErr * 1000).toExponential(1)} mm`;
 }
@@ -562,7 +565,8 @@ window.ikTest = {
   async reset() { ik.ikw_reset(view.id); dirty = true; await nextFrame(); return state; },
   // the UR5e: its flange target turned by degrees about a model-frame axis; its joint ranges
   async rotate(axis, degrees) { rotateTarget(axis, degrees * Math.PI / 180); await nextFrame(); return state; },
-  async setRanges(full) { setRanges(full); await nextFrame(); return state; },
+  // (half: +-180 degrees, full: +-360, elbow: +-180 with the elbow at 0 .. 180)
+  async setRanges(name) { setRanges(name); await nextFrame(); return state; },
   // a drag of target `name` to the screen point to, by synthetic pointer events (a frame a move)
   async drag(name, to, steps = 6) {
     const [x, y] = state.targets[name].screen;

@@ -185,15 +185,25 @@ try {
   checkSolutions('ur5e turned', s);
   s = await drag('ur5e', 'flange', 60, -50);
   checkSolutions('ur5e turned, after a drag', s);
-  await page.screenshot({ path: path.join(SHOTS, 'ur5e.png') });
   // as shipped (+-360 degrees): every answer with its whole-turn equivalents, each drawn once
-  s = await page.evaluate(() => ikTest.setRanges(true).then((x) => JSON.parse(JSON.stringify(x))));
+  s = await page.evaluate(() => ikTest.setRanges('full').then((x) => JSON.parse(JSON.stringify(x))));
   check('ur5e +-360: whole-turn equivalents listed, each answer drawn once', s.urListed > s.urSolutions.length,
         `${s.urListed} listed, ${s.urSolutions.length} drawn`);
   checkSolutions('ur5e +-360', s);
   s = await drag('ur5e-360', 'flange', -40, -30);
   checkSolutions('ur5e +-360 after a drag', s);
-  s = await page.evaluate(() => ikTest.setRanges(false).then((x) => JSON.parse(JSON.stringify(x))));
+  // the elbow limited to 0 .. 180 degrees: the answers with it below 0 flagged outside (and only
+  // those), the solid arm within the limits
+  s = await page.evaluate(() => ikTest.setRanges('elbow').then((x) => JSON.parse(JSON.stringify(x))));
+  const flaggedRight = (x) => (x.outside !== 0) === (x.q[2] < -1e-9) && (x.outside === 0) === ((x.flags & 1) === 1);
+  check('ur5e elbow 0..180: exactly the solutions with the elbow below 0 flagged outside, the solid arm within',
+        s.status === 'converged' && s.urSolutions.some((x) => x.outside) && s.urSolutions.every(flaggedRight) && s.urSolutions[0].outside === 0,
+        s.urSolutions.map((x) => `${(x.q[2] * 180 / Math.PI).toFixed(0)}:${x.outside}`).join(' '));
+  checkSolutions('ur5e elbow 0..180', s);
+  s = await drag('ur5e', 'flange', 40, 30);
+  checkSolutions('ur5e elbow 0..180 after a drag', s);
+  await page.screenshot({ path: path.join(SHOTS, 'ur5e.png') });
+  s = await page.evaluate(() => ikTest.setRanges('half').then((x) => JSON.parse(JSON.stringify(x))));
   // out of reach: no solution, said so, the arm kept
   const kept = s.jointScreens;
   s = await page.evaluate(() => ikTest.setTarget('flange', [1.5, 0, 0.5]).then((x) => JSON.parse(JSON.stringify(x))));
