@@ -510,7 +510,8 @@ function record() {
   state.urSolutions = view.name !== 'ur5e' ? [] : view.solutionList.map((s) => {
     const flange = toScreen(s.frames[6]);
     return { branch: s.branch, flags: s.flags, outside: s.outside, distance: s.distance, q: s.q, flangeScreen: flange,
-             pixelError: Math.hypot(flange[0] - state.targetScreen[0], flange[1] - state.targetScreen[1]) };
+             pixelError: Math.hypot(flange[0] - state.targetScreen[0], flange[1] - state.targetScreen[1]),
+             jointScreens: s.frames.slice(0, 6).map(toScreen) };
   });
   state.jointScreens = Array.from({ length: view.joints }, (_, k) => toScreen(view.frame(k).p));
 }

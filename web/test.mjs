@@ -92,8 +92,9 @@ async function drag(label, name, dx, dy, steps = 6) {
 }
 
 // The UR5e's solutions after a solve: some (when reachable), each one's flange within a pixel of
-// the target, the solid arm (the first) the nearest the state before the solve (among those
-// within the limits, if it is), measured here from the joint values.
+// the target, the solid arm (drawn from the scene's state) the first solution, and that one the
+// nearest the state before the solve (among those within the limits, if it is), measured here
+// from the joint values.
 function checkSolutions(label, s) {
   const list = s.urSolutions;
   const dist = (q) => Math.hypot(...q.map((v, j) => v - s.urPrevious[j]));
@@ -104,6 +105,8 @@ function checkSolutions(label, s) {
         `largest ${worst.toFixed(4)} px of ${list.length}`);
   check(`${label}: every solution meets the flange's pose (position and rotation)`, s.positionError < 1e-9 && s.rotationError < 1e-9,
         `largest errors ${s.positionError.toExponential(1)} m, ${s.rotationError.toExponential(1)} rad`);
+  const apart = Math.max(...s.jointScreens.map((p, k) => Math.hypot(p[0] - list[0].jointScreens[k][0], p[1] - list[0].jointScreens[k][1])));
+  check(`${label}: the solid arm is drawn at the first solution`, apart < 1e-6, `its joints ${apart.toExponential(1)} px apart`);
   const rivals = list.filter((x) => !list[0].outside ? !x.outside : true);
   const nearest = Math.min(...rivals.map((x) => dist(x.q)));
   check(`${label}: the solid arm is the nearest solution`, dist(list[0].q) <= nearest + 1e-12 &&
@@ -183,6 +186,13 @@ try {
   check('ur5e: the flange target turned, converged', s.status === 'converged' && s.maxPixelError < PIXEL &&
         Math.abs(s.urRotation[3]) < 0.99, `${s.status}, rotation ${s.urRotation.map((v) => v.toFixed(3))}`);
   checkSolutions('ur5e turned', s);
+  await page.keyboard.press('q'); // (a key turns it 15 degrees about the vertical)
+  await frames();
+  const turned = s.urRotation;
+  s = await state();
+  check('ur5e: the key Q turns the flange target, converged', s.status === 'converged' &&
+        s.urRotation.some((v, k) => Math.abs(v - turned[k]) > 0.01), `${s.status}, rotation ${s.urRotation.map((v) => v.toFixed(3))}`);
+  checkSolutions('ur5e turned by a key', s);
   s = await drag('ur5e', 'flange', 60, -50);
   checkSolutions('ur5e turned, after a drag', s);
   // as shipped (+-360 degrees): every answer with its whole-turn equivalents, each drawn once
