@@ -289,6 +289,27 @@ EMSCRIPTEN_KEEPALIVE int ikw_rotate_target(double x, double y, double z, double 
     return 0;
 }
 
+// The UR5e's flange target where joint values q1 .. q6 (radians) put the flange. 0, or -1 for a
+// non-finite value.
+EMSCRIPTEN_KEEPALIVE int ikw_ur_target_at(double q1, double q2, double q3, double q4, double q5,
+                                          double q6)
+{
+    const double q[6] = { q1, q2, q3, q4, q5, q6 };
+    ik_real state[6];
+    ik_xform flange;
+    int j;
+    for (j = 0; j < 6; j++) {
+        if (!isfinite(q[j]))
+            return -1;
+        state[j] = (ik_real)q[j];
+    }
+    if (ik_chain_fk(&ur.chain, state, NULL, &flange) != IK_OK)
+        return -1;
+    ur_rot = flange.rot;
+    put_point(scenes[SCENE_UR].target[0], flange.pos);
+    return 0;
+}
+
 // Back to the scene's start: state and targets (the UR5e's flange pointing down again). 0 or -1.
 EMSCRIPTEN_KEEPALIVE int ikw_reset(int scene)
 {

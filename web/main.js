@@ -392,7 +392,7 @@ function setScene(name) {
   el('scene').value = name;
   el('method-row').style.display = name === 'arm' ? '' : 'none';
   el('near-row').style.display = name === 'arm' || name === 'ur5e' ? '' : 'none';
-  for (const id of ['ranges-row', 'count-row', 'solutions', 'turn-help']) el(id).style.display = name === 'ur5e' ? '' : 'none';
+  for (const id of ['ranges-row', 'count-row', 'solutions', 'turn-help', 'singular']) el(id).style.display = name === 'ur5e' ? '' : 'none';
   el('error-label').textContent = name === 'ur5e' ? 'largest error' : 'position error';
   el('legend').innerHTML = view.spec.targets.map((t) => `<span class="item"><span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}</span>`).join(' ') +
     (name === 'ur5e' ? ' <span class="item"><span class="swatch" style="background:#3a7bd5"></span>other solutions</span>' +
@@ -418,6 +418,13 @@ function setRanges(name) {
   dirty = true;
 }
 el('ranges').addEventListener('change', (e) => setRanges(e.target.value));
+// a pose where the UR5e's wrist is singular: joint 5 at 0 puts axes 4 and 6 in line
+const WRIST_SINGULAR = [0.3, -1.8, 1.6, -1.37, 0, 0.4];
+function singularPose() {
+  ik.ikw_ur_target_at(...WRIST_SINGULAR);
+  dirty = true;
+}
+el('singular').addEventListener('click', singularPose);
 // the UR5e's flange target turned by keys: Q/E about the vertical, W/S and A/D tilt it
 const TURN_KEYS = { q: [0, 0, 1], e: [0, 0, -1], w: [1, 0, 0], s: [-1, 0, 0], a: [0, 1, 0], d: [0, -1, 0] };
 function rotateTarget(axis, angle) {
@@ -568,6 +575,7 @@ window.ikTest = {
   async rotate(axis, degrees) { rotateTarget(axis, degrees * Math.PI / 180); await nextFrame(); return state; },
   // (half: +-180 degrees, full: +-360, elbow: +-180 with the elbow at 0 .. 180)
   async setRanges(name) { setRanges(name); await nextFrame(); return state; },
+  async singularPose() { singularPose(); await nextFrame(); return state; },
   // a drag of target `name` to the screen point to, by synthetic pointer events (a frame a move)
   async drag(name, to, steps = 6) {
     const [x, y] = state.targets[name].screen;

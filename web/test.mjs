@@ -214,6 +214,14 @@ try {
   checkSolutions('ur5e elbow 0..180 after a drag', s);
   await page.screenshot({ path: path.join(SHOTS, 'ur5e.png') });
   s = await page.evaluate(() => ikTest.setRanges('half').then((x) => JSON.parse(JSON.stringify(x))));
+  // a wrist-singular pose (joint 5 at 0): exactly the solutions with joint 5 at 0 flagged wrist
+  // singular, every joint value finite
+  s = await page.evaluate(() => ikTest.singularPose().then((x) => JSON.parse(JSON.stringify(x))));
+  check('ur5e: a wrist-singular pose, exactly the solutions with joint 5 at 0 flagged wrist singular, finite',
+        s.urSolutions.some((x) => x.flags & 8) && s.urSolutions.every((x) => ((x.flags & 8) !== 0) === (Math.abs(Math.sin(x.q[4])) < 1e-9)) &&
+        s.urSolutions.every((x) => x.q.every(Number.isFinite)),
+        s.urSolutions.map((x) => `${(x.q[4] * 180 / Math.PI).toFixed(0)}:${x.flags}`).join(' '));
+  checkSolutions('ur5e wrist singular', s);
   // out of reach: no solution, said so, the arm kept
   const kept = s.jointScreens;
   s = await page.evaluate(() => ikTest.setTarget('flange', [1.5, 0, 0.5]).then((x) => JSON.parse(JSON.stringify(x))));
