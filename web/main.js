@@ -394,6 +394,7 @@ function setScene(name) {
   el('near-row').style.display = name === 'arm' || name === 'ur5e' ? '' : 'none';
   for (const id of ['ranges-row', 'count-row', 'solutions', 'turn-help', 'singular']) el(id).style.display = name === 'ur5e' ? '' : 'none';
   el('error-label').textContent = name === 'ur5e' ? 'largest error' : 'position error';
+  el('fabrik-help').style.display = name === 'arm' && state.method === 'fabrik' ? '' : 'none';
   el('legend').innerHTML = view.spec.targets.map((t) => `<span class="item"><span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}</span>`).join(' ') +
     (name === 'ur5e' ? ' <span class="item"><span class="swatch" style="background:#3a7bd5"></span>other solutions</span>' +
       ' <span class="item"><span class="swatch" style="background:#b03a8c"></span>outside the limits</span>' : '') +
@@ -405,6 +406,7 @@ function setMethod(name) {
   state.method = name;
   el('method').value = name;
   SCENES.arm.solver = METHOD_LABELS[name];
+  el('fabrik-help').style.display = name === 'fabrik' ? '' : 'none';
   dirty = true;
 }
 el('scene').addEventListener('change', (e) => setScene(e.target.value));
