@@ -228,6 +228,23 @@ try {
   check('ur5e: a target out of reach has 0 solutions, reported unreachable, the arm kept',
         s.status === 'unreachable' && s.urSolutions.length === 0 && JSON.stringify(s.jointScreens) === JSON.stringify(kept),
         `${s.status}, ${s.urSolutions.length} solutions`);
+  // a drag with the mouse out of reach (to the top right corner; the UR5e reaches 0.85 m): 0
+  // solutions, no error
+  await page.evaluate(() => ikTest.reset());
+  const [fx, fy] = (await state()).targets.flange.screen;
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) {
+    await page.mouse.move(fx + ((WIDTH - 10 - fx) * i) / 6, fy + ((10 - fy) * i) / 6);
+    await frames(1);
+  }
+  await page.mouse.up();
+  await frames(2);
+  s = await state();
+  const far = Math.hypot(...s.targets.flange.model);
+  check('ur5e: a drag out of reach has 0 solutions, reported unreachable, every drawn joint finite',
+        far > 0.9 && s.status === 'unreachable' && s.urSolutions.length === 0 && s.jointScreens.flat().every(Number.isFinite),
+        `target ${far.toFixed(2)} m from the base, ${s.status}, ${s.urSolutions.length} solutions`);
   await page.evaluate(() => ikTest.reset());
 
   // ---- scene 3: the humanoid ----
