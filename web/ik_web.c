@@ -10,7 +10,7 @@
        posture (the rest pose);
      scene 3, the UR5e of bench/industrial.h: every solution of its flange pose
        (ik_closed_form_solve), the nearest the previous state kept as its state; the rotation
-       turned by ikw_rotate_target.
+       turned by ikw_ur_rotate_target.
    Every call is checked: a bad scene or target index returns -1 and changes nothing.
    docs/web.md says how the page uses these. */
 #define IK_IMPLEMENTATION
@@ -59,7 +59,7 @@ static ik_quat arm_rot; // the flange's rotation, kept while its position is dra
 static int arm_method = METHOD_DLS;
 static arm_def ur;
 static ik_closed_form ur_form;
-static ik_quat ur_rot; // the flange's rotation: pointing down, turned by ikw_rotate_target
+static ik_quat ur_rot; // the flange's rotation: pointing down, turned by ikw_ur_rotate_target
 static ik_closed_solution ur_listed[UR_LISTED];
 static ik_closed_info ur_info;
 // what the page draws: shown, total, branches, then per answer (the nearest first) UR_SHOWN_SIZE
@@ -278,7 +278,7 @@ EMSCRIPTEN_KEEPALIVE int ikw_set_ur_ranges(int ranges)
 
 // Turns the UR5e's flange target by angle (radians) about the model frame's axis (x, y, z).
 // 0, or -1 for a bad axis or angle.
-EMSCRIPTEN_KEEPALIVE int ikw_rotate_target(double x, double y, double z, double angle)
+EMSCRIPTEN_KEEPALIVE int ikw_ur_rotate_target(double x, double y, double z, double angle)
 {
     const double n = sqrt(x * x + y * y + z * z);
     ik_vec3 axis;
@@ -367,7 +367,9 @@ static ik_result solve_ur(web_scene *s, ik_solve_info *info)
 {
     ik_result r = ik_closed_form_solve(&ur_form, ik_xform_make(ur_rot, vec(s->target[0])), s->q,
                                        NULL, ur_listed, UR_LISTED, &ur_info);
-    if (r == IK_OK && ur_info.count > 0)
+    if (r != IK_OK)
+        ur_info.count = ur_info.total = ur_info.branches = 0; // (nothing to draw)
+    else if (ur_info.count > 0)
         memcpy(s->q, ur_listed[0].q, sizeof ur_listed[0].q);
     info->status = ur_info.status;
     info->iterations = 0;

@@ -430,7 +430,7 @@ el('singular').addEventListener('click', singularPose);
 // the UR5e's flange target turned by keys: Q/E about the vertical, W/S and A/D tilt it
 const TURN_KEYS = { q: [0, 0, 1], e: [0, 0, -1], w: [1, 0, 0], s: [-1, 0, 0], a: [0, 1, 0], d: [0, -1, 0] };
 function rotateTarget(axis, angle) {
-  ik.ikw_rotate_target(...axis, angle);
+  ik.ikw_ur_rotate_target(...axis, angle);
   dirty = true;
 }
 window.addEventListener('keydown', (e) => {
