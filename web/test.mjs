@@ -202,15 +202,18 @@ try {
   checkSolutions('ur5e +-360', s);
   s = await drag('ur5e-360', 'flange', -40, -30);
   checkSolutions('ur5e +-360 after a drag', s);
-  // the elbow limited to 0 .. 180 degrees: the answers with it below 0 flagged outside (and only
-  // those), the solid arm within the limits
+  // the elbow limited to 0 .. 180 degrees: the answers with it outside that range flagged outside
+  // (and only those), the solid arm within the limits
   s = await page.evaluate(() => ikTest.setRanges('elbow').then((x) => JSON.parse(JSON.stringify(x))));
-  const flaggedRight = (x) => (x.outside !== 0) === (x.q[2] < -1e-9) && (x.outside === 0) === ((x.flags & 1) === 1);
-  check('ur5e elbow 0..180: exactly the solutions with the elbow below 0 flagged outside, the solid arm within',
-        s.status === 'converged' && s.urSolutions.some((x) => x.outside) && s.urSolutions.every(flaggedRight) && s.urSolutions[0].outside === 0,
-        s.urSolutions.map((x) => `${(x.q[2] * 180 / Math.PI).toFixed(0)}:${x.outside}`).join(' '));
+  const flaggedRight = (x) => (x.outside !== 0) === (x.q[2] < -1e-9 || x.q[2] > Math.PI + 1e-9) &&
+                              (x.outside === 0) === ((x.flags & 1) === 1);
+  const checkElbow = (label) => check(`${label}: exactly the solutions with the elbow outside 0 .. 180 flagged outside, the solid arm within`,
+    s.status === 'converged' && s.urSolutions.some((x) => x.outside) && s.urSolutions.every(flaggedRight) && s.urSolutions[0].outside === 0,
+    s.urSolutions.map((x) => `${(x.q[2] * 180 / Math.PI).toFixed(0)}:${x.outside}`).join(' '));
+  checkElbow('ur5e elbow 0..180');
   checkSolutions('ur5e elbow 0..180', s);
   s = await drag('ur5e', 'flange', 40, 30);
+  checkElbow('ur5e elbow 0..180 after a drag');
   checkSolutions('ur5e elbow 0..180 after a drag', s);
   await page.screenshot({ path: path.join(SHOTS, 'ur5e.png') });
   s = await page.evaluate(() => ikTest.setRanges('half').then((x) => JSON.parse(JSON.stringify(x))));
