@@ -3,16 +3,21 @@
    memory as doubles.
      scene 0, the analytic limb: a right arm (ik_limb_solve_prepared), targets: wrist, pole;
      scene 1, the KUKA iiwa 14 of bench/arms.h following a flange pose (position dragged, the
-       rotation kept), by DLS, SDLS (ik_jacobian_solve), CCD (ik_ccd_solve) or ik_arm_solve;
+       rotation kept), by DLS, SDLS (ik_jacobian_solve), CCD (ik_ccd_solve) or ik_arm_solve, or
+       its position by FABRIK (ik_fabrik_solve);
      scene 2, the humanoid of bench/humanoid.h (ik_skeleton_solve): feet (poses, priority 0),
        hands (positions) and the head's look-at point (priority 1), pulled toward a standing
-       posture (the rest pose).
+       posture (the rest pose);
+     scene 3, the UR5e of bench/industrial.h: every solution of its flange pose
+       (ik_closed_form_solve), the nearest the previous state kept as its state; the rotation
+       turned by ikw_ur_rotate_target.
    Every call is checked: a bad scene or target index returns -1 and changes nothing.
    docs/web.md says how the page uses these. */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
 #include "../bench/arms.h"
 #include "../bench/humanoid.h"
+#include "../bench/industrial.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -20,12 +25,16 @@
 #define EMSCRIPTEN_KEEPALIVE // (a native build: gcc checks the file)
 #endif
 
-enum { SCENE_LIMB, SCENE_ARM, SCENE_HUMANOID, SCENE_COUNT };
-enum { METHOD_DLS, METHOD_SDLS, METHOD_CCD, METHOD_ARM, METHOD_COUNT };
+enum { SCENE_LIMB, SCENE_ARM, SCENE_HUMANOID, SCENE_UR, SCENE_COUNT };
+enum { METHOD_DLS, METHOD_SDLS, METHOD_CCD, METHOD_ARM, METHOD_FABRIK, METHOD_COUNT };
 
 #define MAX_FRAMES  (HUMANOID_JOINTS + HUMANOID_EFFECTORS)
 #define MAX_TARGETS HUMANOID_EFFECTORS
 #define REPORT_SIZE 8
+#define UR_LISTED   1024 // solutions listed (whole-turn equivalents too: 736 at a generic pose)
+#define UR_SHOWN    8    // one per closed-form answer
+#define UR_SHOWN_SIZE                                                                              \
+    (4 + 6 + 7 * 7) // branch, flags, outside, distance, q, the joints' and the flange's frames
 
 // What a scene holds: its state, start state (each repeat of a solve starts there), targets
 // (model frame, 3 doubles each) and what the last solve reported.
@@ -48,6 +57,13 @@ static ik_chain limb_chain;
 static arm_def arm;
 static ik_quat arm_rot; // the flange's rotation, kept while its position is dragged
 static int arm_method = METHOD_DLS;
+static arm_def ur;
+static ik_closed_form ur_form;
+static ik_quat ur_rot; // the flange's rotation: pointing down, turned by ikw_ur_rotate_target
+static ik_closed_solution ur_listed[UR_LISTED];
+static ik_closed_info ur_info;
+// what the page draws: shown, total, branches, then per answer (the nearest first) UR_SHOWN_SIZE
+static double ur_shown[3 + UR_SHOWN * UR_SHOWN_SIZE];
 static humanoid human;
 static ik_quat human_feet_rot[2]; // the soles' rotations, kept
 static unsigned char scratch[1 << 17];
@@ -129,6 +145,44 @@ static ik_result build_arm(web_scene *s)
     return r;
 }
 
+enum { UR_RANGES_HALF, UR_RANGES_FULL, UR_RANGES_ELBOW_UP, UR_RANGES_COUNT };
+
+// The UR5e's joint ranges (and its closed form's): +-180 degrees, +-360 as shipped, or +-180
+// with the elbow (joint 3) at 0 .. 180 degrees only.
+static void set_ur_ranges(int ranges)
+{
+    int j;
+    for (j = 0; j < 6; j++) {
+        ur_form.hi[j] = ur.joints[j].hi = ranges == UR_RANGES_FULL ? 2 * IK_PI : IK_PI;
+        ur_form.lo[j] = ur.joints[j].lo = -ur_form.hi[j];
+    }
+    if (ranges == UR_RANGES_ELBOW_UP)
+        ur_form.lo[2] = ur.joints[2].lo = 0;
+}
+
+// The UR5e in its usual start (the elbow up, the flange pointing down), limits +-180 degrees
+// (ikw_set_ur_ranges), its flange pose at that state the target.
+static ik_result build_ur(web_scene *s)
+{
+    static const double start[6] = { 0, -1.8, 1.6, -1.37, -1.5708, 0 };
+    ik_xform flange;
+    ik_result r = industrial_build(INDUSTRIAL_UR5E, &ur);
+    int i;
+    set_sizes(s, 6, 6, 1, 1);
+    for (i = 0; i < 6; i++) {
+        s->home[i] = (ik_real)start[i];
+        s->parents[i] = i - 1;
+    }
+    if (r == IK_OK && ik_chain_closed_form(&ur.chain, &ur_form, NULL) == IK_CLOSED_FORM_NONE)
+        r = IK_ERR_BAD_ARG;
+    set_ur_ranges(UR_RANGES_HALF);
+    if (r == IK_OK)
+        r = ik_chain_fk(&ur.chain, s->home, NULL, &flange);
+    ur_rot = flange.rot;
+    put_point(s->target[0], flange.pos);
+    return r;
+}
+
 // The humanoid standing, the arms raised 45 degrees forward and the elbows bent 70 (example
 // 09's posture); the targets where its effectors are then, the gaze 1.2 m ahead and 0.5 m
 // to the left at eye height.
@@ -172,6 +226,7 @@ EMSCRIPTEN_KEEPALIVE int ikw_init(void)
     r[SCENE_LIMB] = build_limb(&scenes[SCENE_LIMB]);
     r[SCENE_ARM] = build_arm(&scenes[SCENE_ARM]);
     r[SCENE_HUMANOID] = build_humanoid(&scenes[SCENE_HUMANOID]);
+    r[SCENE_UR] = build_ur(&scenes[SCENE_UR]);
     for (i = 0; i < SCENE_COUNT; i++) {
         web_scene *s = &scenes[i];
         memcpy(s->q, s->home, sizeof s->q);
@@ -201,7 +256,7 @@ EMSCRIPTEN_KEEPALIVE int ikw_set_target(int scene, int which, double x, double y
     return 0;
 }
 
-// The arm's solver: 0 DLS, 1 SDLS, 2 CCD, 3 ik_arm_solve. 0 or -1.
+// The arm's solver: 0 DLS, 1 SDLS, 2 CCD, 3 ik_arm_solve, 4 FABRIK. 0 or -1.
 EMSCRIPTEN_KEEPALIVE int ikw_set_method(int method)
 {
     if (method < 0 || method >= METHOD_COUNT)
@@ -210,14 +265,62 @@ EMSCRIPTEN_KEEPALIVE int ikw_set_method(int method)
     return 0;
 }
 
-// Back to the scene's start: state and targets. 0 or -1.
+// The UR5e's joint ranges: 0 +-180 degrees (each answer listed once), 1 +-360 as shipped (with
+// every whole-turn equivalent), 2 +-180 with the elbow at 0 .. 180 (half the answers outside).
+// 0, or -1 for another value.
+EMSCRIPTEN_KEEPALIVE int ikw_set_ur_ranges(int ranges)
+{
+    if (ranges < 0 || ranges >= UR_RANGES_COUNT)
+        return -1;
+    set_ur_ranges(ranges);
+    return 0;
+}
+
+// Turns the UR5e's flange target by angle (radians) about the model frame's axis (x, y, z).
+// 0, or -1 for a bad axis or angle.
+EMSCRIPTEN_KEEPALIVE int ikw_ur_rotate_target(double x, double y, double z, double angle)
+{
+    const double n = sqrt(x * x + y * y + z * z);
+    ik_vec3 axis;
+    if (!(n > 0) || !isfinite(n) || !isfinite(angle))
+        return -1;
+    axis = ik_vec3_make((ik_real)(x / n), (ik_real)(y / n), (ik_real)(z / n));
+    ur_rot = ik_quat_normalize(ik_quat_mul(ik_quat_from_axis_angle(axis, (ik_real)angle), ur_rot));
+    return 0;
+}
+
+// The UR5e's flange target where joint values q1 .. q6 (radians) put the flange. 0, or -1 for a
+// non-finite value.
+EMSCRIPTEN_KEEPALIVE int ikw_ur_target_at(double q1, double q2, double q3, double q4, double q5,
+                                          double q6)
+{
+    const double q[6] = { q1, q2, q3, q4, q5, q6 };
+    ik_real state[6];
+    ik_xform flange;
+    int j;
+    for (j = 0; j < 6; j++) {
+        if (!isfinite(q[j]))
+            return -1;
+        state[j] = (ik_real)q[j];
+    }
+    if (ik_chain_fk(&ur.chain, state, NULL, &flange) != IK_OK)
+        return -1;
+    ur_rot = flange.rot;
+    put_point(scenes[SCENE_UR].target[0], flange.pos);
+    return 0;
+}
+
+// Back to the scene's start: state and targets (the UR5e's flange pointing down again). 0 or -1.
 EMSCRIPTEN_KEEPALIVE int ikw_reset(int scene)
 {
     web_scene *s = scene_at(scene);
+    ik_xform flange;
     if (!s)
         return -1;
     memcpy(s->q, s->home, sizeof s->q);
     memcpy(s->target, s->home_target, sizeof s->target);
+    if (scene == SCENE_UR && ik_chain_fk(&ur.chain, s->home, NULL, &flange) == IK_OK)
+        ur_rot = flange.rot;
     return 0;
 }
 
@@ -241,6 +344,12 @@ static ik_result solve_arm(web_scene *s, ik_solve_info *info)
         opts.max_sweeps = 500;
         return ik_ccd_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
     }
+    if (arm_method == METHOD_FABRIK) { // (the flange's position: see docs/web.md)
+        ik_fabrik_opts opts = ik_default_fabrik_opts();
+        t = ik_target_position(vec(s->target[0]));
+        opts.max_iterations = 500;
+        return ik_fabrik_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info, NULL);
+    }
     if (arm_method == METHOD_ARM) {
         ik_arm_opts opts = ik_default_arm_opts();
         return ik_arm_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
@@ -251,6 +360,20 @@ static ik_result solve_arm(web_scene *s, ik_solve_info *info)
         opts.max_iterations = 200;
         return ik_jacobian_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
     }
+}
+
+// Every solution of the UR5e's flange pose, listed nearest the state first; the first taken.
+static ik_result solve_ur(web_scene *s, ik_solve_info *info)
+{
+    ik_result r = ik_closed_form_solve(&ur_form, ik_xform_make(ur_rot, vec(s->target[0])), s->q,
+                                       NULL, ur_listed, UR_LISTED, &ur_info);
+    if (r != IK_OK)
+        ur_info.count = ur_info.total = ur_info.branches = 0; // (nothing to draw)
+    else if (ur_info.count > 0)
+        memcpy(s->q, ur_listed[0].q, sizeof ur_listed[0].q);
+    info->status = ur_info.status;
+    info->iterations = 0;
+    return r;
 }
 
 static ik_result solve_humanoid(web_scene *s, ik_solve_info *info)
@@ -273,16 +396,49 @@ static ik_result solve_humanoid(web_scene *s, ik_solve_info *info)
                              sizeof scratch, info, NULL);
 }
 
+// The first listed solution of each closed-form answer (nearest first): its branch, flags,
+// outside bits, distance, q, and its joints' and flange's frames, into ur_shown; the largest
+// position and rotation errors of these solutions into the scene's report.
+static void record_ur_solutions(web_scene *s)
+{
+    ik_xform f[7];
+    ik_quat miss;
+    ik_real position_error;
+    int i, j, seen = 0, shown = 0;
+    s->report[2] = s->report[3] = 0;
+    for (i = 0; i < ur_info.count && shown < UR_SHOWN; i++) {
+        const ik_closed_solution *c = &ur_listed[i];
+        double *out = ur_shown + 3 + shown * UR_SHOWN_SIZE;
+        if (seen & (1 << c->branch))
+            continue;
+        seen |= 1 << c->branch;
+        put3(out, c->branch, c->flags, c->outside);
+        out[3] = (double)c->distance;
+        for (j = 0; j < 6; j++)
+            out[4 + j] = (double)c->q[j];
+        ik_chain_fk(&ur.chain, c->q, f, &f[6]);
+        for (j = 0; j < 7; j++)
+            put_frame(out + 10 + 7 * j, f[j]);
+        miss = ik_quat_mul(ik_quat_conjugate(ur_rot), f[6].rot);
+        position_error = ik_vec3_length(ik_vec3_sub(f[6].pos, vec(s->target[0])));
+        s->report[2] = fmax(s->report[2], (double)position_error);
+        s->report[3] = fmax(s->report[3], (double)ik_quat_to_axis_angle(miss, NULL));
+        shown++;
+    }
+    put3(ur_shown, shown, ur_info.total, ur_info.branches);
+}
+
 // Every joint's frame and every effector's after a solve, and the joints' distance to their
 // limits (a fraction of the range; 0.5 for a joint without limits).
 static void record_frames(int scene, web_scene *s)
 {
     ik_xform f[MAX_FRAMES];
+    const arm_def *a = scene == SCENE_ARM ? &arm : &ur;
     int i, n = s->joints;
     if (scene == SCENE_LIMB)
         ik_chain_fk(&limb_chain, s->q, f, &f[3]);
-    else if (scene == SCENE_ARM)
-        ik_chain_fk(&arm.chain, s->q, f, &f[7]);
+    else if (scene == SCENE_ARM || scene == SCENE_UR)
+        ik_chain_fk(&a->chain, s->q, f, &f[n]);
     else {
         ik_skeleton_fk(&human.skeleton, s->q, f);
         for (i = 0; i < HUMANOID_EFFECTORS; i++)
@@ -290,8 +446,8 @@ static void record_frames(int scene, web_scene *s)
     }
     for (i = 0; i < n + s->effectors; i++)
         put_frame(s->frames[i], f[i]);
-    for (i = 0; scene == SCENE_ARM && i < n; i++) {
-        const double lo = (double)arm.joints[i].lo, hi = (double)arm.joints[i].hi;
+    for (i = 0; (scene == SCENE_ARM || scene == SCENE_UR) && i < n; i++) {
+        const double lo = (double)a->joints[i].lo, hi = (double)a->joints[i].hi;
         const double v = (double)s->q[i], d = v - lo < hi - v ? v - lo : hi - v;
         s->limits[i] = d / (hi - lo);
     }
@@ -313,14 +469,17 @@ EMSCRIPTEN_KEEPALIVE int ikw_solve(int scene, int repeats, int again)
         memcpy(s->start, s->q, sizeof s->q);
     for (k = 0; k < repeats && r == IK_OK; k++) {
         memcpy(s->q, s->start, sizeof s->q);
-        r = scene == SCENE_LIMB  ? solve_limb(s, &info)
-            : scene == SCENE_ARM ? solve_arm(s, &info)
-                                 : solve_humanoid(s, &info);
+        r = scene == SCENE_LIMB       ? solve_limb(s, &info)
+            : scene == SCENE_ARM      ? solve_arm(s, &info)
+            : scene == SCENE_HUMANOID ? solve_humanoid(s, &info)
+                                      : solve_ur(s, &info);
     }
     s->report[0] = r == IK_OK ? (double)info.status : (double)r;
     s->report[1] = info.iterations;
     s->report[2] = (double)info.position_error;
     s->report[3] = (double)info.rotation_error;
+    if (scene == SCENE_UR)
+        record_ur_solutions(s);
     record_frames(scene, s);
     return (int)s->report[0];
 }
@@ -348,6 +507,30 @@ EMSCRIPTEN_KEEPALIVE int *ikw_parents(int scene)
 {
     web_scene *s = scene_at(scene);
     return s ? s->parents : NULL;
+}
+
+// The UR5e's solutions (record_ur_solutions), its state before the last solve (where the
+// solutions' distances are measured from) and its flange target's rotation (x y z w).
+EMSCRIPTEN_KEEPALIVE double *ikw_ur_solutions(void)
+{
+    return ur_shown;
+}
+
+EMSCRIPTEN_KEEPALIVE double *ikw_ur_previous(void)
+{
+    static double previous[6];
+    int j;
+    for (j = 0; j < 6; j++)
+        previous[j] = (double)scenes[SCENE_UR].start[j];
+    return previous;
+}
+
+EMSCRIPTEN_KEEPALIVE double *ikw_ur_rotation(void)
+{
+    static double rot[4];
+    put3(rot, (double)ur_rot.x, (double)ur_rot.y, (double)ur_rot.z);
+    rot[3] = (double)ur_rot.w;
+    return rot;
 }
 
 EMSCRIPTEN_KEEPALIVE double *ikw_report(int scene)

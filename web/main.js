@@ -7,9 +7,13 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 const STATUS = ['converged', 'max iterations', 'stalled', 'unreachable', 'limited'];
-const METHODS = { dls: 0, sdls: 1, ccd: 2, arm: 3 };
-const METHOD_LABELS = { dls: 'DLS', sdls: 'SDLS', ccd: 'CCD', arm: 'ik_arm_solve' };
-const RED = 0xe8543a, BLUE = 0x3a7bd5, YELLOW = 0xf2b134;
+const METHODS = { dls: 0, sdls: 1, ccd: 2, arm: 3, fabrik: 4 };
+const METHOD_LABELS = { dls: 'DLS', sdls: 'SDLS', ccd: 'CCD', arm: 'ik_arm_solve', fabrik: 'FABRIK (position)' };
+// the closed forms' flags (ik_closed_flag) and a solution's size in ikw_ur_solutions (ik_web.c)
+const CLOSED = { within: 1, shoulder: 2, elbow: 4, wrist: 8 };
+const UR_SHOWN_SIZE = 4 + 6 + 7 * 7;
+const TURN_STEP = Math.PI / 12; // a key press turns the UR5e's flange target by 15 degrees
+const RED = 0xe8543a, BLUE = 0x3a7bd5, YELLOW = 0xf2b134, MAGENTA = 0xb03a8c;
 
 // Each scene: its index in ik_web.c, whether its model frame is z up, its targets (an effector
 // each, or none: the pole), the camera and the point it looks at (model frame), the radius of
@@ -34,6 +38,11 @@ const SCENES = {
     ],
     camera: [1.9, 1.55, 3.0], look: [0.1, 0.9, 0.5], size: 0.045,
   },
+  ur5e: {
+    id: 3, zUp: true, solver: 'ik_closed_form_solve',
+    targets: [{ name: 'flange', color: RED, effector: 0 }],
+    camera: [0.25, -1.55, 0.95], look: [-0.5, -0.05, 0.28], size: 0.045,
+  },
 };
 
 const state = (window.ikState = {
@@ -41,6 +50,7 @@ const state = (window.ikState = {
   iterations: 0, us: 0, positionError: 0, rotationError: 0, solves: 0, frames: 0,
   targets: {}, effectors: {}, pixelErrors: {}, maxPixelError: 0,
   effectorScreen: [0, 0], targetScreen: [0, 0], jointScreens: [], limits: [], jointsNearLimit: 0,
+  urSolutions: [], urListed: 0, urBranches: 0, urPrevious: [], urRanges: 'half', urRotation: [],
   error: null, loadPhases: { script: performance.now() }, // (ms from the navigation)
 });
 window.addEventListener('error', (e) => {
@@ -140,7 +150,8 @@ class View {
       return m;
     });
     if (name === 'limb') this.buildLimb();
-    if (name === 'arm') this.buildArm();
+    if (name === 'arm' || name === 'ur5e') this.buildArm();
+    if (name === 'ur5e') this.buildGhosts();
     if (name === 'humanoid') this.buildHumanoid();
   }
   bone(color, r) {
@@ -182,18 +193,37 @@ class View {
     this.root.add(stand, foot);
   }
   buildArm() {
-    const base = new THREE.Mesh(new THREE.CylinderGeometry(0.12, 0.14, 0.06, 32), material(0x4d5660));
+    const n = this.joints, r = this.name === 'ur5e' ? 0.75 : 1; // (the UR5e is smaller)
+    const base = new THREE.Mesh(new THREE.CylinderGeometry(0.12 * r, 0.14 * r, 0.06, 32), material(0x4d5660));
     base.rotation.x = Math.PI / 2;
     base.position.z = 0.03;
     base.castShadow = true;
     this.root.add(base);
     this.links = [];
-    for (let i = 0; i <= 7; i++) this.links.push(this.bone(0xf2f2f0, i === 7 ? 0.02 : 0.04));
+    for (let i = 0; i <= n; i++) this.links.push(this.bone(0xf2f2f0, (i === n ? 0.02 : 0.04) * r));
     this.jointBalls = [];
-    for (let i = 0; i < 7; i++) this.jointBalls.push(this.ball(0x2ecc71, i < 6 ? 0.055 : 0.035));
+    for (let i = 0; i < n; i++) this.jointBalls.push(this.ball(0x2ecc71, (i < n - 1 ? 0.055 : 0.035) * r));
     const axes = new THREE.AxesHelper(0.1);
     this.flangeAxes = axes;
     this.root.add(axes);
+  }
+  // the UR5e's other solutions, translucent (blue within the limits, red outside), and the
+  // flange target's orientation (its axes, longer than the flange's)
+  buildGhosts() {
+    this.ghosts = [];
+    for (let k = 1; k < 8; k++) {
+      const mat = material(BLUE, { transparent: true, opacity: 0.22, depthWrite: false });
+      const bones = [], balls = [];
+      for (let i = 0; i <= this.joints; i++) bones.push(mesh(boneGeometry, mat, 1));
+      for (let i = 0; i < this.joints; i++) balls.push(mesh(ballGeometry, mat, 0.03));
+      const group = new THREE.Group();
+      group.add(...bones, ...balls);
+      group.traverse((m) => { m.castShadow = false; });
+      this.root.add(group);
+      this.ghosts.push({ group, bones, balls, mat });
+    }
+    this.targetAxes = new THREE.AxesHelper(0.16);
+    this.root.add(this.targetAxes);
   }
   buildHumanoid() {
     this.skel = [];
@@ -227,7 +257,8 @@ class View {
     this.spec.targets.forEach((t, k) => this.targetMeshes[k].position.copy(this.target(k)));
     this.spec.targets.filter((t) => t.effector !== undefined).forEach((t, k) => this.effectorMeshes[k].position.copy(this.effectorPoint(t)));
     if (this.name === 'limb') this.updateLimb();
-    if (this.name === 'arm') this.updateArm();
+    if (this.name === 'arm' || this.name === 'ur5e') this.updateArm();
+    if (this.name === 'ur5e') this.updateGhosts();
     if (this.name === 'humanoid') this.updateHumanoid();
   }
   updateLimb() {
@@ -238,27 +269,69 @@ class View {
     this.setLine(this.poleLine, e, this.target(1));
   }
   updateArm() {
+    const n = this.joints;
     let a = new THREE.Vector3(0, 0, 0.06);
-    for (let i = 0; i <= 7; i++) {
+    for (let i = 0; i <= n; i++) {
       const b = this.frame(i).p;
       placeBone(this.links[i], a, b, this.links[i].userData.r);
       a = b;
     }
-    const limits = f64(ik.ikw_limits(this.id), 7);
+    const limits = f64(ik.ikw_limits(this.id), n);
     state.limits = Array.from(limits);
     state.jointsNearLimit = state.limits.filter((v) => v < 0.05).length; // (5% of the range)
     const free = new THREE.Color(0x2ecc71), near = new THREE.Color(0xe74c3c), mid = new THREE.Color(0xf1c40f);
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < n; i++) {
       const m = this.jointBalls[i];
       m.position.copy(this.frame(i).p);
       const x = Math.min(limits[i] / 0.2, 1); // 0 at a limit, 1 from a fifth of the range in
       m.material.color.copy(x < 0.5 ? near.clone().lerp(mid, x * 2) : mid.clone().lerp(free, x * 2 - 1));
     }
     state.jointColors = this.jointBalls.map((m) => `#${m.material.color.getHexString()}`);
-    el('near').textContent = `${state.jointsNearLimit} of 7`;
-    const fl = this.frame(7);
+    el('near').textContent = `${state.jointsNearLimit} of ${n}`;
+    const fl = this.frame(n);
     this.flangeAxes.position.copy(fl.p);
     this.flangeAxes.quaternion.copy(fl.q);
+  }
+  // The UR5e's solutions (ikw_ur_solutions: the nearest first, then one per closed-form answer):
+  // the first is the arm drawn solid (its state), the others drawn as ghosts.
+  solutions() {
+    const head = f64(ik.ikw_ur_solutions(), 3);
+    const all = f64(ik.ikw_ur_solutions(), 3 + head[0] * UR_SHOWN_SIZE);
+    return { listed: head[1], branches: head[2], list: Array.from({ length: head[0] }, (_, k) => {
+      const o = 3 + k * UR_SHOWN_SIZE;
+      const frames = Array.from({ length: 7 }, (_, j) => new THREE.Vector3(all[o + 10 + 7 * j], all[o + 11 + 7 * j], all[o + 12 + 7 * j]));
+      return { branch: all[o], flags: all[o + 1], outside: all[o + 2], distance: all[o + 3],
+               q: Array.from(all.subarray(o + 4, o + 10)), frames };
+    }) };
+  }
+  updateGhosts() {
+    const sol = this.solutions();
+    this.ghosts.forEach((g, k) => {
+      const s = sol.list[k + 1];
+      g.group.visible = Boolean(s);
+      if (!s) return;
+      g.mat.color.setHex(s.outside ? MAGENTA : BLUE);
+      let a = new THREE.Vector3(0, 0, 0.06);
+      s.frames.forEach((b, i) => {
+        placeBone(g.bones[i], a, b, i === 6 ? 0.012 : 0.022);
+        if (i < 6) g.balls[i].position.copy(b);
+        a = b;
+      });
+    });
+    const r = f64(ik.ikw_ur_rotation(), 4);
+    this.targetAxes.position.copy(this.target(0));
+    this.targetAxes.quaternion.set(r[0], r[1], r[2], r[3]);
+    state.urRotation = Array.from(r);
+    state.urListed = sol.listed;
+    state.urBranches = sol.branches;
+    state.urPrevious = Array.from(f64(ik.ikw_ur_previous(), 6));
+    this.solutionList = sol.list;
+    const flags = (s) => [s.outside ? 'outside limits' : 'within limits',
+      ...Object.entries(CLOSED).filter(([k, v]) => k !== 'within' && s.flags & v).map(([k]) => `${k} singular`)].join(', ');
+    el('count').textContent = sol.listed > sol.list.length ? `${sol.list.length} (${sol.listed} with whole turns)` : sol.list.length;
+    el('solutions').innerHTML = (sol.list.length ? '<div>joint angles (degrees)</div>' : '') +
+      sol.list.map((s, k) => `<div class="${s.outside ? 'out' : ''}">${k ? 'ghost' : '<b>solid</b>'} ` +
+      `${s.q.map((v) => Math.round(v * 180 / Math.PI)).join(' ')}: ${flags(s)}</div>`).join('');
   }
   updateHumanoid() {
     for (const { i, m } of this.skel) placeBone(m, this.frame(this.parents[i]).p, this.frame(i).p, m.userData.r);
@@ -276,12 +349,12 @@ class View {
 
 // warm the solvers' code up (the browser compiles hot WebAssembly functions again, faster):
 // each scene solved many times from its start, the arm with each method from a moved target
-for (const id of [0, 2]) {
+for (const id of [0, 2, 3]) {
   ik.ikw_solve(id, 1, 0);
   ik.ikw_solve(id, 300, 1);
   ik.ikw_reset(id);
 }
-for (let m = 3; m >= 0; m--) {
+for (let m = 4; m >= 0; m--) {
   const t = f64(ik.ikw_targets(1), 3);
   ik.ikw_set_method(m);
   ik.ikw_set_target(1, 0, t[0] + 0.03, t[1] + 0.03, t[2]);
@@ -318,9 +391,14 @@ function setScene(name) {
   controls.update();
   el('scene').value = name;
   el('method-row').style.display = name === 'arm' ? '' : 'none';
-  el('near-row').style.display = name === 'arm' ? '' : 'none';
+  el('near-row').style.display = name === 'arm' || name === 'ur5e' ? '' : 'none';
+  for (const id of ['ranges-row', 'count-row', 'solutions', 'turn-help', 'singular']) el(id).style.display = name === 'ur5e' ? '' : 'none';
+  el('error-label').textContent = name === 'ur5e' ? 'largest error' : 'position error';
+  el('fabrik-help').style.display = name === 'arm' && state.method === 'fabrik' ? '' : 'none';
   el('legend').innerHTML = view.spec.targets.map((t) => `<span class="item"><span class="swatch" style="background:#${t.color.toString(16).padStart(6, '0')}"></span>${t.name}</span>`).join(' ') +
-    (name === 'arm' ? '<br>joints: <span class="swatch" style="background:#2ecc71"></span>free <span class="swatch" style="background:#e74c3c"></span>at a limit' : '');
+    (name === 'ur5e' ? ' <span class="item"><span class="swatch" style="background:#3a7bd5"></span>other solutions</span>' +
+      ' <span class="item"><span class="swatch" style="background:#b03a8c"></span>outside the limits</span>' : '') +
+    (name === 'arm' || name === 'ur5e' ? '<br>joints: <span class="swatch" style="background:#2ecc71"></span>free <span class="swatch" style="background:#e74c3c"></span>at a limit' : '');
   dirty = true;
 }
 function setMethod(name) {
@@ -328,11 +406,37 @@ function setMethod(name) {
   state.method = name;
   el('method').value = name;
   SCENES.arm.solver = METHOD_LABELS[name];
+  el('fabrik-help').style.display = name === 'fabrik' ? '' : 'none';
   dirty = true;
 }
 el('scene').addEventListener('change', (e) => setScene(e.target.value));
 el('method').addEventListener('change', (e) => setMethod(e.target.value));
 el('reset').addEventListener('click', () => { ik.ikw_reset(view.id); dirty = true; });
+const RANGES = { half: 0, full: 1, elbow: 2 }; // (ikw_set_ur_ranges)
+function setRanges(name) {
+  ik.ikw_set_ur_ranges(RANGES[name]);
+  state.urRanges = name;
+  el('ranges').value = name;
+  dirty = true;
+}
+el('ranges').addEventListener('change', (e) => setRanges(e.target.value));
+// a pose where the UR5e's wrist is singular: joint 5 at 0 puts axes 4 and 6 in line
+const WRIST_SINGULAR = [0.3, -1.8, 1.6, -1.37, 0, 0.4];
+function singularPose() {
+  ik.ikw_ur_target_at(...WRIST_SINGULAR);
+  dirty = true;
+}
+el('singular').addEventListener('click', singularPose);
+// the UR5e's flange target turned by keys: Q/E about the vertical, W/S and A/D tilt it
+const TURN_KEYS = { q: [0, 0, 1], e: [0, 0, -1], w: [1, 0, 0], s: [-1, 0, 0], a: [0, 1, 0], d: [0, -1, 0] };
+function rotateTarget(axis, angle) {
+  ik.ikw_ur_rotate_target(...axis, angle);
+  dirty = true;
+}
+window.addEventListener('keydown', (e) => {
+  const axis = TURN_KEYS[e.key.toLowerCase()];
+  if (view.name === 'ur5e' && axis && e.target.tagName !== 'SELECT') rotateTarget(axis, TURN_STEP);
+});
 
 // ---- dragging a target --------------------------------------------------------------------------
 const raycaster = new THREE.Raycaster();
@@ -391,7 +495,7 @@ function solve() {
   el('solver').textContent = state.solver;
   el('status').textContent = state.status;
   el('status').className = r.status === 0 ? 'converged' : 'other';
-  el('iterations').textContent = r.iterations;
+  el('iterations').textContent = view.name === 'ur5e' ? 'none' : r.iterations;
   el('time').textContent = state.us < 10 ? `${state.us.toFixed(2)} µs` : `${state.us.toFixed(1)} µs`;
   el('error').textContent = `${(r.posErr * 1000).toExponential(1)} mm`;
 }
@@ -412,6 +516,12 @@ function record() {
     if (first) [state.effectorScreen, state.targetScreen, first] = [eff, target, false];
   });
   state.maxPixelError = worst;
+  state.urSolutions = view.name !== 'ur5e' ? [] : view.solutionList.map((s) => {
+    const flange = toScreen(s.frames[6]);
+    return { branch: s.branch, flags: s.flags, outside: s.outside, distance: s.distance, q: s.q, flangeScreen: flange,
+             pixelError: Math.hypot(flange[0] - state.targetScreen[0], flange[1] - state.targetScreen[1]),
+             jointScreens: s.frames.slice(0, 6).map(toScreen) };
+  });
   state.jointScreens = Array.from({ length: view.joints }, (_, k) => toScreen(view.frame(k).p));
 }
 let waiting = [];
@@ -463,6 +573,11 @@ window.ikTest = {
     return state;
   },
   async reset() { ik.ikw_reset(view.id); dirty = true; await nextFrame(); return state; },
+  // the UR5e: its flange target turned by degrees about a model-frame axis; its joint ranges
+  async rotate(axis, degrees) { rotateTarget(axis, degrees * Math.PI / 180); await nextFrame(); return state; },
+  // (half: +-180 degrees, full: +-360, elbow: +-180 with the elbow at 0 .. 180)
+  async setRanges(name) { setRanges(name); await nextFrame(); return state; },
+  async singularPose() { singularPose(); await nextFrame(); return state; },
   // a drag of target `name` to the screen point to, by synthetic pointer events (a frame a move)
   async drag(name, to, steps = 6) {
     const [x, y] = state.targets[name].screen;

@@ -91,6 +91,29 @@ async function drag(label, name, dx, dy, steps = 6) {
   return s;
 }
 
+// The UR5e's solutions after a solve: some (when reachable), each one's flange within a pixel of
+// the target, the solid arm (drawn from the scene's state) the first solution, and that one the
+// nearest the state before the solve (among those within the limits, if it is), measured here
+// from the joint values.
+function checkSolutions(label, s) {
+  const list = s.urSolutions;
+  const dist = (q) => Math.hypot(...q.map((v, j) => v - s.urPrevious[j]));
+  const worst = Math.max(...list.map((x) => x.pixelError));
+  check(`${label}: solutions listed`, list.length > 0 && list.length <= 8 && s.urBranches === list.length,
+        `${list.length} drawn, ${s.urListed} listed with whole turns, ${s.urBranches} closed-form answers`);
+  check(`${label}: every solution's flange within ${PIXEL} px of the target`, worst < PIXEL,
+        `largest ${worst.toFixed(4)} px of ${list.length}`);
+  check(`${label}: every solution meets the flange's pose (position and rotation)`, s.positionError < 1e-9 && s.rotationError < 1e-9,
+        `largest errors ${s.positionError.toExponential(1)} m, ${s.rotationError.toExponential(1)} rad`);
+  const apart = Math.max(...s.jointScreens.map((p, k) => Math.hypot(p[0] - list[0].jointScreens[k][0], p[1] - list[0].jointScreens[k][1])));
+  check(`${label}: the solid arm is drawn at the first solution`, apart < 1e-6, `its joints ${apart.toExponential(1)} px apart`);
+  const rivals = list.filter((x) => !list[0].outside ? !x.outside : true);
+  const nearest = Math.min(...rivals.map((x) => dist(x.q)));
+  check(`${label}: the solid arm is the nearest solution`, dist(list[0].q) <= nearest + 1e-12 &&
+        Math.abs(dist(list[0].q) - list[0].distance) < 1e-9,
+        `${dist(list[0].q).toFixed(4)} rad from the previous state, the others from ${list.slice(1).map((x) => dist(x.q).toFixed(2)).join(' ')}`);
+}
+
 try {
   // ---- load ----
   const t0 = Date.now();
@@ -119,7 +142,7 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'limb.png') });
 
   // ---- scene 2: the robot arm, each solver ----
-  for (const method of ['dls', 'sdls', 'ccd', 'arm']) {
+  for (const method of ['dls', 'sdls', 'ccd', 'arm', 'fabrik']) {
     await page.evaluate(async (m) => { await ikTest.setScene('arm'); await ikTest.reset(); await ikTest.setMethod(m); }, method);
     await frames();
     s = await state();
@@ -149,6 +172,82 @@ try {
   // a target out of reach: not converged, said so
   s = await page.evaluate(() => ikTest.setTarget('flange', [2, 0, 0.5]).then((x) => JSON.parse(JSON.stringify(x))));
   check('arm: a target out of reach is reported, not converged', s.status !== 'converged', s.status);
+  await page.evaluate(() => ikTest.reset());
+
+  // ---- the UR5e: every closed-form solution ----
+  await page.evaluate(() => ikTest.setScene('ur5e'));
+  await frames();
+  s = await state();
+  check('ur5e: converged at the start', s.status === 'converged' && s.maxPixelError < PIXEL, s.status);
+  checkSolutions('ur5e at the start', s);
+  s = await drag('ur5e', 'flange', -70, 40);
+  checkSolutions('ur5e after a drag', s);
+  s = await page.evaluate(() => ikTest.rotate([1, 0, 0], 30).then((x) => JSON.parse(JSON.stringify(x))));
+  check('ur5e: the flange target turned, converged', s.status === 'converged' && s.maxPixelError < PIXEL &&
+        Math.abs(s.urRotation[3]) < 0.99, `${s.status}, rotation ${s.urRotation.map((v) => v.toFixed(3))}`);
+  checkSolutions('ur5e turned', s);
+  await page.keyboard.press('q'); // (a key turns it 15 degrees about the vertical)
+  await frames();
+  const turned = s.urRotation;
+  s = await state();
+  check('ur5e: the key Q turns the flange target, converged', s.status === 'converged' &&
+        s.urRotation.some((v, k) => Math.abs(v - turned[k]) > 0.01), `${s.status}, rotation ${s.urRotation.map((v) => v.toFixed(3))}`);
+  checkSolutions('ur5e turned by a key', s);
+  s = await drag('ur5e', 'flange', 60, -50);
+  checkSolutions('ur5e turned, after a drag', s);
+  // as shipped (+-360 degrees): every answer with its whole-turn equivalents, each drawn once
+  s = await page.evaluate(() => ikTest.setRanges('full').then((x) => JSON.parse(JSON.stringify(x))));
+  check('ur5e +-360: whole-turn equivalents listed, each answer drawn once', s.urListed > s.urSolutions.length,
+        `${s.urListed} listed, ${s.urSolutions.length} drawn`);
+  checkSolutions('ur5e +-360', s);
+  s = await drag('ur5e-360', 'flange', -40, -30);
+  checkSolutions('ur5e +-360 after a drag', s);
+  // the elbow limited to 0 .. 180 degrees: the answers with it outside that range flagged outside
+  // (and only those), the solid arm within the limits
+  s = await page.evaluate(() => ikTest.setRanges('elbow').then((x) => JSON.parse(JSON.stringify(x))));
+  const flaggedRight = (x) => (x.outside !== 0) === (x.q[2] < -1e-9 || x.q[2] > Math.PI + 1e-9) &&
+                              (x.outside === 0) === ((x.flags & 1) === 1);
+  const checkElbow = (label) => check(`${label}: exactly the solutions with the elbow outside 0 .. 180 flagged outside, the solid arm within`,
+    s.status === 'converged' && s.urSolutions.some((x) => x.outside) && s.urSolutions.every(flaggedRight) && s.urSolutions[0].outside === 0,
+    s.urSolutions.map((x) => `${(x.q[2] * 180 / Math.PI).toFixed(0)}:${x.outside}`).join(' '));
+  checkElbow('ur5e elbow 0..180');
+  checkSolutions('ur5e elbow 0..180', s);
+  s = await drag('ur5e', 'flange', 40, 30);
+  checkElbow('ur5e elbow 0..180 after a drag');
+  checkSolutions('ur5e elbow 0..180 after a drag', s);
+  await page.screenshot({ path: path.join(SHOTS, 'ur5e.png') });
+  s = await page.evaluate(() => ikTest.setRanges('half').then((x) => JSON.parse(JSON.stringify(x))));
+  // a wrist-singular pose (joint 5 at 0): exactly the solutions with joint 5 at 0 flagged wrist
+  // singular, every joint value finite
+  s = await page.evaluate(() => ikTest.singularPose().then((x) => JSON.parse(JSON.stringify(x))));
+  check('ur5e: a wrist-singular pose, exactly the solutions with joint 5 at 0 flagged wrist singular, finite',
+        s.urSolutions.some((x) => x.flags & 8) && s.urSolutions.every((x) => ((x.flags & 8) !== 0) === (Math.abs(Math.sin(x.q[4])) < 1e-9)) &&
+        s.urSolutions.every((x) => x.q.every(Number.isFinite)),
+        s.urSolutions.map((x) => `${(x.q[4] * 180 / Math.PI).toFixed(0)}:${x.flags}`).join(' '));
+  checkSolutions('ur5e wrist singular', s);
+  // out of reach: no solution, said so, the arm kept
+  const kept = s.jointScreens;
+  s = await page.evaluate(() => ikTest.setTarget('flange', [1.5, 0, 0.5]).then((x) => JSON.parse(JSON.stringify(x))));
+  check('ur5e: a target out of reach has 0 solutions, reported unreachable, the arm kept',
+        s.status === 'unreachable' && s.urSolutions.length === 0 && JSON.stringify(s.jointScreens) === JSON.stringify(kept),
+        `${s.status}, ${s.urSolutions.length} solutions`);
+  // a drag with the mouse out of reach (to the top right corner; the UR5e reaches 0.85 m): 0
+  // solutions, no error
+  await page.evaluate(() => ikTest.reset());
+  const [fx, fy] = (await state()).targets.flange.screen;
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) {
+    await page.mouse.move(fx + ((WIDTH - 10 - fx) * i) / 6, fy + ((10 - fy) * i) / 6);
+    await frames(1);
+  }
+  await page.mouse.up();
+  await frames(2);
+  s = await state();
+  const far = Math.hypot(...s.targets.flange.model);
+  check('ur5e: a drag out of reach has 0 solutions, reported unreachable, every drawn joint finite',
+        far > 0.9 && s.status === 'unreachable' && s.urSolutions.length === 0 && s.jointScreens.flat().every(Number.isFinite),
+        `target ${far.toFixed(2)} m from the base, ${s.status}, ${s.urSolutions.length} solutions`);
   await page.evaluate(() => ikTest.reset());
 
   // ---- scene 3: the humanoid ----
@@ -192,7 +291,7 @@ try {
     const us = list.map((x) => x[0]), its = list.map((x) => x[1]);
     console.log(`solve time while dragging, ${key}: median ${median(us).toFixed(2)} us, largest ${Math.max(...us).toFixed(2)} us; iterations median ${median(its)}, largest ${Math.max(...its)} (${list.length} solves)`);
   }
-  console.log(`screenshots: ${SHOTS}/{limb,arm,humanoid}.png`);
+  console.log(`screenshots: ${SHOTS}/{limb,arm,ur5e,humanoid}.png`);
 } catch (e) {
   check('the test ran to its end', false, e.stack);
 }
