@@ -166,7 +166,7 @@ WEB_FILES = $(WEB)/ik_web.wasm $(WEB)/index.html $(WEB)/main.js $(WEB)/three.mod
             $(WEB)/three.core.js $(WEB)/addons/controls/OrbitControls.js
 web: $(WEB_FILES)
 
-$(WEB)/ik_web.wasm: web/ik_web.c ik.h bench/arms.h bench/humanoid.h
+$(WEB)/ik_web.wasm: web/ik_web.c ik.h bench/arms.h bench/humanoid.h bench/industrial.h
 	@mkdir -p $(dir $@)
 	NODE_PATH=/usr/share/nodejs $(EMCC) -std=c99 $(WARN) -O2 --no-entry -o $@ web/ik_web.c
 $(WEB)/index.html $(WEB)/main.js: $(WEB)/%: web/%
