@@ -495,6 +495,8 @@ if have make; then
 | skeleton, 4 position effectors" "$SMOKE/bench/bench" --skeleton --runs=1
     smoke bench-fabrik "| chain            | ns per joint per iteration
 | chain            | solver | 1e-2" "$SMOKE/bench/bench" --fabrik --runs=1
+    smoke fabrik-iiwa "position target:" sh -c "$CC0 -std=c99 $WARN -O2 -o $SMOKE/fabrik_iiwa \
+        web/fabrik_iiwa.c -lm && $SMOKE/fabrik_iiwa"
     if have node && have npm; then
         smoke bench-three-ik "| links | ik.h solved to 1e-5 in 100 iterations | THREE.IK solved" \
             env THREE_IK_OUT="$SMOKE/three-ik" CC="$CC0" sh bench/three_ik.sh 20
@@ -517,7 +519,7 @@ pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
     smoke arm-tools "| chain | start | ik.h solved |
 | iiwa14 | random | " arm_pipeline
     [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
-        "make bench, each bench mode, make bench-three-ik, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
+        "make bench, each bench mode, make bench-three-ik, web/fabrik_iiwa.c, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
     echo "note: make bench-kdl and bench-kdl-tree not run (they install Orocos KDL; run by hand)"
 else
     echo "skip the commands of README.md and docs/: make not found"
