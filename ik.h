@@ -145,6 +145,13 @@
                          attempts run out or the caller's stop callback says so (ik.h reads no
                          clock). Every joint within its limits. docs/benchmarks.md has its solve
                          rates on the KUKA iiwa, Franka Panda and UR5 against Orocos KDL.
+       ik_closed_form_solve() every solution of a 6R arm in closed form, for arms with a
+                         spherical wrist and axes 2, 3 parallel (ABB, KUKA KR, Fanuc, Staubli) or
+                         with axes 2, 3, 4 parallel (the UR family), recognised from the chain's
+                         geometry by ik_chain_closed_form() (which says why where it cannot): up
+                         to 8 answers with their whole-turn equivalents within the limits,
+                         flagged for limits and singularities, nearest a given state first
+                         (docs/closed-forms.md).
        ik_skeleton_solve() Jacobian IK on a tree of joints (ik_skeleton: the joints and their
                          parents; a chain is the one-branch case, a floating root four joints)
                          with several effectors at once: positions, full poses, aims (look-at),
