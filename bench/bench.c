@@ -1560,7 +1560,7 @@ static void skeleton_tables(int runs)
 // ---- --fabrik: FABRIK's cost per iteration, and iterations and time to a tolerance against CCD
 // and DLS (docs/fabrik.md)
 
-#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 12 // (FABRIK: after 0.12.0; raise with the version)
+#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 13 // (FABRIK: 0.13.0)
 
 #define FAB_KINDS 3 // free ball joints, free z/y hinges, hinges (+-2) and ball joints in a cone
 
