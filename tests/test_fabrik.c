@@ -724,6 +724,68 @@ static void test_fabrik_skeleton_reach(void)
     }
 }
 
+// Bad input: the errors in order, q and the infos untouched; AIM, DIRECTION, FREE_AXIS refused;
+// the size query's bytes enough from any alignment.
+static void test_fabrik_skeleton_bad_input(void)
+{
+    ik_joint j[4];
+    int parents[4] = { -1, 0, 1, 1 }, bad_parents[4] = { -1, 0, 2, 1 };
+    ik_real q[12] = { IK_R(0.1), IK_R(0.2), IK_R(0.3), 0, 0, IK_R(0.1), 0, 0, 0, 0, 0, 0 }, q0[12];
+    ik_skeleton s, bad_s;
+    ik_effector e[2], bad[2];
+    ik_effector_info ei[2], ei0[2];
+    ik_fabrik_opts o = ik_default_fabrik_opts(), bad_o = o;
+    ik_solve_info info;
+    size_t need;
+    int i, kind;
+    for (i = 0; i < 4; i++)
+        j[i] = ik_joint_ball(ik_xform_translation(ik_vec3_make(i ? 1 : 0, i == 3, 0)));
+    s = ik_skeleton_make(j, parents, 4);
+    bad_s = ik_skeleton_make(j, bad_parents, 4);
+    e[0] = ik_effector_make(2, ik_xform_identity(), IK_EFFECTOR_POSITION, ik_vec3_make(2, 1, 0));
+    e[1] = ik_effector_make(3, ik_xform_identity(), IK_EFFECTOR_POSE, ik_vec3_make(1, 2, 0));
+    need = ik_skeleton_fabrik_scratch_size(&s, e, 2);
+    CHECK(need > 0 && need <= sizeof fab_scratch);
+    CHECK(ik_skeleton_fabrik_scratch_size(&bad_s, e, 2) == 0);
+    CHECK(ik_skeleton_fabrik_scratch_size(&s, NULL, 2) == 0);
+    CHECK(ik_skeleton_fabrik_scratch_size(&s, e, 0) == 0);
+    memcpy(q0, q, sizeof q);
+    memset(ei, 0x5a, sizeof ei);
+    memcpy(ei0, ei, sizeof ei);
+    bad_o.max_iterations = 0;
+    memcpy(bad, e, sizeof bad);
+    bad[1].target.x = (ik_real)NAN;
+    CHECK(ik_skeleton_fabrik_solve(&s, bad, 2, &o, q, fab_scratch, need, &info, ei) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_fabrik_solve(&bad_s, e, 2, &o, q, fab_scratch, need, &info, ei) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_fabrik_solve(NULL, e, 2, &o, q, fab_scratch, need, &info, ei) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_fabrik_solve(&s, NULL, 2, &o, q, fab_scratch, need, &info, ei) ==
+          IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_fabrik_solve(&s, e, 0, &o, q, fab_scratch, need, &info, ei) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_fabrik_solve(&s, e, 2, &bad_o, q, fab_scratch, need, &info, ei) ==
+          IK_ERR_BAD_OPTS);
+    CHECK(ik_skeleton_fabrik_solve(&s, e, 2, &o, q, fab_scratch, need - 1 - sizeof(ik_real), &info,
+                                   ei) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_skeleton_fabrik_solve(&s, e, 2, &o, q, NULL, need, &info, ei) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_fabrik_solve(&s, e, 2, &o, q, fab_scratch, need, &info,
+                                   (ik_effector_info *)(void *)q) == IK_ERR_BAD_ARG);
+    for (kind = IK_EFFECTOR_AIM; kind <= IK_EFFECTOR_FREE_AXIS; kind++) {
+        memcpy(bad, e, sizeof bad);
+        bad[0].kind = (ik_effector_kind)kind;
+        CHECK(ik_skeleton_fabrik_solve(&s, bad, 2, &o, q, fab_scratch, need, &info, ei) ==
+              IK_ERR_BAD_ARG);
+    }
+    CHECK(memcmp(q, q0, sizeof q) == 0);
+    CHECK(memcmp(ei, ei0, sizeof ei) == 0);
+    // the exact size is enough, from any alignment
+    CHECK(ik_skeleton_fabrik_solve(&s, e, 2, &o, q, fab_scratch + 1, need, &info, ei) == IK_OK);
+    for (i = 0; i < 12; i++)
+        CHECK(test_finite((double)q[i]));
+}
+
 void test_fabrik(void);
 void test_fabrik(void)
 {
@@ -738,4 +800,5 @@ void test_fabrik(void)
     RUN(test_fabrik_random_inputs);
     RUN(test_fabrik_skeleton_chain);
     RUN(test_fabrik_skeleton_reach);
+    RUN(test_fabrik_skeleton_bad_input);
 }
