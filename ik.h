@@ -7904,8 +7904,6 @@ typedef struct ik__fabrik_work {
     bool lean;                // free ball joints, a point each, position target: points only
     bool slides;              // a prismatic joint moves: the lengths change
     ik_real pos_err, rot_err; // the state's errors
-    ik_mat3 base_rot;         // where the forward-reaching pass puts the root frame
-    ik_vec3 base;             // and its origin
 } ik__fabrik_work;
 
 // Where a solve works: a state per joint; the points, their places and lengths; q; in reals.
@@ -8278,8 +8276,6 @@ static void ik__fabrik_reverse(ik__fabrik_work *w)
         hp = ik_vec3_sub(gp, ik_mat3_mul_vec3(hr, f->offset));
         ik__fabrik_aim(w, f, &aim, &aim_rot, &eff);
     }
-    w->base_rot = hr;
-    w->base = hp;
 }
 
 // The backward-reaching pass, root to tip, as forward kinematics: each joint's frame before its
