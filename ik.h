@@ -129,6 +129,8 @@
                          and ball limits clamped on the way), joint values written back: free
                          ball chains a few tens of ns per joint per iteration, converging in tens
                          of iterations; hinge chains slower and less often (docs/fabrik.md).
+                         ik_skeleton_fabrik_solve() is FABRIK on a skeleton with several position
+                         and pose effectors (sub-bases: branches' goals fitted to their offers).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
