@@ -1294,8 +1294,10 @@ IKDEF size_t ik_skeleton_fabrik_scratch_size(const ik_skeleton *skeleton,
 // is a chain solved by ik_fabrik_solve()'s passes and joint steps (limits, ball limits, frozen
 // joints alike). Each iteration's forward-reaching pass goes from the branches' ends to the root:
 // a branch's end goes to the weighted centroid of where its effectors and the branches hanging
-// from it put it (weight: position_weight, times 1/100 for priority 1 while priority 0 has
-// effectors); the backward-reaching pass goes out from the root through every branch. POSITION
+// from it put it, its rotation fitted to them (weight: position_weight, times 1/100 for priority
+// 1 while priority 0 has effectors; the last fifth of max_iterations kept for priority 0 alone
+// where the rest ends with it not met); the backward-reaching pass goes out from the root
+// through every branch. POSITION
 // and POSE effectors (the first effector on a joint gives that branch's orientation; a POSE's
 // rotation with rotation_weight 0 is not sought); AIM, DIRECTION and FREE_AXIS: IK_ERR_BAD_ARG.
 // Joints not on the way to an effector keep their values; the others (a floating root's too)
@@ -8917,12 +8919,13 @@ static void ik__fabrik_tree_backward(ik__fabrik_tree *t)
 }
 
 // Every effector's errors now; the stopping error (the weighted distances, plus the angles times
-// the skeleton's size); *met: every effector within the tolerances.
-static ik_real ik__fabrik_tree_measure(ik__fabrik_tree *t, bool *met)
+// the skeleton's size), *first its priority 0 part; *met: every effector within the tolerances.
+static ik_real ik__fabrik_tree_measure(ik__fabrik_tree *t, bool *met, ik_real *first)
 {
-    ik_real err = 0;
+    ik_real err = 0, term;
     int k;
     *met = true;
+    *first = 0;
     for (k = 0; k < t->count; k++) {
         const ik__effector_goal *g = &t->goals[k];
         const ik__fabrik_branch *br = &t->branches[t->branch_of[g->joint]];
@@ -8935,49 +8938,97 @@ static ik_real ik__fabrik_tree_measure(ik__fabrik_tree *t, bool *met)
         e.rot = goal.use_rotation ? ik__quat_from_mat3(&br->end_rot) : ik_quat_identity();
         ik__pose_error(&goal, e, 1, 1, 0, &t->pos_err[k], &t->rot_err[k]);
         t->pos_err[k] = g->pos_rows ? t->pos_err[k] : 0;
-        err += (g->pw * t->pos_err[k] + g->rw * t->rot_err[k] * t->scale) *
-               (t->weights[k] < g->pw ? IK__CCD_LOW : 1); // (priority 1's factor)
+        term = g->pw * t->pos_err[k] + g->rw * t->rot_err[k] * t->scale;
+        if (t->weights[k] < g->pw) // (priority 1's factor)
+            term *= IK__CCD_LOW;
+        else
+            *first += term;
+        err += term;
         *met =
             *met && t->pos_err[k] <= t->o->tolerance && t->rot_err[k] <= t->o->rotation_tolerance;
     }
     return err;
 }
 
-// The iterations until every effector is met, stalled (3 in a row without min_improvement) or
-// max_iterations; one branch with one effector: ik_fabrik_solve()'s loop.
-static ik_status ik__fabrik_tree_run(ik__fabrik_tree *t, const ik_effector *e, int *iterations)
+// Whether every effector of priority 0 (a full weight) is within the tolerances.
+static bool ik__fabrik_tree_first_met(const ik__fabrik_tree *t)
+{
+    int k;
+    for (k = 0; k < t->count; k++)
+        if (t->weights[k] == t->goals[k].pw &&
+            !(t->pos_err[k] <= t->o->tolerance && t->rot_err[k] <= t->o->rotation_tolerance))
+            return false;
+    return true;
+}
+
+// Whether err or its priority 0 part first is below the least so far (best[2]) by the fraction
+// min_improvement (fresh: the first measure), and the least so far updated.
+static bool ik__fabrik_improved(ik_real best[2], ik_real err, ik_real first,
+                                ik_real min_improvement, bool fresh)
+{
+    bool better =
+        fresh || err < best[0] * (1 - min_improvement) || first < best[1] * (1 - min_improvement);
+    best[0] = fresh || err < best[0] ? err : best[0];
+    best[1] = fresh || first < best[1] ? first : best[1];
+    return better;
+}
+
+// The iterations until every effector is met, stalled (3 in a row that lower neither the error
+// nor its priority 0 part by min_improvement) or max_iterations. With two priorities the last
+// fifth is kept: where the rest ends with priority 0 not met, priority 0 alone goes on (priority
+// 1's weights 0), else every effector.
+static ik_status ik__fabrik_tree_iterate(ik__fabrik_tree *t, int *iterations)
 {
     const ik_fabrik_opts *o = t->o;
-    ik_real best, err;
-    ik_status status;
-    int idle = 0;
-    bool met;
-    if (ik__fabrik_tree_single(t, e)) {
-        ik__fabrik_branch *br = &t->branches[0];
-        ik_target in = ik_target_position(e[0].target);
-        in.rot = e[0].target_rot;
-        in.use_rotation = br->target.use_rotation;
-        (void)ik__target_prepare(&in, &br->target);
-        if (e[0].blend < 1) // (the blended goal)
-            br->target.pos = t->goals[0].pos;
-        if (e[0].blend < 1 && in.use_rotation)
-            br->target.rot = ik__quat_unitize(ik__quat_from_mat3(&br->pose_rot));
-        br->w.target_rot = ik__quat_to_mat3_unit(br->target.rot);
-        status = ik__fabrik_converge(&br->w, o, ik__length_scale(ik__chain_reach(&br->chain)),
-                                     iterations);
-        ik__fabrik_branch_end(br);
-        ik__fabrik_tree_measure(t, &met);
-        return status;
-    }
-    best = ik__fabrik_tree_measure(t, &met);
-    for (*iterations = 0; !met && idle < 3 && *iterations < o->max_iterations; ++*iterations) {
+    ik_real best[2] = { 0, 0 }, err, first;
+    int idle = 0, k, last = o->max_iterations;
+    bool met, low = false, fresh = true;
+    for (k = 0; k < t->count; k++)
+        low = low || t->weights[k] < t->goals[k].pw;
+    last -= low ? o->max_iterations / 5 : 0;
+    for (*iterations = 0;; ++*iterations) {
+        err = ik__fabrik_tree_measure(t, &met, &first);
+        if (met)
+            return IK_STATUS_CONVERGED;
+        idle = ik__fabrik_improved(best, err, first, o->min_improvement, fresh) ? 0 : idle + 1;
+        fresh = false;
+        if (idle >= 3 || *iterations == last) {
+            if (!low || *iterations == o->max_iterations)
+                return idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
+            for (k = 0; !ik__fabrik_tree_first_met(t) && k < t->count; k++)
+                t->weights[k] = t->weights[k] < t->goals[k].pw ? 0 : t->weights[k]; // (alone)
+            low = false;
+            last = o->max_iterations;
+            fresh = true;
+        }
         ik__fabrik_tree_forward(t);
         ik__fabrik_tree_backward(t);
-        err = ik__fabrik_tree_measure(t, &met);
-        idle = err < best * (1 - o->min_improvement) ? 0 : idle + 1;
-        best = err < best ? err : best;
     }
-    return met ? IK_STATUS_CONVERGED : idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
+}
+
+// The solve: one branch with one effector by ik_fabrik_solve()'s loop, else the tree's.
+static ik_status ik__fabrik_tree_run(ik__fabrik_tree *t, const ik_effector *e, int *iterations)
+{
+    ik__fabrik_branch *br = &t->branches[0];
+    ik_target in = ik_target_position(e[0].target);
+    ik_status status;
+    ik_real first;
+    bool met;
+    if (!ik__fabrik_tree_single(t, e))
+        return ik__fabrik_tree_iterate(t, iterations);
+    in.rot = e[0].target_rot;
+    in.use_rotation = br->target.use_rotation;
+    (void)ik__target_prepare(&in, &br->target);
+    if (e[0].blend < 1) // (the blended goal)
+        br->target.pos = t->goals[0].pos;
+    if (e[0].blend < 1 && in.use_rotation)
+        br->target.rot = ik__quat_unitize(ik__quat_from_mat3(&br->pose_rot));
+    br->w.target_rot = ik__quat_to_mat3_unit(br->target.rot);
+    status = ik__fabrik_converge(&br->w, t->o, ik__length_scale(ik__chain_reach(&br->chain)),
+                                 iterations);
+    ik__fabrik_branch_end(br);
+    ik__fabrik_tree_measure(t, &met, &first);
+    return status;
 }
 
 // A skeleton solve's info (the largest errors) and each effector's, from their errors.
