@@ -1300,8 +1300,8 @@ IKDEF size_t ik_skeleton_fabrik_scratch_size(const ik_skeleton *skeleton,
 // through every branch. POSITION
 // and POSE effectors (the first effector on a joint gives that branch's orientation; a POSE's
 // rotation with rotation_weight 0 is not sought); AIM, DIRECTION and FREE_AXIS: IK_ERR_BAD_ARG.
-// Joints not on the way to an effector keep their values; the others (a floating root's too)
-// move like any joint of a chain. Blend as ik_skeleton_solve(). Converged when every effector is
+// Joints not on the way to an effector only go into their limits; the others (a floating root's
+// too) move like any joint of a chain. Blend as ik_skeleton_solve(). Converged when every effector is
 // within the tolerances; stalled, max iterations and unreachable as ik_skeleton_ccd_solve() (the
 // error: the weighted sum of each effector's distance plus its angle times the skeleton's size).
 // info (may be NULL): the iterations and the largest errors; out_effectors (may be NULL): each
@@ -8759,6 +8759,30 @@ static void ik__fabrik_tree_goals(ik__fabrik_tree *t, const ik_skeleton *s, cons
     }
 }
 
+// The values in q of the joints on no branch (kids: ik__fabrik_tree_split()'s) into their limits,
+// as a branch's joints are loaded (a ball with a limit projected into it).
+static void ik__fabrik_tree_clamp(ik__fabrik_tree *t, const ik_skeleton *s, const int *kids)
+{
+    int i;
+    for (i = 0; i < s->joint_count; i++) {
+        const ik_joint *j = &s->joints[i];
+        ik_real *v = t->q + t->state_at[i];
+        ik_vec3 e;
+        if (kids[i] > 0 || t->branch_of[i] >= 0) // (on a branch)
+            continue;
+        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+            v[0] = ik__clamp(v[0], j->lo, j->hi);
+        if (j->type != IK_JOINT_BALL || !j->limit)
+            continue;
+        e = ik__quat_log(ik_ball_limit_project(
+            j->limit,
+            ik__quat_unit_or_normalize(ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2])))));
+        v[0] = e.x;
+        v[1] = e.y;
+        v[2] = e.z;
+    }
+}
+
 // The solve in base (ik__fabrik_tree_reals()) from q_io.
 static void ik__fabrik_tree_init(ik__fabrik_tree *t, const ik_skeleton *s, const ik_effector *e,
                                  int count, const ik_fabrik_opts *o, int dof, ik_real *base,
@@ -8792,6 +8816,7 @@ static void ik__fabrik_tree_init(ik__fabrik_tree *t, const ik_skeleton *s, const
     for (i = 0; i + 1 < s->joint_count; i++)
         t->state_at[i + 1] = t->state_at[i] + ik_joint_type_dof(s->joints[i].type);
     ik__fabrik_tree_split(t, s, e, ints + 2 * n, ints + 3 * n, ints + 4 * n);
+    ik__fabrik_tree_clamp(t, s, ints + 3 * n);
     ik__fabrik_tree_load(t, s, e, joints, t->rot_err + count);
     ik__fabrik_tree_goals(t, s, e, frames);
 }

@@ -684,8 +684,9 @@ static void test_fabrik_skeleton_reach(void)
 {
     static const char *names[4] = { "ball, position", "mixed, position", "ball, pose",
                                     "mixed, pose" };
-    // (of 200; measured 122, 64, 141, 81; float, to 1e-4: 121, 58, 138, 80; docs/fabrik.md)
-    static const int least[4][2] = { { 118, 116 }, { 60, 55 }, { 136, 133 }, { 77, 76 } };
+    // (of 200; measured 122, 64, 141, 81 with gcc, 117, 61, 141, 87 with clang -O1; float, to
+    // 1e-4: 121, 58, 138, 80; docs/fabrik.md)
+    static const int least[4][2] = { { 112, 112 }, { 56, 53 }, { 134, 131 }, { 75, 74 } };
     test_rng r = { 5151 };
     int kind, trial;
     for (kind = 0; kind < 4; kind++) {
@@ -822,9 +823,56 @@ static void test_fabrik_skeleton_priorities(void)
     printf("  fabrik priorities: priority 0 nearer than with equal priorities in %d of %d, met in "
            "%d (equal priorities: %d)\n",
            nearer, runs, met_first, met_equal);
-    // (measured 170 and 154 against 99, float 149 and 149 against 99; without the last fifth for
-    // priority 0 alone, met in 62)
-    CHECK(nearer >= (int)TOL(165, 145) && met_first >= (int)TOL(150, 145) && met_first > met_equal);
+    // (measured 170 and 154 against 99 with gcc, 163 and 155 against 92 with clang -O1, 171 and
+    // 147 with gcc -Ofast, float 149 and 149 against 99; without the last fifth for priority 0
+    // alone, met in 62)
+    CHECK(nearer >= (int)TOL(156, 142) && met_first >= (int)TOL(143, 142) && met_first > met_equal);
+}
+
+// 600 random valid problems on random trees: 1 to 4 effectors (position or pose) with weights 0
+// or random, blends, priorities, targets anywhere (at the root, far away), starts up to 4 outside
+// the limits (the joints on no effector's path too), 1 to 5 iterations, tolerance 0: IK_OK, q
+// finite and within the limits, the infos finite.
+static void test_fabrik_skeleton_random_inputs(void)
+{
+    test_rng r = { 7373 };
+    int trial, k, bad = 0;
+    for (trial = 0; trial < 600; trial++) {
+        ik_joint j[MAXJ];
+        int parents[MAXJ], n = 1 + (int)(test_rng_next(&r) % 16), count = 1 + trial % 4, i;
+        ik_real q[MAXDOF], truth[MAXDOF];
+        ik_chain c;
+        ik_skeleton s = fab_tree(&r, j, parents, n, trial % 2 ? F_MIXED : F_BALL, trial % 3, &c);
+        ik_effector e[4];
+        ik_effector_info ei[4];
+        ik_solve_info info;
+        ik_fabrik_opts o = ik_default_fabrik_opts();
+        o.tolerance = o.rotation_tolerance = 0;
+        o.max_iterations = 1 + trial % 5;
+        fab_state(&r, &c, truth);
+        fab_tree_effectors(&r, &s, truth, count,
+                           trial % 3 ? IK_EFFECTOR_POSITION : IK_EFFECTOR_POSE, e);
+        for (k = 0; k < count; k++) {
+            double pick = test_rng_uniform(&r, 0, 1);
+            e[k].target = pick < 0.2   ? ik_vec3_zero()
+                          : pick < 0.4 ? ik_vec3_scale(test_rng_vec3(&r, -1, 1), 1000)
+                                       : e[k].target;
+            e[k].position_weight = pick > 0.9 ? 0 : (ik_real)test_rng_uniform(&r, 0.01, 10);
+            e[k].rotation_weight = pick < 0.1 ? 0 : 1;
+            e[k].blend = (ik_real)test_rng_uniform(&r, 0, 1);
+            e[k].priority = (int)(test_rng_next(&r) % 2);
+        }
+        for (i = 0; i < ik_chain_dof(&c); i++)
+            q[i] = truth[i] + (ik_real)test_rng_uniform(&r, -4, 4);
+        CHECK(fab_skel_solve(&s, e, count, &o, q, &info, ei) == IK_OK);
+        bad += !fab_within(&c, q);
+        for (i = 0; i < ik_chain_dof(&c); i++)
+            bad += !test_finite((double)q[i]);
+        for (k = 0; k < count; k++)
+            bad += !test_finite((double)ei[k].position_error) ||
+                   !test_finite((double)ei[k].rotation_error);
+    }
+    CHECK(bad == 0);
 }
 
 void test_fabrik(void);
@@ -843,4 +891,5 @@ void test_fabrik(void)
     RUN(test_fabrik_skeleton_reach);
     RUN(test_fabrik_skeleton_priorities);
     RUN(test_fabrik_skeleton_bad_input);
+    RUN(test_fabrik_skeleton_random_inputs);
 }
