@@ -8559,7 +8559,7 @@ typedef struct ik__fabrik_tree {
     ik__effector_goal *goals;    // [count] the effectors' goals, blended from the start
     ik_real *weights;            // [count] their weights in the centroids
     ik_real *pos_err, *rot_err;  // [count] their errors now
-    ik_real *q;                  // [dof] the state (the joints on no branch: as given)
+    ik_real *q;                  // [dof] the state (the joints on no branch: clamped)
     int *branch_of;              // [n] the branch a joint ends (-1: none)
     int *state_at;               // [n] each joint's first value in q
     int branch_count, count, dof;
