@@ -129,6 +129,8 @@
                          and ball limits clamped on the way), joint values written back: free
                          ball chains a few tens of ns per joint per iteration, converging in tens
                          of iterations; hinge chains slower and less often (docs/fabrik.md).
+                         ik_skeleton_fabrik_solve() is FABRIK on a skeleton with several position
+                         and pose effectors (sub-bases: branches' goals fitted to their offers).
        ik_jacobian_solve() Jacobian IK on any chain, position or full pose: damped least squares
                          (default: adaptive damping near singularities), SVD pseudo-inverse,
                          selectively damped least squares, or the Jacobian transpose. Ball joints
@@ -1372,6 +1374,39 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
                                 const ik_fabrik_opts *opts, ik_real *q, void *scratch,
                                 size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
+
+// Bytes of scratch ik_skeleton_fabrik_solve() needs for this skeleton and effector count (any
+// effectors' kinds and joints; 0 if the skeleton is invalid, effectors NULL or the count outside
+// 1 .. IK_MAX_EFFECTORS).
+IKDEF size_t ik_skeleton_fabrik_scratch_size(const ik_skeleton *skeleton,
+                                             const ik_effector *effectors, int effector_count);
+
+// FABRIK on a skeleton (docs/fabrik.md, "Skeletons"), several effectors with sub-bases
+// (Aristidou and Lasenby 2011): the joints on the way to the effectors split into branches at
+// the sub-bases (joints with several such children) and at the effectors' joints; each branch
+// is a chain solved by ik_fabrik_solve()'s passes and joint steps (limits, ball limits, frozen
+// joints alike). Each iteration's forward-reaching pass goes from the branches' ends to the root:
+// a branch's end goes to the weighted centroid of where its effectors and the branches hanging
+// from it put it, its rotation fitted to them (weight: position_weight, times 1/100 for priority
+// 1 while priority 0 has effectors; the last fifth of max_iterations kept for priority 0 alone
+// where the rest ends with it not met); the backward-reaching pass goes out from the root
+// through every branch. POSITION
+// and POSE effectors (the first effector on a joint gives that branch's orientation; a POSE's
+// rotation with rotation_weight 0 is not sought); AIM, DIRECTION and FREE_AXIS: IK_ERR_BAD_ARG.
+// Joints not on the way to an effector only go into their limits; the others (a floating root's
+// too) move like any joint of a chain. Blend as ik_skeleton_solve(). Converged when every effector is
+// within the tolerances; stalled, max iterations and unreachable as ik_skeleton_ccd_solve() (the
+// error: the weighted sum of each effector's distance plus its angle times the skeleton's size).
+// info (may be NULL): the iterations and the largest errors; out_effectors (may be NULL): each
+// effector's errors and whether it was met, by the forward kinematics of the returned q. Errors
+// as ik_skeleton_ccd_solve() (IK_ERR_BAD_OPTS for bad FABRIK options); q untouched on error. One
+// branch with one effector (a chain, parents NULL, the effector on the last joint) is solved by
+// ik_fabrik_solve()'s own loop: the same answer, to the bit. Cost per iteration: the branches'
+// chain passes, O(joints). No allocation.
+IKDEF ik_result ik_skeleton_fabrik_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                         int effector_count, const ik_fabrik_opts *opts, ik_real *q,
+                                         void *scratch, size_t scratch_size, ik_solve_info *info,
+                                         ik_effector_info *out_effectors);
 
 #ifdef __cplusplus
 }
@@ -7817,17 +7852,23 @@ static bool ik__ccd_tree_first_met(const ik__ccd_tree *t)
 }
 
 // Whether a position goal is farther from the root of its branch than the joints between reach.
-static bool ik__ccd_tree_beyond(const ik__ccd_tree *t)
+static bool ik__goals_beyond(const ik_chain *chain, const int *parents,
+                             const ik__effector_goal *goals, int count, ik_real tolerance)
 {
     int k, root = 0;
-    for (k = 0; k < t->count; k++) {
-        const ik__effector_goal *g = &t->goals[k];
-        ik_real reach = ik__branch_reach(&t->chain, t->parents, g->joint, g->offset.pos, &root);
-        if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, t->chain.joints[root].origin.pos)) >
-                               reach * (1 + 64 * IK_EPSILON) + t->o->tolerance)
+    for (k = 0; k < count; k++) {
+        const ik__effector_goal *g = &goals[k];
+        ik_real reach = ik__branch_reach(chain, parents, g->joint, g->offset.pos, &root);
+        if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, chain->joints[root].origin.pos)) >
+                               reach * (1 + 64 * IK_EPSILON) + tolerance)
             return true;
     }
     return false;
+}
+
+static bool ik__ccd_tree_beyond(const ik__ccd_tree *t)
+{
+    return ik__goals_beyond(&t->chain, t->parents, t->goals, t->count, t->o->tolerance);
 }
 
 // The sweeps, until converged, stalled (3 sweeps in a row without min_improvement) or
@@ -8505,16 +8546,13 @@ static ik_status ik__fabrik_loop(ik__fabrik_work *w, const ik_fabrik_opts *o, ik
     return idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
 }
 
-// A solve (inputs checked) in mem; q, out_points and info written only on success.
-static ik_result ik__fabrik_run(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_real *q_io,
-                                ik_solve_info *info, ik_vec3 *out_points)
+// The iterations (ik__fabrik_loop()), then, after the lean ones, the joints' values for the
+// points found and the points they give; the status.
+static ik_status ik__fabrik_converge(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_real scale,
+                                     int *iterations)
 {
-    const ik_chain *chain = w->chain;
-    ik_real reach = ik__chain_reach(chain), scale = ik__length_scale(reach);
-    ik_real *q = w->lengths + chain->joint_count + 1; // (q's new values, until all are known)
-    int it, i;
-    ik_status status = ik__fabrik_loop(w, o, scale, &it);
-    if (w->lean) { // the joints' values for the points found, and the points they give
+    ik_status status = ik__fabrik_loop(w, o, scale, iterations);
+    if (w->lean) {
         memcpy(w->placed, w->points, (size_t)w->count * sizeof(ik_vec3));
         ik__fabrik_write(w, true);
         ik__fabrik_error(w, scale);
@@ -8523,6 +8561,18 @@ static ik_result ik__fabrik_run(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_
         else if (status == IK_STATUS_CONVERGED)
             status = IK_STATUS_STALLED;
     }
+    return status;
+}
+
+// A solve (inputs checked) in mem; q, out_points and info written only on success.
+static ik_result ik__fabrik_run(ik__fabrik_work *w, const ik_fabrik_opts *o, ik_real *q_io,
+                                ik_solve_info *info, ik_vec3 *out_points)
+{
+    const ik_chain *chain = w->chain;
+    ik_real reach = ik__chain_reach(chain), scale = ik__length_scale(reach);
+    ik_real *q = w->lengths + chain->joint_count + 1; // (q's new values, until all are known)
+    int it, i;
+    ik_status status = ik__fabrik_converge(w, o, scale, &it);
     if (status != IK_STATUS_CONVERGED &&
         ik__beyond_reach(chain, w->target->pos, reach, o->tolerance))
         status = IK_STATUS_UNREACHABLE;
@@ -8570,6 +8620,598 @@ IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target_i
         return IK_ERR_SCRATCH_TOO_SMALL;
     ik__fabrik_setup(&w, chain, &target, q_io, mem);
     return ik__fabrik_run(&w, &o, q_io, info, out_points);
+}
+
+// ---- implementation: FABRIK on skeletons (docs/fabrik.md, "Skeletons") ------------------------
+
+// A branch of a skeleton's FABRIK solve: the joints from a root or sub-base to the next sub-base
+// or effector's joint (its end), solved as a chain in its base frame (its parent's end frame).
+typedef struct ik__fabrik_branch {
+    ik__fabrik_work w; // its chain's solve, in its base frame
+    ik_chain chain;    // its joints (copies, in path order); its tip: its end's first effector, or
+                       // the mean of its children's first origins
+    ik_target target;  // its end's goal in its base frame
+    ik_mat3 base_rot;  // its base frame (model) as its points were last placed
+    ik_mat3 end_rot;   // its end joint's frame after the motion (model)
+    ik_mat3 pose_rot;  // its tip effector's goal rotation (POSE)
+    ik_mat3 goal_rot;  // its tip's goal rotation (a pose target)
+    ik_vec3 base_pos, end_pos;
+    ik_vec3 goal;    // where its tip should go (model): the centroid of its end's offers
+    ik_vec3 offer;   // where its forward-reaching pass puts its first point (model)
+    ik_real weight;  // its offers' weights summed: its weight in its parent's centroid
+    ik_real *q;      // its joints' values, in path order
+    const int *path; // its joints' indices in the skeleton
+    int parent;      // the branch it hangs from; -1: the root frame
+    int tip;         // the effector at its tip; -1: none (a sub-base only)
+    bool posed;      // the tip is a POSE effector (its rotation sought)
+} ik__fabrik_branch;
+
+// A skeleton's FABRIK solve.
+typedef struct ik__fabrik_tree {
+    ik__fabrik_branch *branches; // [branch_count], parents before children
+    ik__effector_goal *goals;    // [count] the effectors' goals, blended from the start
+    ik_real *weights;            // [count] their weights in the centroids
+    ik_real *pos_err, *rot_err;  // [count] their errors now
+    ik_real *q;                  // [dof] the state (the joints on no branch: clamped)
+    int *branch_of;              // [n] the branch a joint ends (-1: none)
+    int *state_at;               // [n] each joint's first value in q
+    int branch_count, count, dof;
+    ik_real scale; // the skeleton's size: the angles' weight in the stopping error
+    const ik_fabrik_opts *o;
+} ik__fabrik_tree;
+
+// Reals to skip so that the scratch's structures (they hold pointers) are aligned.
+#define IK__FABRIK_SKIP (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) / sizeof(ik_real) : 1)
+
+// A skeleton FABRIK solve's scratch in reals: branches and their joints' copies, the joints'
+// indices, each branch's chain solve (at most one per joint), q, frames, goals.
+static size_t ik__fabrik_tree_reals(int joint_count, int dof, int count)
+{
+    const size_t n = (size_t)joint_count;
+    return IK__FABRIK_SKIP + IK__REALS_OF(n * (sizeof(ik__fabrik_branch) + sizeof(ik_joint))) +
+           IK__REALS_OF(5 * n * sizeof(int)) + ik__fabrik_reals(joint_count, dof) + 8 * n +
+           (size_t)dof + 12 * n + (size_t)count * (IK__GOAL_REALS + 3);
+}
+
+IKDEF size_t ik_skeleton_fabrik_scratch_size(const ik_skeleton *skeleton,
+                                             const ik_effector *effectors, int effector_count)
+{
+    int dof = ik_skeleton_dof(skeleton);
+    if (dof < 0 || !effectors || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
+        return 0;
+    return (ik__fabrik_tree_reals(skeleton->joint_count, dof, effector_count) + 1) *
+           sizeof(ik_real);
+}
+
+// Joint i's parent (-1: the root frame).
+static int ik__fabrik_parent(const ik_skeleton *s, int i)
+{
+    return s->parents ? s->parents[i] : i - 1;
+}
+
+// The branches: the joints on the way to an effector, cut after sub-bases (several such children)
+// and effectors' joints; parents before children. next, kids, path: [n] ints to work in.
+static void ik__fabrik_tree_split(ik__fabrik_tree *t, const ik_skeleton *s, const ik_effector *e,
+                                  int *next, int *kids, int *path)
+{
+    int i, j, k, p;
+    for (i = 0; i < s->joint_count; i++) {
+        next[i] = -1;
+        kids[i] = 0;
+        t->branch_of[i] = -1;
+    }
+    for (k = 0; k < t->count; k++)
+        t->branch_of[e[k].joint] = -2;        // (an effector's joint: an end)
+    for (i = s->joint_count - 1; i >= 0; i--) // (children on the way to an effector)
+        if ((p = ik__fabrik_parent(s, i)) >= 0 && (kids[i] > 0 || t->branch_of[i] == -2)) {
+            kids[p]++;
+            next[p] = i;
+        }
+    t->branch_count = 0;
+    for (i = 0; i < s->joint_count; i++) {
+        ik__fabrik_branch *br = &t->branches[t->branch_count];
+        p = ik__fabrik_parent(s, i);
+        if (!(kids[i] > 0 || t->branch_of[i] == -2) || (p >= 0 && t->branch_of[p] < 0))
+            continue; // (not on the way to an effector, or not after an end)
+        br->path = path;
+        br->parent = p < 0 ? -1 : t->branch_of[p];
+        br->chain.joint_count = 1;
+        *path++ = j = i;
+        while (t->branch_of[j] != -2 && kids[j] == 1) { // (down its one child on the way)
+            *path++ = j = next[j];
+            br->chain.joint_count++;
+        }
+        t->branch_of[j] = t->branch_count++;
+        br->tip = -1;
+        for (k = t->count - 1; k >= 0; k--)
+            br->tip = e[k].joint == j ? k : br->tip;
+    }
+}
+
+// A branch's base frame: its parent's end frame, or the root frame.
+static void ik__fabrik_branch_base(const ik__fabrik_tree *t, const ik__fabrik_branch *br,
+                                   ik_mat3 *rot, ik_vec3 *pos)
+{
+    *rot = br->parent < 0 ? ik_mat3_identity() : t->branches[br->parent].end_rot;
+    *pos = br->parent < 0 ? ik_vec3_zero() : t->branches[br->parent].end_pos;
+}
+
+// A branch's end frame (model) from its chain's effector frame.
+static void ik__fabrik_branch_end(ik__fabrik_branch *br)
+{
+    const ik__fabrik_work *w = &br->w;
+    ik_mat3 fr = ik__fabrik_mul(&w->effector_rot, &w->tip_rot, true);
+    ik_vec3 fp = ik_vec3_sub(w->points[w->count - 1], ik_mat3_mul_vec3(fr, br->chain.tip.pos));
+    br->end_rot = ik__fabrik_mul(&br->base_rot, &fr, false);
+    br->end_pos = ik__fabrik_apply(&br->base_rot, br->base_pos, fp);
+}
+
+// A branch's joints' values into the state (false if one is too large).
+static bool ik__fabrik_branch_store(ik__fabrik_tree *t, const ik__fabrik_branch *br)
+{
+    int i, c, at = 0;
+    if (!ik__fabrik_store(&br->w, br->q))
+        return false;
+    for (i = 0; i < br->chain.joint_count; i++)
+        for (c = 0; c < ik_joint_type_dof(br->chain.joints[i].type); c++)
+            t->q[t->state_at[br->path[i]] + c] = br->q[at++];
+    return true;
+}
+
+// A sub-base's tip: the mean of its children's first joints' origins (what turns it).
+static ik_xform ik__fabrik_branch_tip(const ik__fabrik_tree *t, const ik_skeleton *s, int b)
+{
+    ik_xform tip = ik_xform_identity();
+    int c, kids = 0;
+    for (c = b + 1; c < t->branch_count; c++)
+        if (t->branches[c].parent == b) {
+            tip.pos = ik_vec3_add(tip.pos, s->joints[t->branches[c].path[0]].origin.pos);
+            kids++;
+        }
+    tip.pos = ik_vec3_scale(tip.pos, 1 / (ik_real)(kids > 0 ? kids : 1));
+    return tip;
+}
+
+// Whether the solve is one branch with one effector (a chain): ik_fabrik_solve()'s loop.
+static bool ik__fabrik_tree_single(const ik__fabrik_tree *t, const ik_effector *e)
+{
+    return t->branch_count == 1 && t->count == 1 && e[0].position_weight > 0;
+}
+
+// How many offers branch b's end takes: its effectors and its children.
+static int ik__fabrik_offers(const ik__fabrik_tree *t, int b, const ik_effector *e)
+{
+    const int end = t->branches[b].path[t->branches[b].chain.joint_count - 1];
+    int k, offers = 0;
+    for (k = 0; k < t->count; k++)
+        offers += e[k].joint == end;
+    for (k = b + 1; k < t->branch_count; k++)
+        offers += t->branches[k].parent == b;
+    return offers;
+}
+
+// Each branch's chain solve from q (clamped into the limits, written back into t->q), in mem.
+static void ik__fabrik_tree_load(ik__fabrik_tree *t, const ik_skeleton *s, const ik_effector *e,
+                                 ik_joint *joints, ik_real *mem)
+{
+    int b, i, c, dof;
+    for (b = 0; b < t->branch_count; b++) {
+        ik__fabrik_branch *br = &t->branches[b];
+        const int n = br->chain.joint_count;
+        for (i = 0, dof = 0; i < n; i++)
+            dof += ik_joint_type_dof(s->joints[br->path[i]].type);
+        br->q = mem + ik__fabrik_reals(n, dof) - dof; // (the chain solve's own q)
+        for (i = 0, dof = 0; i < n; i++) {
+            joints[i] = s->joints[br->path[i]];
+            for (c = 0; c < ik_joint_type_dof(joints[i].type); c++)
+                br->q[dof++] = t->q[t->state_at[br->path[i]] + c];
+        }
+        br->chain = ik_chain_make(
+            joints, n, br->tip >= 0 ? e[br->tip].offset : ik__fabrik_branch_tip(t, s, b));
+        br->target = ik_target_position(ik_vec3_zero());
+        br->posed =
+            br->tip >= 0 && e[br->tip].kind == IK_EFFECTOR_POSE && e[br->tip].rotation_weight > 0;
+        br->target.use_rotation = br->posed || ik__fabrik_offers(t, b, e) > 1;
+        ik__fabrik_setup(&br->w, &br->chain, &br->target, br->q, mem);
+        br->w.lean = br->w.lean && ik__fabrik_tree_single(t, e);
+        ik__fabrik_branch_base(t, br, &br->base_rot, &br->base_pos);
+        ik__fabrik_branch_end(br);
+        (void)ik__fabrik_branch_store(t, br);
+        joints += n;
+        mem += ik__fabrik_reals(n, dof);
+    }
+}
+
+// The effectors' goals (blended from the start's frames) and centroid weights: position_weight,
+// times 1/100 for priority 1 while priority 0 has effectors; the branches' goal rotations.
+static void ik__fabrik_tree_goals(ik__fabrik_tree *t, const ik_skeleton *s, const ik_effector *e,
+                                  ik_real *frames)
+{
+    ik__jac_work gw; // (what ik__goal_make() reads: the frames; ow 1)
+    ik_chain chain = ik__skeleton_chain(s);
+    bool first = false;
+    int k;
+    memset(&gw, 0, sizeof gw);
+    gw.chain = &chain;
+    gw.tree.parents = s->parents;
+    gw.tree.frames = frames;
+    gw.ow = 1;
+    ik__jacobian(&chain, NULL, t->q, 6, t->dof, NULL, false, 1, NULL, NULL, &gw.tree);
+    for (k = 0; k < t->count; k++)
+        first = first || e[k].priority == 0;
+    for (k = 0; k < t->count; k++) {
+        ik__goal_make(&gw, &e[k], 0, &t->goals[k]);
+        t->weights[k] = e[k].position_weight * (first && e[k].priority == 1 ? IK__CCD_LOW : 1);
+    }
+    for (k = 0; k < t->branch_count; k++) {
+        ik__fabrik_branch *br = &t->branches[k];
+        if (br->tip >= 0)
+            br->pose_rot =
+                ik_mat3_mul(t->goals[br->tip].rot,
+                            ik__quat_to_mat3_unit(ik__quat_unitize(e[br->tip].offset.rot)));
+    }
+}
+
+// The values in q of the joints on no branch (kids: ik__fabrik_tree_split()'s) into their limits,
+// as a branch's joints are loaded (a ball with a limit projected into it).
+static void ik__fabrik_tree_clamp(ik__fabrik_tree *t, const ik_skeleton *s, const int *kids)
+{
+    int i;
+    for (i = 0; i < s->joint_count; i++) {
+        const ik_joint *j = &s->joints[i];
+        ik_real *v = t->q + t->state_at[i];
+        ik_vec3 e;
+        if (kids[i] > 0 || t->branch_of[i] >= 0) // (on a branch)
+            continue;
+        if (j->type == IK_JOINT_REVOLUTE || j->type == IK_JOINT_PRISMATIC)
+            v[0] = ik__clamp(v[0], j->lo, j->hi);
+        if (j->type != IK_JOINT_BALL || !j->limit)
+            continue;
+        e = ik__quat_log(ik_ball_limit_project(
+            j->limit,
+            ik__quat_unit_or_normalize(ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2])))));
+        v[0] = e.x;
+        v[1] = e.y;
+        v[2] = e.z;
+    }
+}
+
+// The solve in base (ik__fabrik_tree_reals()) from q_io.
+static void ik__fabrik_tree_init(ik__fabrik_tree *t, const ik_skeleton *s, const ik_effector *e,
+                                 int count, const ik_fabrik_opts *o, int dof, ik_real *base,
+                                 const ik_real *q_io)
+{
+    const size_t n = (size_t)s->joint_count;
+    const size_t skip = (sizeof(void *) - (size_t)base % sizeof(void *)) % sizeof(void *);
+    ik_real *at = (ik_real *)(void *)((char *)base + skip), *frames;
+    ik_joint *joints;
+    int *ints, i;
+    ik_chain chain = ik__skeleton_chain(s);
+    t->o = o;
+    t->count = count;
+    t->dof = dof;
+    t->scale = ik__length_scale(ik__skeleton_size(&chain, s->parents));
+    t->branches = (ik__fabrik_branch *)(void *)at;
+    joints = (ik_joint *)(void *)(t->branches + n);
+    at += IK__REALS_OF(n * (sizeof(ik__fabrik_branch) + sizeof(ik_joint)));
+    ints = (int *)(void *)at;
+    at += IK__REALS_OF(5 * n * sizeof(int));
+    t->branch_of = ints;
+    t->state_at = ints + n;
+    t->q = at;
+    frames = at + dof;
+    t->goals = (ik__effector_goal *)(void *)(frames + 12 * n);
+    t->weights = frames + 12 * n + (size_t)count * IK__GOAL_REALS;
+    t->pos_err = t->weights + count;
+    t->rot_err = t->pos_err + count;
+    memcpy(t->q, q_io, (size_t)dof * sizeof *q_io);
+    t->state_at[0] = 0;
+    for (i = 0; i + 1 < s->joint_count; i++)
+        t->state_at[i + 1] = t->state_at[i] + ik_joint_type_dof(s->joints[i].type);
+    ik__fabrik_tree_split(t, s, e, ints + 2 * n, ints + 3 * n, ints + 4 * n);
+    ik__fabrik_tree_clamp(t, s, ints + 3 * n);
+    ik__fabrik_tree_load(t, s, e, joints, t->rot_err + count);
+    ik__fabrik_tree_goals(t, s, e, frames);
+}
+
+// The weighted sums of an end's offers: points v in its frame, d where they are wanted (model).
+typedef struct ik__fabrik_sums {
+    ik_real s[3][3]; // sum w v d^T
+    ik_vec3 v, d;    // sum w v, sum w d
+    ik_real w, vv;   // sum w, sum w |v|^2
+} ik__fabrik_sums;
+
+static void ik__fabrik_sum(ik__fabrik_sums *a, ik_vec3 v, ik_vec3 d, ik_real w)
+{
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            a->s[r][c] += w * (&v.x)[r] * (&d.x)[c];
+    a->v = ik_vec3_add_scaled(a->v, v, w);
+    a->d = ik_vec3_add_scaled(a->d, d, w);
+    a->w += w;
+    a->vv += w * ik_vec3_length2(v);
+}
+
+// The end frame's rotation that best carries the offers' points to where they are wanted about
+// their centroids (Horn's method), held toward its rotation now where they leave a spin free.
+static ik_mat3 ik__fabrik_fit(ik__fabrik_sums *a, const ik_mat3 *now)
+{
+    const ik_vec3 l = ik_vec3_scale(a->v, 1 / a->w), m = ik_vec3_scale(a->d, 1 / a->w);
+    const ik_real hold = IK_R(1e-3) * (a->vv - a->w * ik_vec3_length2(l)) + IK__TINY2;
+    int r, c;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++)
+            a->s[r][c] += hold * now->m[c][r] - a->w * (&l.x)[r] * (&m.x)[c];
+    return ik__quat_to_mat3_unit(ik__quat_unitize(ik__horn_rotation(a->s)));
+}
+
+// Branch b's end's goal from its offers (its effectors' targets, where its children's
+// forward-reaching passes put their first points), weighted: the end frame's rotation fitted to
+// them (or a POSE tip's), its origin at their centroid's place; the tip's place and rotation.
+static void ik__fabrik_tree_goal(ik__fabrik_tree *t, int b)
+{
+    ik__fabrik_branch *br = &t->branches[b];
+    ik__fabrik_sums a;
+    ik_mat3 rot = br->end_rot;
+    int k;
+    memset(&a, 0, sizeof a);
+    for (k = 0; k < t->count; k++)
+        if (t->branch_of[t->goals[k].joint] == b && t->weights[k] > 0)
+            ik__fabrik_sum(&a, t->goals[k].offset.pos, t->goals[k].pos, t->weights[k]);
+    for (k = b + 1; k < t->branch_count; k++)
+        if (t->branches[k].parent == b && t->branches[k].weight > 0)
+            ik__fabrik_sum(&a, t->branches[k].w.points[0], t->branches[k].offer,
+                           t->branches[k].weight);
+    br->weight = a.w;
+    if (!(a.w > 0)) { // (nothing pulls: held)
+        br->goal = ik__fabrik_apply(&rot, br->end_pos, br->chain.tip.pos);
+        br->goal_rot = ik_mat3_mul(rot, br->w.tip_rot);
+        return;
+    }
+    if (br->posed)
+        rot = ik__fabrik_mul(&br->pose_rot, &br->w.tip_rot, true);
+    else if (br->target.use_rotation)
+        rot = ik__fabrik_fit(&a, &br->end_rot);
+    br->goal = ik_vec3_add(ik_vec3_scale(ik_vec3_sub(a.d, ik_mat3_mul_vec3(rot, a.v)), 1 / a.w),
+                           ik_mat3_mul_vec3(rot, br->chain.tip.pos));
+    br->goal_rot = ik_mat3_mul(rot, br->w.tip_rot);
+}
+
+// A branch's target in its base frame from its goal.
+static void ik__fabrik_branch_target(ik__fabrik_branch *br)
+{
+    br->target.pos = ik__fabrik_back(&br->base_rot, ik_vec3_sub(br->goal, br->base_pos));
+    if (br->target.use_rotation)
+        br->w.target_rot = ik_mat3_mul(ik_mat3_transpose(br->base_rot), br->goal_rot);
+}
+
+// The forward-reaching pass, children first: each end's goal, its branch's pass toward it, and
+// where that puts its first point (its offer to its parent).
+static void ik__fabrik_tree_forward(ik__fabrik_tree *t)
+{
+    int b;
+    for (b = t->branch_count - 1; b >= 0; b--) {
+        ik__fabrik_branch *br = &t->branches[b];
+        ik__fabrik_work *w = &br->w;
+        ik__fabrik_tree_goal(t, b);
+        ik__fabrik_branch_target(br);
+        br->offer = br->goal; // (rigid: its one point at the goal)
+        if (w->count > 1) {
+            if (w->slides)
+                ik__fabrik_lengths(w);
+            ik__fabrik_reverse(w);
+            br->offer = ik__fabrik_apply(&br->base_rot, br->base_pos, w->placed[0]);
+        }
+    }
+}
+
+// The backward-reaching pass, parents first: each branch's places moved into its new base frame,
+// its target there, its joints' steps (straight toward a target beyond its reach), its end.
+static void ik__fabrik_tree_backward(ik__fabrik_tree *t)
+{
+    int b, k;
+    for (b = 0; b < t->branch_count; b++) {
+        ik__fabrik_branch *br = &t->branches[b];
+        ik__fabrik_work *w = &br->w;
+        ik_mat3 rot;
+        ik_vec3 pos;
+        ik__fabrik_branch_base(t, br, &rot, &pos);
+        for (k = 0; w->count > 1 && k < w->count; k++)
+            w->placed[k] = ik__fabrik_back(
+                &rot,
+                ik_vec3_sub(ik__fabrik_apply(&br->base_rot, br->base_pos, w->placed[k]), pos));
+        br->base_rot = rot;
+        br->base_pos = pos;
+        ik__fabrik_branch_target(br);
+        if (w->count > 1 && !w->pose &&
+            ik_vec3_length(ik_vec3_sub(br->target.pos, w->points[0])) >= w->reach) {
+            ik__fabrik_aims(w);
+            for (k = 1; k < w->count; k++)
+                w->placed[k] = br->target.pos;
+        }
+        if (w->count > 1)
+            ik__fabrik_write(w, true);
+        ik__fabrik_branch_end(br);
+    }
+}
+
+// Every effector's errors now; the stopping error (the weighted distances, plus the angles times
+// the skeleton's size), *first its priority 0 part; *met: every effector within the tolerances.
+static ik_real ik__fabrik_tree_measure(ik__fabrik_tree *t, bool *met, ik_real *first)
+{
+    ik_real err = 0, term;
+    int k;
+    *met = true;
+    *first = 0;
+    for (k = 0; k < t->count; k++) {
+        const ik__effector_goal *g = &t->goals[k];
+        const ik__fabrik_branch *br = &t->branches[t->branch_of[g->joint]];
+        ik_target goal;
+        ik_xform e;
+        goal.pos = g->pos;
+        goal.use_rotation = g->rot_rows > 0;
+        goal.rot = goal.use_rotation ? ik__quat_from_mat3(&g->rot) : ik_quat_identity();
+        e.pos = ik__fabrik_apply(&br->end_rot, br->end_pos, g->offset.pos);
+        e.rot = goal.use_rotation ? ik__quat_from_mat3(&br->end_rot) : ik_quat_identity();
+        ik__pose_error(&goal, e, 1, 1, 0, &t->pos_err[k], &t->rot_err[k]);
+        t->pos_err[k] = g->pos_rows ? t->pos_err[k] : 0;
+        term = g->pw * t->pos_err[k] + g->rw * t->rot_err[k] * t->scale;
+        if (t->weights[k] < g->pw) // (priority 1's factor)
+            term *= IK__CCD_LOW;
+        else
+            *first += term;
+        err += term;
+        *met =
+            *met && t->pos_err[k] <= t->o->tolerance && t->rot_err[k] <= t->o->rotation_tolerance;
+    }
+    return err;
+}
+
+// Whether every effector of priority 0 (a full weight) is within the tolerances.
+static bool ik__fabrik_tree_first_met(const ik__fabrik_tree *t)
+{
+    int k;
+    for (k = 0; k < t->count; k++)
+        if (t->weights[k] == t->goals[k].pw &&
+            !(t->pos_err[k] <= t->o->tolerance && t->rot_err[k] <= t->o->rotation_tolerance))
+            return false;
+    return true;
+}
+
+// Whether err or its priority 0 part first is below the least so far (best[2]) by the fraction
+// min_improvement (fresh: the first measure), and the least so far updated.
+static bool ik__fabrik_improved(ik_real best[2], ik_real err, ik_real first,
+                                ik_real min_improvement, bool fresh)
+{
+    bool better =
+        fresh || err < best[0] * (1 - min_improvement) || first < best[1] * (1 - min_improvement);
+    best[0] = fresh || err < best[0] ? err : best[0];
+    best[1] = fresh || first < best[1] ? first : best[1];
+    return better;
+}
+
+// The iterations until every effector is met, stalled (3 in a row that lower neither the error
+// nor its priority 0 part by min_improvement) or max_iterations. With two priorities the last
+// fifth is kept: where the rest ends with priority 0 not met, priority 0 alone goes on (priority
+// 1's weights 0), else every effector.
+static ik_status ik__fabrik_tree_iterate(ik__fabrik_tree *t, int *iterations)
+{
+    const ik_fabrik_opts *o = t->o;
+    ik_real best[2] = { 0, 0 }, err, first;
+    int idle = 0, k, last = o->max_iterations;
+    bool met, low = false, fresh = true;
+    for (k = 0; k < t->count; k++)
+        low = low || t->weights[k] < t->goals[k].pw;
+    last -= low ? o->max_iterations / 5 : 0;
+    for (*iterations = 0;; ++*iterations) {
+        err = ik__fabrik_tree_measure(t, &met, &first);
+        if (met)
+            return IK_STATUS_CONVERGED;
+        idle = ik__fabrik_improved(best, err, first, o->min_improvement, fresh) ? 0 : idle + 1;
+        fresh = false;
+        if (idle >= 3 || *iterations == last) {
+            if (!low || *iterations == o->max_iterations)
+                return idle >= 3 ? IK_STATUS_STALLED : IK_STATUS_MAX_ITERATIONS;
+            for (k = 0; !ik__fabrik_tree_first_met(t) && k < t->count; k++)
+                t->weights[k] = t->weights[k] < t->goals[k].pw ? 0 : t->weights[k]; // (alone)
+            low = false;
+            last = o->max_iterations;
+            fresh = true;
+        }
+        ik__fabrik_tree_forward(t);
+        ik__fabrik_tree_backward(t);
+    }
+}
+
+// The solve: one branch with one effector by ik_fabrik_solve()'s loop, else the tree's.
+static ik_status ik__fabrik_tree_run(ik__fabrik_tree *t, const ik_effector *e, int *iterations)
+{
+    ik__fabrik_branch *br = &t->branches[0];
+    ik_target in = ik_target_position(e[0].target);
+    ik_status status;
+    ik_real first;
+    bool met;
+    if (!ik__fabrik_tree_single(t, e))
+        return ik__fabrik_tree_iterate(t, iterations);
+    in.rot = e[0].target_rot;
+    in.use_rotation = br->target.use_rotation;
+    (void)ik__target_prepare(&in, &br->target);
+    if (e[0].blend < 1) // (the blended goal)
+        br->target.pos = t->goals[0].pos;
+    if (e[0].blend < 1 && in.use_rotation)
+        br->target.rot = ik__quat_unitize(ik__quat_from_mat3(&br->pose_rot));
+    br->w.target_rot = ik__quat_to_mat3_unit(br->target.rot);
+    status = ik__fabrik_converge(&br->w, t->o, ik__length_scale(ik__chain_reach(&br->chain)),
+                                 iterations);
+    ik__fabrik_branch_end(br);
+    ik__fabrik_tree_measure(t, &met, &first);
+    return status;
+}
+
+// A skeleton solve's info (the largest errors) and each effector's, from their errors.
+static void ik__effector_infos(const ik_real *pos_err, const ik_real *rot_err, int count,
+                               ik_real tolerance, ik_real rotation_tolerance, int iterations,
+                               ik_status status, ik_solve_info *info, ik_effector_info *out)
+{
+    int k;
+    if (info) {
+        info->status = status;
+        info->iterations = iterations;
+        info->position_error = info->rotation_error = 0;
+    }
+    for (k = 0; k < count; k++) {
+        if (info && pos_err[k] > info->position_error)
+            info->position_error = pos_err[k];
+        if (info && rot_err[k] > info->rotation_error)
+            info->rotation_error = rot_err[k];
+        if (out) {
+            out[k].position_error = pos_err[k];
+            out[k].rotation_error = rot_err[k];
+            out[k].met = pos_err[k] <= tolerance && rot_err[k] <= rotation_tolerance;
+        }
+    }
+}
+
+IKDEF ik_result ik_skeleton_fabrik_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                         int effector_count, const ik_fabrik_opts *opts,
+                                         ik_real *q_io, void *scratch, size_t scratch_size,
+                                         ik_solve_info *info, ik_effector_info *out_effectors)
+{
+    const ik_fabrik_opts o = opts ? *opts : ik_default_fabrik_opts();
+    ik__fabrik_tree t;
+    ik_chain chain;
+    ik_real *base;
+    ik_status status;
+    int dof = 0, rows = 0, it = 0, k;
+    ik_result r =
+        ik__skeleton_inputs(skeleton, effectors, effector_count, ik__fabrik_opts_valid(&o), NULL,
+                            q_io, scratch, scratch_size, info, out_effectors, &dof, &rows);
+    if (r != IK_OK)
+        return r;
+    for (k = 0; k < effector_count; k++)
+        if (effectors[k].kind != IK_EFFECTOR_POSITION && effectors[k].kind != IK_EFFECTOR_POSE)
+            return IK_ERR_BAD_ARG;
+    base = ik__scratch_reals(scratch, scratch_size,
+                             ik__fabrik_tree_reals(skeleton->joint_count, dof, effector_count));
+    if (!base)
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__fabrik_tree_init(&t, skeleton, effectors, effector_count, &o, dof, base, q_io);
+    status = ik__fabrik_tree_run(&t, effectors, &it);
+    chain = ik__skeleton_chain(skeleton);
+    if (status != IK_STATUS_CONVERGED &&
+        ik__goals_beyond(&chain, skeleton->parents, t.goals, effector_count, o.tolerance))
+        status = IK_STATUS_UNREACHABLE;
+    for (k = 0; k < t.branch_count; k++)
+        if (!ik__fabrik_branch_store(&t, &t.branches[k]))
+            return IK_ERR_NUMERIC;
+    for (k = 0; k < dof; k++)
+        if (!ik__bounded(t.q[k]))
+            return IK_ERR_NUMERIC;
+    memcpy(q_io, t.q, (size_t)dof * sizeof *q_io);
+    ik__effector_infos(t.pos_err, t.rot_err, effector_count, o.tolerance, o.rotation_tolerance, it,
+                       status, info, out_effectors);
+    return IK_OK;
 }
 
 // ---- implementation: analytic limb -------------------------------------------------------------

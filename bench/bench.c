@@ -1754,11 +1754,127 @@ static void fab_convergence_table(void)
                 fab_convergence_row(&c, sizes[k], kind, s, sizes[k] == 100 ? 20 : 50);
 }
 
+// The humanoid (bench/humanoid.h) with position effectors on its hands and feet (all priority
+// 0), targets from the forward kinematics of a random state within the limits (seed i + 1, as
+// --skeleton draws them), started 0.1 per value from it: FABRIK, CCD and DLS on the same problems.
+#define FAB_BODY_PROBLEMS  100
+#define FAB_BODY_EFFECTORS 4
+
+// Problem i's effectors and start.
+static void fab_body_problem(const humanoid *h, int i, ik_effector *e, ik_real *q)
+{
+    ik_xform none[2] = { ik_xform_identity(), ik_xform_identity() };
+    ik_effector all[HUMANOID_EFFECTORS];
+    unsigned long long draw = (unsigned long long)i + 1;
+    int k;
+    skc_random_state(&h->skeleton, &draw, 0.5, q);
+    humanoid_effectors(h, none, none, ik_vec3_make(0, 0, 1), all);
+    for (k = 0; k < FAB_BODY_EFFECTORS; k++) {
+        e[k] = all[k];
+        e[k].kind = IK_EFFECTOR_POSITION;
+        e[k].priority = 0;
+    }
+    skc_targets_at(&h->skeleton, q, e, FAB_BODY_EFFECTORS);
+    skc_perturb(&h->skeleton, &draw, 0.1, q);
+}
+
+// Solver 0 FABRIK, 1 CCD, 2 DLS on h, on problem i of `drawn` (the same joints, maybe with
+// limits h lacks), to tol in at most 100 iterations: whether every effector is within tol
+// (measured here), the iterations and us.
+static bool fab_body_solve(const humanoid *h, const humanoid *drawn, int i, int solver, double tol,
+                           void *scratch, size_t size, double *iterations, double *us)
+{
+    ik_effector e[FAB_BODY_EFFECTORS];
+    ik_real q[HUMANOID_DOF];
+    ik_fabrik_opts fo = ik_default_fabrik_opts();
+    ik_ccd_opts co = ik_default_ccd_opts();
+    ik_jacobian_opts jo = ik_default_jacobian_opts();
+    ik_solve_info info;
+    double t0;
+    fab_body_problem(drawn, i, e, q);
+    fo.tolerance = co.tolerance = jo.tolerance = (ik_real)tol;
+    fo.max_iterations = co.max_sweeps = jo.max_iterations = 100;
+    info.iterations = -1;
+    t0 = clock_start();
+    if (solver == 0)
+        ik_skeleton_fabrik_solve(&h->skeleton, e, FAB_BODY_EFFECTORS, &fo, q, scratch, size, &info,
+                                 NULL);
+    else if (solver == 1)
+        ik_skeleton_ccd_solve(&h->skeleton, e, FAB_BODY_EFFECTORS, &co, q, scratch, size, &info,
+                              NULL);
+    else
+        ik_skeleton_solve(&h->skeleton, e, FAB_BODY_EFFECTORS, &jo, q, scratch, size, &info, NULL);
+    *us = clock_stop(t0) / 1000;
+    *iterations = info.iterations;
+    return skc_met(&h->skeleton, q, e, FAB_BODY_EFFECTORS, tol * (1 + 1e-9), 1);
+}
+
+static void fab_body_table(void)
+{
+    static humanoid body, free_body;
+    const humanoid *bodies[2] = { &body, &free_body };
+    static const double tols[4] = { 1e-2, 1e-4, 1e-6, 1e-5 };
+    static const char *const names[3] = { "FABRIK", "CCD", "DLS" };
+    static double its[FAB_BODY_PROBLEMS], us[FAB_BODY_PROBLEMS];
+    size_t size;
+    void *scratch;
+    int solver, t, p, b, i;
+    ik_effector e[FAB_BODY_EFFECTORS];
+    ik_real q[HUMANOID_DOF];
+    humanoid_build(&body);
+    humanoid_build(&free_body);
+    for (i = 0; i < HUMANOID_JOINTS; i++) { // (the same body without its limits)
+        free_body.joints[i].limit = NULL;
+        if (free_body.joints[i].type == IK_JOINT_REVOLUTE)
+            free_body.joints[i].lo = -IK_INFINITY, free_body.joints[i].hi = IK_INFINITY;
+    }
+    fab_body_problem(&body, 0, e, q);
+    size = ik_skeleton_fabrik_scratch_size(&body.skeleton, e, FAB_BODY_EFFECTORS);
+    size = size > ik_skeleton_scratch_size(&body.skeleton, e, FAB_BODY_EFFECTORS)
+               ? size
+               : ik_skeleton_scratch_size(&body.skeleton, e, FAB_BODY_EFFECTORS);
+    size = size > ik_skeleton_ccd_scratch_size(&body.skeleton, FAB_BODY_EFFECTORS)
+               ? size
+               : ik_skeleton_ccd_scratch_size(&body.skeleton, FAB_BODY_EFFECTORS);
+    scratch = malloc(size);
+    printf("\nThe humanoid (bench/humanoid.h, 27 joints, 55 values), position effectors on hands "
+           "and feet (priority 0), %d targets from random states, starts 0.1 per value from them, "
+           "at most 100 iterations (CCD: sweeps); met: every effector within the tolerance "
+           "(measured by FK); the median iterations and us of those. No limits: the same "
+           "problems on the body without its hinge ranges and ball limits\n\n",
+           FAB_BODY_PROBLEMS);
+    printf("| humanoid         | solver | 1e-2: met  it     us | 1e-4: met  it     us | 1e-6: met "
+           " it     us | 1e-5 solved |\n");
+    printf("|------------------|--------|----------------------|----------------------|---------"
+           "-------------|-------------|\n");
+    for (b = 0; b < 2; b++)
+        for (solver = 0; solver < 3; solver++) {
+            printf("| %-16s | %-6s |", b ? "no limits" : "hands and feet", names[solver]);
+            for (t = 0; t < 4; t++) {
+                int solved = 0;
+                for (p = 0; p < FAB_BODY_PROBLEMS; p++) // (the limited body's problems)
+                    solved += fab_body_solve(bodies[b], &body, p, solver, tols[t], scratch, size,
+                                             &its[solved], &us[solved]);
+                qsort(its, (size_t)solved, sizeof(double), cmp_double);
+                qsort(us, (size_t)solved, sizeof(double), cmp_double);
+                if (t == 3)
+                    printf(" %4d of %-3d |\n", solved, FAB_BODY_PROBLEMS);
+                else if (solved == 0)
+                    printf("        0       -       - |");
+                else
+                    printf(" %9d %3.0f %6.1f |", solved, its[solved / 2], us[solved / 2]);
+            }
+        }
+    free(scratch);
+}
+
 static void fabrik_tables(int runs)
 {
     fab_iteration_table(runs);
-    if (!count_file) // (one dump a solve: not under callgrind)
+    if (!count_file) { // (one dump a solve: not under callgrind)
         fab_convergence_table();
+        fab_body_table();
+    }
 }
 #else
 static void fabrik_tables(int runs)
