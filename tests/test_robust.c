@@ -679,10 +679,10 @@ static ik_result ccd_call(const ik_chain *c, const ik_target *t, int bad_opts, i
 }
 #define CCD_BAD_OPTS 11
 
-static ik_result jacobian_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q,
-                               void *s, size_t n, ik_solve_info *info)
+// Default Jacobian options with field bad_opts (1..) out of range; bad_opts 15: rest (a pose
+// with an Inf: IK_ERR_BAD_ARG), 16: a rest pose inside the scratch s (IK_ERR_BAD_ARG too).
+static ik_jacobian_opts jacobian_opts_bad(int bad_opts, const ik_real *rest, void *s)
 {
-    static const ik_real bad_rest[SOLVER_DOF] = { 0, 0, 0, 0, 0, (ik_real)HUGE_VAL };
     ik_jacobian_opts o = ik_default_jacobian_opts();
     switch (bad_opts) {
     case 1: memset(&o, 0, sizeof o); break;
@@ -699,10 +699,18 @@ static ik_result jacobian_call(const ik_chain *c, const ik_target *t, int bad_op
     case 12: o.rest_gain = IK_R(1.5); break;
     case 13: o.min_improvement = -IK_R(0.1); break;
     case 14: o._valid = 1; break;
-    case 15: o.rest = bad_rest; break;               // a bad rest pose: IK_ERR_BAD_ARG
-    case 16: o.rest = (const ik_real *)s + 2; break; // a rest pose inside the scratch: too
+    case 15: o.rest = rest; break;
+    case 16: o.rest = (const ik_real *)s + 2; break;
     default: break;
     }
+    return o;
+}
+
+static ik_result jacobian_call(const ik_chain *c, const ik_target *t, int bad_opts, ik_real *q,
+                               void *s, size_t n, ik_solve_info *info)
+{
+    static const ik_real bad_rest[SOLVER_DOF] = { 0, 0, 0, 0, 0, (ik_real)HUGE_VAL };
+    ik_jacobian_opts o = jacobian_opts_bad(bad_opts, bad_rest, s);
     return ik_jacobian_solve(c, t, bad_opts < 0 ? NULL : &o, q, s, n, info);
 }
 #define JACOBIAN_BAD_OPTS 14
@@ -1090,26 +1098,7 @@ static ik_result tree_solve(const robust_tree *t, const ik_effector *e, int coun
                             ik_effector_info *out)
 {
     static const ik_real bad_rest[TREE_DOF] = { 0, 0, 0, 0, 0, 0, (ik_real)HUGE_VAL };
-    ik_jacobian_opts o = ik_default_jacobian_opts();
-    switch (bad_opts) {
-    case 1: memset(&o, 0, sizeof o); break;
-    case 2: o.method = (ik_jacobian_method)4; break;
-    case 3: o.ball_param = (ik_ball_param)2; break;
-    case 4: o.max_iterations = 0; break;
-    case 5: o.tolerance = -1; break;
-    case 6: o.rotation_tolerance = bad_real(0); break;
-    case 7: o.orientation_weight = -1; break;
-    case 8: o.damping = bad_real(1); break;
-    case 9: o.rcond = 1; break;
-    case 10: o.max_step = 0; break;
-    case 11: o.max_joint_step = bad_real(1); break;
-    case 12: o.rest_gain = IK_R(1.5); break;
-    case 13: o.min_improvement = -IK_R(0.1); break;
-    case 14: o._valid = 1; break;
-    case 15: o.rest = bad_rest; break;
-    case 16: o.rest = (const ik_real *)s + 2; break;
-    default: break;
-    }
+    ik_jacobian_opts o = jacobian_opts_bad(bad_opts, bad_rest, s);
     return ik_skeleton_solve(&t->skeleton, e, count, bad_opts < 0 ? NULL : &o, q, s, n, info, out);
 }
 
