@@ -1109,44 +1109,58 @@ typedef enum ik_closed_form_kind {
     IK_CLOSED_FORM_NONE = 0,            // none that ik.h solves: the reason says why
     IK_CLOSED_FORM_SPHERICAL_WRIST = 1, // axes 4, 5, 6 meet in a point, axes 2 and 3 parallel
                                         // (ABB, KUKA KR, Fanuc, Staubli, ...)
-    IK_CLOSED_FORM_THREE_PARALLEL = 2   // axes 2, 3, 4 parallel, axes 5 and 6 meet (the UR family)
+    IK_CLOSED_FORM_THREE_PARALLEL = 2,  // axes 2, 3, 4 parallel, axes 5 and 6 meet (the UR family)
+    IK_CLOSED_FORM_SRS = 3 // seven joints: axes 1, 2, 3 meet (shoulder), axes 5, 6, 7 meet
+                           // (wrist), joint 4 the elbow (KUKA iiwa, a human arm): the answers at
+                           // a given swivel angle of the elbow
 } ik_closed_form_kind;
 
-// A 6R arm's closed form, from ik_chain_closed_form(): the geometry at q = 0 in the chain's root
-// frame. The caller owns it; it does not point into the chain.
+// An arm's closed form, from ik_chain_closed_form(): the geometry at q = 0 in the chain's root
+// frame. The caller owns it; it does not point into the chain. "The wrist" is its last three
+// axes (4, 5, 6; SRS: 5, 6, 7), "the shoulder" an SRS arm's first three.
 typedef struct ik_closed_form {
     ik_closed_form_kind kind;
-    bool ortho_parallel;   // spherical wrist with axis 1 perpendicular to 2 and 3, and 4 to 5 to
-                           // 6: the ortho-parallel class (Brandstoetter 2014)
-    bool ortho_wrist;      // axes 4 and 6 perpendicular to 5 (the wrist's exact path)
-    ik_vec3 axis[6];       // the revolute axes (unit)
-    ik_vec3 point[6];      // a point on each
-    ik_vec3 centre;        // spherical wrist: where axes 4, 5, 6 meet; three parallel: 5 and 6
-    ik_vec3 across;        // a unit vector across axis 6 (spherical) or axis 2 (three parallel)
-    ik_real wrist_zero[2]; // ortho_wrist: cosine and sine of the angle from axis 4 to axis 6
-                           // about axis 5
-    ik_xform home;         // the effector at q = 0
-    ik_real lo[6], hi[6];  // the joints' limits
-    ik_real reach;         // the offsets' lengths summed (the tolerances' scale)
+    int joint_count;          // 6, or 7 (SRS)
+    bool ortho_parallel;      // spherical wrist with axis 1 perpendicular to 2 and 3, and 4 to 5
+                              // to 6: the ortho-parallel class (Brandstoetter 2014)
+    bool ortho_wrist;         // the wrist's first and last axes perpendicular to its middle one
+                              // (the wrist's exact path)
+    bool ortho_shoulder;      // SRS: the same for the shoulder
+    ik_vec3 axis[7];          // the revolute axes (unit)
+    ik_vec3 point[7];         // a point on each
+    ik_vec3 centre;           // spherical wrist, SRS: where the wrist's axes meet; three
+                              // parallel: where axes 5 and 6 meet
+    ik_vec3 across;           // a unit vector across the last axis (three parallel: axis 2)
+    ik_real wrist_zero[2];    // ortho_wrist: cosine and sine of the angle from the wrist's first
+                              // axis to its last about its middle one
+    ik_vec3 shoulder;         // SRS: where axes 1, 2, 3 meet
+    ik_vec3 elbow;            // SRS: the point of axis 4 nearest the shoulder (the swivel's)
+    ik_vec3 shoulder_across;  // SRS: a unit vector across axis 3
+    ik_real shoulder_zero[2]; // SRS, ortho_shoulder: as wrist_zero, for axes 1, 2, 3
+    ik_xform home;            // the effector at q = 0
+    ik_real lo[7], hi[7];     // the joints' limits
+    ik_real reach;            // the offsets' lengths summed (the tolerances' scale)
 } ik_closed_form;
 
 // What ik_closed_form_solve() says of one solution (ik_closed_solution.flags).
 typedef enum ik_closed_flag {
     IK_CLOSED_WITHIN_LIMITS = 1,     // every joint within its limits
     IK_CLOSED_SHOULDER_SINGULAR = 2, // joint 1's angle is free (taken from near_state, else 0)
-                                     // or its two answers meet
+                                     // or its two answers meet (SRS: axes 1 and 3 in line)
     IK_CLOSED_ELBOW_SINGULAR = 4,    // the elbow straight or folded: its two answers meet
-    IK_CLOSED_WRIST_SINGULAR = 8     // axes 4 and 6 in line: joint 4's angle (spherical
-                                     // wrist) or joint 6's (three parallel) taken from near_state,
-                                     // else 0, the other one turns the rest
+    IK_CLOSED_WRIST_SINGULAR = 8     // the wrist's first and last axes in line: the first's
+                                     // angle (spherical wrist, SRS) or joint 6's (three parallel)
+                                     // taken from near_state, else 0, the other one turns the rest
 } ik_closed_flag;
 
 // One solution of ik_closed_form_solve().
 typedef struct ik_closed_solution {
-    ik_real q[6];     // the joint values (the chain's state vector)
+    ik_real q[7];     // the joint values (the chain's state vector; q[6] is 0 for 6R arms)
     int flags;        // ik_closed_flag bits
     int outside;      // bit j set: q[j] outside joint j's limits (0 when within)
-    int branch;       // which closed-form answer, 0..7 (whole-turn equivalents share it)
+    int branch;       // which closed-form answer, 0..7 (whole-turn equivalents share it); SRS:
+                      // 4 e + 2 s + w for elbow, shoulder and wrist answers e, s, w (0 or 1), as
+                      // ik_swivel_interval.branch
     ik_real distance; // sqrt(sum weights[j] (q[j] - near_state[j])^2)
 } ik_closed_solution;
 
@@ -1182,9 +1196,46 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
 // Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
 // unknown, a limit NaN or lo > hi in cf (which may be changed: e.g. narrower limits), max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
 // near_state or weights); outputs untouched on error.
+// SRS arms: the answers at near_state's swivel (ik_closed_form_swivel(); 0 if NULL), as
+// ik_closed_form_solve_swivel().
 IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                      const ik_real *near_state, const ik_real *weights,
                                      ik_closed_solution *out, int max_out, ik_closed_info *info);
+
+// ik_closed_form_solve() at a given swivel angle (radians) for an SRS arm: every answer whose
+// elbow lies at that swivel (up to 8: elbow, shoulder and wrist each two ways), listed, flagged
+// and sorted as above. The swivel turns the elbow about the line from the shoulder to the wrist
+// centre, from 0 where the elbow points along joint 1's axis (across that line; if the line is
+// along joint 1's axis, along a fixed direction across it) (docs/closed-forms.md, "Seven joints:
+// shoulder, elbow, wrist"). Other kinds ignore the swivel. Errors as ik_closed_form_solve(), and
+// IK_ERR_BAD_ARG for a non-finite or huge swivel.
+IKDEF ik_result ik_closed_form_solve_swivel(const ik_closed_form *cf, ik_xform target,
+                                            ik_real swivel, const ik_real *near_state,
+                                            const ik_real *weights, ik_closed_solution *out,
+                                            int max_out, ik_closed_info *info);
+
+// The swivel angle (-pi..pi) of an SRS arm's state q[7] into *out (see
+// ik_closed_form_solve_swivel()). Errors: IK_ERR_NULL_ARG, IK_ERR_BAD_ARG (cf not SRS, q not
+// finite); *out untouched on error.
+IKDEF ik_result ik_closed_form_swivel(const ik_closed_form *cf, const ik_real *q, ik_real *out);
+
+// An interval of swivel angles, lo..hi (lo in -pi..pi, lo <= hi <= lo + 2 pi: it may run past pi
+// and wrap; -pi..pi is the whole turn), in which answer branch (as ik_closed_solution.branch) has
+// every joint within its limits.
+typedef struct ik_swivel_interval {
+    ik_real lo, hi;
+    int branch;
+} ik_swivel_interval;
+
+// The swivel intervals of an SRS arm for the effector pose target (docs/closed-forms.md,
+// "Swivel intervals"): for each branch, where every joint has a value within its limits (a
+// whole-turn equivalent counts), by branch then lo. The ends are where a joint meets a limit,
+// to rounding. *count: the intervals found (the first max_out of them written to out). An
+// unreachable target: none (IK_OK, *count 0).
+// Errors: IK_ERR_NULL_ARG (cf, out, count), IK_ERR_BAD_ARG (cf not SRS, max_out < 1, the target
+// as ik_closed_form_solve()); outputs untouched on error.
+IKDEF ik_result ik_closed_form_swivel_intervals(const ik_closed_form *cf, ik_xform target,
+                                                ik_swivel_interval *out, int max_out, int *count);
 
 // ---- skeletons ---------------------------------------------------------------------------------
 
@@ -10832,8 +10883,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
 
 // One closed-form answer before its listing: the angles (-pi..pi) and ik_closed_flag bits.
 typedef struct ik__closed_answer {
-    ik_real q[6];
+    ik_real q[7];
     int flags;
+    int branch; // SRS: 4 e + 2 s + w (see ik_closed_solution.branch)
 } ik__closed_answer;
 
 // The component of v across the unit axis h.
@@ -10920,28 +10972,28 @@ static int ik__closed_plane(ik_vec3 k, ik_vec3 v, ik_vec3 d, ik_real c, ik_real 
                            c - kv * kd, scale, ref, t, cs, singular);
 }
 
-// Whether the chain's joints are six revolute ones and fixed ones (before it is validated: a
-// cheap refusal of other chains).
+// Whether the chain's joints are six or seven revolute ones and fixed ones (before it is
+// validated: a cheap refusal of other chains).
 static bool ik__closed_six(const ik_chain *chain)
 {
     int i, k = 0;
     if (!chain->joints || chain->joint_count < 6 || chain->joint_count > IK_MAX_JOINTS)
         return false;
-    for (i = 0; i < chain->joint_count && k <= 6; i++)
+    for (i = 0; i < chain->joint_count && k <= 7; i++)
         if (chain->joints[i].type != IK_JOINT_FIXED)
-            k += chain->joints[i].type == IK_JOINT_REVOLUTE ? 1 : 7;
-    return k == 6;
+            k += chain->joints[i].type == IK_JOINT_REVOLUTE ? 1 : 8;
+    return k == 6 || k == 7;
 }
 
 // The revolute axes, points on them, limits and the effector at q = 0 into cf; false if the
-// chain is not six revolute joints and fixed ones.
+// chain is not six or seven revolute joints and fixed ones.
 static bool ik__closed_geometry(const ik_chain *chain, ik_closed_form *cf)
 {
     ik_xform pose = ik_xform_identity();
     int i, k = 0;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        if (j->type != IK_JOINT_FIXED && (j->type != IK_JOINT_REVOLUTE || k == 6))
+        if (j->type != IK_JOINT_FIXED && (j->type != IK_JOINT_REVOLUTE || k == 7))
             return false;
         pose = ik_xform_mul(pose, j->origin);
         cf->reach += ik_vec3_length(j->origin.pos);
@@ -10954,7 +11006,8 @@ static bool ik__closed_geometry(const ik_chain *chain, ik_closed_form *cf)
     }
     cf->home = ik_xform_mul(pose, chain->tip);
     cf->reach += ik_vec3_length(chain->tip.pos);
-    return k == 6;
+    cf->joint_count = k;
+    return k == 6 || k == 7;
 }
 
 // cf's kind (spherical wrist or three parallel axes), flags and across; the class's name.
@@ -11002,6 +11055,46 @@ static const char *ik__closed_classify(ik_closed_form *cf)
     return ik__closed_accept(cf, wrist);
 }
 
+// Whether the three axes h[0..2] through p[0..2] meet in one point (into *x) with the middle one
+// parallel to neither other.
+static bool ik__closed_triple_meets(const ik_vec3 *p, const ik_vec3 *h, ik_real tol, ik_vec3 *x)
+{
+    return ik__axes_meet(p, h, tol, x) && !ik__closed_parallel(h[0], h[1]) &&
+           !ik__closed_parallel(h[1], h[2]);
+}
+
+// The shoulder's or wrist's constants: across its last axis h[2], whether ortho and its zero.
+static void ik__closed_triple_consts(const ik_vec3 *h, ik_vec3 *across, bool *ortho, ik_real *zero)
+{
+    *across = ik_vec3_any_perpendicular(h[2]);
+    *ortho = IK_FABS(ik_vec3_dot(h[0], h[1])) <= 64 * IK_EPSILON &&
+             IK_FABS(ik_vec3_dot(h[1], h[2])) <= 64 * IK_EPSILON;
+    ik__closed_turn(h[1], h[0], h[2], zero);
+}
+
+// An SRS arm's kind into cf (shoulder, elbow, centre, the triples' constants); the reason
+// (docs/closed-forms.md, "Which arms").
+static const char *ik__closed_classify_srs(ik_closed_form *cf)
+{
+    const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik_real tol = 64 * IK_EPSILON * cf->reach;
+    if (!ik__closed_triple_meets(p, h, tol, &cf->shoulder))
+        return "seven joints, but axes 1, 2, 3 do not meet in one point (or 2 is parallel to 1 "
+               "or 3)";
+    if (!ik__closed_triple_meets(p + 4, h + 4, tol, &cf->centre))
+        return "seven joints, but axes 5, 6, 7 do not meet in one point (or 6 is parallel to 5 "
+               "or 7)";
+    if (!(ik_vec3_length(ik__across(h[3], ik_vec3_sub(cf->shoulder, p[3]))) > tol) ||
+        !(ik_vec3_length(ik__across(h[3], ik_vec3_sub(cf->centre, p[3]))) > tol))
+        return "seven joints, but the elbow (axis 4) passes through the shoulder or the wrist";
+    cf->elbow =
+        ik_vec3_add(p[3], ik_vec3_scale(h[3], ik_vec3_dot(h[3], ik_vec3_sub(cf->shoulder, p[3]))));
+    ik__closed_triple_consts(h, &cf->shoulder_across, &cf->ortho_shoulder, cf->shoulder_zero);
+    ik__closed_triple_consts(h + 4, &cf->across, &cf->ortho_wrist, cf->wrist_zero);
+    cf->kind = IK_CLOSED_FORM_SRS;
+    return "seven joints: a spherical shoulder and wrist (SRS)";
+}
+
 IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_form *out,
                                                const char **out_reason)
 {
@@ -11012,13 +11105,13 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
     if (!chain || !out)
         reason = "chain or out is NULL";
     else if (!ik__closed_six(chain))
-        reason = "not six revolute joints (fixed joints aside)";
+        reason = "not six or seven revolute joints (fixed joints aside)";
     else if (ik_chain_validate(chain) != IK_OK)
         reason = "the chain is not valid (ik_chain_validate())";
     else if (!ik__closed_geometry(chain, &cf))
-        reason = "not six revolute joints (fixed joints aside)";
+        reason = "not six or seven revolute joints (fixed joints aside)";
     else
-        reason = ik__closed_classify(&cf);
+        reason = cf.joint_count == 7 ? ik__closed_classify_srs(&cf) : ik__closed_classify(&cf);
     if (out)
         *out = cf;
     if (out_reason)
@@ -11064,45 +11157,73 @@ static ik_mat3 ik__closed_rot(ik_vec3 h, const ik_real *cs)
     return ik__mat3_axis_angle(h, cs[0], cs[1]);
 }
 
-// The wrist's answers for R4 R5 R6 = Rw into ans[k].q[3..5] (z = Rw h6, x = Rw across), ans[0]'s
-// q[0..2] and flags copied: 0, 1 or 2 (docs/closed-forms.md, "The wrist").
-static int ik__closed_wrist(const ik_closed_form *cf, ik_vec3 z, ik_vec3 x, ik_real ref4,
-                            ik__closed_answer *ans)
+// Three axes meeting in a point (a wrist, an SRS arm's shoulder): h[0..2] (joints first ..
+// first + 2), across h[2], whether ortho and its zero (as ik_closed_form's wrist_zero), and the
+// flag of its singularity.
+typedef struct ik__closed_axes3 {
+    const ik_vec3 *h;
+    ik_vec3 across;
+    const ik_real *zero;
+    bool ortho;
+    int first, flag;
+} ik__closed_axes3;
+
+// cf's wrist (its last three axes) as an ik__closed_axes3.
+static ik__closed_axes3 ik__closed_wrist_axes(const ik_closed_form *cf)
 {
-    const ik_vec3 *h = cf->axis + 3;
-    ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), t5[2], c5[4], c4[2], cs[2];
-    bool free4 = !(zc > IK__CLOSED_FREE); // (axes 4 and 6 in line: joint 4 free)
+    ik__closed_axes3 t;
+    t.first = cf->joint_count - 3;
+    t.h = cf->axis + t.first;
+    t.across = cf->across;
+    t.zero = cf->wrist_zero;
+    t.ortho = cf->ortho_wrist;
+    t.flag = IK_CLOSED_WRIST_SINGULAR;
+    return t;
+}
+
+// The answers of Ra Rb Rc = Rw for the three axes of t into ans[k].q[t->first ..] (z = Rw h[2],
+// x = Rw across; ref: the first angle where it is free), ans[0]'s other values and flags copied:
+// 0, 1 or 2, the second one's middle angle on the other side (docs/closed-forms.md, "The
+// wrist").
+static int ik__closed_triple(const ik__closed_axes3 *t, ik_vec3 z, ik_vec3 x, ik_real ref,
+                             ik__closed_answer *ans)
+{
+    const ik_vec3 *h = t->h;
+    const int f = t->first;
+    ik_real zc = ik_vec3_length(ik_vec3_cross(h[0], z)), mid[2], cmid[4], cfirst[2], cs[2];
+    bool free = !(zc > IK__CLOSED_FREE); // (first and last axes in line: the first free)
     int n, k, singular = !(zc > IK_SQRT(IK_EPSILON));
-    if (cf->ortho_wrist) { // Rot(h5, t5) h6 at the angle h4 to z has from h4
+    if (t->ortho) { // Rot(h1, mid) h2 at the angle h0 to z has from h0
         ik_real zh = ik_vec3_dot(h[0], z), zn = IK_SQRT(zc * zc + zh * zh);
-        cs[0] = cf->wrist_zero[0], cs[1] = cf->wrist_zero[1];
-        n = free4 ? 1 : 2;
-        for (k = 0; k < n; k++) { // t5 = +-phi - phi0
+        cs[0] = t->zero[0], cs[1] = t->zero[1];
+        n = free ? 1 : 2;
+        for (k = 0; k < n; k++) { // mid = +-phi - phi0
             ik_real sp = (k ? -zc : zc) / zn, cp = zh / zn;
-            c5[2 * k] = cp * cs[0] + sp * cs[1];
-            c5[2 * k + 1] = sp * cs[0] - cp * cs[1];
-            t5[k] = ik__closed_atan2(c5[2 * k + 1], c5[2 * k]);
+            cmid[2 * k] = cp * cs[0] + sp * cs[1];
+            cmid[2 * k + 1] = sp * cs[0] - cp * cs[1];
+            mid[k] = ik__closed_atan2(cmid[2 * k + 1], cmid[2 * k]);
         }
     } else
-        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, 0, t5, c5, &singular);
+        n = ik__closed_plane(h[1], h[2], h[0], ik_vec3_dot(h[0], z), 0, 0, mid, cmid, &singular);
     for (k = 0; k < n; k++) {
         ans[k] = ans[0];
-        ans[k].q[4] = t5[k];
-        if (k == 1 && cf->ortho_wrist) { // the flip: joints 4 and 6 half a turn on
-            ans[1].q[3] = ans[0].q[3] + (ans[0].q[3] > 0 ? -IK_PI : IK_PI);
-            ans[1].q[5] = ans[0].q[5] + (ans[0].q[5] > 0 ? -IK_PI : IK_PI);
+        ans[k].q[f + 1] = mid[k];
+        if (k == 1 && t->ortho) { // the flip: first and last half a turn on
+            ans[1].q[f] = ans[0].q[f] + (ans[0].q[f] > 0 ? -IK_PI : IK_PI);
+            ans[1].q[f + 2] = ans[0].q[f + 2] + (ans[0].q[f + 2] > 0 ? -IK_PI : IK_PI);
             break;
         }
-        if (free4)
-            ans[k].q[3] = ref4, c4[0] = IK_COS(ref4), c4[1] = IK_SIN(ref4);
+        if (free)
+            ans[k].q[f] = ref, cfirst[0] = IK_COS(ref), cfirst[1] = IK_SIN(ref);
         else
-            ans[k].q[3] =
-                ik__closed_turn(h[0], ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), z, c4);
-        ans[k].q[5] = ik__closed_turn(
-            h[2], cf->across,
-            ik__rotate(h[1], c5[2 * k], -c5[2 * k + 1], ik__rotate(h[0], c4[0], -c4[1], x)), cs);
+            ans[k].q[f] = ik__closed_turn(
+                h[0], ik__rotate(h[1], cmid[2 * k], cmid[2 * k + 1], h[2]), z, cfirst);
+        ans[k].q[f + 2] = ik__closed_turn(h[2], t->across,
+                                          ik__rotate(h[1], cmid[2 * k], -cmid[2 * k + 1],
+                                                     ik__rotate(h[0], cfirst[0], -cfirst[1], x)),
+                                          cs);
         if (singular)
-            ans[k].flags |= IK_CLOSED_WRIST_SINGULAR;
+            ans[k].flags |= t->flag;
     }
     return n;
 }
@@ -11113,6 +11234,7 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
     ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
+    ik__closed_axes3 wrist = ik__closed_wrist_axes(cf);
     int n1, n23, i, k, count = 0, shoulder, elbow;
     // joint 1 keeps c's height along axis 2
     n1 = ik__closed_plane(
@@ -11134,7 +11256,7 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
             a->q[0] = q1[i], a->q[1] = q23[2 * k], a->q[2] = q23[2 * k + 1];
             a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
                        (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
-            count += ik__closed_wrist(cf, z, x, ref[3], a);
+            count += ik__closed_triple(&wrist, z, x, ref[3], a);
         }
     }
     return count;
@@ -11194,6 +11316,143 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
+// ---- closed forms: seven joints, shoulder, elbow, wrist (docs/closed-forms.md, "Seven joints")
+
+// An SRS arm at a target: where the wrist centre is, the swivel's frame and each elbow
+// answer's shoulder rotation at swivel 0.
+typedef struct ik__srs_pose {
+    ik_mat3 rg;           // the motion G = target home^-1's rotation
+    ik_vec3 n, r;         // unit: the shoulder toward the wrist centre; swivel 0's direction
+    ik_real q4[2], c4[4]; // the elbow's answers, their cosines and sines
+    int elbows, elbow_singular;
+    ik_mat3 r0[2]; // R1 R2 R3 at swivel 0, each elbow answer
+} ik__srs_pose;
+
+// Swivel 0's direction across the unit n: along axis 1 (h1), else a fixed one across it.
+static ik_vec3 ik__srs_zero(ik_vec3 h1, ik_vec3 n)
+{
+    ik_vec3 r = ik__across(n, h1);
+    if (!(ik_vec3_length(r) > IK_SQRT(IK_EPSILON)))
+        r = ik__across(n, ik_vec3_any_perpendicular(h1));
+    return ik_vec3_normalize(r);
+}
+
+// The unit direction across the shoulder-wrist line b0 (q = 0's shoulder frame) in which the
+// swivel is measured: toward the elbow, or across axis 4 where the elbow is on the line (to 64
+// sqrt(epsilon) of its distance: beyond the rounding of a straight elbow's angle); made across
+// the line to rounding.
+static ik_vec3 ik__srs_side(const ik_closed_form *cf, ik_vec3 b0)
+{
+    ik_vec3 u0 = ik_vec3_normalize(b0), a0 = ik_vec3_sub(cf->elbow, cf->shoulder);
+    ik_vec3 m = ik__across(u0, a0);
+    if (!(ik_vec3_length(m) > 64 * IK_SQRT(IK_EPSILON) * ik_vec3_length(a0)))
+        m = ik_vec3_cross(cf->axis[3], u0);
+    return ik_vec3_normalize(ik__across(u0, ik_vec3_normalize(m)));
+}
+
+// The shoulder-wrist vector in the shoulder's frame at q = 0 for the elbow's cosine and sine cs.
+static ik_vec3 ik__srs_reach(const ik_closed_form *cf, const ik_real *cs)
+{
+    ik_vec3 w = ik_vec3_sub(cf->centre, cf->point[3]);
+    return ik_vec3_sub(ik_vec3_add(cf->point[3], ik__rotate(cf->axis[3], cs[0], cs[1], w)),
+                       cf->shoulder);
+}
+
+// The rotation taking the frame (u0, m0, u0 x m0) to (n, r, n x r).
+static ik_mat3 ik__srs_frames(ik_vec3 u0, ik_vec3 m0, ik_vec3 n, ik_vec3 r)
+{
+    ik_vec3 from[3], to[3];
+    ik_mat3 m;
+    int i, j, k;
+    from[0] = u0, from[1] = m0, from[2] = ik_vec3_cross(u0, m0);
+    to[0] = n, to[1] = r, to[2] = ik_vec3_cross(n, r);
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            for (m.m[i][j] = 0, k = 0; k < 3; k++)
+                m.m[i][j] += (&to[k].x)[i] * (&from[k].x)[j];
+    return m;
+}
+
+// The elbow's answers and the shoulder's rotations at swivel 0 for the wrist centre's target c
+// into sp (ref: joint 4 where it is free); the count of elbow answers (0: out of reach).
+static int ik__srs_pose_make(const ik_closed_form *cf, const ik_mat3 *rg, ik_vec3 c, ik_real ref,
+                             ik__srs_pose *sp)
+{
+    ik_vec3 v = ik_vec3_sub(c, cf->shoulder), d = ik_vec3_sub(cf->shoulder, cf->point[3]);
+    ik_vec3 w = ik_vec3_sub(cf->centre, cf->point[3]);
+    ik_real len2 = ik_vec3_dot(v, v), len = IK_SQRT(len2);
+    int e;
+    sp->rg = *rg;
+    sp->elbows = 0;
+    if (!(len > 64 * IK_EPSILON * cf->reach)) // (the wrist centre at the shoulder: not solved)
+        return 0;
+    sp->n = ik_vec3_scale(v, 1 / len);
+    sp->r = ik__srs_zero(cf->axis[0], sp->n);
+    // the elbow keeps the wrist centre at len from the shoulder: d . Rot(h4, q4) w = c4
+    sp->elbows =
+        ik__closed_plane(cf->axis[3], w, d, (ik_vec3_dot(w, w) + ik_vec3_dot(d, d) - len2) / 2,
+                         ik_vec3_length(c) + cf->reach, ref, sp->q4, sp->c4, &sp->elbow_singular);
+    for (e = 0; e < sp->elbows; e++) { // R0 takes the wrist centre's and the elbow's directions
+        ik_vec3 b0 = ik__srs_reach(cf, sp->c4 + 2 * e);
+        sp->r0[e] = ik__srs_frames(ik_vec3_normalize(b0), ik__srs_side(cf, b0), sp->n, sp->r);
+    }
+    return sp->elbows;
+}
+
+// cf's shoulder (axes 1, 2, 3) as an ik__closed_axes3.
+static ik__closed_axes3 ik__closed_shoulder_axes(const ik_closed_form *cf)
+{
+    ik__closed_axes3 t;
+    t.first = 0;
+    t.h = cf->axis;
+    t.across = cf->shoulder_across;
+    t.zero = cf->shoulder_zero;
+    t.ortho = cf->ortho_shoulder;
+    t.flag = IK_CLOSED_SHOULDER_SINGULAR;
+    return t;
+}
+
+// Elbow answer e's answers at the swivel's cosine and sine cs into ans (branch 4 e + 2 s + w):
+// 0 to 4 (docs/closed-forms.md, "Seven joints").
+static int ik__srs_answers(const ik_closed_form *cf, const ik__srs_pose *sp, int e,
+                           const ik_real *cs, const ik_real *ref, ik__closed_answer *ans)
+{
+    ik__closed_axes3 shoulder = ik__closed_shoulder_axes(cf), wrist = ik__closed_wrist_axes(cf);
+    ik_mat3 r03 = ik_mat3_mul(ik__mat3_axis_angle(sp->n, cs[0], cs[1]), sp->r0[e]), rw;
+    ik__closed_answer sh[2];
+    int ns, s, k, nw, count = 0;
+    sh[0].q[3] = sp->q4[e], sh[0].q[6] = 0;
+    sh[0].flags = sp->elbow_singular ? IK_CLOSED_ELBOW_SINGULAR : 0;
+    ns = ik__closed_triple(&shoulder, ik_mat3_mul_vec3(r03, cf->axis[2]),
+                           ik_mat3_mul_vec3(r03, cf->shoulder_across), ref[0], sh);
+    // the wrist: R5 R6 R7 = (R1 R2 R3 R4)^T rg
+    rw = ik_mat3_mul(r03, ik__closed_rot(cf->axis[3], sp->c4 + 2 * e));
+    rw = ik_mat3_mul(ik_mat3_transpose(rw), sp->rg);
+    for (s = 0; s < ns; s++) {
+        ans[count] = sh[s];
+        nw = ik__closed_triple(&wrist, ik_mat3_mul_vec3(rw, cf->axis[6]),
+                               ik_mat3_mul_vec3(rw, cf->across), ref[4], &ans[count]);
+        for (k = 0; k < nw; k++)
+            ans[count + k].branch = 4 * e + 2 * s + k;
+        count += nw;
+    }
+    return count;
+}
+
+// An SRS arm's answers at the swivel for the rotation rg and c, the wrist centre's target.
+static int ik__closed_srs(const ik_closed_form *cf, const ik_mat3 *rg, ik_vec3 c, ik_real swivel,
+                          const ik_real *ref, ik__closed_answer *ans)
+{
+    ik__srs_pose sp;
+    ik_real cs[2];
+    int e, count = 0;
+    cs[0] = IK_COS(swivel), cs[1] = IK_SIN(swivel);
+    ik__srs_pose_make(cf, rg, c, ref[3], &sp);
+    for (e = 0; e < sp.elbows; e++)
+        count += ik__srs_answers(cf, &sp, e, cs, ref, ans + count);
+    return count;
+}
+
 // Joint j's values x + 2 pi k within its limits into v: the one nearest ref first, then its
 // neighbours within the limits (limits not both finite: only the first); 0 if none.
 static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
@@ -11245,8 +11504,8 @@ static void ik__closed_insert(ik_closed_solution *out, int max_out, int *count,
 // An answer's listing: each joint's values within its limits (ik__closed_turns(), nearest
 // near_state first), or its one value nearest the limits' middle (outside bit j).
 typedef struct ik__closed_listing {
-    ik_real v[6][3];
-    int count[6], outside;
+    ik_real v[7][3];
+    int count[7], outside, joints;
     int combinations; // the product of the counts
     ik_real first;    // the first combination's weighted square distance from near_state
 } ik__closed_listing;
@@ -11265,7 +11524,8 @@ static void ik__closed_listing_make(const ik_closed_form *cf, const ik__closed_a
 {
     int j;
     l->outside = 0;
-    for (j = 0; j < 6; j++) {
+    l->joints = cf->joint_count;
+    for (j = 0; j < l->joints; j++) {
         l->count[j] = ik__closed_turns(a->q[j], cf->lo[j], cf->hi[j], near ? near[j] : 0, l->v[j]);
         if (l->count[j] == 0) {
             l->v[j][0] = ik__angle_near(a->q[j], cf->lo[j] / 2 + cf->hi[j] / 2);
@@ -11274,7 +11534,7 @@ static void ik__closed_listing_make(const ik_closed_form *cf, const ik__closed_a
     }
     l->combinations = 1;
     l->first = 0;
-    for (j = 0; j < 6; j++) { // (outside: listed once, each joint nearest near_state)
+    for (j = 0; j < l->joints; j++) { // (outside: listed once, each joint nearest near_state)
         l->count[j] = l->outside ? 1 : l->count[j];
         l->combinations *= l->count[j];
         l->first += ik__closed_term(l, j, 0, near, weights);
@@ -11288,7 +11548,7 @@ static ik_real ik__closed_bound(const ik__closed_listing *l, int pass, const ik_
 {
     ik_real step = IK_INFINITY;
     int j, k;
-    for (j = 0; j < 6 && pass; j++) {
+    for (j = 0; j < l->joints && pass; j++) {
         ik_real first = ik__closed_term(l, j, 0, near, weights);
         for (k = 1; k < l->count[j]; k++) {
             ik_real more = ik__closed_term(l, j, k, near, weights) - first;
@@ -11305,7 +11565,7 @@ static void ik__closed_list(const ik__closed_listing *l, const ik__closed_answer
                             ik_closed_solution *out, int max_out, ik_closed_info *info)
 {
     ik_closed_solution s;
-    int idx[6] = { 0 }, j;
+    int idx[7] = { 0 }, j, last = l->joints - 1;
     if (pass && l->combinations == 1)
         return;
     info->total += pass ? l->combinations - 1 : 1;
@@ -11315,17 +11575,18 @@ static void ik__closed_list(const ik__closed_listing *l, const ik__closed_answer
     s.distance = IK_SQRT(ik__closed_bound(l, pass, near, weights));
     if (info->count == max_out && !ik__closed_before(&s, &out[max_out - 1]))
         return;
-    for (j = 5; pass && j >= 0 && ++idx[j] == l->count[j]; j--) // (pass 1: from the second)
+    for (j = last; pass && j >= 0 && ++idx[j] == l->count[j]; j--) // (pass 1: from the second)
         idx[j] = 0;
+    s.q[6] = 0;
     for (;;) {
         ik_real d = 0;
-        for (j = 0; j < 6; j++) {
+        for (j = 0; j <= last; j++) {
             s.q[j] = l->v[j][idx[j]];
             d += ik__closed_term(l, j, idx[j], near, weights);
         }
         s.distance = IK_SQRT(d);
         ik__closed_insert(out, max_out, &info->count, &s);
-        for (j = 5; pass && j >= 0 && ++idx[j] == l->count[j]; j--)
+        for (j = last; pass && j >= 0 && ++idx[j] == l->count[j]; j--)
             idx[j] = 0;
         if (!pass || j < 0)
             return;
@@ -11349,11 +11610,12 @@ static bool ik__closed_inputs_ok(const ik_closed_form *cf, ik_xform target, cons
                                  const ik_real *weights, int max_out)
 {
     const ik_real *x = &target.rot.x, *y = &target.pos.x;
-    int j;
-    if ((cf->kind != IK_CLOSED_FORM_SPHERICAL_WRIST && cf->kind != IK_CLOSED_FORM_THREE_PARALLEL) ||
-        max_out < 1 || !ik_quat_is_unit(target.rot, IK_R(1e-4)))
+    int j, joints = cf->kind == IK_CLOSED_FORM_SRS ? 7 : 6;
+    if ((cf->kind != IK_CLOSED_FORM_SPHERICAL_WRIST && cf->kind != IK_CLOSED_FORM_THREE_PARALLEL &&
+         cf->kind != IK_CLOSED_FORM_SRS) ||
+        cf->joint_count != joints || max_out < 1 || !ik_quat_is_unit(target.rot, IK_R(1e-4)))
         return false;
-    for (j = 0; j < 6; j++)
+    for (j = 0; j < joints; j++)
         if ((j < 4 && !ik__bounded(x[j])) || (j < 3 && !ik__bounded(y[j])) ||
             (near && !ik__bounded(near[j])) ||
             (weights && !(ik__bounded(weights[j]) && weights[j] >= 0)) || ik__is_nan(cf->lo[j]) ||
@@ -11363,28 +11625,57 @@ static bool ik__closed_inputs_ok(const ik_closed_form *cf, ik_xform target, cons
     return true;
 }
 
+// The motion G = target home^-1's rotation into *rg; where it takes cf's centre.
+static ik_vec3 ik__closed_motion(const ik_closed_form *cf, ik_xform target, ik_mat3 *rg)
+{
+    *rg = ik_mat3_mul(ik_quat_to_mat3(ik_quat_normalize(target.rot)),
+                      ik_mat3_transpose(ik_quat_to_mat3(cf->home.rot)));
+    return ik_vec3_add(target.pos, ik_mat3_mul_vec3(*rg, ik_vec3_sub(cf->centre, cf->home.pos)));
+}
+
+// The answers of cf's kind into ans (ref: the free angles); their count.
+static int ik__closed_answers(const ik_closed_form *cf, ik_xform target, ik_real swivel,
+                              const ik_real *ref, ik__closed_answer *ans)
+{
+    ik_mat3 rg;
+    ik_vec3 c = ik__closed_motion(cf, target, &rg);
+    int n, j;
+    if (cf->kind == IK_CLOSED_FORM_SRS)
+        return ik__closed_srs(cf, &rg, c, swivel, ref, ans);
+    n = cf->kind == IK_CLOSED_FORM_SPHERICAL_WRIST ? ik__closed_spherical(cf, &rg, c, ref, ans)
+                                                   : ik__closed_parallel3(cf, &rg, c, ref, ans);
+    for (j = 0; j < n; j++)
+        ans[j].q[6] = 0, ans[j].branch = j;
+    return n;
+}
+
 IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                      const ik_real *near_state, const ik_real *weights,
                                      ik_closed_solution *out, int max_out, ik_closed_info *info)
 {
+    ik_real swivel = 0;
+    if (cf && cf->kind == IK_CLOSED_FORM_SRS && near_state &&
+        ik_closed_form_swivel(cf, near_state, &swivel) != IK_OK)
+        return IK_ERR_BAD_ARG;
+    return ik_closed_form_solve_swivel(cf, target, swivel, near_state, weights, out, max_out, info);
+}
+
+IKDEF ik_result ik_closed_form_solve_swivel(const ik_closed_form *cf, ik_xform target,
+                                            ik_real swivel, const ik_real *near_state,
+                                            const ik_real *weights, ik_closed_solution *out,
+                                            int max_out, ik_closed_info *info)
+{
     ik__closed_answer ans[8];
     ik__closed_listing lists[8];
-    ik_real ref[6];
-    ik_mat3 rg;
-    ik_vec3 c;
+    ik_real ref[7];
     int n, j, order[8], pass;
     if (!cf || !out || !info)
         return IK_ERR_NULL_ARG;
-    if (!ik__closed_inputs_ok(cf, target, near_state, weights, max_out))
+    if (!ik__closed_inputs_ok(cf, target, near_state, weights, max_out) || !ik__bounded(swivel))
         return IK_ERR_BAD_ARG;
-    for (j = 0; j < 6; j++) // (free angles take near_state's)
+    for (j = 0; j < cf->joint_count; j++) // (free angles take near_state's)
         ref[j] = near_state ? ik__angle_near(near_state[j], 0) : 0;
-    // the motion G = target home^-1: its rotation, and where it takes the centre
-    rg = ik_mat3_mul(ik_quat_to_mat3(ik_quat_normalize(target.rot)),
-                     ik_mat3_transpose(ik_quat_to_mat3(cf->home.rot)));
-    c = ik_vec3_add(target.pos, ik_mat3_mul_vec3(rg, ik_vec3_sub(cf->centre, cf->home.pos)));
-    n = cf->kind == IK_CLOSED_FORM_SPHERICAL_WRIST ? ik__closed_spherical(cf, &rg, c, ref, ans)
-                                                   : ik__closed_parallel3(cf, &rg, c, ref, ans);
+    n = ik__closed_answers(cf, target, swivel, ref, ans);
     info->count = info->total = 0;
     info->branches = n;
     for (j = 0; j < n; j++)
@@ -11392,11 +11683,189 @@ IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
     ik__closed_order(lists, n, order);
     for (pass = 0; pass < 2; pass++) // (the answers' nearest first: the rest mostly skipped)
         for (j = 0; j < n; j++)
-            ik__closed_list(&lists[order[j]], &ans[order[j]], order[j], pass, near_state, weights,
-                            out, max_out, info);
+            ik__closed_list(&lists[order[j]], &ans[order[j]], ans[order[j]].branch, pass,
+                            near_state, weights, out, max_out, info);
     info->status = n == 0                ? IK_STATUS_UNREACHABLE
                    : out[0].outside == 0 ? IK_STATUS_CONVERGED
                                          : IK_STATUS_LIMITED;
+    return IK_OK;
+}
+
+IKDEF ik_result ik_closed_form_swivel(const ik_closed_form *cf, const ik_real *q, ik_real *out)
+{
+    ik_mat3 r03 = ik_mat3_identity();
+    ik_vec3 b0, n, r, m;
+    ik_real cs4[2];
+    int j;
+    if (!cf || !q || !out)
+        return IK_ERR_NULL_ARG;
+    if (cf->kind != IK_CLOSED_FORM_SRS)
+        return IK_ERR_BAD_ARG;
+    for (j = 0; j < 7; j++)
+        if (!ik__bounded(q[j]))
+            return IK_ERR_BAD_ARG;
+    for (j = 0; j < 3; j++)
+        r03 = ik_mat3_mul(r03, ik__mat3_axis_angle(cf->axis[j], IK_COS(q[j]), IK_SIN(q[j])));
+    // the elbow's side of the shoulder-wrist line, turned by the shoulder, from swivel 0's
+    cs4[0] = IK_COS(q[3]), cs4[1] = IK_SIN(q[3]);
+    b0 = ik__srs_reach(cf, cs4);
+    n = ik_vec3_normalize(ik_mat3_mul_vec3(r03, b0));
+    r = ik__srs_zero(cf->axis[0], n);
+    m = ik_mat3_mul_vec3(r03, ik__srs_side(cf, b0));
+    *out = ik__closed_atan2(ik_vec3_dot(ik_vec3_cross(n, r), m), ik_vec3_dot(r, m));
+    return IK_OK;
+}
+
+// The swivels where u^T R w = c, R elbow answer e's shoulder rotation Rot(n, psi) m (m = R0) or
+// its wrist's (Rot(n, psi) m)^T rg (m = R0 R4), into psi: 0, 1 or 2.
+static int ik__srs_cross(const ik__srs_pose *sp, const ik_mat3 *m, bool wrist, ik_vec3 u, ik_vec3 w,
+                         ik_real c, ik_real *psi)
+{
+    ik_real cs[4];
+    int singular;
+    if (wrist) // (u^T m^T Rot(n, -psi) rg w = (rg w) . Rot(n, psi) m u)
+        return ik__closed_plane(sp->n, ik_mat3_mul_vec3(*m, u), ik_mat3_mul_vec3(sp->rg, w), c, 0,
+                                0, psi, cs, &singular);
+    return ik__closed_plane(sp->n, ik_mat3_mul_vec3(*m, w), u, c, 0, 0, psi, cs, &singular);
+}
+
+// The swivels where a joint of the shoulder (first 0) or the wrist (first 4) meets one of its
+// limits, or where the triple's two answers meet, into psi: at most 16 (docs/closed-forms.md,
+// "Swivel intervals").
+static int ik__srs_triple_breaks(const ik_closed_form *cf, const ik__srs_pose *sp, const ik_mat3 *m,
+                                 int first, ik_real *psi)
+{
+    const ik_vec3 *h = cf->axis + first;
+    ik_real base = ik_vec3_dot(h[0], h[1]) * ik_vec3_dot(h[1], h[2]);
+    ik_real meet =
+        ik_vec3_length(ik_vec3_cross(h[0], h[1])) * ik_vec3_length(ik_vec3_cross(h[2], h[1]));
+    int n = 0, j, side;
+    bool wrist = first > 0;
+    n += ik__srs_cross(sp, m, wrist, h[0], h[2], base + meet, psi + n);
+    n += ik__srs_cross(sp, m, wrist, h[0], h[2], base - meet, psi + n);
+    for (j = 0; j < 3; j++) {
+        ik_real lo = cf->lo[first + j], hi = cf->hi[first + j];
+        for (side = 0; side < 2 && hi - lo < 2 * IK_PI; side++) {
+            ik_real c = IK_COS(side ? hi : lo), s = IK_SIN(side ? hi : lo);
+            if (j == 0) // h1 . Rot(h0, -l) R h2 = h1 . h2
+                n += ik__srs_cross(sp, m, wrist, ik__rotate(h[0], c, s, h[1]), h[2],
+                                   ik_vec3_dot(h[1], h[2]), psi + n);
+            else if (j == 1) // h0 . R h2 = h0 . Rot(h1, l) h2
+                n += ik__srs_cross(sp, m, wrist, h[0], h[2],
+                                   ik_vec3_dot(h[0], ik__rotate(h[1], c, s, h[2])), psi + n);
+            else // h0 . R Rot(h2, -l) h1 = h0 . h1
+                n += ik__srs_cross(sp, m, wrist, h[0], ik__rotate(h[2], c, -s, h[1]),
+                                   ik_vec3_dot(h[0], h[1]), psi + n);
+        }
+    }
+    return n;
+}
+
+// psi[0 .. n - 1] sorted, the repeated dropped (a whole turn apart too); -pi alone if none.
+static int ik__srs_sorted(ik_real *psi, int n)
+{
+    ik_real close = 64 * IK_EPSILON, x;
+    int i, k, m = 0;
+    for (i = 0; i < n; i++) {
+        for (x = psi[i], k = i; k > 0 && x < psi[k - 1]; k--)
+            psi[k] = psi[k - 1];
+        psi[k] = x;
+    }
+    for (i = 0; i < n; i++)
+        if (m == 0 || psi[i] - psi[m - 1] > close)
+            psi[m++] = psi[i];
+    if (m > 1 && psi[0] + 2 * IK_PI - psi[m - 1] <= close)
+        m--;
+    if (m == 0)
+        psi[m++] = -IK_PI;
+    return m;
+}
+
+// Elbow answer e's branches within the limits at the swivel psi: bit b for branch 4 e + b.
+static int ik__srs_feasible(const ik_closed_form *cf, const ik__srs_pose *sp, int e, ik_real psi)
+{
+    ik__closed_answer ans[4];
+    ik_real cs[2], ref[7] = { 0 }, v[3];
+    int n, k, j, bits = 0;
+    cs[0] = IK_COS(psi), cs[1] = IK_SIN(psi);
+    n = ik__srs_answers(cf, sp, e, cs, ref, ans);
+    for (k = 0; k < n; k++) {
+        for (j = 0; j < 7 && ik__closed_turns(ans[k].q[j], cf->lo[j], cf->hi[j], 0, v) > 0; j++)
+            continue;
+        bits |= j == 7 ? 1 << (ans[k].branch - 4 * e) : 0;
+    }
+    return bits;
+}
+
+// Branch's runs of pieces within the limits (piece i: psi[i] .. psi[i + 1], the last one
+// wrapping; bit of within[i]) into out from *count on, by lo; *count counts them all.
+static void ik__srs_runs(const ik_real *psi, const int *within, int n, int bit, int branch,
+                         ik_swivel_interval *out, int max_out, int *count)
+{
+    ik_swivel_interval run[17], x;
+    int i, k, first = 0, start = -1, runs = 0;
+    while (first < n && (within[first] >> bit & 1)) // (a piece outside to start from)
+        first++;
+    if (first == n)
+        run[runs].lo = -IK_PI, run[runs++].hi = IK_PI;
+    for (i = 1; first < n && i <= n; i++) {
+        bool in = i < n && (within[(first + i) % n] >> bit & 1);
+        if (in && start < 0)
+            start = i;
+        if (in || start < 0)
+            continue;
+        run[runs].lo = psi[(first + start) % n] + (first + start >= n ? 2 * IK_PI : 0);
+        run[runs].hi = psi[(first + i) % n] + (first + i >= n ? 2 * IK_PI : 0);
+        if (run[runs].lo >= IK_PI)
+            run[runs].lo -= 2 * IK_PI, run[runs].hi -= 2 * IK_PI;
+        runs++;
+        start = -1;
+    }
+    for (i = 0; i < runs; i++) { // by lo, into out
+        for (x = run[i], k = i; k > 0 && x.lo < run[k - 1].lo; k--)
+            run[k] = run[k - 1];
+        run[k] = x;
+    }
+    for (i = 0; i < runs; i++, (*count)++)
+        if (*count < max_out)
+            out[*count] = run[i], out[*count].branch = branch;
+}
+
+// Elbow answer e's swivel intervals into out from *count on (see ik__srs_runs()).
+static void ik__srs_intervals(const ik_closed_form *cf, const ik__srs_pose *sp, int e,
+                              ik_swivel_interval *out, int max_out, int *count)
+{
+    ik_mat3 m = ik_mat3_mul(sp->r0[e], ik__closed_rot(cf->axis[3], sp->c4 + 2 * e));
+    ik_real psi[32], next;
+    int within[32], n, i, b;
+    // the pieces between the swivels where something changes, each tested at its middle
+    n = ik__srs_triple_breaks(cf, sp, &sp->r0[e], 0, psi);
+    n += ik__srs_triple_breaks(cf, sp, &m, 4, psi + n);
+    n = ik__srs_sorted(psi, n);
+    for (i = 0; i < n; i++) {
+        next = i + 1 < n ? psi[i + 1] : psi[0] + 2 * IK_PI;
+        within[i] = ik__srs_feasible(cf, sp, e, (psi[i] + next) / 2);
+    }
+    for (b = 0; b < 4; b++)
+        ik__srs_runs(psi, within, n, b, 4 * e + b, out, max_out, count);
+}
+
+IKDEF ik_result ik_closed_form_swivel_intervals(const ik_closed_form *cf, ik_xform target,
+                                                ik_swivel_interval *out, int max_out, int *count)
+{
+    ik__srs_pose sp;
+    ik_mat3 rg;
+    ik_vec3 c;
+    int e, n = 0;
+    if (!cf || !out || !count)
+        return IK_ERR_NULL_ARG;
+    if (cf->kind != IK_CLOSED_FORM_SRS || !ik__closed_inputs_ok(cf, target, NULL, NULL, max_out))
+        return IK_ERR_BAD_ARG;
+    c = ik__closed_motion(cf, target, &rg);
+    ik__srs_pose_make(cf, &rg, c, 0, &sp);
+    for (e = 0; e < sp.elbows; e++)
+        ik__srs_intervals(cf, &sp, e, out, max_out, &n);
+    *count = n;
     return IK_OK;
 }
 

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.." || exit 1
 OUT=build/test
 mkdir -p "$OUT"
 WARN="-Wall -Wextra -Wpedantic -Werror -Wdouble-promotion -Wshadow"
-SRCS="tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c tests/test_robust.c tests/test_fabrik.c tests/test_closed.c"
+SRCS="tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c tests/test_robust.c tests/test_fabrik.c tests/test_closed.c tests/test_srs.c"
 passed=0
 failed=0
 skipped=""

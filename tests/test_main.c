@@ -47,6 +47,7 @@ void test_arm(void);
 void test_robust(void);
 void test_fabrik(void);
 void test_closed(void);
+void test_srs(void);
 
 // Internal: ik__atan01(), the limb's elbow angle, against the C library's atan on 10^6 + 1 points
 // of [0, 1] (and each reduction point and its neighbours): relative error within 2 epsilon
@@ -770,7 +771,7 @@ int main(int argc, char **argv)
                    { "jacobian", test_jacobian }, { "arm", test_arm },
                    { "robust", test_robust },     { "limits", test_limits },
                    { "skeleton", test_skeleton }, { "fabrik", test_fabrik },
-                   { "closed", test_closed } };
+                   { "closed", test_closed },     { "srs", test_srs } };
     const int count = (int)(sizeof groups / sizeof groups[0]);
     int g, i, chosen = 0;
     printf("ik.h %s, ik_real = %s\n", IK_VERSION_STRING, IK_REAL_FMT);
