@@ -10464,73 +10464,13 @@ static ik_real ik__random01(unsigned long long *state)
     return (ik_real)((double)(z >> 11) * (1.0 / 9007199254740992.0));
 }
 
-// ---- arm: the closed form for 7-DOF arms, spherical shoulder and wrist (docs/jacobian.md) ------
-typedef struct ik__srs {
-    ik_vec3 b[7];   // the axes at q = 0 (root frame, unit)
-    ik_vec3 elbow;  // a point on the elbow's axis
-    ik_vec3 s, w0;  // the shoulder; the wrist centre at q = 0
-    ik_vec3 x3, x7; // unit vectors across b3 and b7
-    ik_vec3 p0;     // the effector at q = 0
-    ik_mat3 r0;     // ... and its rotation
-    ik_real lo[7], hi[7];
-} ik__srs;
+// ---- arm: helpers of the closed forms (docs/closed-forms.md) -----------------------------------
 
 // Rot(b, angle) v for a unit b, given the angle's cosine c and sine s (Rodrigues).
 static ik_vec3 ik__rotate(ik_vec3 b, ik_real c, ik_real s, ik_vec3 v)
 {
     return ik_vec3_add(ik_vec3_add(ik_vec3_scale(v, c), ik_vec3_scale(ik_vec3_cross(b, v), s)),
                        ik_vec3_scale(b, ik_vec3_dot(b, v) * (1 - c)));
-}
-
-// The angle turning u toward v about unit b, its cosine and sine into cs; 0 if a part is zero.
-static ik_real ik__turn_angle(ik_vec3 b, ik_vec3 u, ik_vec3 v, ik_real *cs)
-{
-    ik_vec3 uu = ik_vec3_sub(u, ik_vec3_scale(b, ik_vec3_dot(b, u)));
-    ik_vec3 vv = ik_vec3_sub(v, ik_vec3_scale(b, ik_vec3_dot(b, v)));
-    ik_real y = ik_vec3_dot(b, ik_vec3_cross(uu, vv)), x = ik_vec3_dot(uu, vv);
-    ik_real n = IK_SQRT(x * x + y * y);
-    cs[0] = n > 0 ? x / n : 1;
-    cs[1] = n > 0 ? y / n : 0;
-    return n > 0 ? IK_ATAN2(y, x) : 0;
-}
-
-// The 0, 1 or 2 answers of Rot(b1, t1) Rot(b2, t2) p = q (b1, b2 unit, not parallel) into t1,
-// t2, their cosines and sines into cs[4 k ..] (docs/jacobian.md).
-static int ik__two_axes(ik_vec3 b1, ik_vec3 b2, ik_vec3 p, ik_vec3 q, ik_real *t1, ik_real *t2,
-                        ik_real *cs)
-{
-    ik_vec3 n = ik_vec3_cross(b1, b2), z;
-    ik_real c = ik_vec3_dot(b1, b2), den = ik_vec3_dot(n, n), bq = ik_vec3_dot(b1, q);
-    ik_real bp = ik_vec3_dot(b2, p), pp = ik_vec3_dot(p, p);
-    ik_real alpha = (bq - c * bp) / den, beta = (bp - c * bq) / den;
-    ik_real g2 = (pp - alpha * alpha - beta * beta - 2 * alpha * beta * c) / den, g;
-    int k, count;
-    if (!(g2 >= -64 * IK_EPSILON * pp / den)) // (a miss by rounding counts as touching)
-        return 0;
-    g = g2 > 0 ? IK_SQRT(g2) : 0;
-    count = g > 0 ? 2 : 1;
-    for (k = 0; k < count; k++) {
-        z = ik_vec3_add(ik_vec3_add(ik_vec3_scale(b1, alpha), ik_vec3_scale(b2, beta)),
-                        ik_vec3_scale(n, k ? -g : g));
-        t1[k] = ik__turn_angle(b1, z, q, cs + 4 * k);
-        t2[k] = ik__turn_angle(b2, p, z, cs + 4 * k + 2);
-    }
-    return count;
-}
-
-// The 0, 1 or 2 answers t[3 k ..] of Rot(b0, t0) Rot(b1, t1) Rot(b2, t2) = r (x across b[2]):
-// two angles take b[2] to r b[2], the third turns x.
-static int ik__three_axes(const ik_vec3 *b, ik_vec3 x, const ik_mat3 *r, ik_real *t)
-{
-    ik_real t0[2], t1[2], cs[8], c3[2];
-    int k, n = ik__two_axes(b[0], b[1], b[2], ik_mat3_mul_vec3(*r, b[2]), t0, t1, cs);
-    for (k = 0; k < n; k++) {
-        ik_vec3 y = ik__rotate(b[0], cs[4 * k], -cs[4 * k + 1], ik_mat3_mul_vec3(*r, x));
-        y = ik__rotate(b[1], cs[4 * k + 2], -cs[4 * k + 3], y);
-        t[3 * k] = t0[k], t[3 * k + 1] = t1[k];
-        t[3 * k + 2] = ik__turn_angle(b[2], x, y, c3);
-    }
-    return n;
 }
 
 // The point where the lines (p[k], b[k]) meet to within tol, into x; false if they do not.
@@ -10546,151 +10486,6 @@ static bool ik__axes_meet(const ik_vec3 *p, const ik_vec3 *b, ik_real tol, ik_ve
     for (k = 0; k < 3; k++)
         if (!(ik_vec3_length(ik_vec3_cross(ik_vec3_sub(*x, p[k]), b[k])) <= tol))
             return false;
-    return true;
-}
-
-// The geometry of a validated chain if it is such an arm (weights > 0, axes meeting to tol).
-static bool ik__srs_make(const ik_chain *chain, const ik__joint_table *table, ik_real tol,
-                         ik__srs *g)
-{
-    ik_mat3 r = ik_mat3_identity();
-    ik_vec3 p = ik_vec3_zero(), pts[7];
-    const ik_real *origin = table->origin;
-    int i, k = 0;
-    for (i = 0; i < chain->joint_count; i++) // (the joints first: most chains stop here)
-        if (chain->joints[i].type != IK_JOINT_FIXED &&
-            (chain->joints[i].type != IK_JOINT_REVOLUTE || ++k > 7 ||
-             !(chain->joints[i].weight > 0)))
-            return false;
-    if (k != 7)
-        return false;
-    for (i = 0, k = 0; i < chain->joint_count; i++) {
-        const ik_joint *j = &chain->joints[i];
-        p = ik_vec3_add(p, ik_mat3_mul_vec3(r, j->origin.pos));
-        if (table->code[i] & IK__CODE_ROTATED) {
-            r = ik__mat3_mul_rows(&r, origin);
-            origin += 9;
-        }
-        if (j->type == IK_JOINT_FIXED)
-            continue;
-        g->b[k] = ik_mat3_mul_vec3(r, j->axis);
-        g->lo[k] = j->lo, g->hi[k] = j->hi;
-        pts[k++] = p;
-    }
-    if (!ik__axes_meet(pts, g->b, tol, &g->s) || !ik__axes_meet(pts + 4, g->b + 4, tol, &g->w0) ||
-        !(ik_vec3_length2(ik_vec3_cross(g->b[1], g->b[2])) > IK_R(1e-6)) ||
-        !(ik_vec3_length2(ik_vec3_cross(g->b[4], g->b[5])) > IK_R(1e-6)))
-        return false;
-    g->elbow = pts[3];
-    g->x3 = ik_vec3_any_perpendicular(g->b[2]);
-    g->x7 = ik_vec3_any_perpendicular(g->b[6]);
-    g->p0 = ik_vec3_add(p, ik_mat3_mul_vec3(r, chain->tip.pos));
-    g->r0 = ik_mat3_mul(r, ik_quat_to_mat3(chain->tip.rot));
-    return true;
-}
-
-// ik__fit_angle() for three angles in place, their squared distance from start into *d.
-static bool ik__fit_angles(ik_real *a, const ik_real *lo, const ik_real *hi, const ik_real *start,
-                           ik_real *d)
-{
-    int j;
-    *d = 0;
-    for (j = 0; j < 3; j++) {
-        if (!ik__fit_angle(a[j], lo[j], hi[j], &a[j]))
-            return false;
-        *d += (a[j] - start[j]) * (a[j] - start[j]);
-    }
-    return true;
-}
-
-// The answer within the limits nearest start for each elbow answer at its swivel (*best).
-static void ik__srs_at(const ik__srs *g, const ik_real *sw, int n4, const ik_real *q4,
-                       const ik_real *cs4, const ik_mat3 *ref, ik_vec3 v, const ik_mat3 *m,
-                       const ik_real *start, ik_real *out, ik_real *best)
-{
-    ik_real ts[6], tw[6], dist[2], d, q4f;
-    int e, i, k, ns, nw, j, ok[2], fit;
-    for (e = 0; e < n4; e++) {
-        ik_mat3 r03, rw;
-        if (!ik__fit_angle(q4[e], g->lo[3], g->hi[3], &q4f))
-            continue;
-        r03 = ik_mat3_mul(ik__mat3_axis_angle(v, sw[2 * e], sw[2 * e + 1]), ref[e]);
-        ns = ik__three_axes(g->b, g->x3, &r03, ts);
-        for (i = 0, fit = 0; i < ns; i++) { // the shoulder's answers within the limits first
-            ok[i] = ik__fit_angles(ts + 3 * i, g->lo, g->hi, start, &dist[i]);
-            fit += ok[i];
-        }
-        if (!fit)
-            continue;
-        rw = ik_mat3_mul(r03, ik__mat3_axis_angle(g->b[3], cs4[2 * e], cs4[2 * e + 1]));
-        rw = ik_mat3_mul(ik_mat3_transpose(rw), *m);
-        nw = ik__three_axes(g->b + 4, g->x7, &rw, tw);
-        for (k = 0; k < nw; k++) {
-            ik_real dw;
-            if (!ik__fit_angles(tw + 3 * k, g->lo + 4, g->hi + 4, start + 4, &dw))
-                continue;
-            for (i = 0; i < ns; i++) {
-                d = dist[i] + dw + (q4f - start[3]) * (q4f - start[3]);
-                if (ok[i] && (*best < 0 || d < *best)) {
-                    *best = d;
-                    for (j = 0; j < 3; j++)
-                        out[j] = ts[3 * i + j], out[4 + j] = tw[3 * k + j];
-                    out[3] = q4f;
-                }
-            }
-        }
-    }
-}
-
-// The closed-form answer within the limits nearest start into out, swivels outward from start's.
-static bool ik__srs_solve(const ik__srs *g, const ik_target *t, const ik_real *start, ik_real *out)
-{
-    ik_mat3 m = ik_mat3_mul(ik_quat_to_mat3(t->rot), ik_mat3_transpose(g->r0)), ref[2], rs;
-    ik_vec3 v =
-        ik_vec3_sub(ik_vec3_add(t->pos, ik_mat3_mul_vec3(m, ik_vec3_sub(g->w0, g->p0))), g->s);
-    ik_vec3 b = g->b[3], x = ik_vec3_sub(g->w0, g->elbow), y = ik_vec3_sub(g->s, g->elbow);
-    ik_vec3 vn = ik_vec3_normalize(v), el = ik_vec3_sub(g->elbow, g->s);
-    ik_real bx = ik_vec3_dot(b, x), by = ik_vec3_dot(b, y), q4[2], cs4[4], best = -1;
-    ik_real found[7] = { 0 }; // (set when best is; zeroed for gcc -O3's flow analysis)
-    ik_real ca = ik_vec3_dot(x, y) - bx * by, sa = ik_vec3_dot(y, ik_vec3_cross(b, x));
-    ik_real rhs = (ik_vec3_dot(x, x) + ik_vec3_dot(y, y) - ik_vec3_dot(v, v)) / 2 - bx * by;
-    ik_real rho = IK_SQRT(ca * ca + sa * sa), k, phi, half, psi0[2], psi, c2[2], sw[4];
-    int e, n4, i;
-    // the elbow: ca cos q4 + sa sin q4 = rhs (docs/jacobian.md)
-    if (!(rho > 0) || !(ik_vec3_length2(vn) > 0))
-        return false;
-    k = rhs / rho;
-    if (!(IK_FABS(k) <= 1 + 64 * IK_EPSILON))
-        return false;
-    k = ik__clamp(k, -1, 1);
-    phi = IK_ATAN2(sa, ca);
-    half = IK_ATAN2(IK_SQRT((1 - k) * (1 + k)), k);
-    n4 = half > 0 ? 2 : 1;
-    // start's shoulder rotation, for its swivel
-    rs = ik__mat3_axis_angle(g->b[0], IK_COS(start[0]), IK_SIN(start[0]));
-    rs = ik_mat3_mul(rs, ik__mat3_axis_angle(g->b[1], IK_COS(start[1]), IK_SIN(start[1])));
-    rs = ik_mat3_mul(rs, ik__mat3_axis_angle(g->b[2], IK_COS(start[2]), IK_SIN(start[2])));
-    for (e = 0; e < n4; e++) {
-        ik_vec3 u;
-        q4[e] = e ? phi - half : phi + half;
-        cs4[2 * e] = IK_COS(q4[e]);
-        cs4[2 * e + 1] = IK_SIN(q4[e]);
-        u = ik_vec3_sub(ik_vec3_add(g->elbow, ik__rotate(b, cs4[2 * e], cs4[2 * e + 1], x)), g->s);
-        ref[e] = ik_quat_to_mat3(ik_quat_from_two_vectors(u, v));
-        // the swivel of start's elbow, from this branch's reference
-        psi0[e] = ik__turn_angle(vn, ik_mat3_mul_vec3(ref[e], el), ik_mat3_mul_vec3(rs, el), c2);
-    }
-    for (i = 0; i < 33 && best < 0; i++) {
-        for (e = 0; e < n4; e++) {
-            psi = psi0[e] + (2 * IK_PI / 32) * (ik_real)((i + 1) / 2) * (i % 2 ? 1 : -1);
-            sw[2 * e] = IK_COS(psi);
-            sw[2 * e + 1] = IK_SIN(psi);
-        }
-        ik__srs_at(g, sw, n4, q4, cs4, ref, vn, &m, start, found, &best);
-    }
-    if (best < 0)
-        return false;
-    memcpy(out, found, sizeof found);
     return true;
 }
 
@@ -10775,26 +10570,25 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
 
 static bool ik__closed_arm_start(const ik_closed_form *cf, const ik_target *target, ik_real *q);
 
-// The closed form of w's chain for a pose target without a rest pose: 1 a 7-DOF arm with a
-// spherical shoulder and wrist (into srs), 2 a 6R arm (into cf), 0 none.
-static int ik__arm_closed_form(const ik__jac_work *w, const ik_target *target, const ik_arm_opts *o,
-                               ik__srs *srs, ik_closed_form *cf)
+// Whether w's chain has a closed form (into cf) for a pose target without a rest pose, every
+// joint free (weight > 0).
+static bool ik__arm_closed_form(const ik__jac_work *w, const ik_target *target,
+                                const ik_arm_opts *o, ik_closed_form *cf)
 {
+    int i;
     if (!IK__FAST || !target->use_rotation || o->jacobian.rest)
-        return 0;
-    if (ik__srs_make(w->chain, &w->table, 64 * IK_EPSILON * w->scale, srs))
-        return 1;
-    return ik_chain_closed_form(w->chain, cf, NULL) != IK_CLOSED_FORM_NONE ? 2 : 0;
+        return false;
+    for (i = 0; i < w->chain->joint_count; i++)
+        if (w->chain->joints[i].type != IK_JOINT_FIXED && !(w->chain->joints[i].weight > 0))
+            return false;
+    return ik_chain_closed_form(w->chain, cf, NULL) != IK_CLOSED_FORM_NONE;
 }
 
 // Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
-// answer nearest it with srs or cf), the others from random states. false if the caller stops.
-static bool ik__arm_start(ik__jac_work *w, const ik_arm_opts *o, int a, const ik__srs *srs,
-                          const ik_closed_form *cf, const ik_target *target, const ik_real *q_io,
-                          unsigned long long *rng)
+// answer nearest it with cf), the others from random states. false if the caller stops.
+static bool ik__arm_start(ik__jac_work *w, const ik_arm_opts *o, int a, const ik_closed_form *cf,
+                          const ik_target *target, const ik_real *q_io, unsigned long long *rng)
 {
-    if (a == 0 && srs)
-        ik__srs_solve(srs, target, w->q, w->q);
     if (a == 0 && cf)
         ik__closed_arm_start(cf, target, w->q);
     if (a == 0)
@@ -10826,12 +10620,12 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     ik_target target;
     ik_solve_info att, best = { IK_STATUS_MAX_ITERATIONS, 0, 0, 0 };
     ik__jac_work w;
-    ik__srs srs;
     ik_closed_form cf;
     ik_real *keep, *jscratch, best_cost = 0;
     unsigned long long rng;
     size_t jsize, table;
-    int dof, a, iterations = 0, closed_form;
+    int dof, a, iterations = 0;
+    bool closed_form;
     bool valid = false;
     ik_result r = ik__chain_state_validate(chain, q_io, &dof);
     if (r != IK_OK)
@@ -10850,10 +10644,9 @@ IKDEF ik_result ik_arm_solve(const ik_chain *chain, const ik_target *target_in,
     jsize = scratch_size - (size_t)((char *)jscratch - (char *)scratch);
     rng = o.random_seed;
     // an arm with a closed form (pose target, no rest pose): attempt 1 from its answer nearest q
-    closed_form = ik__arm_closed_form(&w, &target, &o, &srs, &cf);
-    for (a = 0;
-         a < o.max_attempts && ik__arm_start(&w, &o, a, closed_form == 1 ? &srs : NULL,
-                                             closed_form == 2 ? &cf : NULL, &target, q_io, &rng);
+    closed_form = ik__arm_closed_form(&w, &target, &o, &cf);
+    for (a = 0; a < o.max_attempts &&
+                ik__arm_start(&w, &o, a, closed_form ? &cf : NULL, &target, q_io, &rng);
          a++) {
         ik_real cost;
         if (!ik__arm_try(&w, &o, a, jscratch, jsize, &target, &att))
@@ -11869,17 +11662,46 @@ IKDEF ik_result ik_closed_form_swivel_intervals(const ik_closed_form *cf, ik_xfo
     return IK_OK;
 }
 
+// The swivel within a swivel interval nearest q's (an end: a little inside) into *out; false if
+// there is none (docs/closed-forms.md, "Swivel intervals").
+static bool ik__srs_nearest_swivel(const ik_closed_form *cf, ik_xform target, const ik_real *q,
+                                   ik_real *out)
+{
+    ik_swivel_interval iv[64];
+    ik_real from, best = IK_INFINITY;
+    int n, i, k;
+    if (ik_closed_form_swivel(cf, q, &from) != IK_OK ||
+        ik_closed_form_swivel_intervals(cf, target, iv, 64, &n) != IK_OK)
+        return false;
+    for (i = 0; i < n && i < 64; i++) {
+        ik_real inside = ik__clamp((iv[i].hi - iv[i].lo) / 2, 0, IK_R(1e-4));
+        for (k = 0; k < 2; k++) { // (each end, a little inside)
+            ik_real x = k ? iv[i].hi - inside : iv[i].lo + inside;
+            ik_real d = IK_FABS(ik__angle_near(x - from, 0));
+            if (d < best)
+                best = d, *out = x;
+        }
+    }
+    return best < IK_INFINITY;
+}
+
 // ik_arm_solve()'s first start for an arm with a closed form: the answer within the limits
 // nearest q, into q; false (q untouched) if there is none.
 static bool ik__closed_arm_start(const ik_closed_form *cf, const ik_target *target, ik_real *q)
 {
     ik_closed_solution best;
     ik_closed_info info;
-    if (ik_closed_form_solve(cf, ik_xform_make(target->rot, target->pos), q, NULL, &best, 1,
-                             &info) != IK_OK ||
-        info.status != IK_STATUS_CONVERGED)
+    ik_xform pose = ik_xform_make(target->rot, target->pos);
+    ik_real swivel = 0;
+    if (ik_closed_form_solve(cf, pose, q, NULL, &best, 1, &info) != IK_OK)
         return false;
-    memcpy(q, best.q, sizeof best.q);
+    // an SRS arm with no answer within the limits at q's swivel: at the nearest swivel with one
+    if (info.status != IK_STATUS_CONVERGED && cf->kind == IK_CLOSED_FORM_SRS &&
+        ik__srs_nearest_swivel(cf, pose, q, &swivel))
+        ik_closed_form_solve_swivel(cf, pose, swivel, q, NULL, &best, 1, &info);
+    if (info.status != IK_STATUS_CONVERGED)
+        return false;
+    memcpy(q, best.q, (size_t)cf->joint_count * sizeof *q);
     return true;
 }
 
