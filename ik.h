@@ -152,8 +152,10 @@
                          with axes 2, 3, 4 parallel (the UR family), recognised from the chain's
                          geometry by ik_chain_closed_form() (which says why where it cannot): up
                          to 8 answers with their whole-turn equivalents within the limits,
-                         flagged for limits and singularities, nearest a given state first
-                         (docs/closed-forms.md).
+                         flagged for limits and singularities, nearest a given state first. For
+                         7-DOF arms with a spherical shoulder and wrist (KUKA iiwa, a human arm)
+                         the 8 answers at a given elbow swivel, and the swivel intervals where
+                         every joint is within its limits (docs/closed-forms.md).
        ik_skeleton_solve() Jacobian IK on a tree of joints (ik_skeleton: the joints and their
                          parents; a chain is the one-branch case, a floating root four joints)
                          with several effectors at once: positions, full poses, aims (look-at),
@@ -1175,7 +1177,8 @@ typedef struct ik_closed_info {
 
 // Whether a chain has a closed form, from its geometry (to 64 epsilon of its reach): six
 // revolute joints (fixed joints anywhere) with a spherical wrist and axes 2 and 3 parallel, or
-// with axes 2, 3, 4 parallel and axes 5 and 6 meeting. Fills *out (also with kind
+// with axes 2, 3, 4 parallel and axes 5 and 6 meeting; or seven with axes 1, 2, 3 meeting and
+// axes 5, 6, 7 meeting (SRS). Fills *out (also with kind
 // IK_CLOSED_FORM_NONE) and, if out_reason is not NULL, *out_reason with a sentence saying which
 // it is or why there is none (a static string). An invalid chain or a NULL argument:
 // IK_CLOSED_FORM_NONE with its reason (*out untouched if NULL).
@@ -1187,17 +1190,17 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
 // most the 3 nearest near_state's value a joint; a joint without limits: the one nearest); an
 // answer with a joint outside its limits is listed once (that joint nearest the limits' middle)
 // with its outside bits. out gets the max_out best: within the limits first, then by weighted
-// distance to near_state (may be NULL: the zero state; weights may be NULL: all 1, else [6]
-// finite >= 0). Singular poses give their representatives with flags (never NaN); an
-// unreachable target gives none (status IK_STATUS_UNREACHABLE). Every solution's FK equals the
-// target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float; 1e-4 at
-// singular poses)
-// (docs/closed-forms.md, "Accuracy").
-// Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
-// unknown, a limit NaN or lo > hi in cf (which may be changed: e.g. narrower limits), max_out < 1, non-finite or huge target, target rotation not unit to 1e-4, bad
-// near_state or weights); outputs untouched on error.
-// SRS arms: the answers at near_state's swivel (ik_closed_form_swivel(); 0 if NULL), as
+// distance to near_state (may be NULL: the zero state; weights may be NULL: all 1, else
+// [cf->joint_count] finite >= 0). Singular poses give their representatives with flags (never
+// NaN); an unreachable target gives none (status IK_STATUS_UNREACHABLE). Every solution's FK
+// equals the target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float,
+// SRS 3e-5; 1e-4 at singular poses) (docs/closed-forms.md, "Accuracy"). SRS arms: the answers
+// at near_state's swivel (ik_closed_form_swivel(); 0 if near_state is NULL), as
 // ik_closed_form_solve_swivel().
+// Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
+// unknown or not matching its joint_count, a limit NaN or lo > hi in cf (which may be changed:
+// e.g. narrower limits), max_out < 1, non-finite or huge target, target rotation not unit to
+// 1e-4, bad near_state or weights); outputs untouched on error.
 IKDEF ik_result ik_closed_form_solve(const ik_closed_form *cf, ik_xform target,
                                      const ik_real *near_state, const ik_real *weights,
                                      ik_closed_solution *out, int max_out, ik_closed_info *info);
@@ -10569,6 +10572,8 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
 }
 
 static bool ik__closed_arm_start(const ik_closed_form *cf, const ik_target *target, ik_real *q);
+static bool ik__closed_six(const ik_chain *chain);
+static const char *ik__closed_form_of(const ik_chain *chain, ik_closed_form *cf);
 
 // Whether w's chain has a closed form (into cf) for a pose target without a rest pose, every
 // joint free (weight > 0).
@@ -10578,10 +10583,13 @@ static bool ik__arm_closed_form(const ik__jac_work *w, const ik_target *target,
     int i;
     if (!IK__FAST || !target->use_rotation || o->jacobian.rest)
         return false;
+    if (!ik__closed_six(w->chain))
+        return false;
     for (i = 0; i < w->chain->joint_count; i++)
         if (w->chain->joints[i].type != IK_JOINT_FIXED && !(w->chain->joints[i].weight > 0))
             return false;
-    return ik_chain_closed_form(w->chain, cf, NULL) != IK_CLOSED_FORM_NONE;
+    ik__closed_form_of(w->chain, cf); // (the chain is valid: ik_arm_solve() checked it)
+    return cf->kind != IK_CLOSED_FORM_NONE;
 }
 
 // Attempt a's start into w->q: attempt 1 from q_io within the limits (w->q; the closed form's
@@ -10888,6 +10896,16 @@ static const char *ik__closed_classify_srs(ik_closed_form *cf)
     return "seven joints: a spherical shoulder and wrist (SRS)";
 }
 
+// A valid chain's closed form into cf (kind IK_CLOSED_FORM_NONE if none); the reason.
+static const char *ik__closed_form_of(const ik_chain *chain, ik_closed_form *cf)
+{
+    memset(cf, 0, sizeof *cf);
+    cf->kind = IK_CLOSED_FORM_NONE;
+    if (!ik__closed_geometry(chain, cf))
+        return "not six or seven revolute joints (fixed joints aside)";
+    return cf->joint_count == 7 ? ik__closed_classify_srs(cf) : ik__closed_classify(cf);
+}
+
 IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_form *out,
                                                const char **out_reason)
 {
@@ -10901,10 +10919,8 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
         reason = "not six or seven revolute joints (fixed joints aside)";
     else if (ik_chain_validate(chain) != IK_OK)
         reason = "the chain is not valid (ik_chain_validate())";
-    else if (!ik__closed_geometry(chain, &cf))
-        reason = "not six or seven revolute joints (fixed joints aside)";
     else
-        reason = cf.joint_count == 7 ? ik__closed_classify_srs(&cf) : ik__closed_classify(&cf);
+        reason = ik__closed_form_of(chain, &cf);
     if (out)
         *out = cf;
     if (out_reason)
@@ -11109,6 +11125,30 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
+// Joint j's values x + 2 pi k within its limits into v: the one nearest ref first, then its
+// neighbours within the limits (limits not both finite: only the first); 0 if none.
+static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
+{
+    ik_real turn = 2 * IK_PI, y, slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(x));
+    int n = 0, k;
+    if (x >= lo && x <= hi && x + turn > hi + slack && x - turn < lo - slack) {
+        v[0] = x; // (the only one: most joints)
+        return 1;
+    }
+    y = ik__angle_near(x, ik__clamp(ref, lo, hi));
+    slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(y));
+    if (y < lo - slack)
+        y += turn;
+    else if (y > hi + slack)
+        y -= turn;
+    for (k = 0; k < 3; k++) { // (y first: the nearest ref)
+        ik_real z = y + (ik_real)(k == 2 ? -1 : k) * turn;
+        if ((k == 0 || (ik__finite(lo) && ik__finite(hi))) && z >= lo - slack && z <= hi + slack)
+            v[n++] = ik__clamp(z, lo, hi);
+    }
+    return n;
+}
+
 // ---- closed forms: seven joints, shoulder, elbow, wrist (docs/closed-forms.md, "Seven joints")
 
 // An SRS arm at a target: where the wrist centre is, the swivel's frame and each elbow
@@ -11205,15 +11245,30 @@ static ik__closed_axes3 ik__closed_shoulder_axes(const ik_closed_form *cf)
     return t;
 }
 
+// Whether joints first .. last - 1 of q have values within their limits (whole turns aside).
+static bool ik__srs_fits(const ik_closed_form *cf, const ik_real *q, int first, int last)
+{
+    ik_real v[3];
+    for (; first < last; first++)
+        if (ik__closed_turns(q[first], cf->lo[first], cf->hi[first], 0, v) == 0)
+            return false;
+    return true;
+}
+
 // Elbow answer e's answers at the swivel's cosine and sine cs into ans (branch 4 e + 2 s + w):
-// 0 to 4 (docs/closed-forms.md, "Seven joints").
+// 0 to 4; fits: only those whose elbow and shoulder are within the limits (docs/closed-forms.md,
+// "Seven joints").
 static int ik__srs_answers(const ik_closed_form *cf, const ik__srs_pose *sp, int e,
-                           const ik_real *cs, const ik_real *ref, ik__closed_answer *ans)
+                           const ik_real *cs, const ik_real *ref, bool fits, ik__closed_answer *ans)
 {
     ik__closed_axes3 shoulder = ik__closed_shoulder_axes(cf), wrist = ik__closed_wrist_axes(cf);
-    ik_mat3 r03 = ik_mat3_mul(ik__mat3_axis_angle(sp->n, cs[0], cs[1]), sp->r0[e]), rw;
+    ik_mat3 r03, rw;
     ik__closed_answer sh[2];
+    ik_real v[3];
     int ns, s, k, nw, count = 0;
+    if (fits && ik__closed_turns(sp->q4[e], cf->lo[3], cf->hi[3], 0, v) == 0)
+        return 0;
+    r03 = ik_mat3_mul(ik__mat3_axis_angle(sp->n, cs[0], cs[1]), sp->r0[e]);
     sh[0].q[3] = sp->q4[e], sh[0].q[6] = 0;
     sh[0].flags = sp->elbow_singular ? IK_CLOSED_ELBOW_SINGULAR : 0;
     ns = ik__closed_triple(&shoulder, ik_mat3_mul_vec3(r03, cf->axis[2]),
@@ -11222,6 +11277,8 @@ static int ik__srs_answers(const ik_closed_form *cf, const ik__srs_pose *sp, int
     rw = ik_mat3_mul(r03, ik__closed_rot(cf->axis[3], sp->c4 + 2 * e));
     rw = ik_mat3_mul(ik_mat3_transpose(rw), sp->rg);
     for (s = 0; s < ns; s++) {
+        if (fits && !ik__srs_fits(cf, sh[s].q, 0, 4))
+            continue;
         ans[count] = sh[s];
         nw = ik__closed_triple(&wrist, ik_mat3_mul_vec3(rw, cf->axis[6]),
                                ik_mat3_mul_vec3(rw, cf->across), ref[4], &ans[count]);
@@ -11242,32 +11299,8 @@ static int ik__closed_srs(const ik_closed_form *cf, const ik_mat3 *rg, ik_vec3 c
     cs[0] = IK_COS(swivel), cs[1] = IK_SIN(swivel);
     ik__srs_pose_make(cf, rg, c, ref[3], &sp);
     for (e = 0; e < sp.elbows; e++)
-        count += ik__srs_answers(cf, &sp, e, cs, ref, ans + count);
+        count += ik__srs_answers(cf, &sp, e, cs, ref, false, ans + count);
     return count;
-}
-
-// Joint j's values x + 2 pi k within its limits into v: the one nearest ref first, then its
-// neighbours within the limits (limits not both finite: only the first); 0 if none.
-static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
-{
-    ik_real turn = 2 * IK_PI, y, slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(x));
-    int n = 0, k;
-    if (x >= lo && x <= hi && x + turn > hi + slack && x - turn < lo - slack) {
-        v[0] = x; // (the only one: most joints)
-        return 1;
-    }
-    y = ik__angle_near(x, ik__clamp(ref, lo, hi));
-    slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(y));
-    if (y < lo - slack)
-        y += turn;
-    else if (y > hi + slack)
-        y -= turn;
-    for (k = 0; k < 3; k++) { // (y first: the nearest ref)
-        ik_real z = y + (ik_real)(k == 2 ? -1 : k) * turn;
-        if ((k == 0 || (ik__finite(lo) && ik__finite(hi))) && z >= lo - slack && z <= hi + slack)
-            v[n++] = ik__clamp(z, lo, hi);
-    }
-    return n;
 }
 
 // Whether solution s goes before t: within the limits first, then nearer.
@@ -11578,15 +11611,12 @@ static int ik__srs_sorted(ik_real *psi, int n)
 static int ik__srs_feasible(const ik_closed_form *cf, const ik__srs_pose *sp, int e, ik_real psi)
 {
     ik__closed_answer ans[4];
-    ik_real cs[2], ref[7] = { 0 }, v[3];
-    int n, k, j, bits = 0;
+    ik_real cs[2], ref[7] = { 0 };
+    int n, k, bits = 0;
     cs[0] = IK_COS(psi), cs[1] = IK_SIN(psi);
-    n = ik__srs_answers(cf, sp, e, cs, ref, ans);
-    for (k = 0; k < n; k++) {
-        for (j = 0; j < 7 && ik__closed_turns(ans[k].q[j], cf->lo[j], cf->hi[j], 0, v) > 0; j++)
-            continue;
-        bits |= j == 7 ? 1 << (ans[k].branch - 4 * e) : 0;
-    }
+    n = ik__srs_answers(cf, sp, e, cs, ref, true, ans);
+    for (k = 0; k < n; k++)
+        bits |= ik__srs_fits(cf, ans[k].q, 4, 7) ? 1 << (ans[k].branch - 4 * e) : 0;
     return bits;
 }
 
@@ -11662,27 +11692,50 @@ IKDEF ik_result ik_closed_form_swivel_intervals(const ik_closed_form *cf, ik_xfo
     return IK_OK;
 }
 
-// The swivel within a swivel interval nearest q's (an end: a little inside) into *out; false if
-// there is none (docs/closed-forms.md, "Swivel intervals").
-static bool ik__srs_nearest_swivel(const ik_closed_form *cf, ik_xform target, const ik_real *q,
-                                   ik_real *out)
+// Whether every joint of answer a has a value within its limits (the one nearest q), into v;
+// their square distance from q into *d.
+static bool ik__srs_within(const ik_closed_form *cf, const ik__closed_answer *a, const ik_real *q,
+                           ik_real *v, ik_real *d)
 {
-    ik_swivel_interval iv[64];
-    ik_real from, best = IK_INFINITY;
-    int n, i, k;
-    if (ik_closed_form_swivel(cf, q, &from) != IK_OK ||
-        ik_closed_form_swivel_intervals(cf, target, iv, 64, &n) != IK_OK)
-        return false;
-    for (i = 0; i < n && i < 64; i++) {
-        ik_real inside = ik__clamp((iv[i].hi - iv[i].lo) / 2, 0, IK_R(1e-4));
-        for (k = 0; k < 2; k++) { // (each end, a little inside)
-            ik_real x = k ? iv[i].hi - inside : iv[i].lo + inside;
-            ik_real d = IK_FABS(ik__angle_near(x - from, 0));
-            if (d < best)
-                best = d, *out = x;
-        }
+    ik_real x[3];
+    int j;
+    *d = 0;
+    for (j = 0; j < 7; j++) {
+        if (ik__closed_turns(a->q[j], cf->lo[j], cf->hi[j], q[j], x) == 0)
+            return false;
+        v[j] = x[0];
+        *d += (x[0] - q[j]) * (x[0] - q[j]);
     }
-    return best < IK_INFINITY;
+    return true;
+}
+
+// An SRS arm's answer within the limits nearest q at the swivel nearest q's: q's own, then
+// outward a 32nd of a turn at a time, half a turn each way (docs/jacobian.md); into q, false
+// (q untouched) if there is none.
+static bool ik__srs_arm_start(const ik_closed_form *cf, ik_xform pose, ik_real *q)
+{
+    ik__srs_pose sp;
+    ik__closed_answer ans[4];
+    ik_mat3 rg;
+    ik_real from, cs[2], ref[7], v[7], found[7], d, best = -1;
+    int i, j, e, n;
+    if (ik_closed_form_swivel(cf, q, &from) != IK_OK)
+        return false;
+    for (j = 0; j < 7; j++)
+        ref[j] = ik__angle_near(q[j], 0);
+    ik__srs_pose_make(cf, &rg, ik__closed_motion(cf, pose, &rg), ref[3], &sp);
+    for (i = 0; i < 33 && best < 0; i++) {
+        ik_real psi = from + (2 * IK_PI / 32) * (ik_real)((i + 1) / 2) * (i % 2 ? 1 : -1);
+        cs[0] = IK_COS(psi), cs[1] = IK_SIN(psi);
+        for (e = 0; e < sp.elbows; e++)
+            for (n = ik__srs_answers(cf, &sp, e, cs, ref, true, ans); n-- > 0;)
+                if (ik__srs_within(cf, &ans[n], q, v, &d) && (best < 0 || d < best))
+                    best = d, memcpy(found, v, sizeof found);
+    }
+    if (best < 0)
+        return false;
+    memcpy(q, found, sizeof found);
+    return true;
 }
 
 // ik_arm_solve()'s first start for an arm with a closed form: the answer within the limits
@@ -11692,14 +11745,10 @@ static bool ik__closed_arm_start(const ik_closed_form *cf, const ik_target *targ
     ik_closed_solution best;
     ik_closed_info info;
     ik_xform pose = ik_xform_make(target->rot, target->pos);
-    ik_real swivel = 0;
-    if (ik_closed_form_solve(cf, pose, q, NULL, &best, 1, &info) != IK_OK)
-        return false;
-    // an SRS arm with no answer within the limits at q's swivel: at the nearest swivel with one
-    if (info.status != IK_STATUS_CONVERGED && cf->kind == IK_CLOSED_FORM_SRS &&
-        ik__srs_nearest_swivel(cf, pose, q, &swivel))
-        ik_closed_form_solve_swivel(cf, pose, swivel, q, NULL, &best, 1, &info);
-    if (info.status != IK_STATUS_CONVERGED)
+    if (cf->kind == IK_CLOSED_FORM_SRS)
+        return ik__srs_arm_start(cf, pose, q);
+    if (ik_closed_form_solve(cf, pose, q, NULL, &best, 1, &info) != IK_OK ||
+        info.status != IK_STATUS_CONVERGED)
         return false;
     memcpy(q, best.q, (size_t)cf->joint_count * sizeof *q);
     return true;

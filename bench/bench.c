@@ -779,7 +779,8 @@ static bench_mode parse_calls(const char *s, bench_args *a)
     if (a->given >= 3 && v[0] >= 0 && v[0] < 2 && v[1] >= 0 && v[1] < 3)
         return MODE_PIN_CALLS;
     a->given = sscanf(s, "--closed-calls=%d,%d,%d%c", v, v + 1, v + 2, &end);
-    if (a->given == 3 && v[0] >= 0 && v[0] < 2 && v[1] >= 0 && v[1] < 3 && v[2] >= 0)
+    if (a->given == 3 && v[0] >= 0 && v[0] < 3 && v[1] >= 0 && v[1] < 4 &&
+        (v[1] < 3 || v[0] == 2) && v[2] >= 0)
         return MODE_CLOSED_CALLS;
     return MODE_TABLES;
 }
@@ -1895,30 +1896,49 @@ typedef struct closed_case {
     arm_def arm;
     ik_closed_form cf;
     ik_xform target[CLOSED_POSES];
+    ik_real swivel[CLOSED_POSES]; // (SRS: the state's)
     ik_closed_solution out[512];
-    int max_out, pose;
+    ik_swivel_interval intervals[64];
+    int max_out, pose, count;
 } closed_case;
 
+// The answers at the pose's swivel (6R arms: every answer).
 static void run_closed(void *arg)
 {
     closed_case *c = (closed_case *)arg;
     ik_closed_info info;
-    ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, c->max_out, &info);
+    ik_closed_form_solve_swivel(&c->cf, c->target[c->pose], c->swivel[c->pose], NULL, NULL, c->out,
+                                c->max_out, &info);
     sink += (double)info.count;
 }
 
-// The arm, its closed form and the random targets.
+// An SRS arm's swivel intervals at the pose.
+static void run_swivel_intervals(void *arg)
+{
+    closed_case *c = (closed_case *)arg;
+    ik_closed_form_swivel_intervals(&c->cf, c->target[c->pose], c->intervals, 64, &c->count);
+    sink += (double)c->count;
+}
+
+// The arm (industrial id, or for id INDUSTRIAL_COUNT the KUKA iiwa 14), its closed form and the
+// random targets.
 static void closed_case_make(closed_case *c, industrial_id id)
 {
-    ik_real q[6];
+    ik_real q[7];
     int p, j;
-    industrial_build(id, &c->arm);
+    if (id == INDUSTRIAL_COUNT)
+        arm_build(ARM_IIWA14, &c->arm);
+    else
+        industrial_build(id, &c->arm);
     ik_chain_closed_form(&c->arm.chain, &c->cf, NULL);
     for (p = 0; p < CLOSED_POSES; p++) {
-        for (j = 0; j < 6; j++)
+        for (j = 0; j < c->cf.joint_count; j++)
             q[j] = (ik_real)rnd(c->cf.lo[j] > -ARM_PI ? (double)c->cf.lo[j] : -ARM_PI,
                                 c->cf.hi[j] < ARM_PI ? (double)c->cf.hi[j] : ARM_PI);
         ik_chain_fk(&c->arm.chain, q, NULL, &c->target[p]);
+        c->swivel[p] = 0;
+        if (c->cf.kind == IK_CLOSED_FORM_SRS)
+            ik_closed_form_swivel(&c->cf, q, &c->swivel[p]);
     }
 }
 
@@ -1931,7 +1951,8 @@ static double closed_median(closed_case *c, int max_out, double *listed)
     *listed = 0;
     for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
         t[c->pose] = median_ns(run_closed, c, CLOSED_INNER, 1);
-        ik_closed_form_solve(&c->cf, c->target[c->pose], NULL, NULL, c->out, max_out, &info);
+        ik_closed_form_solve_swivel(&c->cf, c->target[c->pose], c->swivel[c->pose], NULL, NULL,
+                                    c->out, max_out, &info);
         *listed += info.count / (double)CLOSED_POSES;
     }
     qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
@@ -1947,7 +1968,7 @@ static double closed_arm_median(closed_case *c, int *solved)
     int p;
     *solved = 0;
     for (p = 0; p < CLOSED_POSES; p++) {
-        ik_real q[6] = { 0, 0, 0, 0, 0, 0 };
+        ik_real q[7] = { 0, 0, 0, 0, 0, 0, 0 };
         ik_target target = ik_target_pose(c->target[p]);
         ik_solve_info info;
         double t0 = clock_start();
@@ -1957,6 +1978,44 @@ static double closed_arm_median(closed_case *c, int *solved)
     }
     qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
     return t[CLOSED_POSES / 2];
+}
+
+// Median over the poses of ns per ik_closed_form_swivel_intervals(); the mean count into *mean.
+static double swivel_intervals_median(closed_case *c, double *mean)
+{
+    static double t[CLOSED_POSES];
+    *mean = 0;
+    for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
+        t[c->pose] = median_ns(run_swivel_intervals, c, CLOSED_INNER, 1);
+        *mean += c->count / (double)CLOSED_POSES;
+    }
+    qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
+    return t[CLOSED_POSES / 2];
+}
+
+// The KUKA iiwa 14 (SRS): the answers at each pose's own swivel, its swivel intervals, and
+// ik_arm_solve() from the zero state.
+static void srs_table(void)
+{
+    static closed_case c;
+    ik_closed_form shipped;
+    double answers, eight, intervals, arm, n_answers, n_eight, n_intervals;
+    int j, solved;
+    closed_case_make(&c, INDUSTRIAL_COUNT);
+    shipped = c.cf;
+    for (j = 0; j < 7; j++) // (one listing an answer: the closed form's own cost)
+        c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
+    answers = closed_median(&c, 8, &n_answers);
+    c.cf = shipped;
+    eight = closed_median(&c, 8, &n_eight);
+    intervals = swivel_intervals_median(&c, &n_intervals);
+    arm = closed_arm_median(&c, &solved);
+    printf("\n| %d random poses, median ns per call | the answers at the pose's swivel, joints "
+           "-pi..pi (count) | shipped limits: the 8 nearest | the swivel intervals (count) | "
+           "ik_arm_solve, one answer (converged) |\n|---|--:|--:|--:|--:|\n",
+           CLOSED_POSES);
+    printf("| %s (SRS) | %.0f (%.2f) | %.0f | %.0f (%.2f) | %.0f (%d) |\n", c.arm.name, answers,
+           n_answers, eight, intervals, n_intervals, arm, solved);
 }
 
 static void closed_table(void)
@@ -1985,23 +2044,30 @@ static void closed_table(void)
                k == 0 ? "three parallel axes" : "spherical wrist", answers, n_answers, eight, all,
                n_all, arm, solved);
     }
+    srs_table();
 }
 
 // --closed-calls=A,L,N: N calls of ik_closed_form_solve() over the random poses, nothing timed
-// (for valgrind --tool=callgrind --toggle-collect=ik_closed_form_solve: instructions / N): arm A
-// (0 UR5e, 1 KR 6 R900), L 0 joints -pi..pi and out of 8, 1 shipped limits and out of 8, 2
-// shipped limits and every listing.
+// (for valgrind --tool=callgrind --toggle-collect=ik_closed_form_solve_swivel: instructions / N):
+// arm A (0 UR5e, 1 KR 6 R900, 2 iiwa 14 at each pose's swivel), L 0 joints -pi..pi and out of 8, 1
+// shipped limits and out of 8, 2 shipped limits and every listing, 3 the swivel intervals (iiwa;
+// --toggle-collect=ik_closed_form_swivel_intervals).
 static void closed_calls(const int *v)
 {
     static closed_case c;
     int i, j;
-    closed_case_make(&c, v[0] == 0 ? INDUSTRIAL_UR5E : INDUSTRIAL_KR6R900);
-    for (j = 0; j < 6 && v[1] == 0; j++)
+    closed_case_make(&c, v[0] == 0   ? INDUSTRIAL_UR5E
+                         : v[0] == 1 ? INDUSTRIAL_KR6R900
+                                     : INDUSTRIAL_COUNT);
+    for (j = 0; j < c.cf.joint_count && v[1] == 0; j++)
         c.cf.lo[j] = -IK_PI, c.cf.hi[j] = IK_PI;
     c.max_out = v[1] == 2 ? 512 : 8;
     for (i = 0; i < v[2]; i++) {
         c.pose = i % CLOSED_POSES;
-        run_closed(&c);
+        if (v[1] == 3)
+            run_swivel_intervals(&c);
+        else
+            run_closed(&c);
     }
 }
 #else
