@@ -7,7 +7,8 @@
    Arms: UR5e, UR10 (three parallel axes), ABB IRB 2400, Fanuc LR Mate 200iD, KUKA KR 6 R900
    (spherical wrist). KDL's chain is made from the same ik.h chain: each revolute joint a
    Segment(Joint(origin, axis, RotAxis), its origin frame), the tool a fixed segment; the two
-   FKs are compared at every pose. Poses: N per arm (default 1000), the FK of states uniform
+   FKs are compared at every pose (a line under the
+   arm's rows if they differ by more than 1e-12). Poses: N per arm (default 1000), the FK of states uniform
    within the joints' limits, at most -pi..pi (bench --closed's generation, its LCG reset to
    seed 1 for each arm). Starts: the zero state ("zero"), or the true state plus 0.1 rad on
    every joint, clamped to the limits ("near").
@@ -24,10 +25,10 @@
    IK_STATUS_CONVERGED; KDL: return code 0), and ik.h's FK of every answer is within 1e-6 of the
    target in each position component (m) and each component of the rotation vector between
    them (rad, in the root frame, as KDL's own test), and the one answer of ik_arm_solve and
-   KDL is within the arm's limits. Times: each pose solved once untimed, then REPEATS times; the
-   mean of those, median over the poses.
+   KDL is within the arm's limits. Times: each pose solved once untimed, then REPEATS (4) times;
+   the mean of those, median over the poses.
 
-   --calls=A,S,K,N (valgrind --tool=callgrind --toggle-collect=count_solve): N solves over the
+   --calls=A,S,K,N (valgrind --tool=callgrind --toggle-collect=count_solve): N solves over 256
    poses by arm A (0..4, the order above), solver S (0 every answer -pi..pi, 1 the 8 nearest,
    2 ik_arm_solve), start K (0 zero, 1 near); instructions / N (bench/kdl_closed.sh). */
 #define IK_IMPLEMENTATION
