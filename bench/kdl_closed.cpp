@@ -7,11 +7,11 @@
    Arms: UR5e, UR10 (three parallel axes), ABB IRB 2400, Fanuc LR Mate 200iD, KUKA KR 6 R900
    (spherical wrist). KDL's chain is made from the same ik.h chain: each revolute joint a
    Segment(Joint(origin, axis, RotAxis), its origin frame), the tool a fixed segment; the two
-   FKs are compared at every pose (a line under the
-   arm's rows if they differ by more than 1e-12). Poses: N per arm (default 1000), the FK of states uniform
-   within the joints' limits, at most -pi..pi (bench --closed's generation, its LCG reset to
-   seed 1 for each arm). Starts: the zero state ("zero"), or the true state plus 0.1 rad on
-   every joint, clamped to the limits ("near").
+   FKs are compared at every pose (a line under the arm's rows if they differ by more than
+   1e-12). Poses: N per arm (default 1000), the FK of states uniform within the joints' limits,
+   at most -pi..pi (bench --closed's generation, its LCG reset to seed 1 for each arm).
+   Starts: the zero state ("zero"), or the true state plus 0.1 rad on every joint, clamped to
+   the limits ("near").
 
    Solvers: ik_closed_form_solve() with every joint's limits -pi..pi and max_out 8 (every
    closed-form answer, each once: the closed form's own cost; near_state the start for "near",
