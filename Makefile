@@ -15,7 +15,7 @@ TEST_SRCS = tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_s
 FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm skeleton
 FUZZ_SECONDS ?= 600
 
-.PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl bench-kdl-tree bench-three-ik arm-tools callgrind \
+.PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl bench-kdl-tree bench-kdl-closed bench-three-ik arm-tools callgrind \
         format check-format clean fuzz fuzz-replay coverage valgrind stability web test-web serve-web
 
 all: $(BUILD)/test/ik_test $(EXAMPLES) $(BUILD)/bench/bench $(ARM_TOOLS)
@@ -88,6 +88,12 @@ bench-kdl:
 # if missing; not part of make test). PROBLEMS=10000 for the record.
 bench-kdl-tree:
 	sh bench/kdl_tree.sh --problems $(PROBLEMS)
+
+# every solution in closed form (and ik_arm_solve) against KDL's NR_JL and LMA on the arms of
+# bench/industrial.h, one run, with callgrind's instructions of ik.h's side where valgrind is
+# installed (installs liborocos-kdl-dev if missing; not part of make test)
+bench-kdl-closed:
+	sh bench/kdl_closed.sh --problems $(PROBLEMS)
 
 # ik.h's FABRIK against THREE.IK (npm three-ik, headless in Node; bench/three-ik/package-lock.json
 # pins it) on the same chains and targets in one run; not part of make test

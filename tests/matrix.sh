@@ -428,7 +428,7 @@ fi
 # tables (a header line of each). make's commands build into $SMOKE, not build/, the examples at
 # -O0 (quick to compile). Not run: make bench-kdl and bench-kdl-tree (they install Orocos KDL),
 # and the long ones or those that write to the repository (coverage, valgrind, fuzz, stability,
-# figures, format).
+# figures, format); make bench-kdl-closed only where KDL is installed.
 SMOKE="$OUT/smoke"
 MK="make -s CC=$CC0 BUILD=$SMOKE"
 # smoke NAME WANT CMD...: runs CMD; passes if it exits 0 and its output holds every line of WANT
@@ -518,9 +518,20 @@ if have make; then
 pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
     smoke arm-tools "| chain | start | ik.h solved |
 | iiwa14 | random | " arm_pipeline
+    # make bench-kdl-closed's program where KDL is installed (nothing installed here), the
+    # instruction counts left out
+    if [ -f /usr/include/kdl/chainiksolverpos_nr_jl.hpp ] && have g++; then
+        smoke bench-kdl-closed "| arm | solver | zero start: ns
+| KUKA KR 6 R900 | " env CXX=g++ KDL_CLOSED_OUT="$SMOKE/kdl" sh bench/kdl_closed.sh --problems 20 \
+            --no-instructions
+    else
+        echo "skip make bench-kdl-closed: Orocos KDL's headers or g++ not found"
+        skipped="$skipped kdl"
+    fi
     [ "$failed" -eq "$before" ] && echo "ok   the commands of README.md and docs/ in short runs:" \
         "make bench, each bench mode, make bench-three-ik, web/fabrik_iiwa.c, make callgrind, make demo, the arm tools ($(($(date +%s) - t0)) s)"
-    echo "note: make bench-kdl and bench-kdl-tree not run (they install Orocos KDL; run by hand)"
+    echo "note: make bench-kdl and bench-kdl-tree not run (they install Orocos KDL; run by hand)," \
+        "make bench-kdl-closed only where KDL is installed"
 else
     echo "skip the commands of README.md and docs/: make not found"
     skipped="$skipped make"
