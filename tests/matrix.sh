@@ -77,6 +77,38 @@ variant() {
     build "$@" && run "$name" "$OUT/$name"
 }
 
+# variant_bg NAME COMPILER LANG FLAGS...: variant() in the background, JOBS at a time (the
+# processors; IK_TEST_JOBS overrides), its lines and counts held until variants_join prints
+# and adds them in the order they were started.
+JOBS=${IK_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+pending=""
+running=0
+variant_bg() {
+    (
+        passed=0 failed=0 skipped=""
+        variant "$@"
+        echo "$passed $failed $skipped" >"$OUT/$1.counts"
+    ) >"$OUT/$1.out" 2>&1 &
+    pending="$pending $1"
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+        wait
+        running=0
+    fi
+}
+variants_join() {
+    wait
+    running=0
+    for name in $pending; do
+        cat "$OUT/$name.out"
+        read -r p f s <"$OUT/$name.counts" || { p=0 f=1 s=""; }
+        passed=$((passed + p))
+        failed=$((failed + f))
+        [ -n "$s" ] && skipped="$skipped $s"
+    done
+    pending=""
+}
+
 # sanitizers need their runtime: probe with a one-line program first
 san_ok() {
     printf 'int main(void){return 0;}\n' >"$OUT/probe.c"
@@ -85,18 +117,18 @@ san_ok() {
 
 variant gcc-c99-double "$CC0" c -O2
 [ "${1:-}" = quick ] && { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
-variant gcc-c99-float gcc c -O2 -DIK_USE_FLOAT
-variant clang-c99-double clang c -O2
-variant clang-c99-float clang c -O2 -DIK_USE_FLOAT
-variant gxx-cxx11-double g++ cxx -O2
-variant gxx-cxx11-float g++ cxx -O2 -DIK_USE_FLOAT
-variant clangxx-cxx11-double clang++ cxx -O2
-variant clangxx-cxx11-float clang++ cxx -O2 -DIK_USE_FLOAT
+variant_bg gcc-c99-float gcc c -O2 -DIK_USE_FLOAT
+variant_bg clang-c99-double clang c -O2
+variant_bg clang-c99-float clang c -O2 -DIK_USE_FLOAT
+variant_bg gxx-cxx11-double g++ cxx -O2
+variant_bg gxx-cxx11-float g++ cxx -O2 -DIK_USE_FLOAT
+variant_bg clangxx-cxx11-double clang++ cxx -O2
+variant_bg clangxx-cxx11-float clang++ cxx -O2 -DIK_USE_FLOAT
 # the general code alone (IK_NO_FAST_PATHS; the whole suite in double: in float the transpose
 # method's 99% on 7-DOF poses holds by a trial or two either way), and the fast paths' answers
 # against it in both precisions: a build with them writes its answers to random problems, one
 # without solves again and compares
-variant gcc-c99-double-nofast "$CC0" c -O2 -DIK_NO_FAST_PATHS
+variant_bg gcc-c99-double-nofast "$CC0" c -O2 -DIK_NO_FAST_PATHS
 for prec in double float; do
     def=""
     [ $prec = float ] && def=-DIK_USE_FLOAT
@@ -115,8 +147,8 @@ done
 SAN="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 for cc in gcc clang; do
     if have $cc && san_ok $cc; then
-        variant $cc-asan-ubsan-double $cc c $SAN
-        variant $cc-asan-ubsan-float $cc c $SAN -DIK_USE_FLOAT
+        variant_bg $cc-asan-ubsan-double $cc c $SAN
+        variant_bg $cc-asan-ubsan-float $cc c $SAN -DIK_USE_FLOAT
     else
         echo "skip $cc-asan-ubsan: $cc or its sanitizer runtime not found"
         skipped="$skipped $cc-asan-ubsan"
@@ -185,10 +217,11 @@ trap_sites() {
 # solver, the arm and the SVD assert rounding-level answers at singular states, such as one
 # iteration to full stretch, that fast-math's regrouping and approximate square roots do not
 # give: docs/robustness.md). Then the fuzz corpora under -ffast-math.
-variant gcc-ofast-double gcc c -Ofast
+variant_bg gcc-ofast-double gcc c -Ofast
 # and -O3 without fast-math, as release builds use it: the whole suite, gcc float, clang double
-variant gcc-o3-float gcc c -O3 -DIK_USE_FLOAT
-variant clang-o3-double clang c -O3
+variant_bg gcc-o3-float gcc c -O3 -DIK_USE_FLOAT
+variant_bg clang-o3-double clang c -O3
+variants_join
 build clang-ofast-float clang c -Ofast -DIK_USE_FLOAT &&
     run clang-ofast-float "$OUT/clang-ofast-float" math main chain ccd robust
 for v in gcc:double clang:float; do
