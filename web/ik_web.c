@@ -370,7 +370,7 @@ static ik_result solve_ur(web_scene *s, ik_solve_info *info)
     if (r != IK_OK)
         ur_info.count = ur_info.total = ur_info.branches = 0; // (nothing to draw)
     else if (ur_info.count > 0)
-        memcpy(s->q, ur_listed[0].q, sizeof ur_listed[0].q);
+        memcpy(s->q, ur_listed[0].q, 6 * sizeof *s->q); // (a 6R arm: q[6] unused)
     info->status = ur_info.status;
     info->iterations = 0;
     return r;
