@@ -11026,30 +11026,70 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
     return cf.kind;
 }
 
-// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (axes 2 and 3 parallel) into q[2 k ..], their
-// cosines and sines into cs[4 k ..] (docs/closed-forms.md, "The elbow").
-static int ik__closed_elbow(const ik_closed_form *cf, ik_vec3 x0, ik_vec3 x, ik_real *q,
-                            ik_real *cs, int *singular)
+// The elbow's terms that stay within a solve, in the plane across axis 2 (basis e1 along a, e2 =
+// h2 x e1): a, b and h3 x b (docs/closed-forms.md, "The elbow").
+typedef struct ik__closed_elbow_terms {
+    ik_vec3 e1, e2;
+    ik_real a, b[2], hb[2];     // |a|; b and h3 x b in the plane
+    ik_real ab_cos, ab_sin, ab; // 2 a . b, 2 a . (h3 x b), |a|^2 + |b|^2
+    ik_real extent;             // |p2| + reach (the rounding of x - p2 comes with these)
+} ik__closed_elbow_terms;
+
+// The elbow's terms for e2 e3 x0 (axes 2 and 3 parallel).
+static void ik__closed_elbow_make(const ik_closed_form *cf, ik_vec3 x0, ik__closed_elbow_terms *e)
 {
-    ik_vec3 h = cf->axis[1], h3 = cf->axis[2];
+    ik_vec3 h = cf->axis[1];
     ik_vec3 a = ik__across(h, ik_vec3_sub(cf->point[2], cf->point[1]));
     ik_vec3 b = ik__across(h, ik_vec3_sub(x0, cf->point[2]));
-    ik_vec3 d = ik__across(h, ik_vec3_sub(x, cf->point[1]));
-    ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], c3[4];
-    // (x's rounding: of the size of the coordinates it came from)
-    ik_real extent = ik_vec3_length(x) + ik_vec3_length(cf->point[1]) + cf->reach;
+    ik_vec3 hb = ik_vec3_cross(cf->axis[2], b);
+    e->a = ik_vec3_length(a);
+    e->e1 = e->a > 0 ? ik_vec3_scale(a, 1 / e->a) : ik_vec3_any_perpendicular(h);
+    e->e2 = ik_vec3_cross(h, e->e1);
+    e->b[0] = ik_vec3_dot(b, e->e1), e->b[1] = ik_vec3_dot(b, e->e2);
+    e->hb[0] = ik_vec3_dot(hb, e->e1), e->hb[1] = ik_vec3_dot(hb, e->e2);
+    e->ab_cos = 2 * e->a * e->b[0];
+    e->ab_sin = 2 * e->a * e->hb[0];
+    e->ab = e->a * e->a + ik_vec3_dot(b, b);
+    e->extent = ik_vec3_length(cf->point[1]) + cf->reach;
+}
+
+// The coordinates of v in the elbow's plane into d.
+static void ik__closed_in_plane(const ik__closed_elbow_terms *e, ik_vec3 v, ik_real *d)
+{
+    d[0] = ik_vec3_dot(v, e->e1);
+    d[1] = ik_vec3_dot(v, e->e2);
+}
+
+// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (d: x - p2 in the elbow's plane; extent: the
+// size of the coordinates x came from) into q[2 k ..], their cosines and sines into cs[4 k ..].
+static int ik__closed_elbow(const ik__closed_elbow_terms *e, const ik_real *d, ik_real extent,
+                            ik_real *q, ik_real *cs, int *singular)
+{
+    ik_real d2 = d[0] * d[0] + d[1] * d[1], t[2], c3[4];
     // |a + Rot(h3, q3) b| = |d|
-    int n = ik__closed_trig(2 * ik_vec3_dot(a, b), 2 * ik_vec3_dot(a, ik_vec3_cross(h3, b)),
-                            d2 - a2 - b2, 4 * (d2 + a2 + b2 + IK_SQRT(d2) * extent), 0, t, c3,
-                            singular);
+    int n =
+        ik__closed_trig(e->ab_cos, e->ab_sin, d2 - e->ab,
+                        4 * (d2 + e->ab + IK_SQRT(d2) * (extent + e->extent)), 0, t, c3, singular);
     int k;
-    for (k = 0; k < n; k++) {
-        ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, c3[2 * k], c3[2 * k + 1], b));
-        q[2 * k] = ik__closed_turn(h, u, d, cs + 4 * k);
+    for (k = 0; k < n; k++) { // joint 2 turns u = a + Rot(h3, q3) b onto d
+        const ik_real *c = c3 + 2 * k;
+        ik_real u0 = e->a + c[0] * e->b[0] + c[1] * e->hb[0], u1 = c[0] * e->b[1] + c[1] * e->hb[1];
+        ik_real y = u0 * d[1] - u1 * d[0], x = u0 * d[0] + u1 * d[1], r = IK_SQRT(x * x + y * y);
+        q[2 * k] = ik__closed_atan2(y, x);
         q[2 * k + 1] = t[k];
-        cs[4 * k + 2] = c3[2 * k], cs[4 * k + 3] = c3[2 * k + 1];
+        cs[4 * k] = r > 0 ? x / r : 1, cs[4 * k + 1] = r > 0 ? y / r : 0;
+        cs[4 * k + 2] = c[0], cs[4 * k + 3] = c[1];
     }
     return n;
+}
+
+// ik__closed_elbow() for the target x (root frame).
+static int ik__closed_elbow_at(const ik_closed_form *cf, const ik__closed_elbow_terms *e, ik_vec3 x,
+                               ik_real *q, ik_real *cs, int *singular)
+{
+    ik_real d[2];
+    ik__closed_in_plane(e, ik_vec3_sub(x, cf->point[1]), d);
+    return ik__closed_elbow(e, d, ik_vec3_length(x), q, cs, singular);
 }
 
 // p + Rot(h, -angle) (x - p), the angle's cosine and sine cs: x with joint (h, p)'s turn undone.
@@ -11112,17 +11152,19 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik__closed_elbow_terms e;
     ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
     int n1, n23, i, k, count = 0, shoulder, elbow;
     // joint 1 keeps c's height along axis 2
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
+    ik__closed_elbow_make(cf, cf->centre, &e);
     for (i = 0; i < n1; i++) {
         ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
         ik_vec3 z1 = ik_mat3_mul_vec3(r1g, h[5]), x1 = ik_mat3_mul_vec3(r1g, cf->across);
-        n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
-                               &elbow);
+        n23 = ik__closed_elbow_at(cf, &e, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
+                                  &elbow);
         for (k = 0; k < n23; k++) {
             ik__closed_answer *a = &ans[count];
             // R2 R3 = Rot(h2, q2 + s3 q3): (R1 R2 R3)^T rg = Rot(h2, -(q2 + s3 q3)) R1^T rg
@@ -11140,17 +11182,16 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
-// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set; x1 the target of the
-// point where axes 5 and 6 meet with joint 1 undone) and R2 R3 R4 = Rot(h2, theta) (its cosine
-// and sine ct); 0, 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
-static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 x1, const ik_real *ct,
-                             ik__closed_answer *a)
+// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set), R2 R3 R4 = Rot(h2,
+// theta) and d, joint 4's target in the elbow's plane (extent: the size of its coordinates); 0,
+// 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
+static int ik__closed_planar(const ik_closed_form *cf, const ik__closed_elbow_terms *e,
+                             const ik_real *d, ik_real extent, ik_real theta, ik__closed_answer *a)
 {
-    const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q23[4], c23[8], theta = ik__closed_atan2(ct[1], ct[0]);
+    const ik_vec3 *h = cf->axis;
+    ik_real q23[4], c23[8];
     ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
-    ik_vec3 x4 = ik_vec3_sub(x1, ik__rotate(h[1], ct[0], ct[1], ik_vec3_sub(cf->centre, p[3])));
-    int k, elbow, n = ik__closed_elbow(cf, p[3], x4, q23, c23, &elbow);
+    int k, elbow, n = ik__closed_elbow(e, d, extent, q23, c23, &elbow);
     for (k = 0; k < n; k++) {
         a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
         a[k].flags = a->flags | (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
@@ -11167,28 +11208,40 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2];
+    ik__closed_elbow_terms e;
+    ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2], w[2], x[2], d[2], theta, extent, wlen;
     int n1, n6, i, k, count = 0, shoulder, wrist;
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
+    ik__closed_elbow_make(cf, p[3], &e);
+    ik__closed_in_plane(&e, ik_vec3_sub(cf->centre, p[3]), w);
+    wlen = ik_vec3_length(ik_vec3_sub(cf->centre, p[3]));
     for (i = 0; i < n1; i++) {
-        ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
-        ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(r1g), h[1]);
-        ik_vec3 x1 = ik__closed_undo(h[0], p[0], c1 + 2 * i, c);
-        // joint 6 keeps axis 5's angle to axis 2: g2 . Rot(h6, -q6) h5 = h2 . h5
-        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), 0, -ref[5], t6, c6, &wrist);
+        const ik_real *cs1 = c1 + 2 * i;
+        ik_vec3 x1 = ik__closed_undo(h[0], p[0], cs1, c);
+        // g = Rg^T R1 h2
+        ik_vec3 g =
+            ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik__rotate(h[0], cs1[0], cs1[1], h[1]));
+        ik__closed_in_plane(&e, ik_vec3_sub(x1, p[1]), x);
+        extent = ik_vec3_length(x1) + wlen;
+        // joint 6 keeps axis 5's angle to axis 2: g . Rot(h6, -q6) h5 = h2 . h5
+        n6 = ik__closed_plane(h[5], h[4], g, ik_vec3_dot(h[1], h[4]), 0, -ref[5], t6, c6, &wrist);
         for (k = 0; k < n6; k++) {
             ik__closed_answer *a = &ans[count];
-            ik_mat3 m = ik_mat3_mul(r1g, ik__closed_rot(h[5], c6 + 2 * k));
+            const ik_real *cs6 = c6 + 2 * k;
+            ik_vec3 mh5 = ik__rotate(h[0], cs1[0], -cs1[1],
+                                     ik_mat3_mul_vec3(*rg, ik__rotate(h[5], cs6[0], cs6[1], h[4])));
             a->q[0] = q1[i], a->q[5] = -t6[k];
-            // joint 5 turns M^T h2 back to h2; then R2 R3 R4 = M R5^T
-            a->q[4] = ik__closed_turn(h[4], ik_mat3_mul_vec3(ik_mat3_transpose(m), h[1]), h[1], c5);
-            ik__closed_turn(h[1], cf->across,
-                            ik_mat3_mul_vec3(m, ik__rotate(h[4], c5[0], -c5[1], cf->across)), ct);
+            // joint 5 turns M^T h2 = R6 g back to h2; M R5^T = Rot(h2, theta) takes h5 to M h5
+            a->q[4] = ik__closed_turn(h[4], ik__rotate(h[5], cs6[0], -cs6[1], g), h[1], c5);
+            theta = ik__closed_turn(h[1], h[4], mh5, ct);
+            // joint 4's target: x1 - Rot(h2, theta) (c - p4)
+            d[0] = x[0] - (ct[0] * w[0] - ct[1] * w[1]);
+            d[1] = x[1] - (ct[1] * w[0] + ct[0] * w[1]);
             a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
                        (wrist ? IK_CLOSED_WRIST_SINGULAR : 0);
-            count += ik__closed_planar(cf, x1, ct, a);
+            count += ik__closed_planar(cf, &e, d, extent, theta, a);
         }
     }
     return count;
