@@ -10859,16 +10859,21 @@ static ik_real ik__closed_atan2(ik_real y, ik_real x)
     return y < 0 ? -a : a;
 }
 
+// The angle atan2(y, x), its cosine and sine into cs (1, 0 for 0, 0).
+static ik_real ik__closed_angle(ik_real x, ik_real y, ik_real *cs)
+{
+    ik_real n = IK_SQRT(x * x + y * y);
+    cs[0] = n > 0 ? x / n : 1;
+    cs[1] = n > 0 ? y / n : 0;
+    return ik__closed_atan2(y, x);
+}
+
 // The angle turning u toward v about the unit axis h, its cosine and sine into cs (1, 0 if
 // either has no part across h).
 static ik_real ik__closed_turn(ik_vec3 h, ik_vec3 u, ik_vec3 v, ik_real *cs)
 {
     ik_vec3 uu = ik__across(h, u), vv = ik__across(h, v);
-    ik_real y = ik_vec3_dot(h, ik_vec3_cross(uu, vv)), x = ik_vec3_dot(uu, vv);
-    ik_real n = IK_SQRT(x * x + y * y);
-    cs[0] = n > 0 ? x / n : 1;
-    cs[1] = n > 0 ? y / n : 0;
-    return ik__closed_atan2(y, x);
+    return ik__closed_angle(ik_vec3_dot(uu, vv), ik_vec3_dot(h, ik_vec3_cross(uu, vv)), cs);
 }
 
 // Below this sine an angle is free at a singular pose (taken from near_state): the rotation
@@ -11061,7 +11066,8 @@ static void ik__closed_in_plane(const ik__closed_elbow_terms *e, ik_vec3 v, ik_r
 }
 
 // The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (d: x - p2 in the elbow's plane; extent: the
-// size of the coordinates x came from) into q[2 k ..], their cosines and sines into cs[4 k ..].
+// size of the coordinates x came from) into q[2 k ..], their cosines and sines into cs[4 k ..]
+// (unless cs is NULL).
 static int ik__closed_elbow(const ik__closed_elbow_terms *e, const ik_real *d, ik_real extent,
                             ik_real *q, ik_real *cs, int *singular)
 {
@@ -11074,11 +11080,13 @@ static int ik__closed_elbow(const ik__closed_elbow_terms *e, const ik_real *d, i
     for (k = 0; k < n; k++) { // joint 2 turns u = a + Rot(h3, q3) b onto d
         const ik_real *c = c3 + 2 * k;
         ik_real u0 = e->a + c[0] * e->b[0] + c[1] * e->hb[0], u1 = c[0] * e->b[1] + c[1] * e->hb[1];
-        ik_real y = u0 * d[1] - u1 * d[0], x = u0 * d[0] + u1 * d[1], r = IK_SQRT(x * x + y * y);
-        q[2 * k] = ik__closed_atan2(y, x);
+        ik_real x = u0 * d[0] + u1 * d[1], y = u0 * d[1] - u1 * d[0];
+        q[2 * k] = cs ? ik__closed_angle(x, y, cs + 4 * k) : ik__closed_atan2(y, x);
         q[2 * k + 1] = t[k];
-        cs[4 * k] = r > 0 ? x / r : 1, cs[4 * k + 1] = r > 0 ? y / r : 0;
-        cs[4 * k + 2] = c[0], cs[4 * k + 3] = c[1];
+        if (cs) {
+            cs[4 * k + 2] = c[0];
+            cs[4 * k + 3] = c[1];
+        }
     }
     return n;
 }
@@ -11189,9 +11197,9 @@ static int ik__closed_planar(const ik_closed_form *cf, const ik__closed_elbow_te
                              const ik_real *d, ik_real extent, ik_real theta, ik__closed_answer *a)
 {
     const ik_vec3 *h = cf->axis;
-    ik_real q23[4], c23[8];
+    ik_real q23[4];
     ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
-    int k, elbow, n = ik__closed_elbow(e, d, extent, q23, c23, &elbow);
+    int k, elbow, n = ik__closed_elbow(e, d, extent, q23, NULL, &elbow);
     for (k = 0; k < n; k++) {
         a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
         a[k].flags = a->flags | (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
@@ -11209,7 +11217,10 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
     ik__closed_elbow_terms e;
-    ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2], w[2], x[2], d[2], theta, extent, wlen;
+    // joint 5's frame: h2's part across h5 and that x h5; theta's: h5's part across h2, h2 x that
+    ik_vec3 in5 = ik__across(h[4], h[1]), in2 = ik__across(h[1], h[4]), u, v;
+    ik_vec3 in5y = ik_vec3_cross(in5, h[4]), in2y = ik_vec3_cross(h[1], in2);
+    ik_real q1[2], c1[4], t6[2], c6[4], ct[2], w[2], x[2], d[2], theta, extent, wlen;
     int n1, n6, i, k, count = 0, shoulder, wrist;
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
@@ -11230,12 +11241,14 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
         for (k = 0; k < n6; k++) {
             ik__closed_answer *a = &ans[count];
             const ik_real *cs6 = c6 + 2 * k;
-            ik_vec3 mh5 = ik__rotate(h[0], cs1[0], -cs1[1],
-                                     ik_mat3_mul_vec3(*rg, ik__rotate(h[5], cs6[0], cs6[1], h[4])));
             a->q[0] = q1[i], a->q[5] = -t6[k];
-            // joint 5 turns M^T h2 = R6 g back to h2; M R5^T = Rot(h2, theta) takes h5 to M h5
-            a->q[4] = ik__closed_turn(h[4], ik__rotate(h[5], cs6[0], -cs6[1], g), h[1], c5);
-            theta = ik__closed_turn(h[1], h[4], mh5, ct);
+            // joint 5 turns u = M^T h2 = R6 g back to h2
+            u = ik__rotate(h[5], cs6[0], -cs6[1], g);
+            a->q[4] = ik__closed_atan2(ik_vec3_dot(u, in5y), ik_vec3_dot(u, in5));
+            // M R5^T = Rot(h2, theta) turns h5 to v = M h5
+            v = ik__rotate(h[5], cs6[0], cs6[1], h[4]);
+            v = ik__rotate(h[0], cs1[0], -cs1[1], ik_mat3_mul_vec3(*rg, v));
+            theta = ik__closed_angle(ik_vec3_dot(v, in2), ik_vec3_dot(v, in2y), ct);
             // joint 4's target: x1 - Rot(h2, theta) (c - p4)
             d[0] = x[0] - (ct[0] * w[0] - ct[1] * w[1]);
             d[1] = x[1] - (ct[1] * w[0] + ct[0] * w[1]);
