@@ -11037,6 +11037,7 @@ typedef struct ik__closed_elbow_terms {
     ik_vec3 e1, e2;
     ik_real a, b[2], hb[2];     // |a|; b and h3 x b in the plane
     ik_real ab_cos, ab_sin, ab; // 2 a . b, 2 a . (h3 x b), |a|^2 + |b|^2
+    ik_real s3;                 // h3 = s3 h2
     ik_real extent;             // |p2| + reach (the rounding of x - p2 comes with these)
 } ik__closed_elbow_terms;
 
@@ -11056,6 +11057,7 @@ static void ik__closed_elbow_make(const ik_closed_form *cf, ik_vec3 x0, ik__clos
     e->ab_sin = 2 * e->a * e->hb[0];
     e->ab = e->a * e->a + ik_vec3_dot(b, b);
     e->extent = ik_vec3_length(cf->point[1]) + cf->reach;
+    e->s3 = ik_vec3_dot(h, cf->axis[2]) > 0 ? 1 : -1;
 }
 
 // The coordinates of v in the elbow's plane into d.
@@ -11190,24 +11192,79 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
+// Rot(h, t) v = c[0] cos t + c[1] sin t + c[2] for the unit h (Rodrigues): v's circle about h.
+static void ik__closed_circle(ik_vec3 h, ik_vec3 v, ik_vec3 *c)
+{
+    c[2] = ik_vec3_scale(h, ik_vec3_dot(h, v));
+    c[0] = ik_vec3_sub(v, c[2]);
+    c[1] = ik_vec3_cross(h, v);
+}
+
+// The point of circle c at the angle of cosine cos and sine sin.
+static ik_vec3 ik__closed_circle_at(const ik_vec3 *c, ik_real cos, ik_real sin)
+{
+    return ik_vec3_add(ik_vec3_add(ik_vec3_scale(c[0], cos), ik_vec3_scale(c[1], sin)), c[2]);
+}
+
+// Three parallel axes: what stays within a solve.
+typedef struct ik__closed_parallel_terms {
+    ik__closed_elbow_terms e;
+    ik_vec3 in5[2], in2[2]; // h2's part across h5 and that x h5; h5's part across h2, h2 x that
+    ik_vec3 h5[3];          // Rg (h5's circle about h6)
+    ik_real w[2], wlen;     // c - p4 in the elbow's plane; its length
+    ik_real s4;             // h4 = s4 h2
+} ik__closed_parallel_terms;
+
 // Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set), R2 R3 R4 = Rot(h2,
 // theta) and d, joint 4's target in the elbow's plane (extent: the size of its coordinates); 0,
 // 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
-static int ik__closed_planar(const ik_closed_form *cf, const ik__closed_elbow_terms *e,
-                             const ik_real *d, ik_real extent, ik_real theta, ik__closed_answer *a)
+static int ik__closed_planar(const ik__closed_parallel_terms *t, const ik_real *d, ik_real extent,
+                             ik_real theta, ik__closed_answer *a)
 {
-    const ik_vec3 *h = cf->axis;
     ik_real q23[4];
-    ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
-    int k, elbow, n = ik__closed_elbow(e, d, extent, q23, NULL, &elbow);
+    int k, elbow, n = ik__closed_elbow(&t->e, d, extent, q23, NULL, &elbow);
     for (k = 0; k < n; k++) {
         a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
         a[k].flags = a->flags | (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
         a[k].q[1] = q23[2 * k];
         a[k].q[2] = q23[2 * k + 1];
-        a[k].q[3] = ik__angle_near(s4 * (theta - q23[2 * k] - s3 * q23[2 * k + 1]), 0);
+        a[k].q[3] = ik__angle_near(t->s4 * (theta - q23[2 * k] - t->e.s3 * q23[2 * k + 1]), 0);
     }
     return n;
+}
+
+// Three parallel axes' answers for joint 1 (a->q[0], flags; cs1 its cosine and sine; x1 the
+// target c with joint 1 undone), from a on.
+static int ik__closed_parallel_wrist(const ik_closed_form *cf, const ik__closed_parallel_terms *t,
+                                     const ik_mat3 *rg, const ik_real *cs1, ik_vec3 x1,
+                                     ik_real ref6, ik__closed_answer *a)
+{
+    const ik_vec3 *h = cf->axis;
+    ik_vec3 g = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik__rotate(h[0], cs1[0], cs1[1], h[1]));
+    ik_vec3 gc[3], u, v;
+    ik_real t6[2], c6[4], ct[2], x[2], d[2], theta, extent = ik_vec3_length(x1) + t->wlen;
+    int k, n6, wrist, count = 0, flags = a->flags;
+    ik__closed_in_plane(&t->e, ik_vec3_sub(x1, cf->point[1]), x);
+    // joint 6 keeps axis 5's angle to axis 2: g . Rot(h6, -q6) h5 = h2 . h5, g = Rg^T R1 h2
+    n6 = ik__closed_plane(h[5], h[4], g, ik_vec3_dot(h[1], h[4]), 0, -ref6, t6, c6, &wrist);
+    flags |= wrist ? IK_CLOSED_WRIST_SINGULAR : 0;
+    ik__closed_circle(h[5], g, gc);
+    for (k = 0; k < n6; k++) {
+        const ik_real *cs6 = c6 + 2 * k;
+        a[count].q[0] = a->q[0], a[count].q[5] = -t6[k];
+        a[count].flags = flags;
+        // joint 5 turns u = M^T h2 = R6 g back to h2
+        u = ik__closed_circle_at(gc, cs6[0], -cs6[1]);
+        a[count].q[4] = ik__closed_atan2(ik_vec3_dot(u, t->in5[1]), ik_vec3_dot(u, t->in5[0]));
+        // M R5^T = Rot(h2, theta) turns h5 to v = M h5 = R1^T Rg R6^T h5
+        v = ik__rotate(h[0], cs1[0], -cs1[1], ik__closed_circle_at(t->h5, cs6[0], cs6[1]));
+        theta = ik__closed_angle(ik_vec3_dot(v, t->in2[0]), ik_vec3_dot(v, t->in2[1]), ct);
+        // joint 4's target: x1 - Rot(h2, theta) (c - p4)
+        d[0] = x[0] - (ct[0] * t->w[0] - ct[1] * t->w[1]);
+        d[1] = x[1] - (ct[1] * t->w[0] + ct[0] * t->w[1]);
+        count += ik__closed_planar(t, d, extent, theta, a + count);
+    }
+    return count;
 }
 
 // Three parallel axes' answers for the rotation rg = R1 .. R6 and c, the target of the point
@@ -11216,46 +11273,30 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik__closed_elbow_terms e;
-    // joint 5's frame: h2's part across h5 and that x h5; theta's: h5's part across h2, h2 x that
-    ik_vec3 in5 = ik__across(h[4], h[1]), in2 = ik__across(h[1], h[4]), u, v;
-    ik_vec3 in5y = ik_vec3_cross(in5, h[4]), in2y = ik_vec3_cross(h[1], in2);
-    ik_real q1[2], c1[4], t6[2], c6[4], ct[2], w[2], x[2], d[2], theta, extent, wlen;
-    int n1, n6, i, k, count = 0, shoulder, wrist;
+    ik__closed_parallel_terms t;
+    ik_vec3 w = ik_vec3_sub(cf->centre, p[3]);
+    ik_real q1[2], c1[4];
+    int n1, i, k, count = 0, shoulder;
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
-    ik__closed_elbow_make(cf, p[3], &e);
-    ik__closed_in_plane(&e, ik_vec3_sub(cf->centre, p[3]), w);
-    wlen = ik_vec3_length(ik_vec3_sub(cf->centre, p[3]));
+    ik__closed_elbow_make(cf, p[3], &t.e);
+    ik__closed_in_plane(&t.e, w, t.w);
+    t.wlen = ik_vec3_length(w);
+    t.s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
+    t.in5[0] = ik__across(h[4], h[1]);
+    t.in5[1] = ik_vec3_cross(t.in5[0], h[4]);
+    t.in2[0] = ik__across(h[1], h[4]);
+    t.in2[1] = ik_vec3_cross(h[1], t.in2[0]);
+    ik__closed_circle(h[5], h[4], t.h5);
+    for (k = 0; k < 3; k++)
+        t.h5[k] = ik_mat3_mul_vec3(*rg, t.h5[k]);
     for (i = 0; i < n1; i++) {
-        const ik_real *cs1 = c1 + 2 * i;
-        ik_vec3 x1 = ik__closed_undo(h[0], p[0], cs1, c);
-        // g = Rg^T R1 h2
-        ik_vec3 g =
-            ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik__rotate(h[0], cs1[0], cs1[1], h[1]));
-        ik__closed_in_plane(&e, ik_vec3_sub(x1, p[1]), x);
-        extent = ik_vec3_length(x1) + wlen;
-        // joint 6 keeps axis 5's angle to axis 2: g . Rot(h6, -q6) h5 = h2 . h5
-        n6 = ik__closed_plane(h[5], h[4], g, ik_vec3_dot(h[1], h[4]), 0, -ref[5], t6, c6, &wrist);
-        for (k = 0; k < n6; k++) {
-            ik__closed_answer *a = &ans[count];
-            const ik_real *cs6 = c6 + 2 * k;
-            a->q[0] = q1[i], a->q[5] = -t6[k];
-            // joint 5 turns u = M^T h2 = R6 g back to h2
-            u = ik__rotate(h[5], cs6[0], -cs6[1], g);
-            a->q[4] = ik__closed_atan2(ik_vec3_dot(u, in5y), ik_vec3_dot(u, in5));
-            // M R5^T = Rot(h2, theta) turns h5 to v = M h5
-            v = ik__rotate(h[5], cs6[0], cs6[1], h[4]);
-            v = ik__rotate(h[0], cs1[0], -cs1[1], ik_mat3_mul_vec3(*rg, v));
-            theta = ik__closed_angle(ik_vec3_dot(v, in2), ik_vec3_dot(v, in2y), ct);
-            // joint 4's target: x1 - Rot(h2, theta) (c - p4)
-            d[0] = x[0] - (ct[0] * w[0] - ct[1] * w[1]);
-            d[1] = x[1] - (ct[1] * w[0] + ct[0] * w[1]);
-            a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
-                       (wrist ? IK_CLOSED_WRIST_SINGULAR : 0);
-            count += ik__closed_planar(cf, &e, d, extent, theta, a);
-        }
+        ans[count].q[0] = q1[i];
+        ans[count].flags = shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0;
+        count += ik__closed_parallel_wrist(cf, &t, rg, c1 + 2 * i,
+                                           ik__closed_undo(h[0], p[0], c1 + 2 * i, c), ref[5],
+                                           ans + count);
     }
     return count;
 }
