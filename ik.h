@@ -11145,6 +11145,9 @@ static int ik__closed_wrist(const ik_closed_form *cf, ik_vec3 z, ik_vec3 x, ik_r
         }
         if (free4)
             ans[k].q[3] = ref4, c4[0] = IK_COS(ref4), c4[1] = IK_SIN(ref4);
+        else if (cf->ortho_wrist) // (Rot(h5, q5) h6's part across h4 lies along h5 x h4)
+            ans[k].q[3] = ik__closed_angle(ik_vec3_dot(z, ik_vec3_cross(h[1], h[0])),
+                                           ik_vec3_dot(z, h[1]), c4);
         else
             ans[k].q[3] =
                 ik__closed_turn(h[0], ik__rotate(h[1], c5[2 * k], c5[2 * k + 1], h[2]), z, c4);
