@@ -11203,10 +11203,10 @@ static void ik__closed_circle(ik_vec3 h, ik_vec3 v, ik_vec3 *c)
     c[1] = ik_vec3_cross(h, v);
 }
 
-// The point of circle c at the angle of cosine cos and sine sin.
-static ik_vec3 ik__closed_circle_at(const ik_vec3 *c, ik_real cos, ik_real sin)
+// The point of circle c at the angle of cosine ca and sine sa.
+static ik_vec3 ik__closed_circle_at(const ik_vec3 *c, ik_real ca, ik_real sa)
 {
-    return ik_vec3_add(ik_vec3_add(ik_vec3_scale(c[0], cos), ik_vec3_scale(c[1], sin)), c[2]);
+    return ik_vec3_add(ik_vec3_add(ik_vec3_scale(c[0], ca), ik_vec3_scale(c[1], sa)), c[2]);
 }
 
 // Three parallel axes: what stays within a solve.
