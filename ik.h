@@ -10712,16 +10712,21 @@ static ik_real ik__closed_atan2(ik_real y, ik_real x)
     return y < 0 ? -a : a;
 }
 
+// The angle atan2(y, x), its cosine and sine into cs (1, 0 for 0, 0).
+static ik_real ik__closed_angle(ik_real x, ik_real y, ik_real *cs)
+{
+    ik_real n = IK_SQRT(x * x + y * y);
+    cs[0] = n > 0 ? x / n : 1;
+    cs[1] = n > 0 ? y / n : 0;
+    return ik__closed_atan2(y, x);
+}
+
 // The angle turning u toward v about the unit axis h, its cosine and sine into cs (1, 0 if
 // either has no part across h).
 static ik_real ik__closed_turn(ik_vec3 h, ik_vec3 u, ik_vec3 v, ik_real *cs)
 {
     ik_vec3 uu = ik__across(h, u), vv = ik__across(h, v);
-    ik_real y = ik_vec3_dot(h, ik_vec3_cross(uu, vv)), x = ik_vec3_dot(uu, vv);
-    ik_real n = IK_SQRT(x * x + y * y);
-    cs[0] = n > 0 ? x / n : 1;
-    cs[1] = n > 0 ? y / n : 0;
-    return ik__closed_atan2(y, x);
+    return ik__closed_angle(ik_vec3_dot(uu, vv), ik_vec3_dot(h, ik_vec3_cross(uu, vv)), cs);
 }
 
 // Below this sine an angle is free at a singular pose (taken from near_state): the rotation
@@ -10928,30 +10933,75 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
     return cf.kind;
 }
 
-// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (axes 2 and 3 parallel) into q[2 k ..], their
-// cosines and sines into cs[4 k ..] (docs/closed-forms.md, "The elbow").
-static int ik__closed_elbow(const ik_closed_form *cf, ik_vec3 x0, ik_vec3 x, ik_real *q,
-                            ik_real *cs, int *singular)
+// The elbow's terms that stay within a solve, in the plane across axis 2 (basis e1 along a, e2 =
+// h2 x e1): a, b and h3 x b (docs/closed-forms.md, "The elbow").
+typedef struct ik__closed_elbow_terms {
+    ik_vec3 e1, e2;
+    ik_real a, b[2], hb[2];     // |a|; b and h3 x b in the plane
+    ik_real ab_cos, ab_sin, ab; // 2 a . b, 2 a . (h3 x b), |a|^2 + |b|^2
+    ik_real s3;                 // h3 = s3 h2
+    ik_real extent;             // |p2| + reach (the rounding of x - p2 comes with these)
+} ik__closed_elbow_terms;
+
+// The elbow's terms for e2 e3 x0 (axes 2 and 3 parallel).
+static void ik__closed_elbow_make(const ik_closed_form *cf, ik_vec3 x0, ik__closed_elbow_terms *e)
 {
-    ik_vec3 h = cf->axis[1], h3 = cf->axis[2];
+    ik_vec3 h = cf->axis[1];
     ik_vec3 a = ik__across(h, ik_vec3_sub(cf->point[2], cf->point[1]));
     ik_vec3 b = ik__across(h, ik_vec3_sub(x0, cf->point[2]));
-    ik_vec3 d = ik__across(h, ik_vec3_sub(x, cf->point[1]));
-    ik_real a2 = ik_vec3_dot(a, a), b2 = ik_vec3_dot(b, b), d2 = ik_vec3_dot(d, d), t[2], c3[4];
-    // (x's rounding: of the size of the coordinates it came from)
-    ik_real extent = ik_vec3_length(x) + ik_vec3_length(cf->point[1]) + cf->reach;
+    ik_vec3 hb = ik_vec3_cross(cf->axis[2], b);
+    e->a = ik_vec3_length(a);
+    e->e1 = e->a > 0 ? ik_vec3_scale(a, 1 / e->a) : ik_vec3_any_perpendicular(h);
+    e->e2 = ik_vec3_cross(h, e->e1);
+    e->b[0] = ik_vec3_dot(b, e->e1), e->b[1] = ik_vec3_dot(b, e->e2);
+    e->hb[0] = ik_vec3_dot(hb, e->e1), e->hb[1] = ik_vec3_dot(hb, e->e2);
+    e->ab_cos = 2 * e->a * e->b[0];
+    e->ab_sin = 2 * e->a * e->hb[0];
+    e->ab = e->a * e->a + ik_vec3_dot(b, b);
+    e->extent = ik_vec3_length(cf->point[1]) + cf->reach;
+    e->s3 = ik_vec3_dot(h, cf->axis[2]) > 0 ? 1 : -1;
+}
+
+// The coordinates of v in the elbow's plane into d.
+static void ik__closed_in_plane(const ik__closed_elbow_terms *e, ik_vec3 v, ik_real *d)
+{
+    d[0] = ik_vec3_dot(v, e->e1);
+    d[1] = ik_vec3_dot(v, e->e2);
+}
+
+// The 0, 1 or 2 answers (q2, q3) of e2 e3 x0 = x (d: x - p2 in the elbow's plane; extent: the
+// size of the coordinates x came from) into q[2 k ..], their cosines and sines into cs[4 k ..]
+// (unless cs is NULL).
+static int ik__closed_elbow(const ik__closed_elbow_terms *e, const ik_real *d, ik_real extent,
+                            ik_real *q, ik_real *cs, int *singular)
+{
+    ik_real d2 = d[0] * d[0] + d[1] * d[1], t[2], c3[4];
     // |a + Rot(h3, q3) b| = |d|
-    int n = ik__closed_trig(2 * ik_vec3_dot(a, b), 2 * ik_vec3_dot(a, ik_vec3_cross(h3, b)),
-                            d2 - a2 - b2, 4 * (d2 + a2 + b2 + IK_SQRT(d2) * extent), 0, t, c3,
-                            singular);
+    int n =
+        ik__closed_trig(e->ab_cos, e->ab_sin, d2 - e->ab,
+                        4 * (d2 + e->ab + IK_SQRT(d2) * (extent + e->extent)), 0, t, c3, singular);
     int k;
-    for (k = 0; k < n; k++) {
-        ik_vec3 u = ik_vec3_add(a, ik__rotate(h3, c3[2 * k], c3[2 * k + 1], b));
-        q[2 * k] = ik__closed_turn(h, u, d, cs + 4 * k);
+    for (k = 0; k < n; k++) { // joint 2 turns u = a + Rot(h3, q3) b onto d
+        const ik_real *c = c3 + 2 * k;
+        ik_real u0 = e->a + c[0] * e->b[0] + c[1] * e->hb[0], u1 = c[0] * e->b[1] + c[1] * e->hb[1];
+        ik_real x = u0 * d[0] + u1 * d[1], y = u0 * d[1] - u1 * d[0];
+        q[2 * k] = cs ? ik__closed_angle(x, y, cs + 4 * k) : ik__closed_atan2(y, x);
         q[2 * k + 1] = t[k];
-        cs[4 * k + 2] = c3[2 * k], cs[4 * k + 3] = c3[2 * k + 1];
+        if (cs) {
+            cs[4 * k + 2] = c[0];
+            cs[4 * k + 3] = c[1];
+        }
     }
     return n;
+}
+
+// ik__closed_elbow() for the target x (root frame).
+static int ik__closed_elbow_at(const ik_closed_form *cf, const ik__closed_elbow_terms *e, ik_vec3 x,
+                               ik_real *q, ik_real *cs, int *singular)
+{
+    ik_real d[2];
+    ik__closed_in_plane(e, ik_vec3_sub(x, cf->point[1]), d);
+    return ik__closed_elbow(e, d, ik_vec3_length(x), q, cs, singular);
 }
 
 // p + Rot(h, -angle) (x - p), the angle's cosine and sine cs: x with joint (h, p)'s turn undone.
@@ -11024,6 +11074,9 @@ static int ik__closed_triple(const ik__closed_axes3 *t, ik_vec3 z, ik_vec3 x, ik
         }
         if (free)
             ans[k].q[f] = ref, cfirst[0] = IK_COS(ref), cfirst[1] = IK_SIN(ref);
+        else if (t->ortho) // (Rot(h1, mid) h2's part across h0 lies along h1 x h0)
+            ans[k].q[f] = ik__closed_angle(ik_vec3_dot(z, ik_vec3_cross(h[1], h[0])),
+                                           ik_vec3_dot(z, h[1]), cfirst);
         else
             ans[k].q[f] = ik__closed_turn(
                 h[0], ik__rotate(h[1], cmid[2 * k], cmid[2 * k + 1], h[2]), z, cfirst);
@@ -11042,6 +11095,7 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
+    ik__closed_elbow_terms e;
     ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
     ik__closed_axes3 wrist = ik__closed_wrist_axes(cf);
     int n1, n23, i, k, count = 0, shoulder, elbow;
@@ -11049,11 +11103,12 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
+    ik__closed_elbow_make(cf, cf->centre, &e);
     for (i = 0; i < n1; i++) {
         ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
         ik_vec3 z1 = ik_mat3_mul_vec3(r1g, h[5]), x1 = ik_mat3_mul_vec3(r1g, cf->across);
-        n23 = ik__closed_elbow(cf, cf->centre, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
-                               &elbow);
+        n23 = ik__closed_elbow_at(cf, &e, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
+                                  &elbow);
         for (k = 0; k < n23; k++) {
             ik__closed_answer *a = &ans[count];
             // R2 R3 = Rot(h2, q2 + s3 q3): (R1 R2 R3)^T rg = Rot(h2, -(q2 + s3 q3)) R1^T rg
@@ -11071,25 +11126,79 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     return count;
 }
 
-// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set; x1 the target of the
-// point where axes 5 and 6 meet with joint 1 undone) and R2 R3 R4 = Rot(h2, theta) (its cosine
-// and sine ct); 0, 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
-static int ik__closed_planar(const ik_closed_form *cf, ik_vec3 x1, const ik_real *ct,
-                             ik__closed_answer *a)
+// Rot(h, t) v = c[0] cos t + c[1] sin t + c[2] for the unit h (Rodrigues): v's circle about h.
+static void ik__closed_circle(ik_vec3 h, ik_vec3 v, ik_vec3 *c)
 {
-    const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q23[4], c23[8], theta = ik__closed_atan2(ct[1], ct[0]);
-    ik_real s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1, s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
-    ik_vec3 x4 = ik_vec3_sub(x1, ik__rotate(h[1], ct[0], ct[1], ik_vec3_sub(cf->centre, p[3])));
-    int k, elbow, n = ik__closed_elbow(cf, p[3], x4, q23, c23, &elbow);
+    c[2] = ik_vec3_scale(h, ik_vec3_dot(h, v));
+    c[0] = ik_vec3_sub(v, c[2]);
+    c[1] = ik_vec3_cross(h, v);
+}
+
+// The point of circle c at the angle of cosine ca and sine sa.
+static ik_vec3 ik__closed_circle_at(const ik_vec3 *c, ik_real ca, ik_real sa)
+{
+    return ik_vec3_add(ik_vec3_add(ik_vec3_scale(c[0], ca), ik_vec3_scale(c[1], sa)), c[2]);
+}
+
+// Three parallel axes: what stays within a solve.
+typedef struct ik__closed_parallel_terms {
+    ik__closed_elbow_terms e;
+    ik_vec3 in5[2], in2[2]; // h2's part across h5 and that x h5; h5's part across h2, h2 x that
+    ik_vec3 h5[3];          // Rg (h5's circle about h6)
+    ik_real w[2], wlen;     // c - p4 in the elbow's plane; its length
+    ik_real s4;             // h4 = s4 h2
+} ik__closed_parallel_terms;
+
+// Three parallel axes: joints 2, 3, 4 for joints 1, 5, 6 in a (flags set), R2 R3 R4 = Rot(h2,
+// theta) and d, joint 4's target in the elbow's plane (extent: the size of its coordinates); 0,
+// 1 or 2 answers from a on (docs/closed-forms.md, "Three parallel axes").
+static int ik__closed_planar(const ik__closed_parallel_terms *t, const ik_real *d, ik_real extent,
+                             ik_real theta, ik__closed_answer *a)
+{
+    ik_real q23[4];
+    int k, elbow, n = ik__closed_elbow(&t->e, d, extent, q23, NULL, &elbow);
     for (k = 0; k < n; k++) {
         a[k].q[0] = a->q[0], a[k].q[4] = a->q[4], a[k].q[5] = a->q[5];
         a[k].flags = a->flags | (elbow ? IK_CLOSED_ELBOW_SINGULAR : 0);
         a[k].q[1] = q23[2 * k];
         a[k].q[2] = q23[2 * k + 1];
-        a[k].q[3] = ik__angle_near(s4 * (theta - q23[2 * k] - s3 * q23[2 * k + 1]), 0);
+        a[k].q[3] = ik__angle_near(t->s4 * (theta - q23[2 * k] - t->e.s3 * q23[2 * k + 1]), 0);
     }
     return n;
+}
+
+// Three parallel axes' answers for joint 1 (a->q[0], flags; cs1 its cosine and sine; x1 the
+// target c with joint 1 undone), from a on.
+static int ik__closed_parallel_wrist(const ik_closed_form *cf, const ik__closed_parallel_terms *t,
+                                     const ik_mat3 *rg, const ik_real *cs1, ik_vec3 x1,
+                                     ik_real ref6, ik__closed_answer *a)
+{
+    const ik_vec3 *h = cf->axis;
+    ik_vec3 g = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik__rotate(h[0], cs1[0], cs1[1], h[1]));
+    ik_vec3 gc[3], u, v;
+    ik_real t6[2], c6[4], ct[2], x[2], d[2], theta, extent = ik_vec3_length(x1) + t->wlen;
+    int k, n6, wrist, count = 0, flags = a->flags;
+    ik__closed_in_plane(&t->e, ik_vec3_sub(x1, cf->point[1]), x);
+    // joint 6 keeps axis 5's angle to axis 2: g . Rot(h6, -q6) h5 = h2 . h5, g = Rg^T R1 h2
+    n6 = ik__closed_plane(h[5], h[4], g, ik_vec3_dot(h[1], h[4]), 0, -ref6, t6, c6, &wrist);
+    flags |= wrist ? IK_CLOSED_WRIST_SINGULAR : 0;
+    ik__closed_circle(h[5], g, gc);
+    for (k = 0; k < n6; k++) {
+        const ik_real *cs6 = c6 + 2 * k;
+        a[count].q[0] = a->q[0], a[count].q[5] = -t6[k];
+        a[count].flags = flags;
+        // joint 5 turns u = M^T h2 = R6 g back to h2
+        u = ik__closed_circle_at(gc, cs6[0], -cs6[1]);
+        a[count].q[4] = ik__closed_atan2(ik_vec3_dot(u, t->in5[1]), ik_vec3_dot(u, t->in5[0]));
+        // M R5^T = Rot(h2, theta) turns h5 to v = M h5 = R1^T Rg R6^T h5
+        v = ik__rotate(h[0], cs1[0], -cs1[1], ik__closed_circle_at(t->h5, cs6[0], cs6[1]));
+        theta = ik__closed_angle(ik_vec3_dot(v, t->in2[0]), ik_vec3_dot(v, t->in2[1]), ct);
+        // joint 4's target: x1 - Rot(h2, theta) (c - p4)
+        d[0] = x[0] - (ct[0] * t->w[0] - ct[1] * t->w[1]);
+        d[1] = x[1] - (ct[1] * t->w[0] + ct[0] * t->w[1]);
+        count += ik__closed_planar(t, d, extent, theta, a + count);
+    }
+    return count;
 }
 
 // Three parallel axes' answers for the rotation rg = R1 .. R6 and c, the target of the point
@@ -11098,29 +11207,30 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
                                 const ik_real *ref, ik__closed_answer *ans)
 {
     const ik_vec3 *h = cf->axis, *p = cf->point;
-    ik_real q1[2], c1[4], t6[2], c6[4], c5[2], ct[2];
-    int n1, n6, i, k, count = 0, shoulder, wrist;
+    ik__closed_parallel_terms t;
+    ik_vec3 w = ik_vec3_sub(cf->centre, p[3]);
+    ik_real q1[2], c1[4];
+    int n1, i, k, count = 0, shoulder;
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
+    ik__closed_elbow_make(cf, p[3], &t.e);
+    ik__closed_in_plane(&t.e, w, t.w);
+    t.wlen = ik_vec3_length(w);
+    t.s4 = ik_vec3_dot(h[1], h[3]) > 0 ? 1 : -1;
+    t.in5[0] = ik__across(h[4], h[1]);
+    t.in5[1] = ik_vec3_cross(t.in5[0], h[4]);
+    t.in2[0] = ik__across(h[1], h[4]);
+    t.in2[1] = ik_vec3_cross(h[1], t.in2[0]);
+    ik__closed_circle(h[5], h[4], t.h5);
+    for (k = 0; k < 3; k++)
+        t.h5[k] = ik_mat3_mul_vec3(*rg, t.h5[k]);
     for (i = 0; i < n1; i++) {
-        ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
-        ik_vec3 g2 = ik_mat3_mul_vec3(ik_mat3_transpose(r1g), h[1]);
-        ik_vec3 x1 = ik__closed_undo(h[0], p[0], c1 + 2 * i, c);
-        // joint 6 keeps axis 5's angle to axis 2: g2 . Rot(h6, -q6) h5 = h2 . h5
-        n6 = ik__closed_plane(h[5], h[4], g2, ik_vec3_dot(h[1], h[4]), 0, -ref[5], t6, c6, &wrist);
-        for (k = 0; k < n6; k++) {
-            ik__closed_answer *a = &ans[count];
-            ik_mat3 m = ik_mat3_mul(r1g, ik__closed_rot(h[5], c6 + 2 * k));
-            a->q[0] = q1[i], a->q[5] = -t6[k];
-            // joint 5 turns M^T h2 back to h2; then R2 R3 R4 = M R5^T
-            a->q[4] = ik__closed_turn(h[4], ik_mat3_mul_vec3(ik_mat3_transpose(m), h[1]), h[1], c5);
-            ik__closed_turn(h[1], cf->across,
-                            ik_mat3_mul_vec3(m, ik__rotate(h[4], c5[0], -c5[1], cf->across)), ct);
-            a->flags = (shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0) |
-                       (wrist ? IK_CLOSED_WRIST_SINGULAR : 0);
-            count += ik__closed_planar(cf, x1, ct, a);
-        }
+        ans[count].q[0] = q1[i];
+        ans[count].flags = shoulder ? IK_CLOSED_SHOULDER_SINGULAR : 0;
+        count += ik__closed_parallel_wrist(cf, &t, rg, c1 + 2 * i,
+                                           ik__closed_undo(h[0], p[0], c1 + 2 * i, c), ref[5],
+                                           ans + count);
     }
     return count;
 }

@@ -247,6 +247,12 @@ static void test_closed_singular(void)
             q[2] = (ik_real)closed_turn(h[2], ik_vec3_sub(kind == 0 ? cf.centre : p[3], p[2]),
                                         ik_vec3_sub(p[2], p[1]));
             closed_check_pose(&arm, &cf, q, IK_CLOSED_ELBOW_SINGULAR, TOL(1e-5, 3e-2));
+            // the flag only on answers with the elbow straight or folded (joint 3 at q3 or q3 + pi)
+            CHECK(ik_chain_fk(&arm.chain, q, NULL, &target) == IK_OK);
+            CHECK(ik_closed_form_solve(&cf, target, q, NULL, sol, 64, &info) == IK_OK);
+            for (j = 0; j < info.count; j++)
+                CHECK(!(sol[j].flags & IK_CLOSED_ELBOW_SINGULAR) ||
+                      fabs(sin((double)(sol[j].q[2] - q[2]))) <= TOL(1e-5, 5e-2));
             q[2] = (ik_real)test_rng_uniform(&rng, -3, 3);
             // axes 4 and 6 in line (spherical), or axis 6 parallel to axis 2 (three parallel),
             // with axis 5 across them (a % 2): joint 4 or 6 free; other spherical wrists: axis 6
