@@ -1,8 +1,9 @@
 #!/bin/sh
 # Every solution in closed form against Orocos KDL: ik_closed_form_solve(), ik_arm_solve() and
-# KDL's NR_JL and LMA solvers on the five arms of bench/industrial.h, the same poses in one run
-# (bench/kdl_closed.cpp says what is timed and checked); then, where valgrind is installed, the
-# instructions per solve of ik.h's solvers (callgrind, 1024 solves over 256 of the poses).
+# KDL's NR_JL and LMA solvers on the five arms of bench/industrial.h and the KUKA iiwa 14 (at
+# each pose's swivel, and its swivel intervals), the same poses in one run (bench/kdl_closed.cpp
+# says what is timed and checked); then, where valgrind is installed, the instructions per solve
+# of ik.h's solvers (callgrind, 1024 solves over 256 of the poses).
 # Usage: bench/kdl_closed.sh [--problems N] [--no-instructions]   (make bench-kdl-closed PROBLEMS=N)
 # Needs g++ and liborocos-kdl-dev (installed with apt-get when missing).
 set -eu
@@ -39,14 +40,16 @@ count() {
 }
 echo
 echo "| instructions per solve (zero start / near start) | every answer (-pi..pi) | the arm's" \
-    "limits, 8 nearest | \`ik_arm_solve\` |"
-echo "|---|--:|--:|--:|"
+    "limits, 8 nearest | \`ik_arm_solve\` | the swivel intervals |"
+echo "|---|--:|--:|--:|--:|"
 a=0
-for arm in UR5e UR10 "ABB IRB 2400" "Fanuc LR Mate 200iD" "KUKA KR 6 R900"; do
+for arm in UR5e UR10 "ABB IRB 2400" "Fanuc LR Mate 200iD" "KUKA KR 6 R900" "KUKA LBR iiwa 14"; do
     row="| $arm"
     for s in 0 1 2; do
         row="$row | $(count $a $s 0) / $(count $a $s 1)"
     done
+    # the swivel intervals (SRS arms only: the iiwa, arm 5) take no start
+    [ $a -eq 5 ] && row="$row | $(count $a 3 0)" || row="$row | "
     echo "$row |"
     a=$((a + 1))
 done

@@ -555,7 +555,8 @@ pictures: $SMOKE/figures/" $MK CFLAGS=-O0 demo
     # instruction counts left out
     if [ -f /usr/include/kdl/chainiksolverpos_nr_jl.hpp ] && have g++; then
         smoke bench-kdl-closed "| arm | solver | zero start: ns
-| KUKA KR 6 R900 | " env CXX=g++ KDL_CLOSED_OUT="$SMOKE/kdl" sh bench/kdl_closed.sh --problems 20 \
+| KUKA KR 6 R900 |
+| KUKA LBR iiwa 14 | " env CXX=g++ KDL_CLOSED_OUT="$SMOKE/kdl" sh bench/kdl_closed.sh --problems 20 \
             --no-instructions
     else
         echo "skip make bench-kdl-closed: Orocos KDL's headers or g++ not found"
