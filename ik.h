@@ -11237,7 +11237,8 @@ static int ik__closed_parallel3(const ik_closed_form *cf, const ik_mat3 *rg, ik_
 
 // Joint j's values x + 2 pi k within its limits into v: the one nearest ref first, then its
 // neighbours within the limits (limits not both finite: only the first); 0 if none.
-static int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref, ik_real *v)
+static inline IK__ALWAYS_INLINE int ik__closed_turns(ik_real x, ik_real lo, ik_real hi, ik_real ref,
+                                                     ik_real *v)
 {
     ik_real turn = 2 * IK_PI, y, slack = 16 * IK_EPSILON * (IK_PI + IK_FABS(x));
     int n = 0, k;
