@@ -57,6 +57,7 @@ $(BUILD)/examples/%: examples/%.c examples/svg.h ik.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -o $@ $< -lm
 $(BUILD)/examples/09_humanoid: bench/humanoid.h
+$(BUILD)/examples/12_iiwa_swivel: bench/arms.h
 
 $(BUILD)/bench/bench: bench/bench.c ik.h bench/arms.h bench/industrial.h bench/humanoid.h bench/skeleton_cases.h
 	@mkdir -p $(dir $@)

@@ -11828,13 +11828,15 @@ static bool ik__srs_arm_start(const ik_closed_form *cf, ik_xform pose, ik_real *
     ik__srs_pose sp;
     ik__closed_answer ans[4];
     ik_mat3 rg;
+    ik_vec3 c;
     ik_real from, cs[2], ref[7], v[7], found[7], d, best = -1;
     int i, j, e, n;
     if (ik_closed_form_swivel(cf, q, &from) != IK_OK)
         return false;
     for (j = 0; j < 7; j++)
         ref[j] = ik__angle_near(q[j], 0);
-    ik__srs_pose_make(cf, &rg, ik__closed_motion(cf, pose, &rg), ref[3], &sp);
+    c = ik__closed_motion(cf, pose, &rg);
+    ik__srs_pose_make(cf, &rg, c, ref[3], &sp);
     for (i = 0; i < 33 && best < 0; i++) {
         ik_real psi = from + (2 * IK_PI / 32) * (ik_real)((i + 1) / 2) * (i % 2 ? 1 : -1);
         cs[0] = IK_COS(psi), cs[1] = IK_SIN(psi);
