@@ -58,7 +58,8 @@
        IK_NO_FAST_PATHS    the general code everywhere    the implementation unit
                            (for testing: no joint tables' turns, planar passes and steps, closed
                            forms, unweighted normal equations, CCD's lean sweeps and skipped
-                           final FK; the same answers within rounding, slower)
+                           final FK, FABRIK's points-only iterations; the same answers within
+                           rounding, slower)
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
        IK_MAX_EFFECTORS    most effectors a solve (64)    every translation unit
        Units that disagree on IK_USE_FLOAT do not link (gcc, clang; not with IK_STATIC): the
@@ -8186,11 +8187,14 @@ static void ik__fabrik_aims(ik__fabrik_work *w)
         ik__fabrik_aim(w, &w->joints[i], &aim, &aim_rot, &eff);
 }
 
-// from + length along d (d any length; a d too short to have a direction: from).
+// from + length along d (d any length; a d too short to have a direction, |d|^2 at most
+// IK__TINY2: along d by at most length, from itself for a zero d). d length / |d| as
+// (d length / |d|^2) |d|: the square root and the division side by side, not one after the other.
 static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
 {
     ik_real len2 = ik_vec3_length2(d);
-    return len2 > IK__TINY2 ? ik_vec3_add_scaled(from, d, length / IK_SQRT(len2)) : from;
+    ik_vec3 u = ik_vec3_scale(d, length / (len2 > IK__TINY2 ? len2 : IK__TINY2));
+    return ik_vec3_add_scaled(from, u, IK_SQRT(len2));
 }
 
 // The forward-reaching pass on the points alone: the effector at the target, each point toward
@@ -8198,7 +8202,7 @@ static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
 static void ik__fabrik_reach(ik__fabrik_work *w)
 {
     const int m = w->count - 1;
-    ik_vec3 t = w->target->pos, *p = w->points, *s = w->placed;
+    ik_vec3 t = w->target->pos, at = t, *p = w->points, *s = w->placed;
     int k;
     s[m] = t;
     if (ik_vec3_length(ik_vec3_sub(t, p[0])) >= w->reach) {
@@ -8206,11 +8210,11 @@ static void ik__fabrik_reach(ik__fabrik_work *w)
             s[k] = t;
         return;
     }
-    for (k = m - 1; k > 0; k--) {
-        ik_vec3 d = ik_vec3_sub(p[k], s[k + 1]);
+    for (k = m - 1; k > 0; k--) { // (at: s[k + 1] in a register, not read back)
+        ik_vec3 d = ik_vec3_sub(p[k], at);
         if (ik_vec3_length2(d) <= IK__TINY2)
             d = ik_vec3_sub(p[k], p[k + 1]);
-        s[k] = ik__fabrik_along(s[k + 1], d, w->lengths[k]);
+        s[k] = at = ik__fabrik_along(at, d, w->lengths[k]);
     }
 }
 
@@ -8410,11 +8414,11 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
 // The lean iteration: both passes on the points alone (their distances constant).
 static void ik__fabrik_lean(ik__fabrik_work *w)
 {
-    ik_vec3 *p = w->points;
+    ik_vec3 *p = w->points, at = p[0];
     int k;
     ik__fabrik_reach(w);
     for (k = 0; k + 1 < w->count; k++)
-        p[k + 1] = ik__fabrik_along(p[k], ik_vec3_sub(w->placed[k + 1], p[k]), w->lengths[k]);
+        p[k + 1] = at = ik__fabrik_along(at, ik_vec3_sub(w->placed[k + 1], at), w->lengths[k]);
 }
 
 // One iteration: the aims, the forward-reaching pass, the backward one with the joints' steps.
@@ -8455,7 +8459,7 @@ static void ik__fabrik_setup(ik__fabrik_work *w, const ik_chain *chain, const ik
     w->target_rot = ik__quat_to_mat3_unit(target->rot);
     w->tip_rot = ik__quat_to_mat3_unit(ik__quat_unitize(chain->tip.rot));
     w->slides = false;
-    w->lean = !w->pose;
+    w->lean = IK__FAST && !w->pose; // (the points-only iteration: a fast path)
     for (i = 0; i < n; i++) {
         ik__fabrik_joint *f = &w->joints[i];
         ik__fabrik_load(f, &chain->joints[i], q + qi);
