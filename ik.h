@@ -8234,7 +8234,7 @@ static void ik__fabrik_lengths(ik__fabrik_work *w)
 // terms of unit size, is too short to have a direction.
 static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, ik_real s)
 {
-    ik_real len2 = c * c + s * s, d;
+    ik_real len2 = c * c + s * s, want;
     if (!(len2 > 256 * IK_EPSILON * IK_EPSILON))
         return;
     len2 = 1 / IK_SQRT(len2);
@@ -8245,10 +8245,22 @@ static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, i
         f->turn[1] = s;
         return;
     }
-    d = IK_ATAN2(s * f->turn[0] - c * f->turn[1], c * f->turn[0] + s * f->turn[1]);
-    f->value = ik__clamp(f->value + d, j->lo, j->hi);
-    f->turn[0] = IK_COS(f->value);
-    f->turn[1] = IK_SIN(f->value);
+    want = f->value + IK_ATAN2(s * f->turn[0] - c * f->turn[1], c * f->turn[0] + s * f->turn[1]);
+    f->value = ik__clamp(want, j->lo, j->hi);
+    f->turn[0] = f->value == want ? c : IK_COS(f->value); // (within the range: (c, s) itself)
+    f->turn[1] = f->value == want ? s : IK_SIN(f->value);
+}
+
+// The shortest arc from a's direction to b's, ik_quat_from_two_vectors() on fewer square roots
+// and divisions where the angle is acute and the lengths moderate: (a x b, |a| |b| + a . b)
+// normalized (the half-angle formula, a and b unnormalized).
+static inline ik_quat ik__fabrik_arc(ik_vec3 a, ik_vec3 b)
+{
+    ik_real a2 = ik_vec3_length2(a), b2 = ik_vec3_length2(b), d = ik_vec3_dot(a, b);
+    ik_vec3 c = ik_vec3_cross(a, b);
+    if (!(d > 0 && a2 > IK_R(1e-12) && a2 < IK_R(1e12) && b2 > IK_R(1e-12) && b2 < IK_R(1e12)))
+        return ik_quat_from_two_vectors(a, b);
+    return ik__quat_unitize(ik_quat_make(c.x, c.y, c.z, IK_SQRT(a2 * b2) + d));
 }
 
 // Adds to (*c, *s) the cosine and sine terms of the turn about k that carries x's direction
@@ -8313,7 +8325,7 @@ static void ik__fabrik_step(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_jo
         ik_mat3 r = ik_mat3_mul(wr, ik_mat3_transpose(f->aim_rot));
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik__quat_from_mat3(&r)));
     } else {
-        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, f->aim), g);
+        ik_quat d = ik__fabrik_arc(ik_mat3_mul_vec3(f->motion, f->aim), g);
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
     }
     ik__fabrik_motion(f);
@@ -8337,7 +8349,7 @@ static void ik__fabrik_step_back(ik__fabrik_work *w, ik__fabrik_joint *f, const 
                         &s);
         ik__fabrik_turn(f, j, c, s);
     } else {
-        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, g), b);
+        ik_quat d = ik__fabrik_arc(ik_mat3_mul_vec3(f->motion, g), b);
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
     }
     ik__fabrik_motion(f);
@@ -8355,8 +8367,8 @@ static void ik__fabrik_reverse(ik__fabrik_work *w)
     ik_vec3 eff = aim;
     int i;
     if (!w->pose) {
-        ik_quat d = ik_quat_from_two_vectors(ik_vec3_sub(w->points[m - 1], w->points[m]),
-                                             ik_vec3_sub(w->points[m - 1], t));
+        ik_quat d = ik__fabrik_arc(ik_vec3_sub(w->points[m - 1], w->points[m]),
+                                   ik_vec3_sub(w->points[m - 1], t));
         hr = ik_mat3_mul(ik__quat_to_mat3_unit(d), w->effector_rot);
     }
     hr = ik_mat3_mul(hr, ik_mat3_transpose(w->tip_rot));
