@@ -8267,15 +8267,14 @@ static inline ik_quat ik__fabrik_arc(ik_vec3 a, ik_vec3 b)
 // toward y's: the projections of the unit x and y on the hinge plane (nothing for a zero one).
 static inline void ik__fabrik_pair(ik_vec3 k, ik_vec3 x, ik_vec3 y, ik_real *c, ik_real *s)
 {
-    ik_real x2 = ik_vec3_length2(x), y2 = ik_vec3_length2(y);
+    ik_real x2 = ik_vec3_length2(x), y2 = ik_vec3_length2(y), unit;
     if (!(x2 > IK__TINY2 && y2 > IK__TINY2))
         return;
-    x = ik_vec3_scale(x, 1 / IK_SQRT(x2));
-    y = ik_vec3_scale(y, 1 / IK_SQRT(y2));
+    unit = 1 / (IK_SQRT(x2) * IK_SQRT(y2)); // (the projections are linear: one division)
     x = ik_vec3_add_scaled(x, k, -ik_vec3_dot(k, x));
     y = ik_vec3_add_scaled(y, k, -ik_vec3_dot(k, y));
-    *c += ik_vec3_dot(x, y);
-    *s += ik_vec3_dot(k, ik_vec3_cross(x, y));
+    *c += ik_vec3_dot(x, y) * unit;
+    *s += ik_vec3_dot(k, ik_vec3_cross(x, y)) * unit;
 }
 
 // A revolute joint turned to carry its aim toward g and its effector toward t (its frame before
