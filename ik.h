@@ -1360,7 +1360,8 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 // the joints at the last point take it (as closely as their axes allow). A joint with weight 0 is
 // frozen; other weights are not used. A chain of free ball joints with a position target iterates
 // on the points alone (the 2011 algorithm as published) and writes the joint values once at the
-// end. q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
+// end (a fast path; with IK_NO_FAST_PATHS the joints turn every iteration: the same points, each
+// ball joint's twist about its bone another). q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
 // answer on exit: free revolute joints within pi of their start, ball joints the exponential map
 // of their rotation (angle at most pi). Stops when converged, when iterations no longer improve
 // (IK_STATUS_STALLED), or after max_iterations (IK_STATUS_MAX_ITERATIONS); not converged with the
@@ -1370,8 +1371,9 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 // them there, to rounding. Errors: as ik_ccd_solve(), IK_ERR_BAD_ARG also for out_points
 // overlapping q, info or the scratch; q and out_points untouched on error. Cost per iteration
 // O(n): on the points alone two square roots and divisions per point; otherwise per joint two
-// frame products and a few square roots, an atan2, sine and cosine per limited revolute joint and
-// a projection per limited ball joint (docs/fabrik.md, "Cost and convergence"). No allocation.
+// frame products and a few square roots, an atan2 per limited revolute joint (a sine and cosine
+// too where its range stops it) and a projection per limited ball joint (docs/fabrik.md, "Cost
+// and convergence"). No allocation.
 IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
                                 const ik_fabrik_opts *opts, ik_real *q, void *scratch,
                                 size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
