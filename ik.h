@@ -8189,13 +8189,14 @@ static void ik__fabrik_aims(ik__fabrik_work *w)
         ik__fabrik_aim(w, &w->joints[i], &aim, &aim_rot, &eff);
 }
 
-// from + length along d (d any length; a d too short to have a direction: from). d length / |d|
-// as (d length / |d|^2) |d|: the square root and the division side by side, not one after the
-// other; a |d|^2 at most IK__TINY2 is divided as IK__REAL_MAX (no branch, no overflow).
+// from + length along d (d any length; a zero d: from; one too short to have a direction: along
+// d by at most length). d length / |d| as (d length / |d|^2) |d|: the square root and the division
+// side by side, not one after the other; |d|^2 at least IK__TINY2 (1 + length), so that
+// length / |d|^2 stays below 1 / IK__TINY2.
 static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
 {
-    ik_real len2 = ik_vec3_length2(d);
-    ik_vec3 u = ik_vec3_scale(d, length / (len2 > IK__TINY2 ? len2 : IK__REAL_MAX));
+    ik_real len2 = ik_vec3_length2(d), least = IK__TINY2 * (1 + length);
+    ik_vec3 u = ik_vec3_scale(d, length / (len2 > least ? len2 : least));
     return ik_vec3_add_scaled(from, u, IK_SQRT(len2));
 }
 
