@@ -169,7 +169,8 @@ static void fabrik_solve(test_rng *r, int p)
             bool stopped = info.status != IK_STATUS_CONVERGED &&
                            info.status != IK_STATUS_MAX_ITERATIONS; // (stalled, unreachable)
             value((double)info.status, 0);
-            value((double)info.iterations, stopped ? TOL(0, 1) : 0); // (float: rounding stalls)
+            // (float: when a stalled or unreachable solve stops is up to rounding)
+            value((double)info.iterations, stopped ? TOL(0, 100) : 0);
         }
         for (i = 0; i <= m; i += p % 2 ? 2 : 1) { // (the balls' pivots, the effector)
             value((double)points[i].x, TOL(1e-9, 1e-3));
