@@ -58,7 +58,8 @@
        IK_NO_FAST_PATHS    the general code everywhere    the implementation unit
                            (for testing: no joint tables' turns, planar passes and steps, closed
                            forms, unweighted normal equations, CCD's lean sweeps and skipped
-                           final FK; the same answers within rounding, slower)
+                           final FK, FABRIK's points-only iterations; the same answers within
+                           rounding, slower)
        IK_MAX_JOINTS       largest joint count (4096)     every translation unit
        IK_MAX_EFFECTORS    most effectors a solve (64)    every translation unit
        Units that disagree on IK_USE_FLOAT do not link (gcc, clang; not with IK_STATIC): the
@@ -1413,7 +1414,8 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 // the joints at the last point take it (as closely as their axes allow). A joint with weight 0 is
 // frozen; other weights are not used. A chain of free ball joints with a position target iterates
 // on the points alone (the 2011 algorithm as published) and writes the joint values once at the
-// end. q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
+// end (a fast path; with IK_NO_FAST_PATHS the joints turn every iteration: the same points, each
+// ball joint's twist about its bone another). q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
 // answer on exit: free revolute joints within pi of their start, ball joints the exponential map
 // of their rotation (angle at most pi). Stops when converged, when iterations no longer improve
 // (IK_STATUS_STALLED), or after max_iterations (IK_STATUS_MAX_ITERATIONS); not converged with the
@@ -1423,8 +1425,9 @@ IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 // them there, to rounding. Errors: as ik_ccd_solve(), IK_ERR_BAD_ARG also for out_points
 // overlapping q, info or the scratch; q and out_points untouched on error. Cost per iteration
 // O(n): on the points alone two square roots and divisions per point; otherwise per joint two
-// frame products and a few square roots, an atan2, sine and cosine per limited revolute joint and
-// a projection per limited ball joint (docs/fabrik.md, "Cost and convergence"). No allocation.
+// frame products and a few square roots, an atan2 per limited revolute joint (a sine and cosine
+// too where its range stops it) and a projection per limited ball joint (docs/fabrik.md, "Cost
+// and convergence"). No allocation.
 IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
                                 const ik_fabrik_opts *opts, ik_real *q, void *scratch,
                                 size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
@@ -8240,11 +8243,15 @@ static void ik__fabrik_aims(ik__fabrik_work *w)
         ik__fabrik_aim(w, &w->joints[i], &aim, &aim_rot, &eff);
 }
 
-// from + length along d (d any length; a d too short to have a direction: from).
+// from + length along d (d any length; a zero d: from; one too short to have a direction: along
+// d by at most length). d length / |d| as (d length / |d|^2) |d|: the square root and the division
+// side by side, not one after the other; |d|^2 at least IK__TINY2 (1 + length), so that
+// length / |d|^2 stays below 1 / IK__TINY2.
 static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
 {
-    ik_real len2 = ik_vec3_length2(d);
-    return len2 > IK__TINY2 ? ik_vec3_add_scaled(from, d, length / IK_SQRT(len2)) : from;
+    ik_real len2 = ik_vec3_length2(d), least = IK__TINY2 * (1 + length);
+    ik_vec3 u = ik_vec3_scale(d, length / (len2 > least ? len2 : least));
+    return ik_vec3_add_scaled(from, u, IK_SQRT(len2));
 }
 
 // The forward-reaching pass on the points alone: the effector at the target, each point toward
@@ -8252,7 +8259,7 @@ static inline ik_vec3 ik__fabrik_along(ik_vec3 from, ik_vec3 d, ik_real length)
 static void ik__fabrik_reach(ik__fabrik_work *w)
 {
     const int m = w->count - 1;
-    ik_vec3 t = w->target->pos, *p = w->points, *s = w->placed;
+    ik_vec3 t = w->target->pos, at = t, *p = w->points, *s = w->placed;
     int k;
     s[m] = t;
     if (ik_vec3_length(ik_vec3_sub(t, p[0])) >= w->reach) {
@@ -8260,11 +8267,11 @@ static void ik__fabrik_reach(ik__fabrik_work *w)
             s[k] = t;
         return;
     }
-    for (k = m - 1; k > 0; k--) {
-        ik_vec3 d = ik_vec3_sub(p[k], s[k + 1]);
+    for (k = m - 1; k > 0; k--) { // (at: s[k + 1] in a register, not read back)
+        ik_vec3 d = ik_vec3_sub(p[k], at);
         if (ik_vec3_length2(d) <= IK__TINY2)
             d = ik_vec3_sub(p[k], p[k + 1]);
-        s[k] = ik__fabrik_along(s[k + 1], d, w->lengths[k]);
+        s[k] = at = ik__fabrik_along(at, d, w->lengths[k]);
     }
 }
 
@@ -8284,7 +8291,7 @@ static void ik__fabrik_lengths(ik__fabrik_work *w)
 // terms of unit size, is too short to have a direction.
 static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, ik_real s)
 {
-    ik_real len2 = c * c + s * s, d;
+    ik_real len2 = c * c + s * s, want;
     if (!(len2 > 256 * IK_EPSILON * IK_EPSILON))
         return;
     len2 = 1 / IK_SQRT(len2);
@@ -8295,25 +8302,36 @@ static void ik__fabrik_turn(ik__fabrik_joint *f, const ik_joint *j, ik_real c, i
         f->turn[1] = s;
         return;
     }
-    d = IK_ATAN2(s * f->turn[0] - c * f->turn[1], c * f->turn[0] + s * f->turn[1]);
-    f->value = ik__clamp(f->value + d, j->lo, j->hi);
-    f->turn[0] = IK_COS(f->value);
-    f->turn[1] = IK_SIN(f->value);
+    want = f->value + IK_ATAN2(s * f->turn[0] - c * f->turn[1], c * f->turn[0] + s * f->turn[1]);
+    f->value = ik__clamp(want, j->lo, j->hi);
+    f->turn[0] = f->value == want ? c : IK_COS(f->value); // (within the range: (c, s) itself)
+    f->turn[1] = f->value == want ? s : IK_SIN(f->value);
+}
+
+// The shortest arc from a's direction to b's, ik_quat_from_two_vectors() on fewer square roots
+// and divisions where the angle is acute and the lengths moderate: (a x b, |a| |b| + a . b)
+// normalized (the half-angle formula, a and b unnormalized).
+static inline ik_quat ik__fabrik_arc(ik_vec3 a, ik_vec3 b)
+{
+    ik_real a2 = ik_vec3_length2(a), b2 = ik_vec3_length2(b), d = ik_vec3_dot(a, b);
+    ik_vec3 c = ik_vec3_cross(a, b);
+    if (!(d > 0 && a2 > IK_R(1e-12) && a2 < IK_R(1e12) && b2 > IK_R(1e-12) && b2 < IK_R(1e12)))
+        return ik_quat_from_two_vectors(a, b);
+    return ik__quat_unitize(ik_quat_make(c.x, c.y, c.z, IK_SQRT(a2 * b2) + d));
 }
 
 // Adds to (*c, *s) the cosine and sine terms of the turn about k that carries x's direction
 // toward y's: the projections of the unit x and y on the hinge plane (nothing for a zero one).
 static inline void ik__fabrik_pair(ik_vec3 k, ik_vec3 x, ik_vec3 y, ik_real *c, ik_real *s)
 {
-    ik_real x2 = ik_vec3_length2(x), y2 = ik_vec3_length2(y);
+    ik_real x2 = ik_vec3_length2(x), y2 = ik_vec3_length2(y), unit;
     if (!(x2 > IK__TINY2 && y2 > IK__TINY2))
         return;
-    x = ik_vec3_scale(x, 1 / IK_SQRT(x2));
-    y = ik_vec3_scale(y, 1 / IK_SQRT(y2));
+    unit = 1 / (IK_SQRT(x2) * IK_SQRT(y2)); // (the projections are linear: one division)
     x = ik_vec3_add_scaled(x, k, -ik_vec3_dot(k, x));
     y = ik_vec3_add_scaled(y, k, -ik_vec3_dot(k, y));
-    *c += ik_vec3_dot(x, y);
-    *s += ik_vec3_dot(k, ik_vec3_cross(x, y));
+    *c += ik_vec3_dot(x, y) * unit;
+    *s += ik_vec3_dot(k, ik_vec3_cross(x, y)) * unit;
 }
 
 // A revolute joint turned to carry its aim toward g and its effector toward t (its frame before
@@ -8363,7 +8381,7 @@ static void ik__fabrik_step(ik__fabrik_work *w, ik__fabrik_joint *f, const ik_jo
         ik_mat3 r = ik_mat3_mul(wr, ik_mat3_transpose(f->aim_rot));
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik__quat_from_mat3(&r)));
     } else {
-        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, f->aim), g);
+        ik_quat d = ik__fabrik_arc(ik_mat3_mul_vec3(f->motion, f->aim), g);
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
     }
     ik__fabrik_motion(f);
@@ -8387,7 +8405,7 @@ static void ik__fabrik_step_back(ik__fabrik_work *w, ik__fabrik_joint *f, const 
                         &s);
         ik__fabrik_turn(f, j, c, s);
     } else {
-        ik_quat d = ik_quat_from_two_vectors(ik_mat3_mul_vec3(f->motion, g), b);
+        ik_quat d = ik__fabrik_arc(ik_mat3_mul_vec3(f->motion, g), b);
         f->rot = ik_ball_limit_project(j->limit, ik__quat_unitize(ik_quat_mul(d, f->rot)));
     }
     ik__fabrik_motion(f);
@@ -8405,8 +8423,8 @@ static void ik__fabrik_reverse(ik__fabrik_work *w)
     ik_vec3 eff = aim;
     int i;
     if (!w->pose) {
-        ik_quat d = ik_quat_from_two_vectors(ik_vec3_sub(w->points[m - 1], w->points[m]),
-                                             ik_vec3_sub(w->points[m - 1], t));
+        ik_quat d = ik__fabrik_arc(ik_vec3_sub(w->points[m - 1], w->points[m]),
+                                   ik_vec3_sub(w->points[m - 1], t));
         hr = ik_mat3_mul(ik__quat_to_mat3_unit(d), w->effector_rot);
     }
     hr = ik_mat3_mul(hr, ik_mat3_transpose(w->tip_rot));
@@ -8464,11 +8482,11 @@ static void ik__fabrik_write(ik__fabrik_work *w, bool move)
 // The lean iteration: both passes on the points alone (their distances constant).
 static void ik__fabrik_lean(ik__fabrik_work *w)
 {
-    ik_vec3 *p = w->points;
+    ik_vec3 *p = w->points, at = p[0];
     int k;
     ik__fabrik_reach(w);
     for (k = 0; k + 1 < w->count; k++)
-        p[k + 1] = ik__fabrik_along(p[k], ik_vec3_sub(w->placed[k + 1], p[k]), w->lengths[k]);
+        p[k + 1] = at = ik__fabrik_along(at, ik_vec3_sub(w->placed[k + 1], at), w->lengths[k]);
 }
 
 // One iteration: the aims, the forward-reaching pass, the backward one with the joints' steps.
@@ -8509,7 +8527,7 @@ static void ik__fabrik_setup(ik__fabrik_work *w, const ik_chain *chain, const ik
     w->target_rot = ik__quat_to_mat3_unit(target->rot);
     w->tip_rot = ik__quat_to_mat3_unit(ik__quat_unitize(chain->tip.rot));
     w->slides = false;
-    w->lean = !w->pose;
+    w->lean = IK__FAST && !w->pose; // (the points-only iteration: a fast path)
     for (i = 0; i < n; i++) {
         ik__fabrik_joint *f = &w->joints[i];
         ik__fabrik_load(f, &chain->joints[i], q + qi);

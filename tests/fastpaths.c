@@ -1,12 +1,13 @@
 /* The fast paths against the general code: the same random problems solved by a build with the
    fast paths (joint tables' turns, planar passes and steps, closed forms, unweighted normal
-   equations) and by one with IK_NO_FAST_PATHS. `fastpaths write FILE` (either build) writes
-   every answer; `fastpaths compare FILE` (the other build) solves again and compares: forward
-   kinematics and Jacobians to rounding, Jacobian solves from near starts to the solver's
-   tolerance with the same status, arm solves with the same status and both answers on the
-   target (a closed form may pick another of the arm's answers), the humanoid's skeleton solves
-   (two priorities, a rest pose; the goals' rows applied on their own columns) with the same
-   status and answers to the tolerance. Ends "N passed, N failed". */
+   equations, FABRIK's points-only iterations) and by one with IK_NO_FAST_PATHS. `fastpaths
+   write FILE` (either build) writes every answer; `fastpaths compare FILE` (the other build)
+   solves again and compares: forward kinematics and Jacobians to rounding, Jacobian solves from
+   near starts to the solver's tolerance with the same status, arm solves with the same status
+   and both answers on the target (a closed form may pick another of the arm's answers), the
+   humanoid's skeleton solves (two priorities, a rest pose; the goals' rows applied on their own
+   columns) with the same status and answers to the tolerance, FABRIK on free ball chains with
+   the same status and points. Ends "N passed, N failed". */
 #define IK_IMPLEMENTATION
 #include "../ik.h"
 #include "../bench/arms.h"
@@ -21,6 +22,7 @@ int ik_test_passed = 0, ik_test_failed = 0;
 #define MAXDOF    24
 #define PROBLEMS  400
 #define SKELETONS 60
+#define FABRIKS   120
 
 static FILE *out, *in;
 
@@ -130,6 +132,54 @@ static void arm_solve(test_rng *r, const ik_chain *c)
           (double)ik_vec3_length(ik_vec3_sub(f.pos, t.pos)) <= 2 * (double)o.jacobian.tolerance);
 }
 
+// FABRIK on a random chain of 2 to 12 free ball joints (a fixed joint after each in every other
+// chain) toward a random position, from a random start: 1, 3 or 10 iterations (tolerance 0), then
+// with the default options but the tolerance in float (the status and iterations too). The fast path iterates on the points alone and turns each joint once
+// at the end by the shortest arc from its bone's start to its end, the general code by one every
+// iteration: the same points to rounding (so the same status and iterations), the ball joints'
+// pivots and the effector; not the same twist about each bone (shortest arcs do not compose into
+// the shortest arc), so neither q nor the pivots of fixed joints off the bones are compared.
+static void fabrik_solve(test_rng *r, int p)
+{
+    static unsigned char scratch[1 << 16];
+    ik_fabrik_opts o = ik_default_fabrik_opts();
+    ik_joint j[24];
+    ik_real q[3 * 12], q0[3 * 12]; // (ball joints' maps; fixed joints have none)
+    ik_vec3 points[25];
+    ik_solve_info info;
+    ik_target t = ik_target_position(test_rng_vec3(r, -2, 2));
+    ik_chain c;
+    int n = 2 + (int)(test_rng_next(r) % 11), m = 0, i, k, dof, pass;
+    for (i = 0; i < n; i++) {
+        j[m++] = ik_joint_ball(ik_xform_make(test_rng_quat(r), test_rng_vec3(r, -0.4, 0.4)));
+        if (p % 2)
+            j[m++] = ik_joint_fixed(ik_xform_make(test_rng_quat(r), test_rng_vec3(r, -0.3, 0.3)));
+    }
+    c = ik_chain_make(j, m, ik_xform_translation(test_rng_vec3(r, -0.3, 0.3)));
+    dof = ik_chain_dof(&c);
+    for (k = 0; k < dof; k++)
+        q0[k] = (ik_real)test_rng_uniform(r, -1.2, 1.2);
+    for (pass = 0; pass < 2; pass++) {
+        memcpy(q, q0, (size_t)dof * sizeof q[0]);
+        o.max_iterations = pass ? 100 : (p % 3 == 0 ? 1 : p % 3 == 1 ? 3 : 10);
+        o.tolerance = pass ? (ik_real)TOL(1e-6, 1e-3) : 0; // (float: well off its rounding)
+        o.min_improvement = pass ? ik_default_fabrik_opts().min_improvement : 0;
+        CHECK(ik_fabrik_solve(&c, &t, &o, q, scratch, sizeof scratch, &info, points) == IK_OK);
+        if (pass) { // (with tolerance 0, rounding stalls one build and not the other)
+            bool stopped = info.status != IK_STATUS_CONVERGED &&
+                           info.status != IK_STATUS_MAX_ITERATIONS; // (stalled, unreachable)
+            value((double)info.status, 0);
+            // (float: when a stalled or unreachable solve stops is up to rounding)
+            value((double)info.iterations, stopped ? TOL(0, 100) : 0);
+        }
+        for (i = 0; i <= m; i += p % 2 ? 2 : 1) { // (the balls' pivots, the effector)
+            value((double)points[i].x, TOL(1e-9, 1e-3));
+            value((double)points[i].y, TOL(1e-9, 1e-3));
+            value((double)points[i].z, TOL(1e-9, 1e-3));
+        }
+    }
+}
+
 // The humanoid from 0.1 off a random state within its limits to that state's effector poses:
 // two priorities (feet first), the standing pose as the rest pose, DLS or PINV; the status and q.
 static void skeleton_solve(const humanoid *h, int i, ik_jacobian_method m)
@@ -189,6 +239,8 @@ int main(int argc, char **argv)
         CHECK(arm_build(p % 3 == 0 ? ARM_IIWA14 : p % 3 == 1 ? ARM_PANDA : ARM_UR5, &arm) == IK_OK);
         arm_solve(&r, &arm.chain);
     }
+    for (p = 0; p < FABRIKS; p++)
+        fabrik_solve(&r, p);
     CHECK(humanoid_build(&body) == IK_OK);
     for (p = 0; p < SKELETONS; p++)
         skeleton_solve(&body, p, p % 2 ? IK_JACOBIAN_PINV : IK_JACOBIAN_DLS);
@@ -197,7 +249,7 @@ int main(int argc, char **argv)
     else
         fclose(in);
     printf("fast paths %s: %d problems\n", out ? "written" : "compared",
-           PROBLEMS + 120 + SKELETONS);
+           PROBLEMS + 120 + FABRIKS + SKELETONS);
     printf("%d passed, %d failed\n", ik_test_passed, ik_test_failed);
     return ik_test_failed == 0 ? 0 : 1;
 }

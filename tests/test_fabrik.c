@@ -498,6 +498,34 @@ static void test_fabrik_degenerate(void)
     CHECK(scaled == 6 && reached == scaled);
 }
 
+// A point's goal on the point before it: a straight chain of two free ball joints along z (bones
+// of 1, 100 and 1e6) with the target on its middle pivot. The forward-reaching pass puts the first
+// point's goal exactly on the root, where the backward-reaching pass has no direction to go: IK_OK,
+// q finite, the points FK of q.
+static void test_fabrik_coincident(void)
+{
+    static const double lengths[3] = { 1, 100, 1e6 };
+    int k, i;
+    for (k = 0; k < 3; k++) {
+        ik_real len = (ik_real)lengths[k];
+        ik_joint j[2];
+        ik_chain c;
+        ik_real q[6] = { 0, 0, 0, 0, 0, 0 };
+        ik_vec3 points[3];
+        ik_target t = ik_target_position(ik_vec3_make(0, 0, len));
+        ik_fabrik_opts o = ik_default_fabrik_opts();
+        ik_solve_info info;
+        j[0] = ik_joint_ball(ik_xform_identity());
+        j[1] = ik_joint_ball(ik_xform_translation(ik_vec3_make(0, 0, len)));
+        c = ik_chain_make(j, 2, ik_xform_translation(ik_vec3_make(0, 0, len)));
+        o.max_iterations = 3;
+        CHECK(fab_solve(&c, &t, &o, q, &info, points) == IK_OK);
+        for (i = 0; i < 6; i++)
+            CHECK(test_finite((double)q[i]));
+        CHECK(fab_points_gap(&c, q, points) <= TOL(1e-12, 1e-4) * (double)len);
+    }
+}
+
 // ---- random valid inputs ------------------------------------------------------------------------
 
 // 3000 random valid problems: every chain kind, limits of zero width (lo = hi) or none, weights 0
@@ -884,6 +912,7 @@ void test_fabrik(void)
     RUN(test_fabrik_continuity);
     RUN(test_fabrik_pose);
     RUN(test_fabrik_lean);
+    RUN(test_fabrik_coincident);
     RUN(test_fabrik_bad_input);
     RUN(test_fabrik_degenerate);
     RUN(test_fabrik_random_inputs);
