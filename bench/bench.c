@@ -1660,6 +1660,57 @@ static void make_fab_case(fab_case *c, int n, int kind)
     c->dls = ik_default_jacobian_opts();
 }
 
+// The floor: bare FABRIK iterations on n + 1 points (unit links, no joints, no checks), each
+// step one normalization with its square root and division side by side; from a straight line
+// along z to the goal, iterations times.
+typedef struct fab_floor_case {
+    double p[101][3], goal[3];
+    int n, iterations;
+} fab_floor_case;
+
+// One bare pass over the points from `from` toward `to` (step +-1), the first point at x.
+static void fab_floor_pass(fab_floor_case *c, int from, int to, const double *x0)
+{
+    double x = x0[0], y = x0[1], z = x0[2];
+    int i, step = to > from ? 1 : -1;
+    c->p[from][0] = x, c->p[from][1] = y, c->p[from][2] = z;
+    for (i = from + step; i != to + step; i += step) {
+        double dx = c->p[i][0] - x, dy = c->p[i][1] - y, dz = c->p[i][2] - z;
+        double d2 = dx * dx + dy * dy + dz * dz, k = sqrt(d2) * (1 / d2);
+        x += k * dx, y += k * dy, z += k * dz;
+        c->p[i][0] = x, c->p[i][1] = y, c->p[i][2] = z;
+    }
+}
+
+static void run_fab_floor(void *arg)
+{
+    fab_floor_case *c = (fab_floor_case *)arg;
+    static const double root[3] = { 0, 0, 0 };
+    int i, it;
+    for (i = 0; i <= c->n; i++)
+        c->p[i][0] = 0.01 * (i % 2), c->p[i][1] = 0, c->p[i][2] = i;
+    for (it = 0; it < c->iterations; it++) {
+        fab_floor_pass(c, c->n, 0, c->goal);
+        fab_floor_pass(c, 0, c->n, root);
+    }
+    sink = c->p[c->n][0];
+}
+
+// The floor's marginal ns per joint per iteration for n links (k1 = 2, k2 = 12 iterations).
+static double fab_floor(int n, int runs)
+{
+    static fab_floor_case c[2];
+    const bench_fn fns[2] = { run_fab_floor, run_fab_floor };
+    double t[2];
+    int i;
+    for (i = 0; i < 2; i++) {
+        c[i].n = n, c[i].iterations = i == 0 ? 2 : 12;
+        c[i].goal[0] = 0.3 * n, c[i].goal[1] = 0.4 * n, c[i].goal[2] = 0.2 * n;
+    }
+    median_ns_interleaved(fns, c, sizeof c[0], 2, 20000 / (n * 12) + 1, runs, t);
+    return (t[1] - t[0]) / 10 / n;
+}
+
 // The cost of a solve against its iterations: the slope (ns per joint per iteration) and the
 // rest (ns per solve) of the line through solves of few and of more iterations (tolerance 0).
 static void fab_iteration_table(int runs)
@@ -1697,6 +1748,9 @@ static void fab_iteration_table(int runs)
             printf("| %-10s x %-3d | %26.2f | %18.0f | %8d, %-7d |\n", fab_kind_names[kind], n,
                    per / n, t[0] - c[0].iterations * per, c[0].iterations, c[1].iterations);
         }
+    for (k = 0; k < 4; k++) // (the floor: what any FABRIK iteration on points costs here)
+        printf("| bare points x %-3d | %26.2f | %18s | %8d, %-7d |\n", sizes[k],
+               fab_floor(sizes[k], runs), "-", 2, 12);
 }
 
 // Per solver and tolerance, over `count` problems: how many converged, their median iterations
