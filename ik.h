@@ -11116,15 +11116,16 @@ static int ik__closed_spherical(const ik_closed_form *cf, const ik_mat3 *rg, ik_
     ik__closed_elbow_terms e;
     ik_real q1[2], c1[4], q23[4], c23[8], s3 = ik_vec3_dot(h[1], h[2]) > 0 ? 1 : -1;
     ik__closed_axes3 wrist = ik__closed_wrist_axes(cf);
+    ik_vec3 zg = ik_mat3_mul_vec3(*rg, h[5]), xg = ik_mat3_mul_vec3(*rg, cf->across);
     int n1, n23, i, k, count = 0, shoulder, elbow;
     // joint 1 keeps c's height along axis 2
     n1 = ik__closed_plane(
         h[0], h[1], ik_vec3_sub(c, p[0]), ik_vec3_dot(h[1], ik_vec3_sub(cf->centre, p[0])),
         ik_vec3_length(c) + ik_vec3_length(p[0]) + cf->reach, ref[0], q1, c1, &shoulder);
     ik__closed_elbow_make(cf, cf->centre, &e);
-    for (i = 0; i < n1; i++) {
-        ik_mat3 r1g = ik_mat3_mul(ik_mat3_transpose(ik__closed_rot(h[0], c1 + 2 * i)), *rg);
-        ik_vec3 z1 = ik_mat3_mul_vec3(r1g, h[5]), x1 = ik_mat3_mul_vec3(r1g, cf->across);
+    for (i = 0; i < n1; i++) { // (R1^T rg's images of axis 6 and across)
+        ik_vec3 z1 = ik__rotate(h[0], c1[2 * i], -c1[2 * i + 1], zg);
+        ik_vec3 x1 = ik__rotate(h[0], c1[2 * i], -c1[2 * i + 1], xg);
         n23 = ik__closed_elbow_at(cf, &e, ik__closed_undo(h[0], p[0], c1 + 2 * i, c), q23, c23,
                                   &elbow);
         for (k = 0; k < n23; k++) {
