@@ -1963,6 +1963,7 @@ static void run_closed(void *arg)
     ik_closed_info info;
     ik_closed_form_solve_swivel(&c->cf, c->target[c->pose], c->swivel[c->pose], NULL, NULL, c->out,
                                 c->max_out, &info);
+    c->count = info.count;
     sink += (double)info.count;
 }
 
@@ -1996,21 +1997,25 @@ static void closed_case_make(closed_case *c, industrial_id id)
     }
 }
 
-// Median over the poses of ns per ik_closed_form_solve(); the mean solutions listed into *listed.
-static double closed_median(closed_case *c, int max_out, double *listed)
+// Median over the poses of ns per call of fn (run_closed, run_swivel_intervals); the mean of
+// the counts it leaves in c->count (solutions listed, intervals) into *mean.
+static double closed_pose_median(closed_case *c, bench_fn fn, double *mean)
 {
     static double t[CLOSED_POSES];
-    ik_closed_info info;
-    c->max_out = max_out;
-    *listed = 0;
+    *mean = 0;
     for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
-        t[c->pose] = median_ns(run_closed, c, CLOSED_INNER, 1);
-        ik_closed_form_solve_swivel(&c->cf, c->target[c->pose], c->swivel[c->pose], NULL, NULL,
-                                    c->out, max_out, &info);
-        *listed += info.count / (double)CLOSED_POSES;
+        t[c->pose] = median_ns(fn, c, CLOSED_INNER, 1);
+        *mean += c->count / (double)CLOSED_POSES;
     }
     qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
     return t[CLOSED_POSES / 2];
+}
+
+// closed_pose_median() of ik_closed_form_solve_swivel() with out of max_out.
+static double closed_median(closed_case *c, int max_out, double *listed)
+{
+    c->max_out = max_out;
+    return closed_pose_median(c, run_closed, listed);
 }
 
 // Median over the poses of ns per ik_arm_solve() from the zero state; converged into *solved.
@@ -2034,19 +2039,6 @@ static double closed_arm_median(closed_case *c, int *solved)
     return t[CLOSED_POSES / 2];
 }
 
-// Median over the poses of ns per ik_closed_form_swivel_intervals(); the mean count into *mean.
-static double swivel_intervals_median(closed_case *c, double *mean)
-{
-    static double t[CLOSED_POSES];
-    *mean = 0;
-    for (c->pose = 0; c->pose < CLOSED_POSES; c->pose++) {
-        t[c->pose] = median_ns(run_swivel_intervals, c, CLOSED_INNER, 1);
-        *mean += c->count / (double)CLOSED_POSES;
-    }
-    qsort(t, CLOSED_POSES, sizeof(double), cmp_double);
-    return t[CLOSED_POSES / 2];
-}
-
 // The KUKA iiwa 14 (SRS): the answers at each pose's own swivel, its swivel intervals, and
 // ik_arm_solve() from the zero state.
 static void srs_table(void)
@@ -2062,7 +2054,7 @@ static void srs_table(void)
     answers = closed_median(&c, 8, &n_answers);
     c.cf = shipped;
     eight = closed_median(&c, 8, &n_eight);
-    intervals = swivel_intervals_median(&c, &n_intervals);
+    intervals = closed_pose_median(&c, run_swivel_intervals, &n_intervals);
     arm = closed_arm_median(&c, &solved);
     printf("\n| %d random poses, median ns per call | the answers at the pose's swivel, joints "
            "-pi..pi (count) | shipped limits: the 8 nearest | the swivel intervals (count) | "
