@@ -3,8 +3,9 @@
    memory as doubles.
      scene 0, the analytic limb: a right arm (ik_limb_solve_prepared), targets: wrist, pole;
      scene 1, the KUKA iiwa 14 of bench/arms.h following a flange pose (position dragged, the
-       rotation kept), by DLS, SDLS (ik_jacobian_solve), CCD (ik_ccd_solve) or ik_arm_solve, or
-       its position by FABRIK (ik_fabrik_solve);
+       rotation kept), by DLS, SDLS (ik_jacobian_solve), CCD (ik_ccd_solve), ik_arm_solve or its
+       closed form at the elbow's swivel (ik_closed_form_solve: the elbow kept where it is, else
+       at the nearest swivel within the limits), or its position by FABRIK (ik_fabrik_solve);
      scene 2, the humanoid of bench/humanoid.h (ik_skeleton_solve): feet (poses, priority 0),
        hands (positions) and the head's look-at point (priority 1), pulled toward a standing
        posture (the rest pose);
@@ -26,7 +27,15 @@
 #endif
 
 enum { SCENE_LIMB, SCENE_ARM, SCENE_HUMANOID, SCENE_UR, SCENE_COUNT };
-enum { METHOD_DLS, METHOD_SDLS, METHOD_CCD, METHOD_ARM, METHOD_FABRIK, METHOD_COUNT };
+enum {
+    METHOD_DLS,
+    METHOD_SDLS,
+    METHOD_CCD,
+    METHOD_ARM,
+    METHOD_FABRIK,
+    METHOD_CLOSED,
+    METHOD_COUNT
+};
 
 #define MAX_FRAMES  (HUMANOID_JOINTS + HUMANOID_EFFECTORS)
 #define MAX_TARGETS HUMANOID_EFFECTORS
@@ -55,7 +64,8 @@ static ik_limb_prepared limb_prepared;
 static ik_joint limb_joints[3];
 static ik_chain limb_chain;
 static arm_def arm;
-static ik_quat arm_rot; // the flange's rotation, kept while its position is dragged
+static ik_closed_form arm_form; // the iiwa's closed form (SRS)
+static ik_quat arm_rot;         // the flange's rotation, kept while its position is dragged
 static int arm_method = METHOD_DLS;
 static arm_def ur;
 static ik_closed_form ur_form;
@@ -140,6 +150,8 @@ static ik_result build_arm(web_scene *s)
     }
     if (r == IK_OK)
         r = ik_chain_fk(&arm.chain, s->home, NULL, &flange);
+    if (r == IK_OK && ik_chain_closed_form(&arm.chain, &arm_form, NULL) != IK_CLOSED_FORM_SRS)
+        r = IK_ERR_BAD_ARG;
     arm_rot = flange.rot;
     put_point(s->target[0], flange.pos);
     return r;
@@ -256,7 +268,8 @@ EMSCRIPTEN_KEEPALIVE int ikw_set_target(int scene, int which, double x, double y
     return 0;
 }
 
-// The arm's solver: 0 DLS, 1 SDLS, 2 CCD, 3 ik_arm_solve, 4 FABRIK. 0 or -1.
+// The arm's solver: 0 DLS, 1 SDLS, 2 CCD, 3 ik_arm_solve, 4 FABRIK, 5 the closed form at the
+// swivel. 0 or -1.
 EMSCRIPTEN_KEEPALIVE int ikw_set_method(int method)
 {
     if (method < 0 || method >= METHOD_COUNT)
@@ -336,6 +349,45 @@ static ik_result solve_limb(web_scene *s, ik_solve_info *info)
     return ik_limb_solve_prepared(&limb_prepared, &t, &opts, s->q, NULL, info);
 }
 
+// The iiwa's swivel within its swivel intervals nearest the state's (an end: a little inside),
+// into *swivel; false if there is none.
+static bool arm_nearest_swivel(ik_xform pose, const ik_real *q, ik_real *swivel)
+{
+    ik_swivel_interval iv[64];
+    ik_real now, gap = -1;
+    int n, i, k;
+    if (ik_closed_form_swivel(&arm_form, q, &now) != IK_OK ||
+        ik_closed_form_swivel_intervals(&arm_form, pose, iv, 64, &n) != IK_OK)
+        return false;
+    for (i = 0; i < n && i < 64; i++)
+        for (k = 0; k < 2; k++) {
+            ik_real inside =
+                (iv[i].hi - iv[i].lo) / 2 < IK_R(1e-3) ? (iv[i].hi - iv[i].lo) / 2 : IK_R(1e-3);
+            ik_real x = k ? iv[i].hi - inside : iv[i].lo + inside,
+                    d = fabs(remainder(x - now, 2 * IK_PI));
+            if (gap < 0 || d < gap)
+                gap = d, *swivel = x;
+        }
+    return gap >= 0;
+}
+
+// The iiwa's closed form: the answer within the limits nearest the state at its swivel, else at
+// the nearest swivel with one; the state kept if there is none.
+static ik_result solve_arm_closed(web_scene *s, ik_xform pose, ik_solve_info *info)
+{
+    ik_closed_solution best;
+    ik_closed_info ci;
+    ik_real swivel = 0;
+    ik_result r = ik_closed_form_solve(&arm_form, pose, s->q, NULL, &best, 1, &ci);
+    if (r == IK_OK && ci.status != IK_STATUS_CONVERGED && arm_nearest_swivel(pose, s->q, &swivel))
+        r = ik_closed_form_solve_swivel(&arm_form, pose, swivel, s->q, NULL, &best, 1, &ci);
+    if (r == IK_OK && ci.status == IK_STATUS_CONVERGED)
+        memcpy(s->q, best.q, 7 * sizeof *s->q);
+    info->status = r == IK_OK && ci.count > 0 ? ci.status : IK_STATUS_UNREACHABLE;
+    info->iterations = 0;
+    return r;
+}
+
 static ik_result solve_arm(web_scene *s, ik_solve_info *info)
 {
     ik_target t = ik_target_pose(ik_xform_make(arm_rot, vec(s->target[0])));
@@ -344,6 +396,8 @@ static ik_result solve_arm(web_scene *s, ik_solve_info *info)
         opts.max_sweeps = 500;
         return ik_ccd_solve(&arm.chain, &t, &opts, s->q, scratch, sizeof scratch, info);
     }
+    if (arm_method == METHOD_CLOSED)
+        return solve_arm_closed(s, ik_xform_make(arm_rot, vec(s->target[0])), info);
     if (arm_method == METHOD_FABRIK) { // (the flange's position: see docs/web.md)
         ik_fabrik_opts opts = ik_default_fabrik_opts();
         t = ik_target_position(vec(s->target[0]));

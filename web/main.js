@@ -7,8 +7,9 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 const STATUS = ['converged', 'max iterations', 'stalled', 'unreachable', 'limited'];
-const METHODS = { dls: 0, sdls: 1, ccd: 2, arm: 3, fabrik: 4 };
-const METHOD_LABELS = { dls: 'DLS', sdls: 'SDLS', ccd: 'CCD', arm: 'ik_arm_solve', fabrik: 'FABRIK (position)' };
+const METHODS = { dls: 0, sdls: 1, ccd: 2, arm: 3, fabrik: 4, closed: 5 };
+const METHOD_LABELS = { dls: 'DLS', sdls: 'SDLS', ccd: 'CCD', arm: 'ik_arm_solve', fabrik: 'FABRIK (position)',
+  closed: 'closed form at the swivel' };
 // the closed forms' flags (ik_closed_flag) and a solution's size in ikw_ur_solutions (ik_web.c)
 const CLOSED = { within: 1, shoulder: 2, elbow: 4, wrist: 8 };
 const UR_SHOWN_SIZE = 4 + 6 + 7 * 7;

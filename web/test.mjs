@@ -142,7 +142,7 @@ try {
   await page.screenshot({ path: path.join(SHOTS, 'limb.png') });
 
   // ---- scene 2: the robot arm, each solver ----
-  for (const method of ['dls', 'sdls', 'ccd', 'arm', 'fabrik']) {
+  for (const method of ['dls', 'sdls', 'ccd', 'arm', 'fabrik', 'closed']) {
     await page.evaluate(async (m) => { await ikTest.setScene('arm'); await ikTest.reset(); await ikTest.setMethod(m); }, method);
     await frames();
     s = await state();
@@ -151,6 +151,8 @@ try {
     s = await drag(`arm-${method}`, 'flange', 60, -70);
     check(`arm ${method}: the joints' limit margins are shown`, s.limits.length === 7 && s.limits.every((v) => v >= 0 && v <= 0.5),
           JSON.stringify(s.limits.map((v) => +v.toFixed(3))));
+    if (method === 'closed' || method === 'arm')
+      check(`arm ${method}: exact after the drags`, s.status === 'converged', s.status);
   }
   // low and near the base: the elbow folds to within 1% of its limit, drawn red; lower still,
   // the solve stops at the limit (stalled) and no joint passes its limit
