@@ -3787,6 +3787,7 @@ typedef struct ik__jac_work {
     ik_real *packed_w; // [rows x dof] the same, times the columns' weights
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
+    bool a1_unshifted; // proj's factor of A1 was made with no shift (the step's own: reused)
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     ik_chain tree_chain;
@@ -4250,19 +4251,19 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
     return true;
 }
 
-// ik__ldlt_n() for any n, t_j kept in l's upper triangle (the same sums).
+// ik__ldlt_n() for any n, row i's t_j kept in l's first row past its diagonal (the same sums).
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
 {
+    ik_real *t = l + 1; // (n - 1 values of the upper triangle: a row has at most n - 1 t_j)
     int i, j, k;
     for (i = 0; i < n; i++) {
         ik_real *li = l + i * n, d = a[i * n + i] + shift;
-        for (j = 0; j < i; j++) { // t_j = L_ij D_j, in l[j n + i]
+        for (j = 0; j < i; j++) { // t_j = L_ij D_j
             const ik_real *lj = l + j * n;
             ik_real s = a[i * n + j];
-            IK__UNROLL
             for (k = 0; k < j; k++)
-                s -= l[k * n + i] * lj[k];
-            l[j * n + i] = s;
+                s -= t[k] * lj[k];
+            t[j] = s;
             li[j] = s * lj[j];
             d -= (s * s) * lj[j];
         }
@@ -4598,12 +4599,21 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
+// l = B's undamped LDL^T, copied from `given` (B's, made already) where there is one.
+static bool ik__ldlt_given(const ik_real *b, const ik_real *given, int n, ik_real *l)
+{
+    if (!given)
+        return ik__ldlt(b, 0, n, l);
+    memcpy(l, given, (size_t)(n * n) * sizeof *l);
+    return true;
+}
+
 // Solves (B + lambda^2 I) y = y by LDL^T (B: n x n, its leading `rows` block of trace tr; l its
-// undamped factor, ld the damped one's); false where B or need_l ask for the SVD
-// (docs/jacobian.md, "Joint limits").
+// undamped factor, copied from `given` where not NULL, ld the damped one's); false where B or
+// need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
-                             ik_real *l, ik_real *ld, ik_real *y)
+                             const ik_real *given, ik_real *l, ik_real *ld, ik_real *y)
 {
     const ik_real rcond2 = o->rcond * o->rcond, least = IK_EPSILON * IK_R(1e4);
     // the conditioning: s_h^2 > cut tr(B), cut relaxed by (6 / rows)^2 beyond 6 rows (s_h^2 /
@@ -4611,7 +4621,7 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     const ik_real spread = rows > 6 ? 36 / ((ik_real)rows * (ik_real)rows) : 1;
     const ik_real cut = (rcond2 > least ? rcond2 : least) * spread;
     ik_real sh2 = 0, lambda2;
-    bool factored = tr > 0 && ik__ldlt(b, 0, n, l), conditioned, damped;
+    bool factored = tr > 0 && ik__ldlt_given(b, given, n, l), conditioned, damped;
     if (factored)
         sh2 = 1 / ik__ldlt_inverse_trace(l, n, rows);
     conditioned = factored && sh2 > cut * tr;
@@ -4640,13 +4650,18 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
     int k, r, i;
     for (k = 0; k < w->goal_count; k++) {
         const ik__effector_goal *g = &w->goals[k];
-        const int *cols = w->goal_cols + g->cols_at;
-        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r >= lo && r < hi; r++)
-            for (i = 0; i < g->col_count; i++) {
-                const ik_real x = jac[r * dof + cols[i]];
-                w->packed[r * dof + i] = x;
-                w->packed_w[r * dof + i] = wa ? x * wa[cols[i]] : x;
+        const int *cols = w->goal_cols + g->cols_at, n = g->col_count;
+        const int end = g->row >= lo && g->row < hi ? g->row + g->pos_rows + g->rot_rows : 0;
+        for (r = g->row; r < end; r++) {
+            const ik_real *jr = jac + r * dof;
+            ik_real *p = w->packed + r * dof, *pw = w->packed_w + r * dof;
+            for (i = 0; i < n && wa; i++) {
+                p[i] = jr[cols[i]];
+                pw[i] = p[i] * wa[cols[i]];
             }
+            for (i = 0; i < n && !wa; i++)
+                p[i] = pw[i] = jr[cols[i]];
+        }
     }
 }
 
@@ -4742,6 +4757,10 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
+    const ik_real *a1 =
+        IK__FAST && w->goals && w->full_rows > 0 && w->a1_unshifted // (priority 0's A1)
+            ? w->proj + w->rows * w->rows
+            : NULL;
     ik_real *a = w->normal, *y = w->rv, tr = 0;
     int r, c;
     ik__normal_weighted(w, plain, a);
@@ -4749,7 +4768,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         tr += a[r * m + r];
         y[r] = e[r];
     }
-    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, w->damped, y))
+    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, a1, l, w->damped, y))
         return false;
     ik__rows_tmul(w, y, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
@@ -4786,7 +4805,7 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
         for (j = 0; j <= i; j++)
             b[i * n + j] = i == j ? 1 : 0;
     }
-    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, w->factor, w->damped, x))
+    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, NULL, w->factor, w->damped, x))
         return false;
     memcpy(w->dq, x, (size_t)na * sizeof(ik_real));
     return true;
@@ -4957,7 +4976,7 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
                               int m, int dof, int na, const ik_real *l, bool euler)
 {
     const int n = l ? dof : na, k = m < na ? m : na;
-    ik_real task2 = 0, null2 = 0;
+    ik_real task2 = 0, null2 = 0, shrink;
     int c, a, i;
     ik__rest_pull(chain, o, w, euler);
     if (l)
@@ -4978,8 +4997,9 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         task2 += w->dq[c] * w->dq[c];
         null2 += w->trial[c] * w->trial[c];
     }
+    shrink = null2 > task2 ? IK_SQRT(task2 / null2) : 1;
     for (c = 0; c < n; c++)
-        w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
+        w->dq[c] += w->trial[c] * shrink;
 }
 
 static void ik__priority_rows(ik__jac_work *w);
@@ -5616,12 +5636,16 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     }
     while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
+    w->a1_unshifted = shift == 0;
     for (k = 0; k < m1; k++) // C^T's rows (A is symmetric)
         memcpy(z + k * m2, full + k * m + m1, (size_t)m2 * sizeof *z);
     for (r = 1; r < m1; r++) // L^-1 C^T, each column's sums as ik__ldlt_forward()'s
-        for (k = 0; k < r; k++)
+        for (k = 0; k < r; k++) {
+            const ik_real lrk = l1[r * m1 + k], *zk = z + k * m2;
+            ik_real *zr = z + r * m2;
             for (c = 0; c < m2; c++)
-                z[r * m2 + c] -= l1[r * m1 + k] * z[k * m2 + c];
+                zr[c] -= lrk * zk[c];
+        }
 }
 
 // out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
@@ -5675,13 +5699,21 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
     const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
+    ik_real *zt = w->factor,
+            *zdt = w->damped; // (Z^T and (D^-1 Z)^T: free until the step's factors)
     int r, s, k;
     (void)wa;
+    for (k = 0; k < m1; k++) // Z's columns as rows
+        for (r = 0; r < m2; r++) {
+            zt[r * m1 + k] = z[k * m2 + r];
+            zdt[r * m1 + k] = z[k * m2 + r] * l1[k * m1 + k];
+        }
     for (r = 0; r < m2; r++)
         for (s = 0; s <= r; s++) {
+            const ik_real *zdr = zdt + r * m1, *zs = zt + s * m1;
             ik_real x = full[(m1 + r) * m + m1 + s];
             for (k = 0; k < m1; k++)
-                x -= z[k * m2 + r] * l1[k * m1 + k] * z[k * m2 + s];
+                x -= zdr[k] * zs[k];
             a[r * m2 + s] = a[s * m2 + r] = x;
         }
 }
