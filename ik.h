@@ -2781,11 +2781,18 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
     }
 }
 
+// A ball's kept values (ik__ball_axes()): its 3 values, its rotation (x, y, z, w), its exp-map
+// Jacobian (row-major).
+#define IK__BALL_KEPT 16
+
 // A ball joint's three angular velocities at q after the frame rotation r as columns (identity
-// without axes), and r <- r R(q) (docs/internals.md, "Ball joints"). Out of line: see there.
-IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes)
+// without axes), and r <- r R(q) (docs/internals.md, "Ball joints"); with axes of an exponential
+// map, q, R(q) and the map's Jacobian into keep (NULL: not kept). Out of line: see there.
+IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes,
+                                          ik_real *keep)
 {
     ik_mat3 jl = ik_mat3_identity();
+    ik_quat rot = ik__ball_rotation(q, euler);
     if (axes && euler) {
         ik_quat ya = ik__quat_axis(1, q[0]);
         ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
@@ -2796,11 +2803,23 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
     } else if (axes) {
         jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
     }
+    if (keep && axes && !euler) { // (kept for the step's application: ik__ball_kept())
+        memcpy(keep, q, 3 * sizeof *keep);
+        keep[3] = rot.x, keep[4] = rot.y, keep[5] = rot.z, keep[6] = rot.w;
+        memcpy(keep + 7, &jl.m[0][0], 9 * sizeof *keep);
+    }
     if (axes)
         jl = ik_mat3_mul(*r, jl);
     // (the rotation is unit by construction: no normalization)
-    *r = ik_mat3_mul(*r, ik__quat_to_mat3_unit(ik__ball_rotation(q, euler)));
+    *r = ik_mat3_mul(*r, ik__quat_to_mat3_unit(rot));
     return jl;
+}
+
+// A ball's values kept by ik__ball_axes() (kept NULL: none) if they were kept at these values v,
+// else NULL.
+static const ik_real *ik__ball_kept(const ik_real *kept, const ik_real *v)
+{
+    return kept && kept[0] == v[0] && kept[1] == v[1] && kept[2] == v[2] ? kept : NULL;
 }
 
 // The effector's rotation for a frame r after the last joint: r times the tip's rotation.
@@ -2924,6 +2943,7 @@ static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
 typedef struct ik__tree {
     const int *parents; // [joint_count]
     ik_real *frames; // [12 per joint] rotation (row-major) and origin; NULL: out_frames keep them
+    ik_real *balls;  // [IK__BALL_KEPT per joint] the balls' values kept by ik__ball_axes(), or NULL
 } ik__tree;
 
 // The frame (r, p) that joint i hangs from in a tree pass (tree NULL: a chain's, the running one).
@@ -3008,7 +3028,8 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
                 origin = ik__pass_origin(&r, j, code, origin);
             if (j->type == IK_JOINT_BALL) {
                 ik_mat3 f = r; // (a copy: r itself stays in registers)
-                jl = ik__ball_axes(&f, q + col, euler, jac != NULL);
+                jl = ik__ball_axes(&f, q + col, euler, jac != NULL,
+                                   tree && tree->balls ? tree->balls + IK__BALL_KEPT * i : NULL);
                 r = f;
                 for (k = 0; k < 3 && jac; k++) {
                     w = ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]);
@@ -4665,15 +4686,17 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
     }
 }
 
-// A 3 x 3 block of ik__skeleton_normal(): rows x, x + dof, x + 2 dof (weighted) times rows y ..
-// over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s sums;
-// diagonal (at = a): the lower half, mirrored.
+// A block of ik__skeleton_normal(), nr x ns (at most 3 x 3): rows x, x + dof, .. (weighted) times
+// rows y, .. over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s
+// sums (a short block's missing rows repeat its last, their sums unused); diagonal (at = a): the
+// lower half, mirrored.
 static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p, bool diagonal,
-                             ik_real *a, ik_real *at, int n)
+                             int nr, int ns, ik_real *a, ik_real *at, int n)
 {
-    const ik_real *x1 = x + dof, *x2 = x1 + dof, *y1 = y + dof, *y2 = y1 + dof;
+    const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
+    const ik_real *y1 = ns > 1 ? y + dof : y, *y2 = ns > 2 ? y1 + dof : y1;
     ik_real b[9] = { 0 };
-    int i;
+    int i, j;
     for (i = 0; i < p && diagonal; i++) {
         b[0] += x[i] * y[i], b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i];
         b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
@@ -4685,10 +4708,16 @@ static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p,
     }
     if (diagonal)
         b[1] = b[3], b[2] = b[6], b[5] = b[7];
-    a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
-    a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
-    a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
-    a[2 * n + 2] = at[2 * n + 2] = b[8];
+    if (nr == 3 && ns == 3) {
+        a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
+        a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
+        a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
+        a[2 * n + 2] = at[2 * n + 2] = b[8];
+        return;
+    }
+    for (i = 0; i < nr; i++)
+        for (j = 0; j < ns; j++)
+            a[i * n + j] = at[j * n + i] = b[i * 3 + j];
 }
 
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
@@ -4699,7 +4728,7 @@ static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int l
                                 const ik_real *wa, ik_real *a)
 {
     const int n = hi - lo, dof = w->dof;
-    int k, l, r, s, i, p, rc, sc;
+    int k, l, p, rc, sc;
     ik__skeleton_pack(w, jac, lo, hi, wa);
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
@@ -4711,24 +4740,11 @@ static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int l
                 continue;
             for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
                 ;
-            for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the rest one by one)
-                for (sc = gl->row; sc < rl && sc <= rc; sc += 3) {
-                    const int nr = rk - rc < 3 ? rk - rc : 3, ns = rl - sc < 3 ? rl - sc : 3;
-                    if (nr == 3 && ns == 3) {
-                        ik__packed_block(w->packed_w + rc * dof, w->packed + sc * dof, dof, p,
-                                         rc == sc, a + (rc - lo) * n + sc - lo,
-                                         a + (sc - lo) * n + rc - lo, n);
-                        continue;
-                    }
-                    for (r = rc; r < rc + nr; r++)
-                        for (s = sc; s < sc + ns && s <= r; s++) {
-                            const ik_real *x = w->packed_w + r * dof, *y = w->packed + s * dof;
-                            ik_real sum = 0;
-                            for (i = 0; i < p; i++)
-                                sum += x[i] * y[i];
-                            a[(r - lo) * n + s - lo] = a[(s - lo) * n + r - lo] = sum;
-                        }
-                }
+            for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the last shorter)
+                for (sc = gl->row; sc < rl && sc <= rc; sc += 3)
+                    ik__packed_block(w->packed_w + rc * dof, w->packed + sc * dof, dof, p, rc == sc,
+                                     rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
+                                     a + (rc - lo) * n + sc - lo, a + (sc - lo) * n + rc - lo, n);
         }
 }
 
@@ -5207,17 +5223,22 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
         ik__ball_bounds_add(b, limit, ik_vec3_scale(grad, -1), lo - tau, band);
 }
 
-// The bounds of a ball joint at exponential map v within band (radians) of its boundary.
-static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
-                                          ik_real band)
+// The bounds of a ball joint at exponential map v within band (radians) of its boundary (kept:
+// ik__ball_kept()'s rotation and Jacobian at v, or NULL).
+static ik__ball_bounds ik__ball_bounds_kept(const ik_ball_limit *limit, const ik_real *v,
+                                            ik_real band, const ik_real *kept)
 {
     ik__ball_bounds b;
     ik_quat r, q;
     ik_vec3 l;
     b.v = ik_vec3_make(v[0], v[1], v[2]);
     b.count = 0;
-    b.have_jexp = false;
-    r = ik_quat_from_expmap(b.v);
+    b.have_jexp = kept != NULL;
+    if (kept) {
+        memcpy(&b.jexp_t.m[0][0], kept + 7, 9 * sizeof *kept);
+        b.jexp_t = ik_mat3_transpose(b.jexp_t);
+    }
+    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik_quat_from_expmap(b.v);
     l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
     q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
     if (q.w < 0)
@@ -5225,6 +5246,13 @@ static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_r
     ik__ball_cone_bound(&b, limit, q, band);
     ik__ball_twist_bound(&b, limit, q, band);
     return b;
+}
+
+// (none kept)
+static inline ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
+                                                 ik_real band)
+{
+    return ik__ball_bounds_kept(limit, v, band, NULL);
 }
 
 // A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
@@ -5270,7 +5298,9 @@ static void ik__ball_frames(ik__jac_work *w)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->sw[c] > 0) {
-            ik__ball_bounds b = ik__ball_bounds_at(j->limit, w->q + c, IK_R(0.1));
+            ik__ball_bounds b = ik__ball_bounds_kept(
+                j->limit, w->q + c, IK_R(0.1),
+                ik__ball_kept(w->goals ? w->tree.balls + IK__BALL_KEPT * jt : NULL, w->q + c));
             w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY;
             if (b.count > 0)
                 ik__ball_frame_make(w, c, &b);
@@ -5317,8 +5347,29 @@ static void ik__ypr_into_limit(const ik_ball_limit *limit, ik_real *ypr)
 }
 
 // q + dq in the solver's parameterization (balls' exponential maps composed on the manifold).
-static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
-                               const ik_real *dq, ik_real scale_step, ik_real *out)
+// A ball's exponential map v moved by d on the manifold, into its limit (kept: its rotation and
+// the map's Jacobian at v from ik__ball_kept(), or NULL).
+static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_real *kept)
+{
+    ik_mat3 jexp;
+    ik_quat at, r;
+    if (kept) {
+        memcpy(&jexp.m[0][0], kept + 7, 9 * sizeof *kept);
+        at = ik_quat_make(kept[3], kept[4], kept[5], kept[6]);
+    } else {
+        jexp = ik_expmap_jacobian(v);
+        at = ik_quat_from_expmap(v);
+    }
+    r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(jexp, d)), at);
+    if (j->limit) // (projected; ik__ball_frames() made the step slide)
+        r = ik_ball_limit_project(j->limit, r);
+    return ik__quat_log(ik__quat_unitize(r));
+}
+
+// (balls: a skeleton's kept ball values, ik__tree's, or NULL)
+static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *balls,
+                               const ik_real *q, const ik_real *dq, ik_real scale_step,
+                               ik_real *out)
 {
     int jt, c = 0;
     for (jt = 0; jt < chain->joint_count; jt++) {
@@ -5326,14 +5377,9 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
         if (j->type == IK_JOINT_BALL && !euler) {
             ik_vec3 v = ik_vec3_make(q[c], q[c + 1], q[c + 2]);
             ik_vec3 d = ik_vec3_scale(ik_vec3_make(dq[c], dq[c + 1], dq[c + 2]), scale_step);
-            if (d.x != 0 || d.y != 0 || d.z != 0) { // a joint that does not move keeps its values
-                ik_quat r =
-                    ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
-                                ik_quat_from_expmap(v));
-                if (j->limit) // (projected; ik__ball_frames() made the step slide)
-                    r = ik_ball_limit_project(j->limit, r);
-                v = ik__quat_log(ik__quat_unitize(r));
-            }
+            if (d.x != 0 || d.y != 0 || d.z != 0) // a joint that does not move keeps its values
+                v = ik__ball_moved(j, v, d,
+                                   ik__ball_kept(balls ? balls + IK__BALL_KEPT * jt : NULL, q + c));
             out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
             c += 3;
         } else {
@@ -5874,7 +5920,7 @@ static void ik__jacobian_nudge(ik__jac_work *w)
                            ? 0
                            : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
     }
-    ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
+    ik__jacobian_apply(chain, w->euler, w->goals ? w->tree.balls : NULL, w->q, w->dq, 1, w->trial);
     ik__jacobian_accept(w, NULL, 0, false);
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
@@ -5919,7 +5965,8 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
             moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
         if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
             return;
-        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
+        ik__jacobian_apply(w->chain, w->euler, w->goals ? w->tree.balls : NULL, w->q, w->dq, step,
+                           w->trial);
         for (c = 0; w->turn && c < w->dof; c++) // (turning joints wrapped into their limits)
             if (w->turn[c] != 0)
                 w->trial[c] =
@@ -6124,6 +6171,7 @@ IKDEF ik_result ik_skeleton_fk(const ik_skeleton *skeleton, const ik_real *q, ik
     chain = ik__skeleton_chain(skeleton);
     tree.parents = skeleton->parents;
     tree.frames = NULL; // (out_frames keep them)
+    tree.balls = NULL;
     ik__jacobian(&chain, NULL, q, 6, dof, NULL, false, 1, out_frames, NULL, &tree);
     return IK_OK;
 }
@@ -6155,6 +6203,7 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
     chain = ik__skeleton_chain(skeleton);
     tree.parents = skeleton->parents;
     tree.frames = NULL;
+    tree.balls = NULL;
     for (k = 0; k < 6; k++)
         identity[7 * k] = 1;
     ik__jacobian(&chain, NULL, q, 6, dof, out_jacobian, false, 1, out_frames, NULL, &tree);
@@ -6178,8 +6227,9 @@ static int ik__skeleton_rows(int task_rows)
 static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
 {
     return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
-           12 * (size_t)chain->joint_count + 7 * (size_t)dof + 3 * (size_t)rows * (size_t)rows +
-           (size_t)effector_count * IK__GOAL_REALS + 2 * (size_t)rows * (size_t)dof +
+           (12 + IK__BALL_KEPT) * (size_t)chain->joint_count + 7 * (size_t)dof +
+           3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
+           2 * (size_t)rows * (size_t)dof +
            ((size_t)effector_count * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
                sizeof(ik_real);
 }
@@ -6369,7 +6419,10 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
     w->tree.parents = skeleton->parents;
     w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
-    w->cols = w->tree.frames + 12 * skeleton->joint_count;
+    w->tree.balls = w->tree.frames + 12 * skeleton->joint_count;
+    w->cols = w->tree.balls + IK__BALL_KEPT * skeleton->joint_count;
+    for (k = 0; k < skeleton->joint_count; k++) // (none kept yet: NaN equals no value)
+        w->tree.balls[IK__BALL_KEPT * k] = ik__nan();
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
