@@ -4471,12 +4471,18 @@ static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *
             continue;
         for (i = 0; i < g->col_count; i++) // (sw x on the goal's columns, in a row)
             xg[i] = sw ? sw[cols[i]] * x[cols[i]] : x[cols[i]];
-        for (r = g->row; r < end; r++) {
-            const ik_real *p = w->packed + r * dof;
-            ik_real sum = 0;
+        for (r = g->row; r < end; r += 3) { // (3 rows at a time, a short block's last repeated)
+            const int nr = end - r < 3 ? end - r : 3;
+            const ik_real *p0 = w->packed + r * dof, *p1 = nr > 1 ? p0 + dof : p0;
+            const ik_real *p2 = nr > 2 ? p1 + dof : p1;
+            ik_real s0 = 0, s1 = 0, s2 = 0;
             for (i = 0; i < g->col_count; i++)
-                sum += p[i] * xg[i];
-            out[r - lo] = sum;
+                s0 += p0[i] * xg[i], s1 += p1[i] * xg[i], s2 += p2[i] * xg[i];
+            out[r - lo] = s0;
+            if (nr > 1)
+                out[r + 1 - lo] = s1;
+            if (nr > 2)
+                out[r + 2 - lo] = s2;
         }
     }
 }
@@ -5663,6 +5669,20 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
+// Row r of L^-1 X for nc (at most 3) of X's columns from x (stride n; its rows above r done):
+// x[r] -= lr[k] x[k] for k < r, as ik__ldlt_forward()'s sums (a short block's last repeated).
+static void ik__forward_columns(const ik_real *lr, ik_real *x, int r, int n, int nc)
+{
+    const int c1 = nc > 1 ? 1 : 0, c2 = nc > 2 ? 2 : c1;
+    ik_real s0 = x[r * n], s1 = x[r * n + c1], s2 = x[r * n + c2];
+    int k;
+    for (k = 0; k < r; k++) {
+        const ik_real *xk = x + k * n;
+        s0 -= lr[k] * xk[0], s1 -= lr[k] * xk[c1], s2 -= lr[k] * xk[c2];
+    }
+    x[r * n] = s0, x[r * n + c1] = s1, x[r * n + c2] = s2;
+}
+
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
 // factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
@@ -5686,12 +5706,8 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     for (k = 0; k < m1; k++) // C^T's rows (A is symmetric)
         memcpy(z + k * m2, full + k * m + m1, (size_t)m2 * sizeof *z);
     for (r = 1; r < m1; r++) // L^-1 C^T, each column's sums as ik__ldlt_forward()'s
-        for (k = 0; k < r; k++) {
-            const ik_real lrk = l1[r * m1 + k], *zk = z + k * m2;
-            ik_real *zr = z + r * m2;
-            for (c = 0; c < m2; c++)
-                zr[c] -= lrk * zk[c];
-        }
+        for (c = 0; c < m2; c += 3)
+            ik__forward_columns(l1 + r * m1, z + c, r, m2, m2 - c < 3 ? m2 - c : 3);
 }
 
 // out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
@@ -6401,6 +6417,19 @@ static void ik__goal_columns(ik__jac_work *w, int k)
     g->cols_at = k * w->dof, g->col_count = n;
 }
 
+// A skeleton pass's arrays in base: the frames, the kept balls (none yet: NaN equals no value);
+// returns the reals past them.
+static ik_real *ik__tree_layout(ik__tree *tree, const ik_skeleton *skeleton, ik_real *base)
+{
+    int k;
+    tree->parents = skeleton->parents;
+    tree->frames = base;
+    tree->balls = base + 12 * skeleton->joint_count;
+    for (k = 0; k < skeleton->joint_count; k++)
+        tree->balls[IK__BALL_KEPT * k] = ik__nan();
+    return tree->balls + IK__BALL_KEPT * skeleton->joint_count;
+}
+
 // The skeleton's solve in w from q_io (validated): arrays, goals blended from the start, reach.
 static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
@@ -6417,12 +6446,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
-    w->tree.parents = skeleton->parents;
-    w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
-    w->tree.balls = w->tree.frames + 12 * skeleton->joint_count;
-    w->cols = w->tree.balls + IK__BALL_KEPT * skeleton->joint_count;
-    for (k = 0; k < skeleton->joint_count; k++) // (none kept yet: NaN equals no value)
-        w->tree.balls[IK__BALL_KEPT * k] = ik__nan();
+    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + ik__table_reals(w->chain));
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
