@@ -4247,6 +4247,18 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
+// t_i of ik__ldlt_rows()'s second row lh (its t_k for k < i in place; a_hi its A entry) against
+// the done row li: into lh[i]; returns t_i^2.
+static ik_real ik__ldlt_last_t(ik_real a_hi, const ik_real *li, ik_real *lh, int i)
+{
+    ik_real s = a_hi;
+    int k;
+    for (k = 0; k < i; k++)
+        s -= lh[k] * li[k];
+    lh[i] = s;
+    return s * s;
+}
+
 // LDL^T of a + shift I (n = 3 or 6): L and 1 / D_ii into l; false if a pivot is not positive.
 IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
@@ -4272,25 +4284,37 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
     return true;
 }
 
-// ik__ldlt_n() for any n, row i's t_j kept in l's first row past its diagonal (the same sums).
+// ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
+// both, each row's kept in its own places until the row is done.
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
 {
-    ik_real *t = l + 1; // (n - 1 values of the upper triangle: a row has at most n - 1 t_j)
     int i, j, k;
-    for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n, d = a[i * n + i] + shift;
-        for (j = 0; j < i; j++) { // t_j = L_ij D_j
+    for (i = 0; i < n; i += 2) {
+        const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
+        ik_real *li = l + i * n, *lh = l + h * n, d = a[i * n + i] + shift,
+                dh = a[h * n + h] + shift;
+        for (j = 0; j < i; j++) {
             const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j];
+            ik_real s = a[i * n + j], sh = a[h * n + j];
             for (k = 0; k < j; k++)
-                s -= t[k] * lj[k];
-            t[j] = s;
-            li[j] = s * lj[j];
+                s -= li[k] * lj[k], sh -= lh[k] * lj[k];
+            li[j] = s, lh[j] = sh;
             d -= (s * s) * lj[j];
+            dh -= (sh * sh) * lj[j];
         }
         if (!(d > 0))
             return false;
+        for (j = 0; j < i; j++) // (row i done: L_ij = t_j / D_j)
+            li[j] *= l[j * n + j];
         li[i] = 1 / d;
+        if (h == i)
+            return true;
+        dh -= ik__ldlt_last_t(a[h * n + i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
+        if (!(dh > 0))
+            return false;
+        for (j = 0; j <= i; j++)
+            lh[j] *= l[j * n + j];
+        lh[h] = 1 / dh;
     }
     return true;
 }
@@ -5771,12 +5795,14 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
             zdt[r * m1 + k] = z[k * m2 + r] * l1[k * m1 + k];
         }
     for (r = 0; r < m2; r++)
-        for (s = 0; s <= r; s++) {
-            const ik_real *zdr = zdt + r * m1, *zs = zt + s * m1;
-            ik_real x = full[(m1 + r) * m + m1 + s];
+        for (s = 0; s <= r; s += 2) { // (2 at a time, the second repeating the first past r)
+            const int s1 = s + 1 <= r ? s + 1 : s;
+            const ik_real *zdr = zdt + r * m1, *zs = zt + s * m1, *zs1 = zt + s1 * m1;
+            ik_real x = full[(m1 + r) * m + m1 + s], x1 = full[(m1 + r) * m + m1 + s1];
             for (k = 0; k < m1; k++)
-                x -= zdr[k] * zs[k];
+                x -= zdr[k] * zs[k], x1 -= zdr[k] * zs1[k];
             a[r * m2 + s] = a[s * m2 + r] = x;
+            a[r * m2 + s1] = a[s1 * m2 + r] = x1;
         }
 }
 
