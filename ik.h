@@ -4692,8 +4692,8 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
 
 // A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
 // The rows lo .. hi - 1 of a skeleton's jac (whole effectors') packed: row r's entries on its
-// effector's columns (ascending) at w->packed + r dof, and times the columns' weights wa (NULL:
-// 1) at w->packed_w + r dof.
+// effector's columns (ascending) at w->packed + r dof, and times the columns' weights wa at
+// w->packed_w + r dof (wa NULL: weights 1, packed alone).
 static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                               const ik_real *wa)
 {
@@ -4711,7 +4711,7 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
                 pw[i] = p[i] * wa[cols[i]];
             }
             for (i = 0; i < n && !wa; i++)
-                p[i] = pw[i] = jr[cols[i]];
+                p[i] = jr[cols[i]];
         }
     }
 }
@@ -4753,11 +4753,12 @@ static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p,
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
 // rows), each pair of effectors' rows summed over the columns both use only: their common
 // ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"); blocks of
-// 3 rows as ik__normal_matrix()'s, the others one by one (the same sums).
+// 3 rows as ik__normal_matrix()'s, an effector's last block shorter (the same sums).
 static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                                 const ik_real *wa, ik_real *a)
 {
     const int n = hi - lo, dof = w->dof;
+    const ik_real *weighted = wa ? w->packed_w : w->packed;
     int k, l, p, rc, sc;
     ik__skeleton_pack(w, jac, lo, hi, wa);
     for (k = 0; k < w->goal_count; k++)
@@ -4772,7 +4773,7 @@ static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int l
                 ;
             for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the last shorter)
                 for (sc = gl->row; sc < rl && sc <= rc; sc += 3)
-                    ik__packed_block(w->packed_w + rc * dof, w->packed + sc * dof, dof, p, rc == sc,
+                    ik__packed_block(weighted + rc * dof, w->packed + sc * dof, dof, p, rc == sc,
                                      rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
                                      a + (rc - lo) * n + sc - lo, a + (sc - lo) * n + rc - lo, n);
         }
@@ -5718,7 +5719,7 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     int c, r, k;
     for (c = 0; c < dof; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__skeleton_normal(w, w->jac, 0, m, w->jw, full);
+    ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full); // (W = I: none)
     for (r = 0; r < m1; r++) {
         tr += full[r * m + r];
         for (k = 0; k < m1; k++)
