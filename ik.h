@@ -2791,7 +2791,7 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
 IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes,
                                           ik_real *keep)
 {
-    ik_mat3 jl = ik_mat3_identity();
+    ik_mat3 jl = ik_mat3_identity(), rm;
     ik_quat rot = ik__ball_rotation(q, euler);
     if (axes && euler) {
         ik_quat ya = ik__quat_axis(1, q[0]);
@@ -2809,9 +2809,9 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
         memcpy(keep + 7, &jl.m[0][0], 9 * sizeof *keep);
     }
     if (axes)
-        jl = ik_mat3_mul(*r, jl);
-    // (the rotation is unit by construction: no normalization)
-    *r = ik_mat3_mul(*r, ik__quat_to_mat3_unit(rot));
+        jl = ik__mat3_mul_rows(r, &jl.m[0][0]);
+    rm = ik__quat_to_mat3_unit(rot); // (the rotation is unit by construction: no normalization)
+    *r = ik__mat3_mul_rows(r, &rm.m[0][0]);
     return jl;
 }
 
