@@ -2784,11 +2784,18 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
     }
 }
 
+// A ball's kept values (ik__ball_axes()): its 3 values, its rotation (x, y, z, w), its exp-map
+// Jacobian (row-major).
+#define IK__BALL_KEPT 16
+
 // A ball joint's three angular velocities at q after the frame rotation r as columns (identity
-// without axes), and r <- r R(q) (docs/internals.md, "Ball joints"). Out of line: see there.
-IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes)
+// without axes), and r <- r R(q) (docs/internals.md, "Ball joints"); with axes of an exponential
+// map, q, R(q) and the map's Jacobian into keep (NULL: not kept). Out of line: see there.
+IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes,
+                                          ik_real *keep)
 {
-    ik_mat3 jl = ik_mat3_identity();
+    ik_mat3 jl = ik_mat3_identity(), rm;
+    ik_quat rot = ik__ball_rotation(q, euler);
     if (axes && euler) {
         ik_quat ya = ik__quat_axis(1, q[0]);
         ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
@@ -2799,11 +2806,23 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
     } else if (axes) {
         jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
     }
+    if (keep && axes && !euler) { // (kept for the step's application: ik__ball_kept())
+        memcpy(keep, q, 3 * sizeof *keep);
+        keep[3] = rot.x, keep[4] = rot.y, keep[5] = rot.z, keep[6] = rot.w;
+        memcpy(keep + 7, &jl.m[0][0], 9 * sizeof *keep);
+    }
     if (axes)
-        jl = ik_mat3_mul(*r, jl);
-    // (the rotation is unit by construction: no normalization)
-    *r = ik_mat3_mul(*r, ik__quat_to_mat3_unit(ik__ball_rotation(q, euler)));
+        jl = ik__mat3_mul_rows(r, &jl.m[0][0]);
+    rm = ik__quat_to_mat3_unit(rot); // (the rotation is unit by construction: no normalization)
+    *r = ik__mat3_mul_rows(r, &rm.m[0][0]);
     return jl;
+}
+
+// A ball's values kept by ik__ball_axes() (kept NULL: none) if they were kept at these values v,
+// else NULL.
+static const ik_real *ik__ball_kept(const ik_real *kept, const ik_real *v)
+{
+    return kept && kept[0] == v[0] && kept[1] == v[1] && kept[2] == v[2] ? kept : NULL;
 }
 
 // The effector's rotation for a frame r after the last joint: r times the tip's rotation.
@@ -2927,6 +2946,7 @@ static void ik__pass_deferred(ik_real *jac, int dof, ik_vec3 pe, ik_real ow)
 typedef struct ik__tree {
     const int *parents; // [joint_count]
     ik_real *frames; // [12 per joint] rotation (row-major) and origin; NULL: out_frames keep them
+    ik_real *balls;  // [IK__BALL_KEPT per joint] the balls' values kept by ik__ball_axes(), or NULL
 } ik__tree;
 
 // The frame (r, p) that joint i hangs from in a tree pass (tree NULL: a chain's, the running one).
@@ -3011,7 +3031,8 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
                 origin = ik__pass_origin(&r, j, code, origin);
             if (j->type == IK_JOINT_BALL) {
                 ik_mat3 f = r; // (a copy: r itself stays in registers)
-                jl = ik__ball_axes(&f, q + col, euler, jac != NULL);
+                jl = ik__ball_axes(&f, q + col, euler, jac != NULL,
+                                   tree && tree->balls ? tree->balls + IK__BALL_KEPT * i : NULL);
                 r = f;
                 for (k = 0; k < 3 && jac; k++) {
                     w = ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]);
@@ -3790,6 +3811,7 @@ typedef struct ik__jac_work {
     ik_real *packed_w; // [rows x dof] the same, times the columns' weights
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
+    bool a1_unshifted; // proj's factor of A1 was made with no shift (the step's own: reused)
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     ik_chain tree_chain;
@@ -4228,6 +4250,18 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
+// t_i of ik__ldlt_rows()'s second row lh (its t_k for k < i in place; a_hi its A entry) against
+// the done row li: into lh[i]; returns t_i^2.
+static ik_real ik__ldlt_last_t(ik_real a_hi, const ik_real *li, ik_real *lh, int i)
+{
+    ik_real s = a_hi;
+    int k;
+    for (k = 0; k < i; k++)
+        s -= lh[k] * li[k];
+    lh[i] = s;
+    return s * s;
+}
+
 // LDL^T of a + shift I (n = 3 or 6): L and 1 / D_ii into l; false if a pivot is not positive.
 IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
 {
@@ -4253,25 +4287,37 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
     return true;
 }
 
-// ik__ldlt_n() for any n, t_j kept in l's upper triangle (the same sums).
+// ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
+// both, each row's kept in its own places until the row is done.
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
 {
     int i, j, k;
-    for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n, d = a[i * n + i] + shift;
-        for (j = 0; j < i; j++) { // t_j = L_ij D_j, in l[j n + i]
+    for (i = 0; i < n; i += 2) {
+        const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
+        ik_real *li = l + i * n, *lh = l + h * n, d = a[i * n + i] + shift,
+                dh = a[h * n + h] + shift;
+        for (j = 0; j < i; j++) {
             const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j];
-            IK__UNROLL
+            ik_real s = a[i * n + j], sh = a[h * n + j];
             for (k = 0; k < j; k++)
-                s -= l[k * n + i] * lj[k];
-            l[j * n + i] = s;
-            li[j] = s * lj[j];
+                s -= li[k] * lj[k], sh -= lh[k] * lj[k];
+            li[j] = s, lh[j] = sh;
             d -= (s * s) * lj[j];
+            dh -= (sh * sh) * lj[j];
         }
         if (!(d > 0))
             return false;
+        for (j = 0; j < i; j++) // (row i done: L_ij = t_j / D_j)
+            li[j] *= l[j * n + j];
         li[i] = 1 / d;
+        if (h == i)
+            return true;
+        dh -= ik__ldlt_last_t(a[h * n + i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
+        if (!(dh > 0))
+            return false;
+        for (j = 0; j <= i; j++)
+            lh[j] *= l[j * n + j];
+        lh[h] = 1 / dh;
     }
     return true;
 }
@@ -4452,12 +4498,18 @@ static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *
             continue;
         for (i = 0; i < g->col_count; i++) // (sw x on the goal's columns, in a row)
             xg[i] = sw ? sw[cols[i]] * x[cols[i]] : x[cols[i]];
-        for (r = g->row; r < end; r++) {
-            const ik_real *p = w->packed + r * dof;
-            ik_real sum = 0;
+        for (r = g->row; r < end; r += 3) { // (3 rows at a time, a short block's last repeated)
+            const int nr = end - r < 3 ? end - r : 3;
+            const ik_real *p0 = w->packed + r * dof, *p1 = nr > 1 ? p0 + dof : p0;
+            const ik_real *p2 = nr > 2 ? p1 + dof : p1;
+            ik_real s0 = 0, s1 = 0, s2 = 0;
             for (i = 0; i < g->col_count; i++)
-                sum += p[i] * xg[i];
-            out[r - lo] = sum;
+                s0 += p0[i] * xg[i], s1 += p1[i] * xg[i], s2 += p2[i] * xg[i];
+            out[r - lo] = s0;
+            if (nr > 1)
+                out[r + 1 - lo] = s1;
+            if (nr > 2)
+                out[r + 2 - lo] = s2;
         }
     }
 }
@@ -4601,12 +4653,21 @@ static bool ik__unweighted(const ik__jac_work *w)
     return IK__FAST && w->unit_weights && w->pins == 0;
 }
 
+// l = B's undamped LDL^T, copied from `given` (B's, made already) where there is one.
+static bool ik__ldlt_given(const ik_real *b, const ik_real *given, int n, ik_real *l)
+{
+    if (!given)
+        return ik__ldlt(b, 0, n, l);
+    memcpy(l, given, (size_t)(n * n) * sizeof *l);
+    return true;
+}
+
 // Solves (B + lambda^2 I) y = y by LDL^T (B: n x n, its leading `rows` block of trace tr; l its
-// undamped factor, ld the damped one's); false where B or need_l ask for the SVD
-// (docs/jacobian.md, "Joint limits").
+// undamped factor, copied from `given` where not NULL, ld the damped one's); false where B or
+// need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
-                             ik_real *l, ik_real *ld, ik_real *y)
+                             const ik_real *given, ik_real *l, ik_real *ld, ik_real *y)
 {
     const ik_real rcond2 = o->rcond * o->rcond, least = IK_EPSILON * IK_R(1e4);
     // the conditioning: s_h^2 > cut tr(B), cut relaxed by (6 / rows)^2 beyond 6 rows (s_h^2 /
@@ -4614,7 +4675,7 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
     const ik_real spread = rows > 6 ? 36 / ((ik_real)rows * (ik_real)rows) : 1;
     const ik_real cut = (rcond2 > least ? rcond2 : least) * spread;
     ik_real sh2 = 0, lambda2;
-    bool factored = tr > 0 && ik__ldlt(b, 0, n, l), conditioned, damped;
+    bool factored = tr > 0 && ik__ldlt_given(b, given, n, l), conditioned, damped;
     if (factored)
         sh2 = 1 / ik__ldlt_inverse_trace(l, n, rows);
     conditioned = factored && sh2 > cut * tr;
@@ -4634,8 +4695,8 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
 
 // A = J W J^T, W the weights with pinned columns 0 (in jw; none where ik__unweighted()).
 // The rows lo .. hi - 1 of a skeleton's jac (whole effectors') packed: row r's entries on its
-// effector's columns (ascending) at w->packed + r dof, and times the columns' weights wa (NULL:
-// 1) at w->packed_w + r dof.
+// effector's columns (ascending) at w->packed + r dof, and times the columns' weights wa at
+// w->packed_w + r dof (wa NULL: weights 1, packed alone).
 static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                               const ik_real *wa)
 {
@@ -4643,25 +4704,32 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
     int k, r, i;
     for (k = 0; k < w->goal_count; k++) {
         const ik__effector_goal *g = &w->goals[k];
-        const int *cols = w->goal_cols + g->cols_at;
-        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r >= lo && r < hi; r++)
-            for (i = 0; i < g->col_count; i++) {
-                const ik_real x = jac[r * dof + cols[i]];
-                w->packed[r * dof + i] = x;
-                w->packed_w[r * dof + i] = wa ? x * wa[cols[i]] : x;
+        const int *cols = w->goal_cols + g->cols_at, n = g->col_count;
+        const int end = g->row >= lo && g->row < hi ? g->row + g->pos_rows + g->rot_rows : 0;
+        for (r = g->row; r < end; r++) {
+            const ik_real *jr = jac + r * dof;
+            ik_real *p = w->packed + r * dof, *pw = w->packed_w + r * dof;
+            for (i = 0; i < n && wa; i++) {
+                p[i] = jr[cols[i]];
+                pw[i] = p[i] * wa[cols[i]];
             }
+            for (i = 0; i < n && !wa; i++)
+                p[i] = jr[cols[i]];
+        }
     }
 }
 
-// A 3 x 3 block of ik__skeleton_normal(): rows x, x + dof, x + 2 dof (weighted) times rows y ..
-// over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s sums;
-// diagonal (at = a): the lower half, mirrored.
+// A block of ik__skeleton_normal(), nr x ns (at most 3 x 3): rows x, x + dof, .. (weighted) times
+// rows y, .. over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s
+// sums (a short block's missing rows repeat its last, their sums unused); diagonal (at = a): the
+// lower half, mirrored.
 static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p, bool diagonal,
-                             ik_real *a, ik_real *at, int n)
+                             int nr, int ns, ik_real *a, ik_real *at, int n)
 {
-    const ik_real *x1 = x + dof, *x2 = x1 + dof, *y1 = y + dof, *y2 = y1 + dof;
+    const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
+    const ik_real *y1 = ns > 1 ? y + dof : y, *y2 = ns > 2 ? y1 + dof : y1;
     ik_real b[9] = { 0 };
-    int i;
+    int i, j;
     for (i = 0; i < p && diagonal; i++) {
         b[0] += x[i] * y[i], b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i];
         b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
@@ -4673,21 +4741,28 @@ static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p,
     }
     if (diagonal)
         b[1] = b[3], b[2] = b[6], b[5] = b[7];
-    a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
-    a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
-    a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
-    a[2 * n + 2] = at[2 * n + 2] = b[8];
+    if (nr == 3 && ns == 3) {
+        a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
+        a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
+        a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
+        a[2 * n + 2] = at[2 * n + 2] = b[8];
+        return;
+    }
+    for (i = 0; i < nr; i++)
+        for (j = 0; j < ns; j++)
+            a[i * n + j] = at[j * n + i] = b[i * 3 + j];
 }
 
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
 // rows), each pair of effectors' rows summed over the columns both use only: their common
 // ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"); blocks of
-// 3 rows as ik__normal_matrix()'s, the others one by one (the same sums).
+// 3 rows as ik__normal_matrix()'s, an effector's last block shorter (the same sums).
 static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                                 const ik_real *wa, ik_real *a)
 {
     const int n = hi - lo, dof = w->dof;
-    int k, l, r, s, i, p, rc, sc;
+    const ik_real *weighted = wa ? w->packed_w : w->packed;
+    int k, l, p, rc, sc;
     ik__skeleton_pack(w, jac, lo, hi, wa);
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
@@ -4699,24 +4774,11 @@ static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int l
                 continue;
             for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
                 ;
-            for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the rest one by one)
-                for (sc = gl->row; sc < rl && sc <= rc; sc += 3) {
-                    const int nr = rk - rc < 3 ? rk - rc : 3, ns = rl - sc < 3 ? rl - sc : 3;
-                    if (nr == 3 && ns == 3) {
-                        ik__packed_block(w->packed_w + rc * dof, w->packed + sc * dof, dof, p,
-                                         rc == sc, a + (rc - lo) * n + sc - lo,
-                                         a + (sc - lo) * n + rc - lo, n);
-                        continue;
-                    }
-                    for (r = rc; r < rc + nr; r++)
-                        for (s = sc; s < sc + ns && s <= r; s++) {
-                            const ik_real *x = w->packed_w + r * dof, *y = w->packed + s * dof;
-                            ik_real sum = 0;
-                            for (i = 0; i < p; i++)
-                                sum += x[i] * y[i];
-                            a[(r - lo) * n + s - lo] = a[(s - lo) * n + r - lo] = sum;
-                        }
-                }
+            for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the last shorter)
+                for (sc = gl->row; sc < rl && sc <= rc; sc += 3)
+                    ik__packed_block(weighted + rc * dof, w->packed + sc * dof, dof, p, rc == sc,
+                                     rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
+                                     a + (rc - lo) * n + sc - lo, a + (sc - lo) * n + rc - lo, n);
         }
 }
 
@@ -4745,6 +4807,10 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
 {
     const ik_real *sw = w->sw, *pinned = w->pinned;
     const bool plain = ik__unweighted(w);
+    const ik_real *a1 =
+        IK__FAST && w->goals && w->full_rows > 0 && w->a1_unshifted // (priority 0's A1)
+            ? w->proj + w->rows * w->rows
+            : NULL;
     ik_real *a = w->normal, *y = w->rv, tr = 0;
     int r, c;
     ik__normal_weighted(w, plain, a);
@@ -4752,7 +4818,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         tr += a[r * m + r];
         y[r] = e[r];
     }
-    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, l, w->damped, y))
+    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, a1, l, w->damped, y))
         return false;
     ik__rows_tmul(w, y, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
@@ -4789,7 +4855,7 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
         for (j = 0; j <= i; j++)
             b[i * n + j] = i == j ? 1 : 0;
     }
-    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, w->factor, w->damped, x))
+    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, NULL, w->factor, w->damped, x))
         return false;
     memcpy(w->dq, x, (size_t)na * sizeof(ik_real));
     return true;
@@ -4960,7 +5026,7 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
                               int m, int dof, int na, const ik_real *l, bool euler)
 {
     const int n = l ? dof : na, k = m < na ? m : na;
-    ik_real task2 = 0, null2 = 0;
+    ik_real task2 = 0, null2 = 0, shrink;
     int c, a, i;
     ik__rest_pull(chain, o, w, euler);
     if (l)
@@ -4981,8 +5047,9 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         task2 += w->dq[c] * w->dq[c];
         null2 += w->trial[c] * w->trial[c];
     }
+    shrink = null2 > task2 ? IK_SQRT(task2 / null2) : 1;
     for (c = 0; c < n; c++)
-        w->dq[c] += null2 > task2 ? w->trial[c] * IK_SQRT(task2 / null2) : w->trial[c];
+        w->dq[c] += w->trial[c] * shrink;
 }
 
 static void ik__priority_rows(ik__jac_work *w);
@@ -5190,17 +5257,22 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
         ik__ball_bounds_add(b, limit, ik_vec3_scale(grad, -1), lo - tau, band);
 }
 
-// The bounds of a ball joint at exponential map v within band (radians) of its boundary.
-static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
-                                          ik_real band)
+// The bounds of a ball joint at exponential map v within band (radians) of its boundary (kept:
+// ik__ball_kept()'s rotation and Jacobian at v, or NULL).
+static ik__ball_bounds ik__ball_bounds_kept(const ik_ball_limit *limit, const ik_real *v,
+                                            ik_real band, const ik_real *kept)
 {
     ik__ball_bounds b;
     ik_quat r, q;
     ik_vec3 l;
     b.v = ik_vec3_make(v[0], v[1], v[2]);
     b.count = 0;
-    b.have_jexp = false;
-    r = ik_quat_from_expmap(b.v);
+    b.have_jexp = kept != NULL;
+    if (kept) {
+        memcpy(&b.jexp_t.m[0][0], kept + 7, 9 * sizeof *kept);
+        b.jexp_t = ik_mat3_transpose(b.jexp_t);
+    }
+    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik_quat_from_expmap(b.v);
     l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
     q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
     if (q.w < 0)
@@ -5208,6 +5280,13 @@ static ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_r
     ik__ball_cone_bound(&b, limit, q, band);
     ik__ball_twist_bound(&b, limit, q, band);
     return b;
+}
+
+// (none kept)
+static inline ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
+                                                 ik_real band)
+{
+    return ik__ball_bounds_kept(limit, v, band, NULL);
 }
 
 // A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
@@ -5253,7 +5332,9 @@ static void ik__ball_frames(ik__jac_work *w)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->sw[c] > 0) {
-            ik__ball_bounds b = ik__ball_bounds_at(j->limit, w->q + c, IK_R(0.1));
+            ik__ball_bounds b = ik__ball_bounds_kept(
+                j->limit, w->q + c, IK_R(0.1),
+                ik__ball_kept(w->goals ? w->tree.balls + IK__BALL_KEPT * jt : NULL, w->q + c));
             w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY;
             if (b.count > 0)
                 ik__ball_frame_make(w, c, &b);
@@ -5300,8 +5381,29 @@ static void ik__ypr_into_limit(const ik_ball_limit *limit, ik_real *ypr)
 }
 
 // q + dq in the solver's parameterization (balls' exponential maps composed on the manifold).
-static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *q,
-                               const ik_real *dq, ik_real scale_step, ik_real *out)
+// A ball's exponential map v moved by d on the manifold, into its limit (kept: its rotation and
+// the map's Jacobian at v from ik__ball_kept(), or NULL).
+static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_real *kept)
+{
+    ik_mat3 jexp;
+    ik_quat at, r;
+    if (kept) {
+        memcpy(&jexp.m[0][0], kept + 7, 9 * sizeof *kept);
+        at = ik_quat_make(kept[3], kept[4], kept[5], kept[6]);
+    } else {
+        jexp = ik_expmap_jacobian(v);
+        at = ik_quat_from_expmap(v);
+    }
+    r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(jexp, d)), at);
+    if (j->limit) // (projected; ik__ball_frames() made the step slide)
+        r = ik_ball_limit_project(j->limit, r);
+    return ik__quat_log(ik__quat_unitize(r));
+}
+
+// (balls: a skeleton's kept ball values, ik__tree's, or NULL)
+static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real *balls,
+                               const ik_real *q, const ik_real *dq, ik_real scale_step,
+                               ik_real *out)
 {
     int jt, c = 0;
     for (jt = 0; jt < chain->joint_count; jt++) {
@@ -5309,14 +5411,9 @@ static void ik__jacobian_apply(const ik_chain *chain, bool euler, const ik_real 
         if (j->type == IK_JOINT_BALL && !euler) {
             ik_vec3 v = ik_vec3_make(q[c], q[c + 1], q[c + 2]);
             ik_vec3 d = ik_vec3_scale(ik_vec3_make(dq[c], dq[c + 1], dq[c + 2]), scale_step);
-            if (d.x != 0 || d.y != 0 || d.z != 0) { // a joint that does not move keeps its values
-                ik_quat r =
-                    ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(ik_expmap_jacobian(v), d)),
-                                ik_quat_from_expmap(v));
-                if (j->limit) // (projected; ik__ball_frames() made the step slide)
-                    r = ik_ball_limit_project(j->limit, r);
-                v = ik__quat_log(ik__quat_unitize(r));
-            }
+            if (d.x != 0 || d.y != 0 || d.z != 0) // a joint that does not move keeps its values
+                v = ik__ball_moved(j, v, d,
+                                   ik__ball_kept(balls ? balls + IK__BALL_KEPT * jt : NULL, q + c));
             out[c] = v.x, out[c + 1] = v.y, out[c + 2] = v.z;
             c += 3;
         } else {
@@ -5600,6 +5697,20 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
+// Row r of L^-1 X for nc (at most 3) of X's columns from x (stride n; its rows above r done):
+// x[r] -= lr[k] x[k] for k < r, as ik__ldlt_forward()'s sums (a short block's last repeated).
+static void ik__forward_columns(const ik_real *lr, ik_real *x, int r, int n, int nc)
+{
+    const int c1 = nc > 1 ? 1 : 0, c2 = nc > 2 ? 2 : c1;
+    ik_real s0 = x[r * n], s1 = x[r * n + c1], s2 = x[r * n + c2];
+    int k;
+    for (k = 0; k < r; k++) {
+        const ik_real *xk = x + k * n;
+        s0 -= lr[k] * xk[0], s1 -= lr[k] * xk[c1], s2 -= lr[k] * xk[c2];
+    }
+    x[r * n] = s0, x[r * n + c1] = s1, x[r * n + c2] = s2;
+}
+
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
 // factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
@@ -5611,7 +5722,7 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     int c, r, k;
     for (c = 0; c < dof; c++)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__skeleton_normal(w, w->jac, 0, m, w->jw, full);
+    ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full); // (W = I: none)
     for (r = 0; r < m1; r++) {
         tr += full[r * m + r];
         for (k = 0; k < m1; k++)
@@ -5619,12 +5730,12 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     }
     while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
+    w->a1_unshifted = shift == 0;
     for (k = 0; k < m1; k++) // C^T's rows (A is symmetric)
         memcpy(z + k * m2, full + k * m + m1, (size_t)m2 * sizeof *z);
     for (r = 1; r < m1; r++) // L^-1 C^T, each column's sums as ik__ldlt_forward()'s
-        for (k = 0; k < r; k++)
-            for (c = 0; c < m2; c++)
-                z[r * m2 + c] -= l1[r * m1 + k] * z[k * m2 + c];
+        for (c = 0; c < m2; c += 3)
+            ik__forward_columns(l1 + r * m1, z + c, r, m2, m2 - c < 3 ? m2 - c : 3);
 }
 
 // out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
@@ -5678,14 +5789,24 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
     const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
+    ik_real *zt = w->factor,
+            *zdt = w->damped; // (Z^T and (D^-1 Z)^T: free until the step's factors)
     int r, s, k;
     (void)wa;
+    for (k = 0; k < m1; k++) // Z's columns as rows
+        for (r = 0; r < m2; r++) {
+            zt[r * m1 + k] = z[k * m2 + r];
+            zdt[r * m1 + k] = z[k * m2 + r] * l1[k * m1 + k];
+        }
     for (r = 0; r < m2; r++)
-        for (s = 0; s <= r; s++) {
-            ik_real x = full[(m1 + r) * m + m1 + s];
+        for (s = 0; s <= r; s += 2) { // (2 at a time, the second repeating the first past r)
+            const int s1 = s + 1 <= r ? s + 1 : s;
+            const ik_real *zdr = zdt + r * m1, *zs = zt + s * m1, *zs1 = zt + s1 * m1;
+            ik_real x = full[(m1 + r) * m + m1 + s], x1 = full[(m1 + r) * m + m1 + s1];
             for (k = 0; k < m1; k++)
-                x -= z[k * m2 + r] * l1[k * m1 + k] * z[k * m2 + s];
+                x -= zdr[k] * zs[k], x1 -= zdr[k] * zs1[k];
             a[r * m2 + s] = a[s * m2 + r] = x;
+            a[r * m2 + s1] = a[s1 * m2 + r] = x1;
         }
 }
 
@@ -5845,7 +5966,7 @@ static void ik__jacobian_nudge(ik__jac_work *w)
                            ? 0
                            : size * (1 + IK_R(0.1) * (ik_real)(c % 5)) * (c % 2 ? 1 : -1);
     }
-    ik__jacobian_apply(chain, w->euler, w->q, w->dq, 1, w->trial);
+    ik__jacobian_apply(chain, w->euler, w->goals ? w->tree.balls : NULL, w->q, w->dq, 1, w->trial);
     ik__jacobian_accept(w, NULL, 0, false);
     w->at.best_err = IK_INFINITY; // (progress counts from the nudged state)
 }
@@ -5890,7 +6011,8 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
             moves = IK_FABS(step * w->dq[c]) > IK_EPSILON * (1 + IK_FABS(w->q[c]));
         if (!moves && (!pinv || tries > 8 || w->at.err <= w->floor2))
             return;
-        ik__jacobian_apply(w->chain, w->euler, w->q, w->dq, step, w->trial);
+        ik__jacobian_apply(w->chain, w->euler, w->goals ? w->tree.balls : NULL, w->q, w->dq, step,
+                           w->trial);
         for (c = 0; w->turn && c < w->dof; c++) // (turning joints wrapped into their limits)
             if (w->turn[c] != 0)
                 w->trial[c] =
@@ -6095,6 +6217,7 @@ IKDEF ik_result ik_skeleton_fk(const ik_skeleton *skeleton, const ik_real *q, ik
     chain = ik__skeleton_chain(skeleton);
     tree.parents = skeleton->parents;
     tree.frames = NULL; // (out_frames keep them)
+    tree.balls = NULL;
     ik__jacobian(&chain, NULL, q, 6, dof, NULL, false, 1, out_frames, NULL, &tree);
     return IK_OK;
 }
@@ -6126,6 +6249,7 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
     chain = ik__skeleton_chain(skeleton);
     tree.parents = skeleton->parents;
     tree.frames = NULL;
+    tree.balls = NULL;
     for (k = 0; k < 6; k++)
         identity[7 * k] = 1;
     ik__jacobian(&chain, NULL, q, 6, dof, out_jacobian, false, 1, out_frames, NULL, &tree);
@@ -6149,8 +6273,9 @@ static int ik__skeleton_rows(int task_rows)
 static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
 {
     return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
-           12 * (size_t)chain->joint_count + 7 * (size_t)dof + 3 * (size_t)rows * (size_t)rows +
-           (size_t)effector_count * IK__GOAL_REALS + 2 * (size_t)rows * (size_t)dof +
+           (12 + IK__BALL_KEPT) * (size_t)chain->joint_count + 7 * (size_t)dof +
+           3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
+           2 * (size_t)rows * (size_t)dof +
            ((size_t)effector_count * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
                sizeof(ik_real);
 }
@@ -6322,6 +6447,19 @@ static void ik__goal_columns(ik__jac_work *w, int k)
     g->cols_at = k * w->dof, g->col_count = n;
 }
 
+// A skeleton pass's arrays in base: the frames, the kept balls (none yet: NaN equals no value);
+// returns the reals past them.
+static ik_real *ik__tree_layout(ik__tree *tree, const ik_skeleton *skeleton, ik_real *base)
+{
+    int k;
+    tree->parents = skeleton->parents;
+    tree->frames = base;
+    tree->balls = base + 12 * skeleton->joint_count;
+    for (k = 0; k < skeleton->joint_count; k++)
+        tree->balls[IK__BALL_KEPT * k] = ik__nan();
+    return tree->balls + IK__BALL_KEPT * skeleton->joint_count;
+}
+
 // The skeleton's solve in w from q_io (validated): arrays, goals blended from the start, reach.
 static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
@@ -6338,9 +6476,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
-    w->tree.parents = skeleton->parents;
-    w->tree.frames = w->rv + w->rows + ik__table_reals(w->chain);
-    w->cols = w->tree.frames + 12 * skeleton->joint_count;
+    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + ik__table_reals(w->chain));
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
