@@ -2977,6 +2977,12 @@ static inline void ik__tree_store(const ik__tree *tree, int i, const ik_mat3 *r,
     f[9] = p.x, f[10] = p.y, f[11] = p.z;
 }
 
+// Where a tree pass keeps ball joint i's values (ik__ball_axes()); NULL: not kept (a chain).
+static inline ik_real *ik__tree_ball(const ik__tree *tree, int i)
+{
+    return tree && tree->balls ? tree->balls + IK__BALL_KEPT * i : NULL;
+}
+
 // Keeps joint i's frame (r, p) where a pass is asked to: tree->frames, out_frames (either NULL).
 static inline void ik__pass_keep(const ik__tree *tree, ik_xform *out_frames, int i,
                                  const ik_mat3 *r, ik_vec3 p)
@@ -3031,8 +3037,7 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
                 origin = ik__pass_origin(&r, j, code, origin);
             if (j->type == IK_JOINT_BALL) {
                 ik_mat3 f = r; // (a copy: r itself stays in registers)
-                jl = ik__ball_axes(&f, q + col, euler, jac != NULL,
-                                   tree && tree->balls ? tree->balls + IK__BALL_KEPT * i : NULL);
+                jl = ik__ball_axes(&f, q + col, euler, jac != NULL, ik__tree_ball(tree, i));
                 r = f;
                 for (k = 0; k < 3 && jac; k++) {
                     w = ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]);
