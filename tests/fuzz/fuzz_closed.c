@@ -94,7 +94,9 @@ static ik_joint cl_fixed(fz *f, cl_arm *arm, int keeps)
         f->tainted = 0;
         t = fz_xform(f, 1);
         arm->bad = arm->bad || f->tainted;
-        arm->exact = arm->exact && keeps && !f->tainted && fz_vec3_bounded(t.pos);
+        // (an offset far beyond the arm's links widens the classifier's tolerance, 64 epsilon of
+        // the reach, past the class's zeros: another class may match first)
+        arm->exact = arm->exact && keeps && !f->tainted && fz_dist(t.pos, ik_vec3_zero()) < 100;
     }
     f->tainted = saved;
     return ik_joint_fixed(t);
