@@ -12,7 +12,7 @@ FIGURES  = $(BUILD)/figures
 TEST_SRCS = tests/test_main.c tests/test_math.c tests/test_limits.c tests/test_skeleton.c tests/test_chain.c tests/test_svd.c \
             tests/test_limb.c tests/test_ccd.c tests/test_jacobian.c tests/test_arm.c \
             tests/test_robust.c tests/test_fabrik.c tests/test_closed.c tests/test_srs.c
-FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm skeleton
+FUZZ_TARGETS = chain rotation svd limb ccd jacobian arm skeleton closed
 FUZZ_SECONDS ?= 600
 
 .PHONY: all demo test test-quick examples run-examples figures bench bench-instructions bench-kdl bench-kdl-tree bench-kdl-closed bench-three-ik arm-tools callgrind \

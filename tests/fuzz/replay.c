@@ -15,6 +15,7 @@ int fuzz_ccd(const uint8_t *data, size_t size);
 int fuzz_jacobian(const uint8_t *data, size_t size);
 int fuzz_arm(const uint8_t *data, size_t size);
 int fuzz_skeleton(const uint8_t *data, size_t size);
+int fuzz_closed(const uint8_t *data, size_t size);
 
 static const struct {
     const char *name;
@@ -22,7 +23,7 @@ static const struct {
 } targets[] = {
     { "chain", fuzz_chain }, { "svd", fuzz_svd },           { "rotation", fuzz_rotation },
     { "limb", fuzz_limb },   { "ccd", fuzz_ccd },           { "jacobian", fuzz_jacobian },
-    { "arm", fuzz_arm },     { "skeleton", fuzz_skeleton },
+    { "arm", fuzz_arm },     { "skeleton", fuzz_skeleton }, { "closed", fuzz_closed },
 };
 #define TARGET_COUNT (int)(sizeof targets / sizeof targets[0])
 
