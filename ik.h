@@ -1194,8 +1194,10 @@ IKDEF ik_closed_form_kind ik_chain_closed_form(const ik_chain *chain, ik_closed_
 // distance to near_state (may be NULL: the zero state; weights may be NULL: all 1, else
 // [cf->joint_count] finite >= 0). Singular poses give their representatives with flags (never
 // NaN); an unreachable target gives none (status IK_STATUS_UNREACHABLE). Every solution's FK
-// equals the target to 1e-12 of the reach and radian (double; singular poses too), 2e-5 (float,
-// SRS 3e-5; 1e-4 at singular poses) (docs/closed-forms.md, "Accuracy"). SRS arms: the answers
+// equals the target to 1e-12 of the reach and radian (double; the elbow's, shoulder's and
+// wrist's singular poses too), 2e-5 (float, SRS 3e-5; 1e-4 at singular poses)
+// (docs/closed-forms.md, "Accuracy"); at exact singularities of some geometries, to 1e-8, or no
+// answer (docs/robustness.md, "Known limits"). SRS arms: the answers
 // at near_state's swivel (ik_closed_form_swivel(); 0 if near_state is NULL), as
 // ik_closed_form_solve_swivel().
 // Errors: IK_ERR_NULL_ARG (cf, out, info), IK_ERR_BAD_ARG (cf's kind IK_CLOSED_FORM_NONE or
