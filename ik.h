@@ -11329,6 +11329,54 @@ static int ik__closed_planar(const ik__closed_parallel_terms *t, const ik_real *
     return n;
 }
 
+// Three parallel axes: the answers for joints 1, 5, 6 in a (flags set; cs1, cs6: joint 1's and
+// t6 = -q6's cosines and sines; g = Rg^T R1 h2's circle gc about h6; x: joint 4's base target in
+// the elbow's plane) into a on: 0, 1 or 2; theta's cosine and sine into ct.
+static inline IK__ALWAYS_INLINE int
+ik__closed_parallel_at(const ik_closed_form *cf, const ik__closed_parallel_terms *t,
+                       const ik_real *cs1, const ik_real *cs6, const ik_vec3 *gc, const ik_real *x,
+                       ik_real extent, ik_real *ct, ik__closed_answer *a)
+{
+    ik_vec3 u, v;
+    ik_real d[2], theta;
+    // joint 5 turns u = M^T h2 = R6 g back to h2
+    u = ik__closed_circle_at(gc, cs6[0], -cs6[1]);
+    a->q[4] = ik__closed_atan2(ik_vec3_dot(u, t->in5[1]), ik_vec3_dot(u, t->in5[0]));
+    // M R5^T = Rot(h2, theta) turns h5 to v = M h5 = R1^T Rg R6^T h5
+    v = ik__rotate(cf->axis[0], cs1[0], -cs1[1], ik__closed_circle_at(t->h5, cs6[0], cs6[1]));
+    theta = ik__closed_angle(ik_vec3_dot(v, t->in2[0]), ik_vec3_dot(v, t->in2[1]), ct);
+    // joint 4's target: x1 - Rot(h2, theta) (c - p4)
+    d[0] = x[0] - (ct[0] * t->w[0] - ct[1] * t->w[1]);
+    d[1] = x[1] - (ct[1] * t->w[0] + ct[0] * t->w[1]);
+    return ik__closed_planar(t, d, extent, theta, a);
+}
+
+// A free joint 6 (axis 6 in line with axis 2: theta = theta0 - sigma (q6 - q6_0)) whose value
+// left the elbow's target out of reach: the value nearest it that puts the target at the middle
+// of the elbow's reach, or as near as it goes, into *t6 = -q6 and cs6 (its cosine and sine);
+// false if theta cannot move the target (docs/closed-forms.md, "Three parallel axes").
+static bool ik__closed_free6(const ik__closed_parallel_terms *t, const ik_real *x,
+                             const ik_real *ct, ik_real sigma, ik_real *t6, ik_real *cs6)
+{
+    ik_real xl = IK_SQRT(x[0] * x[0] + x[1] * x[1]),
+            wl = IK_SQRT(t->w[0] * t->w[0] + t->w[1] * t->w[1]);
+    ik_real mid = t->e.ab, k, phi, best, theta0 = ik__closed_atan2(ct[1], ct[0]), shift;
+    if (!(xl * wl > 0))
+        return false;
+    // |x - Rot(theta) w|^2 = |x|^2 + |w|^2 - 2 |x| |w| cos(theta + phi) = the middle
+    k = ik__clamp((xl * xl + wl * wl - mid) / (2 * xl * wl), -1, 1);
+    phi = ik__closed_atan2(t->w[1], t->w[0]) - ik__closed_atan2(x[1], x[0]);
+    k = ik__closed_atan2(IK_SQRT((1 - k) * (1 + k)), k); // (its arc cosine)
+    best = k - phi;
+    if (IK_FABS(ik__angle_near(best - theta0, 0)) > IK_FABS(ik__angle_near(-k - phi - theta0, 0)))
+        best = -k - phi;
+    // t6 = -q6 moves by sigma (best - theta0)
+    shift = sigma * ik__angle_near(best - theta0, 0);
+    *t6 = ik__angle_near(*t6 + shift, 0);
+    cs6[0] = IK_COS(*t6), cs6[1] = IK_SIN(*t6);
+    return true;
+}
+
 // Three parallel axes' answers for joint 1 (a->q[0], flags; cs1 its cosine and sine; x1 the
 // target c with joint 1 undone), from a on.
 static int ik__closed_parallel_wrist(const ik_closed_form *cf, const ik__closed_parallel_terms *t,
@@ -11337,28 +11385,25 @@ static int ik__closed_parallel_wrist(const ik_closed_form *cf, const ik__closed_
 {
     const ik_vec3 *h = cf->axis;
     ik_vec3 g = ik_mat3_mul_vec3(ik_mat3_transpose(*rg), ik__rotate(h[0], cs1[0], cs1[1], h[1]));
-    ik_vec3 gc[3], u, v;
-    ik_real t6[2], c6[4], ct[2], x[2], d[2], theta, extent = ik_vec3_length(x1) + t->wlen;
-    int k, n6, wrist, count = 0, flags = a->flags;
+    ik_vec3 gc[3];
+    ik_real t6[2], c6[4], ct[2], x[2], extent = ik_vec3_length(x1) + t->wlen;
+    int k, n6, n, wrist, count = 0, flags = a->flags;
+    bool free6 = !(ik_vec3_length(ik_vec3_cross(h[5], g)) > IK__CLOSED_FREE);
     ik__closed_in_plane(&t->e, ik_vec3_sub(x1, cf->point[1]), x);
     // joint 6 keeps axis 5's angle to axis 2: g . Rot(h6, -q6) h5 = h2 . h5, g = Rg^T R1 h2
     n6 = ik__closed_plane(h[5], h[4], g, ik_vec3_dot(h[1], h[4]), 0, -ref6, t6, c6, &wrist);
     flags |= wrist ? IK_CLOSED_WRIST_SINGULAR : 0;
     ik__closed_circle(h[5], g, gc);
     for (k = 0; k < n6; k++) {
-        const ik_real *cs6 = c6 + 2 * k;
-        a[count].q[0] = a->q[0], a[count].q[5] = -t6[k];
+        ik_real *cs6 = c6 + 2 * k;
+        a[count].q[0] = a->q[0];
         a[count].flags = flags;
-        // joint 5 turns u = M^T h2 = R6 g back to h2
-        u = ik__closed_circle_at(gc, cs6[0], -cs6[1]);
-        a[count].q[4] = ik__closed_atan2(ik_vec3_dot(u, t->in5[1]), ik_vec3_dot(u, t->in5[0]));
-        // M R5^T = Rot(h2, theta) turns h5 to v = M h5 = R1^T Rg R6^T h5
-        v = ik__rotate(h[0], cs1[0], -cs1[1], ik__closed_circle_at(t->h5, cs6[0], cs6[1]));
-        theta = ik__closed_angle(ik_vec3_dot(v, t->in2[0]), ik_vec3_dot(v, t->in2[1]), ct);
-        // joint 4's target: x1 - Rot(h2, theta) (c - p4)
-        d[0] = x[0] - (ct[0] * t->w[0] - ct[1] * t->w[1]);
-        d[1] = x[1] - (ct[1] * t->w[0] + ct[0] * t->w[1]);
-        count += ik__closed_planar(t, d, extent, theta, a + count);
+        n = ik__closed_parallel_at(cf, t, cs1, cs6, gc, x, extent, ct, a + count);
+        if (n == 0 && free6 &&
+            ik__closed_free6(t, x, ct, ik_vec3_dot(g, h[5]) > 0 ? 1 : -1, t6 + k, cs6))
+            n = ik__closed_parallel_at(cf, t, cs1, cs6, gc, x, extent, ct, a + count);
+        for (; n > 0; n--)
+            a[count++].q[5] = -t6[k];
     }
     return count;
 }
