@@ -1400,36 +1400,36 @@ IKDEF ik_fabrik_opts ik_default_fabrik_opts(void);
 IKDEF size_t ik_fabrik_scratch_size(const ik_chain *chain);
 
 // FABRIK, forward and backward reaching (Aristidou and Lasenby 2011), on any chain
-// (docs/fabrik.md). The points it moves are the pivots where the chain's moving joints start a
-// new point (joints at one point, such as a wrist's hinges, share it) and the effector; the
-// distances between them are kept. Each iteration places the chain from the target back toward
-// the root (the forward-reaching pass: the effector at the target, each joint turning so that the
-// point before it goes toward where it was), then from the root out (the backward-reaching pass:
-// each joint turning so that the point after it goes toward its new place). Both passes are
-// forward kinematics through the joints, so every point is always where a state within the
-// limits puts it: a revolute joint turns by the projection onto its hinge plane (going out, the
-// effector's projection toward the target counts as much as the next point's; coming back, the
-// first point's toward the root), clamped into its range along the shorter turn from where it is (no jump to the other side); a ball joint
-// by the shortest arc that carries its bone (its twist kept), projected into its ik_ball_limit; a
-// prismatic joint slides along its axis, clamped. A target beyond the points' reach straightens
-// the chain toward it. With use_rotation, the effector is placed at the target's orientation and
-// the joints at the last point take it (as closely as their axes allow). A joint with weight 0 is
-// frozen; other weights are not used. A chain of free ball joints with a position target iterates
-// on the points alone (the 2011 algorithm as published) and writes the joint values once at the
-// end (a fast path; with IK_NO_FAST_PATHS the joints turn every iteration: the same points, each
-// ball joint's twist about its bone another). q [ik_chain_dof()] is in/out: the start on entry (clamped into the limits first), the
-// answer on exit: free revolute joints within pi of their start, ball joints the exponential map
-// of their rotation (angle at most pi). Stops when converged, when iterations no longer improve
-// (IK_STATUS_STALLED), or after max_iterations (IK_STATUS_MAX_ITERATIONS); not converged with the
-// target farther from the first joint than the chain reaches: IK_STATUS_UNREACHABLE. info may be
-// NULL. out_points (may be NULL): [joint_count + 1] every joint's pivot (its frame before its
-// motion, at its origin) and the effector as the solve ended: ik_chain_fk() of the returned q puts
-// them there, to rounding. Errors: as ik_ccd_solve(), IK_ERR_BAD_ARG also for out_points
-// overlapping q, info or the scratch; q and out_points untouched on error. Cost per iteration
-// O(n): on the points alone two square roots and divisions per point; otherwise per joint two
-// frame products and a few square roots, an atan2 per limited revolute joint (a sine and cosine
-// too where its range stops it) and a projection per limited ball joint (docs/fabrik.md, "Cost
-// and convergence"). No allocation.
+// (docs/fabrik.md). The points it moves are the pivots where the chain's moving joints start a new
+// point (joints at one point, such as a wrist's hinges, share it) and the effector; the distances
+// between them are kept. Each iteration places the chain from the target back toward the root (the
+// forward-reaching pass: the effector at the target, each joint turning so that the point before it
+// goes toward where it was), then from the root out (the backward-reaching pass: each joint turning
+// so that the point after it goes toward its new place). Both passes are forward kinematics through
+// the joints, so every point is always where a state within the limits puts it: a revolute joint
+// turns by the projection onto its hinge plane (going out, the effector's projection toward the
+// target counts as much as the next point's; coming back, the first point's toward the root),
+// clamped into its range along the shorter turn from where it is (no jump to the other side); a
+// ball joint by the shortest arc that carries its bone (its twist kept), projected into its
+// ik_ball_limit; a prismatic joint slides along its axis, clamped. A target beyond the points'
+// reach straightens the chain toward it. With use_rotation, the effector is placed at the target's
+// orientation and the joints at the last point take it (as closely as their axes allow). A joint
+// with weight 0 is frozen; other weights are not used. A chain of free ball joints with a position
+// target iterates on the points alone (the 2011 algorithm as published) and writes the joint values
+// once at the end (a fast path; with IK_NO_FAST_PATHS the joints turn every iteration: the same
+// points, each ball joint's twist about its bone another). q [ik_chain_dof()] is in/out: the start
+// on entry (clamped into the limits first), the answer on exit: free revolute joints within pi of
+// their start, ball joints the exponential map of their rotation (angle at most pi). Stops when
+// converged, when iterations no longer improve (IK_STATUS_STALLED), or after max_iterations
+// (IK_STATUS_MAX_ITERATIONS); not converged with the target farther from the first joint than the
+// chain reaches: IK_STATUS_UNREACHABLE. info may be NULL. out_points (may be NULL): [joint_count +
+// 1] every joint's pivot (its frame before its motion, at its origin) and the effector as the solve
+// ended: ik_chain_fk() of the returned q puts them there, to rounding. Errors: as ik_ccd_solve(),
+// IK_ERR_BAD_ARG also for out_points overlapping q, info or the scratch; q and out_points untouched
+// on error. Cost per iteration O(n): on the points alone two square roots and divisions per point;
+// otherwise per joint two frame products and a few square roots, an atan2 per limited revolute
+// joint (a sine and cosine too where its range stops it) and a projection per limited ball joint
+// (docs/fabrik.md, "Cost and convergence"). No allocation.
 IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
                                 const ik_fabrik_opts *opts, ik_real *q, void *scratch,
                                 size_t scratch_size, ik_solve_info *info, ik_vec3 *out_points);
@@ -1440,25 +1440,24 @@ IKDEF ik_result ik_fabrik_solve(const ik_chain *chain, const ik_target *target,
 IKDEF size_t ik_skeleton_fabrik_scratch_size(const ik_skeleton *skeleton,
                                              const ik_effector *effectors, int effector_count);
 
-// FABRIK on a skeleton (docs/fabrik.md, "Skeletons"), several effectors with sub-bases
-// (Aristidou and Lasenby 2011): the joints on the way to the effectors split into branches at
-// the sub-bases (joints with several such children) and at the effectors' joints; each branch
-// is a chain solved by ik_fabrik_solve()'s passes and joint steps (limits, ball limits, frozen
-// joints alike). Each iteration's forward-reaching pass goes from the branches' ends to the root:
-// a branch's end goes to the weighted centroid of where its effectors and the branches hanging
-// from it put it, its rotation fitted to them (weight: position_weight, times 1/100 for priority
-// 1 while priority 0 has effectors; the last fifth of max_iterations kept for priority 0 alone
-// where the rest ends with it not met); the backward-reaching pass goes out from the root
-// through every branch. POSITION
-// and POSE effectors (the first effector on a joint gives that branch's orientation; a POSE's
-// rotation with rotation_weight 0 is not sought); AIM, DIRECTION and FREE_AXIS: IK_ERR_BAD_ARG.
-// Joints not on the way to an effector only go into their limits; the others (a floating root's
-// too) move like any joint of a chain. Blend as ik_skeleton_solve(). Converged when every effector is
-// within the tolerances; stalled, max iterations and unreachable as ik_skeleton_ccd_solve() (the
-// error: the weighted sum of each effector's distance plus its angle times the skeleton's size).
-// info (may be NULL): the iterations and the largest errors; out_effectors (may be NULL): each
-// effector's errors and whether it was met, by the forward kinematics of the returned q. Errors
-// as ik_skeleton_ccd_solve() (IK_ERR_BAD_OPTS for bad FABRIK options); q untouched on error. One
+// FABRIK on a skeleton (docs/fabrik.md, "Skeletons"), several effectors with sub-bases (Aristidou
+// and Lasenby 2011): the joints on the way to the effectors split into branches at the sub-bases
+// (joints with several such children) and at the effectors' joints; each branch is a chain solved
+// by ik_fabrik_solve()'s passes and joint steps (limits, ball limits, frozen joints alike). Each
+// iteration's forward-reaching pass goes from the branches' ends to the root: a branch's end goes
+// to the weighted centroid of where its effectors and the branches hanging from it put it, its
+// rotation fitted to them (weight: position_weight, times 1/100 for priority 1 while priority 0 has
+// effectors; the last fifth of max_iterations kept for priority 0 alone where the rest ends with it
+// not met); the backward-reaching pass goes out from the root through every branch. POSITION and
+// POSE effectors (the first effector on a joint gives that branch's orientation; a POSE's rotation
+// with rotation_weight 0 is not sought); AIM, DIRECTION and FREE_AXIS: IK_ERR_BAD_ARG. Joints not
+// on the way to an effector only go into their limits; the others (a floating root's too) move like
+// any joint of a chain. Blend as ik_skeleton_solve(). Converged when every effector is within the
+// tolerances; stalled, max iterations and unreachable as ik_skeleton_ccd_solve() (the error: the
+// weighted sum of each effector's distance plus its angle times the skeleton's size). info (may be
+// NULL): the iterations and the largest errors; out_effectors (may be NULL): each effector's errors
+// and whether it was met, by the forward kinematics of the returned q. Errors as
+// ik_skeleton_ccd_solve() (IK_ERR_BAD_OPTS for bad FABRIK options); q untouched on error. One
 // branch with one effector (a chain, parents NULL, the effector on the last joint) is solved by
 // ik_fabrik_solve()'s own loop: the same answer, to the bit. Cost per iteration: the branches'
 // chain passes, O(joints). No allocation.
