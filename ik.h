@@ -2218,11 +2218,12 @@ static bool ik__ball_limit_valid(const ik_ball_limit *l)
 {
     const ik_real *h = l->twist_half;
     const ik__bits tol = ik__abs_bits(IK__UNIT_TOL); // (tests on the bits: NaN fails them)
-    ik_mat3 g = ik_mat3_mul(ik_mat3_transpose(l->axes), l->axes);
+    const ik_real(*a)[3] = l->axes.m;
     int r, c;
-    for (r = 0; r < 3; r++)
-        for (c = 0; c < 3; c++)
-            if (ik__abs_bits(g.m[r][c] - (r == c ? 1 : 0)) > tol)
+    for (r = 0; r < 3; r++) // (A^T A = I: the columns' dot products, each pair once)
+        for (c = r; c < 3; c++)
+            if (ik__abs_bits(a[0][r] * a[0][c] + a[1][r] * a[1][c] + a[2][r] * a[2][c] -
+                             (r == c ? 1 : 0)) > tol)
                 return false;
     return ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
            ik__abs_bits(l->cone[1]) <= ik__abs_bits(1) && l->cone[0] >= 0 && l->cone[1] >= 0 &&
@@ -3820,6 +3821,9 @@ typedef struct ik__jac_work {
     bool a1_unshifted; // proj's factor of A1 was made with no shift (the step's own: reused)
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
+    // chord steps (docs/skeletons.md, "Chord steps"): the last step's factors, kept
+    const ik_real *chord_factor; // the factor the last normal equations were solved with
+    bool chord_ready;            // the last full step can be applied again (ik__chord_ready())
     ik_chain tree_chain;
 } ik__jac_work;
 
@@ -4673,7 +4677,8 @@ static bool ik__ldlt_given(const ik_real *b, const ik_real *given, int n, ik_rea
 // need_l ask for the SVD (docs/jacobian.md, "Joint limits").
 static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n, int rows,
                              ik_real tr, const ik_real *e, int m, ik_real scale, bool need_l,
-                             const ik_real *given, ik_real *l, ik_real *ld, ik_real *y)
+                             const ik_real *given, ik_real *l, ik_real *ld, ik_real *y,
+                             const ik_real **used)
 {
     const ik_real rcond2 = o->rcond * o->rcond, least = IK_EPSILON * IK_R(1e4);
     // the conditioning: s_h^2 > cut tr(B), cut relaxed by (6 / rows)^2 beyond 6 rows (s_h^2 /
@@ -4696,6 +4701,7 @@ static bool ik__normal_solve(const ik_jacobian_opts *o, const ik_real *b, int n,
         !(damped && 1 / ik__ldlt_inverse_trace(ld, n, rows) > cut * (tr + (ik_real)rows * lambda2)))
         return false;
     ik__ldlt_solve(damped ? ld : l, n, y);
+    *used = damped ? ld : l;
     return true;
 }
 
@@ -4818,14 +4824,17 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
             ? w->proj + w->rows * w->rows
             : NULL;
     ik_real *a = w->normal, *y = w->rv, tr = 0;
+    const ik_real *used;
     int r, c;
     ik__normal_weighted(w, plain, a);
     for (r = 0; r < m; r++) {
         tr += a[r * m + r];
         y[r] = e[r];
     }
-    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, a1, l, w->damped, y))
+    if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, a1, l, w->damped, y, &used))
         return false;
+    if (w->full_rows == 0) // (priority 0's step: the chord takes proj's factor of A1)
+        w->chord_factor = used;
     ik__rows_tmul(w, y, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
     for (r = 0; r < m && w->has_y; r++)
@@ -4842,6 +4851,7 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
     // (padded to the fast paths' 3 or 6 rows by the identity)
     const int n = !IK__FAST || na > 6 ? na : (na <= 3 ? 3 : 6);
     ik_real *b = w->normal, *x = w->rv, tr = 0;
+    const ik_real *used; // (a chord step takes no tall step)
     int r, i, j;
     for (i = 0; i < na; i++) { // B's lower triangle and Jw^T e
         ik_real xi = 0;
@@ -4861,7 +4871,8 @@ static bool ik__jacobian_step_tall(const ik_jacobian_opts *o, ik__jac_work *w, i
         for (j = 0; j <= i; j++)
             b[i * n + j] = i == j ? 1 : 0;
     }
-    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, NULL, w->factor, w->damped, x))
+    if (!ik__normal_solve(o, b, n, na, tr, e, m, scale, with_rest, NULL, w->factor, w->damped, x,
+                          &used))
         return false;
     memcpy(w->dq, x, (size_t)na * sizeof(ik_real));
     return true;
@@ -5068,7 +5079,9 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     const int na = dof - w->pins - w->frozen; // active columns
     ik_real *l = w->factor;
     int c;
-    w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
+    w->has_y = false;      // (set with pins by the normal equations of J Jw^T and by the SVD)
+    if (w->full_rows == 0) // (set where the normal equations solve it: ik__chord_ready())
+        w->chord_factor = NULL;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
@@ -5349,27 +5362,44 @@ static void ik__ball_frames(ik__jac_work *w)
     }
 }
 
+// The step back from the frames: dq <- M^-1 z for each ball with a frame (its hi[c + 2] finite,
+// until ik__ball_frames() makes them again).
+static void ik__ball_frames_dq(ik__jac_work *w)
+{
+    const ik_chain *chain = w->chain;
+    int c, jt, k;
+    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
+            ik_mat3 fm;
+            ik_real z[3];
+            memcpy(&fm, w->frame + 6 * c, sizeof fm);
+            z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
+            for (k = 0; k < 3; k++)
+                w->dq[c + k] = fm.m[k][0] * z[0] + fm.m[k][1] * z[1] + fm.m[k][2] * z[2];
+        }
+        c += ik_joint_type_dof(j->type);
+    }
+}
+
 // Back from the frames: the step dq <- M^-1 z and J <- J M.
 static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
     int c, jt, i, k;
+    ik__ball_frames_dq(w);
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
             ik_mat3 fm[2];
             ik_real z[3];
             memcpy(fm, w->frame + 6 * c, sizeof fm);
-            z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
-            for (k = 0; k < 3; k++)
-                w->dq[c + k] = fm[0].m[k][0] * z[0] + fm[0].m[k][1] * z[1] + fm[0].m[k][2] * z[2];
             for (i = 0; i < w->m; i++) {
                 ik_real *jr = w->jac + i * w->dof + c;
                 z[0] = jr[0], z[1] = jr[1], z[2] = jr[2];
                 for (k = 0; k < 3; k++)
                     jr[k] = z[0] * fm[1].m[0][k] + z[1] * fm[1].m[1][k] + z[2] * fm[1].m[2][k];
             }
-            w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY; // (made again with the frames)
         }
         c += ik_joint_type_dof(j->type);
     }
@@ -5560,6 +5590,7 @@ static void ik__jacobian_start(ik__jac_work *w)
     for (c = 0; c < w->dof; c++)
         w->pinned[c] = w->forced[c] = 0;
     w->pins = w->released = w->kicks = 0;
+    w->chord_ready = false;
     w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
     w->at.best_err = 0;
     w->at.idle = 0;
@@ -5997,6 +6028,15 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
 
+// Whether the full step just taken can be applied again to a later error (a chord step): a
+// skeleton's task of more rows than a chain's, solved by the normal equations with no column
+// pinned, priority 0's A1 factored with no shift (docs/skeletons.md, "Chord steps").
+static bool ik__chord_ready(const ik__jac_work *w)
+{
+    return w->goals && w->m > IK__CHAIN_ROWS && w->pins == 0 && !w->policy.lm_damping &&
+           w->chord_factor && (w->first_rows == 0 || w->a1_unshifted);
+}
+
 // Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
 // or it moves no joint); the first try's pass gives the next Jacobian (not after an exact step).
 static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
@@ -6033,6 +6073,20 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
         ik__jacobian_accept(w, e1, new_err,
                             tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] +
                                                              e1[2] * e1[2]) <= w->o->tolerance));
+    w->chord_ready = tries == 0 && new_err <= w->at.err && !exact && ik__chord_ready(w);
+}
+
+// Takes a chord step where it at least halves the error (|e|^2 to a quarter); else the state
+// stays, and false: the next iteration is a full one.
+static bool ik__chord_line_search(ik__jac_work *w)
+{
+    ik_real new_err;
+    ik__jacobian_apply(w->chain, w->euler, w->tree.balls, w->q, w->dq, 1, w->trial);
+    new_err = ik__task_error(w, w->trial, NULL, w->e1);
+    if (!(new_err <= w->at.err / 4))
+        return false;
+    ik__jacobian_accept(w, w->e1, new_err, false);
+    return true;
 }
 
 // The answer into q_io (unmoved balls bit for bit), or IK_ERR_NUMERIC if a value is unbounded.
@@ -6061,6 +6115,45 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
     return IK_OK;
 }
 
+// The last full step's factors applied to the error e at a later state: dq = W J^T y, y from the
+// factors kept (J, W and the ball frames the last step's; no rest pull), docs/skeletons.md,
+// "Chord steps"; false if a value would move farther than max_joint_step.
+static bool ik__chord_step(ik__jac_work *w, const ik_real *e)
+{
+    const int m = w->m, m1 = w->first_rows, m2 = m - m1, dof = w->dof;
+    const ik_real *full = w->proj, *l1 = full + w->rows * w->rows;
+    ik_real *y = w->y, *u = w->s;
+    int r, k;
+    ik__rows_copy(y, e, m);
+    if (m1 == 0) {
+        ik__ldlt_solve(w->chord_factor, m, y);
+    } else {
+        ik__ldlt_solve(l1, m1, y); // y1 = A1^-1 e1
+        for (r = 0; r < m2; r++)   // e2 - C y1
+            for (k = 0; k < m1; k++)
+                y[m1 + r] -= full[(m1 + r) * m + k] * y[k];
+        ik__ldlt_solve(w->chord_factor, m2, y + m1); // y2
+        for (k = 0; k < m1; k++) {                   // y1 - A1^-1 C^T y2
+            u[k] = 0;
+            for (r = 0; r < m2; r++)
+                u[k] += full[(m1 + r) * m + k] * y[m1 + r];
+        }
+        ik__ldlt_solve(l1, m1, u);
+        for (k = 0; k < m1; k++)
+            y[k] -= u[k];
+    }
+    memset(w->dq, 0, (size_t)dof * sizeof *w->dq);
+    ik__goals_tmul_add(w, 0, m, y, w->dq);
+    for (k = 0; k < dof; k++)
+        w->dq[k] *= w->sw[k] * w->sw[k];
+    if (w->ball_limits)
+        ik__ball_frames_dq(w);
+    for (k = 0; k < dof; k++)
+        if (!(IK_FABS(w->dq[k]) <= w->o->max_joint_step))
+            return false;
+    return true;
+}
+
 // The one iteration loop of ik_jacobian_solve() and ik_arm_solve()'s attempts from w->q, their
 // differences in w->policy (docs/jacobian.md, "One iteration core"); false on a breakdown.
 static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
@@ -6081,6 +6174,11 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
             res->position_error = w->at.pos_err;
             res->rotation_error = w->at.rot_err;
             return true;
+        }
+        if (w->chord_ready) { // (the last step's factors again: no Jacobian)
+            ik__clamp_error(w, o->max_step, e);
+            w->chord_ready = ik__chord_step(w, e) && ik__chord_line_search(w);
+            continue;
         }
         if (w->jac_stale) // (the same error, and the Jacobian)
             w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
@@ -6401,15 +6499,12 @@ static void ik__goal_blend(const ik__jac_work *w, const ik_effector *e, ik__effe
             : ik_quat_rotate(*goal, g->axis);
 }
 
-// The orientation weight of a skeleton solve: the options', or the skeleton's size over its moving
-// joints.
-static ik_real ik__skeleton_ow(const ik_chain *chain, const ik_skeleton *skeleton,
-                               const ik_jacobian_opts *o)
+// The orientation weight of a skeleton solve: the options', or the skeleton's length scale over
+// its moving joints.
+static ik_real ik__skeleton_ow(const ik_chain *chain, ik_real scale, const ik_jacobian_opts *o)
 {
-    return o->orientation_weight > 0
-               ? o->orientation_weight
-               : ik__length_scale(ik__skeleton_size(chain, skeleton->parents)) /
-                     (ik_real)ik__movable_joints(chain);
+    return o->orientation_weight > 0 ? o->orientation_weight
+                                     : scale / (ik_real)ik__movable_joints(chain);
 }
 
 // An effector's goal at row: its target, or blended from its start pose (blend < 1).
@@ -6494,7 +6589,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->full_rows = 0;
     w->jac_stale = false;
     w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
-    w->ow = ik__skeleton_ow(w->chain, skeleton, o);
+    w->ow = ik__skeleton_ow(w->chain, w->scale, o);
     ik__jacobian_load(w, q_io);
     for (k = 0; k < count && effectors[k].blend == 1; k++)
         ;
@@ -6614,7 +6709,7 @@ static bool ik__skeleton_more(ik__jac_work *w, int m, int first_rows, int until,
     w->m = m, w->first_rows = first_rows, w->o = &left;
     ik__jacobian_start(w);
     ok = ik__iterate(w, &more);
-    w->m = all, w->first_rows = m1, w->o = o;
+    w->m = all, w->first_rows = m1, w->o = o, w->chord_ready = false;
     w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
     res->iterations += more.iterations;
     if (ik__progress_met(w))

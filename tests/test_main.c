@@ -635,6 +635,85 @@ static void test_priority_pinned(void)
     CHECK_NEAR(worst, 0, TOL(1e-9, 1e-4));
 }
 
+// A random tree for the chord test: a trunk of n - 4 joints (the first a ball, the others of any
+// type), and two branches of two balls, from its joints n - 7 and n - 6.
+static void chord_tree(test_rng *rng, int n, ik_joint *j, int *parents)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        const int kind = i == 0 || i >= n - 4 ? 0 : (int)(test_rng_next(rng) % 3);
+        ik_xform at = ik_xform_translation(test_rng_vec3(rng, -0.5, 0.5));
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(rng, -1, 1));
+        j[i] = kind == 0   ? ik_joint_ball(at)
+               : kind == 1 ? ik_joint_prismatic(at, axis)
+                           : ik_joint_revolute(at, axis);
+        parents[i] = i - 1;
+    }
+    parents[n - 4] = n - 7, parents[n - 2] = n - 6;
+}
+
+// A chord step (docs/skeletons.md, "Chord steps") at the full step's own state and error is that
+// step (PINV: no damping; no rest pose), on random trees with two priorities of more than 6 rows.
+static void test_chord_step(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 4711 };
+    double worst = 0;
+    int trial, k, c, checked = 0, framed = 0;
+    for (trial = 0; trial < 300; trial++) {
+        ik_joint j[12];
+        ik_ball_limit limits[12];
+        int parents[12], n = 8 + (int)(test_rng_next(&rng) % 5);
+        ik_real q[40], full[40], e[40];
+        ik_xform frames[12];
+        ik_effector eff[3];
+        ik_skeleton s;
+        ik__jac_work w;
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        chord_tree(&rng, n, j, parents);
+        for (k = n - 4; k < n && trial % 2; k++) { // (limited branch balls: on their cones)
+            CHECK(ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.3),
+                                     IK_R(0.4), IK_R(-0.5), IK_R(0.5), &limits[k]) == IK_OK);
+            j[k].limit = &limits[k];
+        }
+        s = ik_skeleton_make(j, parents, n);
+        for (c = 0; c < ik_skeleton_dof(&s); c++)
+            q[c] = (ik_real)test_rng_uniform(&rng, -0.5, 0.5);
+        ik_skeleton_fk(&s, q, frames);
+        for (k = 0; k < 3; k++) { // (the trunk's pose, priority 0; the branches' positions)
+            const int at = k == 0 ? n - 5 : (k == 1 ? n - 3 : n - 1);
+            eff[k] = ik_effector_make(
+                at, ik_xform_identity(), k == 0 ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION,
+                ik_vec3_add(frames[at].pos, test_rng_vec3(&rng, -0.05, 0.05)));
+            eff[k].target_rot = ik_quat_slerp(frames[at].rot, test_rng_quat(&rng), IK_R(0.05));
+            eff[k].priority = k > 0;
+        }
+        o.method = IK_JACOBIAN_PINV;
+        o.max_step = o.max_joint_step = IK_R(1e6); // (no step scaled down)
+        CHECK(ik__skeleton_setup(&w, &s, eff, 3, &o, q, scratch, sizeof scratch, NULL, NULL) ==
+              IK_OK);
+        ik__clamp_error(&w, o.max_step, w.e);
+        for (k = 0; k < w.m; k++)
+            e[k] = w.e[k];
+        CHECK(ik__active_set_step(&w, w.e));
+        if (!ik__chord_ready(&w)) // (a pinned column, or a factor the chord does not take)
+            continue;
+        for (c = 0; c < w.dof; c++) // (limited balls on their boundary: the step in frames)
+            framed += c + 2 < w.dof && w.lo[c] == -IK_INFINITY && w.hi[c + 2] < IK_INFINITY;
+        for (c = 0; c < w.dof; c++)
+            full[c] = w.dq[c];
+        CHECK(ik__chord_step(&w, e));
+        for (c = 0; c < w.dof; c++)
+            worst = fmax(worst, fabs((double)(w.dq[c] - full[c])) / (1 + fabs((double)full[c])));
+        checked++;
+    }
+    printf("  chord steps at the full step's state: %d of 300 trees (%d ball frames), worst "
+           "difference %.3g\n",
+           checked, framed, worst);
+    CHECK(checked >= TOL(150, 60) && framed >= 40); // (float: more steps by the SVD)
+    CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
+}
+
 static void test_ball_bounds(void)
 {
     test_rng rng = { 5150 };
@@ -687,6 +766,7 @@ static void test_main_internals(void)
 {
     RUN(test_ball_bounds);
     RUN(test_priority_pinned);
+    RUN(test_chord_step);
     RUN(test_atan01);
     RUN(test_angle_near);
 #ifndef IK_NO_FAST_PATHS // (the joint tables' turns and planar pass: fast paths)
