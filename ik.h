@@ -3755,6 +3755,8 @@ typedef struct ik__policy {
     int probe_it;       // the iteration (-1: none) at which a run still far is abandoned:
     ik_real probe_cost; // position error plus lw times rotation error above this
     ik_real lw;         // metres per radian in that cost
+    bool save_steps;    // costly full steps (a skeleton's task of more rows than a chain's): chord
+                        // steps (ik__chord_ready())
 } ik__policy;
 
 // One effector of a skeleton solve as the iterations use it: its rows, frame and blended goal.
@@ -5550,7 +5552,9 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 }
 
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
-static const ik__policy ik__jacobian_policy = { false, false, false, 20, false, 3, -1, 0, 0 };
+static const ik__policy ik__jacobian_policy = {
+    false, false, false, 20, false, 3, -1, 0, 0, false
+};
 
 // w in scratch (base) for a valid problem: arrays, constants, q_io, ik_jacobian_solve()'s policies.
 static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_target *target,
@@ -6029,12 +6033,12 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
 
 // Whether the full step just taken can be applied again to a later error (a chord step): a
-// skeleton's task of more rows than a chain's, solved by the normal equations with no column
-// pinned, priority 0's A1 factored with no shift (docs/skeletons.md, "Chord steps").
+// skeleton's task of more rows than a chain's, solved by the normal equations, priority 0's A1
+// factored with no shift (docs/skeletons.md, "Chord steps").
 static bool ik__chord_ready(const ik__jac_work *w)
 {
-    return w->goals && w->m > IK__CHAIN_ROWS && w->pins == 0 && !w->policy.lm_damping &&
-           w->chord_factor && (w->first_rows == 0 || w->a1_unshifted);
+    return w->policy.save_steps && !w->policy.lm_damping && w->chord_factor &&
+           (w->first_rows == 0 || w->a1_unshifted);
 }
 
 // Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
@@ -6042,6 +6046,7 @@ static bool ik__chord_ready(const ik__jac_work *w)
 static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
 {
     const bool pinv = w->o->method == IK_JACOBIAN_PINV;
+    const ik_real err = w->at.err;
     ik_real step = 1, new_err = 0, *e1 = w->e1;
     int tries, c;
     for (tries = 0; tries < w->policy.halvings; tries++, step /= 2) {
@@ -6073,7 +6078,7 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
         ik__jacobian_accept(w, e1, new_err,
                             tries == 0 && (!exact || IK_SQRT(e1[0] * e1[0] + e1[1] * e1[1] +
                                                              e1[2] * e1[2]) <= w->o->tolerance));
-    w->chord_ready = tries == 0 && new_err <= w->at.err && !exact && ik__chord_ready(w);
+    w->chord_ready = tries == 0 && !exact && new_err <= err / 16 && ik__chord_ready(w);
 }
 
 // Takes a chord step where it at least halves the error (|e|^2 to a quarter); else the state
@@ -6116,7 +6121,7 @@ static ik_result ik__jacobian_store(ik__jac_work *w, ik_real *q_io)
 }
 
 // The last full step's factors applied to the error e at a later state: dq = W J^T y, y from the
-// factors kept (J, W and the ball frames the last step's; no rest pull), docs/skeletons.md,
+// factors kept (J, W, the pins and the ball frames the last step's; no rest pull), docs/skeletons.md,
 // "Chord steps"; false if a value would move farther than max_joint_step.
 static bool ik__chord_step(ik__jac_work *w, const ik_real *e)
 {
@@ -6144,8 +6149,8 @@ static bool ik__chord_step(ik__jac_work *w, const ik_real *e)
     }
     memset(w->dq, 0, (size_t)dof * sizeof *w->dq);
     ik__goals_tmul_add(w, 0, m, y, w->dq);
-    for (k = 0; k < dof; k++)
-        w->dq[k] *= w->sw[k] * w->sw[k];
+    for (k = 0; k < dof; k++) // (pinned columns stay on their limits)
+        w->dq[k] *= w->pinned[k] != 0 ? 0 : w->sw[k] * w->sw[k];
     if (w->ball_limits)
         ik__ball_frames_dq(w);
     for (k = 0; k < dof; k++)
@@ -6175,10 +6180,11 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
             res->rotation_error = w->at.rot_err;
             return true;
         }
-        if (w->chord_ready) { // (the last step's factors again: no Jacobian)
+        if (w->chord_ready) { // (the last step's factors again: no Jacobian; else a full step)
             ik__clamp_error(w, o->max_step, e);
             w->chord_ready = ik__chord_step(w, e) && ik__chord_line_search(w);
-            continue;
+            if (w->chord_ready)
+                continue;
         }
         if (w->jac_stale) // (the same error, and the Jacobian)
             w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
@@ -6616,6 +6622,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->jac_bound = IK_INFINITY;
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
     w->policy = ik__jacobian_policy;
+    w->policy.save_steps = rows > IK__CHAIN_ROWS;
     w->turn = NULL;
 }
 
@@ -10818,7 +10825,7 @@ static ik_real *ik__arm_setup(ik__jac_work *w, const ik_chain *chain, const ik_t
     }
     // the arm's policies: LM damping, no pins carried, 10 halvings however small the step, no
     // nudges, the probe
-    ik__policy arm = { true, true, false, 10, true, 0, -1, o->probe_error * w->scale, 0 };
+    ik__policy arm = { true, true, false, 10, true, 0, -1, o->probe_error * w->scale, 0, false };
     arm.planar = w->table.planar && !target->use_rotation && w->within_reach;
     arm.lw = o->jacobian.orientation_weight > 0 ? w->scale / (ik_real)ik__movable_joints(chain)
                                                 : w->ow; // metres per radian in the cost
