@@ -4302,14 +4302,20 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
         const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
         ik_real *li = l + i * n, *lh = l + h * n, d = a[i * n + i] + shift,
                 dh = a[h * n + h] + shift;
-        for (j = 0; j < i; j++) {
-            const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j], sh = a[h * n + j];
-            for (k = 0; k < j; k++)
+        for (j = 0; j < i; j += 2) { // (i is even: columns j and j + 1 together, k < j shared)
+            const ik_real *lj = l + j * n, *lj1 = lj + n;
+            ik_real s = a[i * n + j], sh = a[h * n + j], s1 = a[i * n + j + 1],
+                    sh1 = a[h * n + j + 1];
+            for (k = 0; k < j; k++) {
                 s -= li[k] * lj[k], sh -= lh[k] * lj[k];
-            li[j] = s, lh[j] = sh;
+                s1 -= li[k] * lj1[k], sh1 -= lh[k] * lj1[k];
+            }
+            s1 -= s * lj1[j], sh1 -= sh * lj1[j]; // (k = j for column j + 1)
+            li[j] = s, lh[j] = sh, li[j + 1] = s1, lh[j + 1] = sh1;
             d -= (s * s) * lj[j];
             dh -= (sh * sh) * lj[j];
+            d -= (s1 * s1) * lj1[j + 1];
+            dh -= (sh1 * sh1) * lj1[j + 1];
         }
         if (!(d > 0))
             return false;
@@ -4734,26 +4740,28 @@ static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p,
 {
     const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
     const ik_real *y1 = ns > 1 ? y + dof : y, *y2 = ns > 2 ? y1 + dof : y1;
-    ik_real b[9] = { 0 };
+    ik_real b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0, b8 = 0, b[9];
     int i, j;
-    for (i = 0; i < p && diagonal; i++) {
-        b[0] += x[i] * y[i], b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i];
-        b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
+    for (i = 0; i < p && diagonal; i++) { // (the sums in registers: b[] is for the stores)
+        b0 += x[i] * y[i], b3 += x1[i] * y[i], b4 += x1[i] * y1[i];
+        b6 += x2[i] * y[i], b7 += x2[i] * y1[i], b8 += x2[i] * y2[i];
     }
     for (i = 0; i < p && !diagonal; i++) {
-        b[0] += x[i] * y[i], b[1] += x[i] * y1[i], b[2] += x[i] * y2[i];
-        b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i], b[5] += x1[i] * y2[i];
-        b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
+        b0 += x[i] * y[i], b1 += x[i] * y1[i], b2 += x[i] * y2[i];
+        b3 += x1[i] * y[i], b4 += x1[i] * y1[i], b5 += x1[i] * y2[i];
+        b6 += x2[i] * y[i], b7 += x2[i] * y1[i], b8 += x2[i] * y2[i];
     }
     if (diagonal)
-        b[1] = b[3], b[2] = b[6], b[5] = b[7];
+        b1 = b3, b2 = b6, b5 = b7;
     if (nr == 3 && ns == 3) {
-        a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
-        a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
-        a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
-        a[2 * n + 2] = at[2 * n + 2] = b[8];
+        a[0] = at[0] = b0, a[1] = at[n] = b1, a[2] = at[2 * n] = b2;
+        a[n] = at[1] = b3, a[n + 1] = at[n + 1] = b4, a[n + 2] = at[2 * n + 1] = b5;
+        a[2 * n] = at[2] = b6, a[2 * n + 1] = at[n + 2] = b7;
+        a[2 * n + 2] = at[2 * n + 2] = b8;
         return;
     }
+    b[0] = b0, b[1] = b1, b[2] = b2, b[3] = b3, b[4] = b4, b[5] = b5, b[6] = b6, b[7] = b7;
+    b[8] = b8;
     for (i = 0; i < nr; i++)
         for (j = 0; j < ns; j++)
             a[i * n + j] = at[j * n + i] = b[i * 3 + j];
