@@ -4369,7 +4369,15 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 static void ik__ldlt_forward(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i + 1 < n; i += 2) { // (rows i and i + 1 together: their k < i shared)
+        const ik_real *li = l + i * n, *li1 = li + n;
+        ik_real s = x[i], s1 = x[i + 1];
+        for (k = 0; k < i; k++)
+            s -= li[k] * x[k], s1 -= li1[k] * x[k];
+        x[i] = s;
+        x[i + 1] = s1 - li1[i] * s;
+    }
+    for (; i < n; i++) {
         ik_real s = x[i];
         IK__UNROLL
         for (k = 0; k < i; k++)
@@ -4439,7 +4447,17 @@ IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int r
     int i, j, k;
     for (k = 0; k < rows && k < n; k++) {
         ik_real norm2 = 1;
-        for (j = 0; j < k; j++) {
+        for (j = 0; j + 1 < k; j += 2) { // (M_kj and M_k,j+1 together: their i > j + 1 shared)
+            const ik_real *mj = l + j * n, *mj1 = mj + n;
+            ik_real t = l[k * n + j] + l[k * n + j + 1] * mj[j + 1], t1 = l[k * n + j + 1];
+            for (i = j + 2; i < k; i++)
+                t += l[k * n + i] * mj[i], t1 += l[k * n + i] * mj1[i];
+            l[j * n + k] = -t;
+            l[(j + 1) * n + k] = -t1;
+            norm2 += t * t;
+            norm2 += t1 * t1;
+        }
+        for (; j < k; j++) {
             ik_real t = l[k * n + j];
             IK__UNROLL
             for (i = j + 1; i < k; i++)
@@ -5797,31 +5815,42 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
         x[i] += w->jw[i] * wx[i];
 }
 
+// The 2 x 2 block of ik__priority_normal() at rows r, r1 and columns c, c1 (r1 and c1 the next, or
+// r and c again past the matrix; c <= r) from A22 (stride lda), Z and D^-1 Z (m1 x m2): the entries
+// in the lower triangle, each summed over k in order, and mirrored.
+static void ik__schur_block(const ik_real *a22, int lda, const ik_real *z, const ik_real *zd,
+                            int m1, int m2, int r, int c, ik_real *a)
+{
+    const int r1 = r + 1 < m2 ? r + 1 : r, c1 = c + 1 < m2 ? c + 1 : c;
+    ik_real x0 = a22[r * lda + c], x1 = a22[r * lda + c1], x2 = a22[r1 * lda + c],
+            x3 = a22[r1 * lda + c1];
+    int k;
+    for (k = 0; k < m1; k++, z += m2, zd += m2) {
+        const ik_real dr = zd[r], dr1 = zd[r1], zc = z[c], zc1 = z[c1];
+        x0 -= dr * zc, x1 -= dr * zc1, x2 -= dr1 * zc, x3 -= dr1 * zc1;
+    }
+    a[r * m2 + c] = a[c * m2 + r] = x0;
+    if (c1 <= r) // (else above the diagonal)
+        a[r * m2 + c1] = a[c1 * m2 + r] = x1;
+    a[r1 * m2 + c] = a[c * m2 + r1] = x2;
+    a[r1 * m2 + c1] = a[c1 * m2 + r1] = x3;
+}
+
 // The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T = A22 - Z^T D^-1 Z,
-// from A's block and Z (ik__priority_projector(); wa as it had them).
+// from A's block and Z (ik__priority_projector(); wa as it had them), in blocks of 2 x 2.
 static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
     const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
-    ik_real *zt = w->factor,
-            *zdt = w->damped; // (Z^T and (D^-1 Z)^T: free until the step's factors)
+    ik_real *zd = w->damped; // (D^-1 Z: free until the step's factors)
     int r, s, k;
     (void)wa;
-    for (k = 0; k < m1; k++) // Z's columns as rows
-        for (r = 0; r < m2; r++) {
-            zt[r * m1 + k] = z[k * m2 + r];
-            zdt[r * m1 + k] = z[k * m2 + r] * l1[k * m1 + k];
-        }
-    for (r = 0; r < m2; r++)
-        for (s = 0; s <= r; s += 2) { // (2 at a time, the second repeating the first past r)
-            const int s1 = s + 1 <= r ? s + 1 : s;
-            const ik_real *zdr = zdt + r * m1, *zs = zt + s * m1, *zs1 = zt + s1 * m1;
-            ik_real x = full[(m1 + r) * m + m1 + s], x1 = full[(m1 + r) * m + m1 + s1];
-            for (k = 0; k < m1; k++)
-                x -= zdr[k] * zs[k], x1 -= zdr[k] * zs1[k];
-            a[r * m2 + s] = a[s * m2 + r] = x;
-            a[r * m2 + s1] = a[s1 * m2 + r] = x1;
-        }
+    for (k = 0; k < m1; k++)
+        for (r = 0; r < m2; r++)
+            zd[k * m2 + r] = z[k * m2 + r] * l1[k * m1 + k];
+    for (r = 0; r < m2; r += 2)
+        for (s = 0; s <= r; s += 2)
+            ik__schur_block(full + m1 * m + m1, m, z, zd, m1, m2, r, s, a);
 }
 
 // Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial (D^T = L^-T D^-1 Z in w->normal,
