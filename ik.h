@@ -5034,23 +5034,26 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
                           bool euler)
 {
     int c, jt, t;
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type);
-        ik_real sw = w->sw[c], rest[3];
-        for (t = 0; t < nd; t++)
-            rest[t] = o->rest[c + t];
-        if (euler && j->type == IK_JOINT_BALL) {
-            ik_vec3 ypr = ik__expmap_to_ypr(rest);
-            rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
-        }
-        for (t = 0; t < nd; t++)
-            w->trial[c + t] = sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c + t]) / sw;
-        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY)
-            ik__ball_frame_in(w->frame + 6 * c, w->trial + c);
-        for (t = 0; t < nd; t++, c++)
-            w->trial[c] = w->pinned[c] != 0 ? 0 : w->trial[c];
+    for (c = 0; c < w->dof; c++) { // (every weight 1: no division)
+        const ik_real pull = o->rest_gain * (o->rest[c] - w->q[c]), sw = w->sw[c];
+        w->trial[c] = w->unit_weights ? pull : (sw == 0 ? 0 : pull / sw);
     }
+    for (c = 0, jt = 0; jt < chain->joint_count;
+         c += ik_joint_type_dof(chain->joints[jt].type), jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type != IK_JOINT_BALL)
+            continue;
+        if (euler) { // (the rest's yaw, pitch, roll)
+            ik_vec3 ypr = ik__expmap_to_ypr(o->rest + c);
+            const ik_real rest[3] = { ypr.x, ypr.y, ypr.z }, sw = w->sw[c];
+            for (t = 0; t < 3; t++)
+                w->trial[c + t] = sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c + t]) / sw;
+        }
+        if (j->limit && w->hi[c + 2] < IK_INFINITY)
+            ik__ball_frame_in(w->frame + 6 * c, w->trial + c);
+    }
+    for (c = 0; c < w->dof && w->pins > 0; c++)
+        w->trial[c] = w->pinned[c] != 0 ? 0 : w->trial[c];
 }
 
 // Adds the rest pull projected on the step's null space, no longer than the task's step.
@@ -5752,9 +5755,9 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
     ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
     int c, r, k;
-    for (c = 0; c < dof; c++)
+    for (c = 0; c < dof && !ik__unweighted(w); c++) // (W = I: none)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full); // (W = I: none)
+    ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full);
     for (r = 0; r < m1; r++) {
         tr += full[r * m + r];
         for (k = 0; k < m1; k++)
@@ -5812,7 +5815,7 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
     memset(wx, 0, (size_t)dof * sizeof *wx);
     ik__priority_sub(w, u, 1, wx); // -J1^T u
     for (i = 0; i < dof; i++)
-        x[i] += w->jw[i] * wx[i];
+        x[i] += ik__unweighted(w) ? wx[i] : w->jw[i] * wx[i];
 }
 
 // The 2 x 2 block of ik__priority_normal() at rows r, r1 and columns c, c1 (r1 and c1 the next, or
@@ -5894,7 +5897,7 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
     w->m = m, w->full_rows = 0;
     for (c = 0; c < dof; c++)
-        dq1[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
+        dq1[c] = w->pins > 0 && w->pinned[c] != 0 ? 0 : w->dq[c];
     ik__goals_mul(w, m1, m, NULL, dq1, e2);
     for (r = 0; r < m2; r++) // e2 - J2 dq1
         e2[r] = e[m1 + r] - e2[r];
@@ -5905,13 +5908,13 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
         ik__priority_rows(w);
     ik__jacobian_step(w->chain, &second, w, m2, dof, e2, w->scale, w->euler);
     w->jac = jac, w->m = m, w->by_goals = true;
-    for (c = 0; c < dof; c++) { // (W as the projector has it; the forced moves put back below)
-        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+    for (c = 0; c < dof && !ik__unweighted(w); c++) { // (W as the projector has it; the forced
+        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // moves put back below)
         w->dq[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
     }
     ik__priority_null(w, w->dq);
     for (c = 0; c < dof; c++)
-        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
+        w->dq[c] = w->pins > 0 && w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
     w->has_y = false;
 }
 
