@@ -4750,21 +4750,21 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
 }
 
 // A block of ik__skeleton_normal(), nr x ns (at most 3 x 3): rows x, x + dof, .. (weighted) times
-// rows y, .. over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s
+// rows y, .. over the columns from .. p - 1 (those before: a row block's 0s) into a (stride n) and its transpose into at, by ik__normal_block_n()'s
 // sums (a short block's missing rows repeat its last, their sums unused); diagonal (at = a): the
 // lower half, mirrored.
-static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p, bool diagonal,
-                             int nr, int ns, ik_real *a, ik_real *at, int n)
+static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int from, int p,
+                             bool diagonal, int nr, int ns, ik_real *a, ik_real *at, int n)
 {
     const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
     const ik_real *y1 = ns > 1 ? y + dof : y, *y2 = ns > 2 ? y1 + dof : y1;
     ik_real b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0, b8 = 0, b[9];
     int i, j;
-    for (i = 0; i < p && diagonal; i++) { // (the sums in registers: b[] is for the stores)
+    for (i = from; i < p && diagonal; i++) { // (the sums in registers: b[] is for the stores)
         b0 += x[i] * y[i], b3 += x1[i] * y[i], b4 += x1[i] * y1[i];
         b6 += x2[i] * y[i], b7 += x2[i] * y1[i], b8 += x2[i] * y2[i];
     }
-    for (i = 0; i < p && !diagonal; i++) {
+    for (i = from; i < p && !diagonal; i++) {
         b0 += x[i] * y[i], b1 += x[i] * y1[i], b2 += x[i] * y2[i];
         b3 += x1[i] * y[i], b4 += x1[i] * y1[i], b5 += x1[i] * y2[i];
         b6 += x2[i] * y[i], b7 += x2[i] * y1[i], b8 += x2[i] * y2[i];
@@ -4785,32 +4785,68 @@ static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p,
             a[i * n + j] = at[j * n + i] = b[i * 3 + j];
 }
 
+// The leading columns of p where rows x, x + dof, .. (nr of them) are all exactly 0.
+static int ik__zero_lead(const ik_real *x, int dof, int nr, int p)
+{
+    const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
+    int i;
+    for (i = 0; i < p && x[i] == 0 && x1[i] == 0 && x2[i] == 0; i++)
+        ;
+    return i;
+}
+
+// How many leading entries two effectors' ascending column lists share: their common ancestors'
+// (a prefix, "Cost"), by bisection.
+static int ik__common_prefix(const int *ck, int nk, const int *cl, int nl)
+{
+    int lo = 0, hi = nk < nl ? nk : nl;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (ck[mid] == cl[mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
 // rows), each pair of effectors' rows summed over the columns both use only: their common
-// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"); blocks of
-// 3 rows as ik__normal_matrix()'s, an effector's last block shorter (the same sums).
+// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"), from the
+// first where neither block of 3 rows is all 0s (a floating root's translations in rotation rows:
+// products of 0 add nothing to a sum begun at 0); blocks of 3 rows as ik__normal_matrix()'s, an
+// effector's last block shorter (the same sums).
 static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                                 const ik_real *wa, ik_real *a)
 {
     const int n = hi - lo, dof = w->dof;
     const ik_real *weighted = wa ? w->packed_w : w->packed;
+    ik_real *lead = w->v; // (each block's ik__zero_lead() at its first row; v is free here)
     int k, l, p, rc, sc;
     ik__skeleton_pack(w, jac, lo, hi, wa);
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int end = g->row + g->pos_rows + g->rot_rows;
+        for (rc = g->row; rc < end && g->row >= lo && g->row < hi; rc += 3)
+            lead[rc] = (ik_real)ik__zero_lead(w->packed + rc * dof, dof,
+                                              end - rc < 3 ? end - rc : 3, g->col_count);
+    }
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
             const ik__effector_goal *gk = &w->goals[k], *gl = &w->goals[l];
-            const int *ck = w->goal_cols + gk->cols_at, *cl = w->goal_cols + gl->cols_at;
             const int rk = gk->row + gk->pos_rows + gk->rot_rows;
             const int rl = gl->row + gl->pos_rows + gl->rot_rows;
             if (gk->row < lo || gk->row >= hi || gl->row < lo || gl->row > gk->row)
                 continue;
-            for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
-                ;
+            p = ik__common_prefix(w->goal_cols + gk->cols_at, gk->col_count,
+                                  w->goal_cols + gl->cols_at, gl->col_count);
             for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the last shorter)
-                for (sc = gl->row; sc < rl && sc <= rc; sc += 3)
-                    ik__packed_block(weighted + rc * dof, w->packed + sc * dof, dof, p, rc == sc,
-                                     rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
+                for (sc = gl->row; sc < rl && sc <= rc; sc += 3) {
+                    const int from = (int)(lead[rc] > lead[sc] ? lead[rc] : lead[sc]);
+                    ik__packed_block(weighted + rc * dof, w->packed + sc * dof, dof, from, p,
+                                     rc == sc, rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
                                      a + (rc - lo) * n + sc - lo, a + (sc - lo) * n + rc - lo, n);
+                }
         }
 }
 
