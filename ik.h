@@ -3818,6 +3818,8 @@ typedef struct ik__jac_work {
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
     bool a1_unshifted; // proj's factor of A1 was made with no shift (the step's own: reused)
+    bool normal_kept;  // proj's A is for this Jacobian (an active set's passes), its W in jw
+    bool normal_unit;  // ... or W = I (ik__unweighted())
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     ik_chain tree_chain;
@@ -5782,6 +5784,27 @@ static void ik__forward_columns(const ik_real *lr, ik_real *x, int r, int n, int
     x[r * n] = s0, x[r * n + c1] = s1, x[r * n + c2] = s2;
 }
 
+// A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit) brought
+// to W now, the weights into jw: A += (w_c now - w_c before) j_c j_c^T for each column whose
+// weight changed, a pin made or freed (docs/skeletons.md, "Cost").
+static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
+{
+    const int dof = w->dof, m = w->m;
+    int c, r, s;
+    for (c = 0; c < dof; c++) {
+        const ik_real now = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+        const ik_real delta = now - (w->normal_unit ? 1 : w->jw[c]);
+        w->jw[c] = now;
+        for (r = 0; r < m && delta != 0; r++) {
+            const ik_real jr = w->jac[r * dof + c] * delta;
+            for (s = 0; s <= r && jr != 0; s++)
+                a[r * m + s] += jr * w->jac[s * dof + c];
+            for (s = 0; s < r && jr != 0; s++)
+                a[s * m + r] = a[r * m + s];
+        }
+    }
+}
+
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
 // factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
@@ -5791,9 +5814,14 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
     ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
     int c, r, k;
-    for (c = 0; c < dof && !ik__unweighted(w); c++) // (W = I: none)
+    const bool kept = IK__FAST && w->normal_kept; // (the active set's next pass: the same Jacobian)
+    if (kept)
+        ik__normal_reweigh(w, full);
+    for (c = 0; c < dof && !kept && !ik__unweighted(w); c++) // (W = I: none)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full);
+    if (!kept)
+        ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full);
+    w->normal_kept = true, w->normal_unit = ik__unweighted(w);
     for (r = 0; r < m1; r++) {
         tr += full[r * m + r];
         for (k = 0; k < m1; k++)
@@ -5971,6 +5999,7 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     if (w->ball_limits)
         ik__ball_frames(w);
     ik__pins_carry(w, w->dof);
+    w->normal_kept = false; // (made in the first pass, then changed by the pins)
     for (pass = 0; pass <= 2 * w->dof && ok; pass++) {
         if (!w->policy.lm_damping)
             ik__task_step(w->o, w, e);
@@ -5984,6 +6013,7 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     }
     if (w->ball_limits)
         ik__ball_frames_undo(w);
+    w->normal_kept = false;
     return ok;
 }
 
@@ -6066,6 +6096,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     od.damping = IK_SQRT(e2) < IK_R(0.1) * w->scale ? IK_SQRT(e2) : IK_R(0.1) * w->scale;
     if (w->ball_limits) // (the active set's pins on balls are in their frames)
         ik__ball_frames(w);
+    w->normal_kept = false; // (J W J^T made again)
     ik__task_step(&od, w, e);
     if (w->ball_limits)
         ik__ball_frames_undo(w);
