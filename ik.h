@@ -3820,6 +3820,7 @@ typedef struct ik__jac_work {
     bool a1_unshifted; // proj's factor of A1 was made with no shift (the step's own: reused)
     bool normal_kept;  // proj's A is for this Jacobian (an active set's passes), its W in jw
     bool normal_unit;  // ... or W = I (ik__unweighted())
+    bool y_in_rv;      // the step was by the normal equations, dq = W J^T y: y in rv
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     ik_chain tree_chain;
@@ -4896,6 +4897,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         w->y[r] = y[r];
     for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
+    w->y_in_rv = true;
     return true;
 }
 
@@ -5136,6 +5138,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     ik_real *l = w->factor;
     int c;
     w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
+    w->y_in_rv = false;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
@@ -5945,6 +5948,18 @@ static void ik__priority_rows(ik__jac_work *w)
     ik__priority_sub(w, dt, m2, w->jac);
 }
 
+// out = B x for B's n rows of k values (stride ldb).
+static void ik__block_mul(const ik_real *b, int ldb, int n, int k, const ik_real *x, ik_real *out)
+{
+    int r, i;
+    for (r = 0; r < n; r++) {
+        ik_real s = 0;
+        for (i = 0; i < k; i++)
+            s += b[r * ldb + i] * x[i];
+        out[r] = s;
+    }
+}
+
 // Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
 // 1's rows J2 N1 for the error left, e2 - J2 dq1, that step projected by N1, the sum. J2 N1 is
 // applied through the goals' rows and D where the normal equations serve (the speed path).
@@ -5962,7 +5977,10 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     w->m = m, w->full_rows = 0;
     for (c = 0; c < dof; c++)
         dq1[c] = w->pins > 0 && w->pinned[c] != 0 ? 0 : w->dq[c];
-    ik__goals_mul(w, m1, m, NULL, dq1, e2);
+    if (IK__FAST && w->y_in_rv) // J2 dq1 = J2 W J1^T y1 = C y1 (A's block)
+        ik__block_mul(w->proj + m1 * m, m, m2, m1, w->rv, e2);
+    else
+        ik__goals_mul(w, m1, m, NULL, dq1, e2);
     for (r = 0; r < m2; r++) // e2 - J2 dq1
         e2[r] = e[m1 + r] - e2[r];
     second.rcond = o->rcond > 64 * IK_EPSILON ? o->rcond : 64 * IK_EPSILON; // (J2 N1's rank:
