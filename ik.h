@@ -4443,32 +4443,62 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int ro
     return tr;
 }
 
-// ik__ldlt_inverse_trace_n() for any n, M_kj kept in l's upper triangle (at l[j n + k]).
+// M_kj = -(L_kj + sum_{j < i < k} L_ki M_ij) of M = L^-1 into l[j n + k] (the M_ij there already);
+// returns -M_kj.
+static ik_real ik__inverse_entry(ik_real *l, int n, int k, int j)
+{
+    ik_real t = l[k * n + j];
+    int i;
+    IK__UNROLL
+    for (i = j + 1; i < k; i++)
+        t += l[k * n + i] * l[j * n + i];
+    l[j * n + k] = -t;
+    return t;
+}
+
+// ik__inverse_entry() for rows k, k + 1 and columns j, j + 1 < k together, each sum over i in order
+// (row k + 1's last term, i = k, once row k's are made); their squares added to norm2[0], norm2[1].
+static void ik__inverse_block(ik_real *l, int n, int k, int j, ik_real *norm2)
+{
+    const ik_real *lk = l + k * n, *lk1 = lk + n, *mj = l + j * n, *mj1 = mj + n;
+    ik_real t = lk[j] + lk[j + 1] * mj[j + 1], t1 = lk[j + 1];
+    ik_real u = lk1[j] + lk1[j + 1] * mj[j + 1], u1 = lk1[j + 1];
+    int i;
+    for (i = j + 2; i < k; i++) {
+        t += lk[i] * mj[i], t1 += lk[i] * mj1[i];
+        u += lk1[i] * mj[i], u1 += lk1[i] * mj1[i];
+    }
+    u += lk1[k] * -t, u1 += lk1[k] * -t1;
+    l[j * n + k] = -t, l[(j + 1) * n + k] = -t1;
+    l[j * n + k + 1] = -u, l[(j + 1) * n + k + 1] = -u1;
+    norm2[0] += t * t;
+    norm2[0] += t1 * t1;
+    norm2[1] += u * u;
+    norm2[1] += u1 * u1;
+}
+
+// ik__ldlt_inverse_trace_n() for any n, M_kj kept in l's upper triangle (at l[j n + k]), two rows
+// and two columns at a time.
 IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int rows)
 {
-    ik_real tr = 0;
-    int i, j, k;
-    for (k = 0; k < rows && k < n; k++) {
-        ik_real norm2 = 1;
-        for (j = 0; j + 1 < k; j += 2) { // (M_kj and M_k,j+1 together: their i > j + 1 shared)
-            const ik_real *mj = l + j * n, *mj1 = mj + n;
-            ik_real t = l[k * n + j] + l[k * n + j + 1] * mj[j + 1], t1 = l[k * n + j + 1];
-            for (i = j + 2; i < k; i++)
-                t += l[k * n + i] * mj[i], t1 += l[k * n + i] * mj1[i];
-            l[j * n + k] = -t;
-            l[(j + 1) * n + k] = -t1;
-            norm2 += t * t;
-            norm2 += t1 * t1;
+    const int last = rows < n ? rows : n;
+    ik_real tr = 0, norm2[2], t;
+    int j, k;
+    for (k = 0; k < last; k += 2) {
+        const bool pair = k + 1 < last; // (else row k alone)
+        norm2[0] = norm2[1] = 1;
+        for (j = 0; j + 1 < k && pair; j += 2)
+            ik__inverse_block(l, n, k, j, norm2);
+        for (; j < k; j++) { // (row k's last column, or all of a row alone)
+            t = ik__inverse_entry(l, n, k, j);
+            norm2[0] += t * t;
+            t = pair ? ik__inverse_entry(l, n, k + 1, j) : 0;
+            norm2[1] += t * t;
         }
-        for (; j < k; j++) {
-            ik_real t = l[k * n + j];
-            IK__UNROLL
-            for (i = j + 1; i < k; i++)
-                t += l[k * n + i] * l[j * n + i];
-            l[j * n + k] = -t;
-            norm2 += t * t;
-        }
-        tr += norm2 * l[k * n + k];
+        t = pair ? ik__inverse_entry(l, n, k + 1, k) : 0;
+        norm2[1] += t * t;
+        tr += norm2[0] * l[k * n + k];
+        tr += pair ? norm2[1] * l[(k + 1) * n + k + 1] : 0;
     }
     return tr;
 }
