@@ -3821,6 +3821,9 @@ typedef struct ik__jac_work {
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
     int full_rows;     // > 0: proj holds J W J^T of this many rows for this step (made already)
     bool a1_unshifted; // proj's factor of A1 was made with no shift (the step's own: reused)
+    bool normal_kept;  // proj's A is for this Jacobian (an active set's passes), its W in jw
+    bool normal_unit;  // ... or W = I (ik__unweighted())
+    bool y_in_rv;      // the step was by the normal equations, dq = W J^T y: y in rv
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     // chord steps (docs/skeletons.md, "Chord steps"): the last step's factors, kept
@@ -4308,14 +4311,20 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
         const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
         ik_real *li = l + i * n, *lh = l + h * n, d = a[i * n + i] + shift,
                 dh = a[h * n + h] + shift;
-        for (j = 0; j < i; j++) {
-            const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j], sh = a[h * n + j];
-            for (k = 0; k < j; k++)
+        for (j = 0; j < i; j += 2) { // (i is even: columns j and j + 1 together, k < j shared)
+            const ik_real *lj = l + j * n, *lj1 = lj + n;
+            ik_real s = a[i * n + j], sh = a[h * n + j], s1 = a[i * n + j + 1],
+                    sh1 = a[h * n + j + 1];
+            for (k = 0; k < j; k++) {
                 s -= li[k] * lj[k], sh -= lh[k] * lj[k];
-            li[j] = s, lh[j] = sh;
+                s1 -= li[k] * lj1[k], sh1 -= lh[k] * lj1[k];
+            }
+            s1 -= s * lj1[j], sh1 -= sh * lj1[j]; // (k = j for column j + 1)
+            li[j] = s, lh[j] = sh, li[j + 1] = s1, lh[j + 1] = sh1;
             d -= (s * s) * lj[j];
             dh -= (sh * sh) * lj[j];
+            d -= (s1 * s1) * lj1[j + 1];
+            dh -= (sh1 * sh1) * lj1[j + 1];
         }
         if (!(d > 0))
             return false;
@@ -4369,7 +4378,15 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 static void ik__ldlt_forward(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i + 1 < n; i += 2) { // (rows i and i + 1 together: their k < i shared)
+        const ik_real *li = l + i * n, *li1 = li + n;
+        ik_real s = x[i], s1 = x[i + 1];
+        for (k = 0; k < i; k++)
+            s -= li[k] * x[k], s1 -= li1[k] * x[k];
+        x[i] = s;
+        x[i + 1] = s1 - li1[i] * s;
+    }
+    for (; i < n; i++) {
         ik_real s = x[i];
         IK__UNROLL
         for (k = 0; k < i; k++)
@@ -4432,22 +4449,62 @@ IK__SIZED ik_real ik__ldlt_inverse_trace_n(const ik_real *l, const int n, int ro
     return tr;
 }
 
-// ik__ldlt_inverse_trace_n() for any n, M_kj kept in l's upper triangle (at l[j n + k]).
+// M_kj = -(L_kj + sum_{j < i < k} L_ki M_ij) of M = L^-1 into l[j n + k] (the M_ij there already);
+// returns -M_kj.
+static ik_real ik__inverse_entry(ik_real *l, int n, int k, int j)
+{
+    ik_real t = l[k * n + j];
+    int i;
+    IK__UNROLL
+    for (i = j + 1; i < k; i++)
+        t += l[k * n + i] * l[j * n + i];
+    l[j * n + k] = -t;
+    return t;
+}
+
+// ik__inverse_entry() for rows k, k + 1 and columns j, j + 1 < k together, each sum over i in order
+// (row k + 1's last term, i = k, once row k's are made); their squares added to norm2[0], norm2[1].
+static void ik__inverse_block(ik_real *l, int n, int k, int j, ik_real *norm2)
+{
+    const ik_real *lk = l + k * n, *lk1 = lk + n, *mj = l + j * n, *mj1 = mj + n;
+    ik_real t = lk[j] + lk[j + 1] * mj[j + 1], t1 = lk[j + 1];
+    ik_real u = lk1[j] + lk1[j + 1] * mj[j + 1], u1 = lk1[j + 1];
+    int i;
+    for (i = j + 2; i < k; i++) {
+        t += lk[i] * mj[i], t1 += lk[i] * mj1[i];
+        u += lk1[i] * mj[i], u1 += lk1[i] * mj1[i];
+    }
+    u += lk1[k] * -t, u1 += lk1[k] * -t1;
+    l[j * n + k] = -t, l[(j + 1) * n + k] = -t1;
+    l[j * n + k + 1] = -u, l[(j + 1) * n + k + 1] = -u1;
+    norm2[0] += t * t;
+    norm2[0] += t1 * t1;
+    norm2[1] += u * u;
+    norm2[1] += u1 * u1;
+}
+
+// ik__ldlt_inverse_trace_n() for any n, M_kj kept in l's upper triangle (at l[j n + k]), two rows
+// and two columns at a time.
 IK__NOINLINE static ik_real ik__ldlt_inverse_trace_rows(ik_real *l, int n, int rows)
 {
-    ik_real tr = 0;
-    int i, j, k;
-    for (k = 0; k < rows && k < n; k++) {
-        ik_real norm2 = 1;
-        for (j = 0; j < k; j++) {
-            ik_real t = l[k * n + j];
-            IK__UNROLL
-            for (i = j + 1; i < k; i++)
-                t += l[k * n + i] * l[j * n + i];
-            l[j * n + k] = -t;
-            norm2 += t * t;
+    const int last = rows < n ? rows : n;
+    ik_real tr = 0, norm2[2], t;
+    int j, k;
+    for (k = 0; k < last; k += 2) {
+        const bool pair = k + 1 < last; // (else row k alone)
+        norm2[0] = norm2[1] = 1;
+        for (j = 0; j + 1 < k && pair; j += 2)
+            ik__inverse_block(l, n, k, j, norm2);
+        for (; j < k; j++) { // (row k's last column, or all of a row alone)
+            t = ik__inverse_entry(l, n, k, j);
+            norm2[0] += t * t;
+            t = pair ? ik__inverse_entry(l, n, k + 1, j) : 0;
+            norm2[1] += t * t;
         }
-        tr += norm2 * l[k * n + k];
+        t = pair ? ik__inverse_entry(l, n, k + 1, k) : 0;
+        norm2[1] += t * t;
+        tr += norm2[0] * l[k * n + k];
+        tr += pair ? norm2[1] * l[(k + 1) * n + k + 1] : 0;
     }
     return tr;
 }
@@ -4734,65 +4791,103 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
 }
 
 // A block of ik__skeleton_normal(), nr x ns (at most 3 x 3): rows x, x + dof, .. (weighted) times
-// rows y, .. over p columns into a (stride n) and its transpose into at, by ik__normal_block_n()'s
+// rows y, .. over the columns from .. p - 1 (those before: a row block's 0s) into a (stride n) and its transpose into at, by ik__normal_block_n()'s
 // sums (a short block's missing rows repeat its last, their sums unused); diagonal (at = a): the
 // lower half, mirrored.
-static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int p, bool diagonal,
-                             int nr, int ns, ik_real *a, ik_real *at, int n)
+static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int from, int p,
+                             bool diagonal, int nr, int ns, ik_real *a, ik_real *at, int n)
 {
     const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
     const ik_real *y1 = ns > 1 ? y + dof : y, *y2 = ns > 2 ? y1 + dof : y1;
-    ik_real b[9] = { 0 };
+    ik_real b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, b5 = 0, b6 = 0, b7 = 0, b8 = 0, b[9];
     int i, j;
-    for (i = 0; i < p && diagonal; i++) {
-        b[0] += x[i] * y[i], b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i];
-        b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
+    for (i = from; i < p && diagonal; i++) { // (the sums in registers: b[] is for the stores)
+        b0 += x[i] * y[i], b3 += x1[i] * y[i], b4 += x1[i] * y1[i];
+        b6 += x2[i] * y[i], b7 += x2[i] * y1[i], b8 += x2[i] * y2[i];
     }
-    for (i = 0; i < p && !diagonal; i++) {
-        b[0] += x[i] * y[i], b[1] += x[i] * y1[i], b[2] += x[i] * y2[i];
-        b[3] += x1[i] * y[i], b[4] += x1[i] * y1[i], b[5] += x1[i] * y2[i];
-        b[6] += x2[i] * y[i], b[7] += x2[i] * y1[i], b[8] += x2[i] * y2[i];
+    for (i = from; i < p && !diagonal; i++) {
+        b0 += x[i] * y[i], b1 += x[i] * y1[i], b2 += x[i] * y2[i];
+        b3 += x1[i] * y[i], b4 += x1[i] * y1[i], b5 += x1[i] * y2[i];
+        b6 += x2[i] * y[i], b7 += x2[i] * y1[i], b8 += x2[i] * y2[i];
     }
     if (diagonal)
-        b[1] = b[3], b[2] = b[6], b[5] = b[7];
+        b1 = b3, b2 = b6, b5 = b7;
     if (nr == 3 && ns == 3) {
-        a[0] = at[0] = b[0], a[1] = at[n] = b[1], a[2] = at[2 * n] = b[2];
-        a[n] = at[1] = b[3], a[n + 1] = at[n + 1] = b[4], a[n + 2] = at[2 * n + 1] = b[5];
-        a[2 * n] = at[2] = b[6], a[2 * n + 1] = at[n + 2] = b[7];
-        a[2 * n + 2] = at[2 * n + 2] = b[8];
+        a[0] = at[0] = b0, a[1] = at[n] = b1, a[2] = at[2 * n] = b2;
+        a[n] = at[1] = b3, a[n + 1] = at[n + 1] = b4, a[n + 2] = at[2 * n + 1] = b5;
+        a[2 * n] = at[2] = b6, a[2 * n + 1] = at[n + 2] = b7;
+        a[2 * n + 2] = at[2 * n + 2] = b8;
         return;
     }
+    b[0] = b0, b[1] = b1, b[2] = b2, b[3] = b3, b[4] = b4, b[5] = b5, b[6] = b6, b[7] = b7;
+    b[8] = b8;
     for (i = 0; i < nr; i++)
         for (j = 0; j < ns; j++)
             a[i * n + j] = at[j * n + i] = b[i * 3 + j];
 }
 
+// The leading columns of p where rows x, x + dof, .. (nr of them) are all exactly 0.
+static int ik__zero_lead(const ik_real *x, int dof, int nr, int p)
+{
+    const ik_real *x1 = nr > 1 ? x + dof : x, *x2 = nr > 2 ? x1 + dof : x1;
+    int i;
+    for (i = 0; i < p && x[i] == 0 && x1[i] == 0 && x2[i] == 0; i++)
+        ;
+    return i;
+}
+
+// How many leading entries two effectors' ascending column lists share: their common ancestors'
+// (a prefix, "Cost"), by bisection.
+static int ik__common_prefix(const int *ck, int nk, const int *cl, int nl)
+{
+    int lo = 0, hi = nk < nl ? nk : nl;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (ck[mid] == cl[mid])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 // A = J diag(wa) J^T (wa NULL: 1) for the rows lo .. hi - 1 of a skeleton's jac (whole effectors'
 // rows), each pair of effectors' rows summed over the columns both use only: their common
-// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"); blocks of
-// 3 rows as ik__normal_matrix()'s, an effector's last block shorter (the same sums).
+// ancestors', a common prefix of their ascending columns (docs/skeletons.md, "Cost"), from the
+// first where neither block of 3 rows is all 0s (a floating root's translations in rotation rows:
+// products of 0 add nothing to a sum begun at 0); blocks of 3 rows as ik__normal_matrix()'s, an
+// effector's last block shorter (the same sums).
 static void ik__skeleton_normal(const ik__jac_work *w, const ik_real *jac, int lo, int hi,
                                 const ik_real *wa, ik_real *a)
 {
     const int n = hi - lo, dof = w->dof;
     const ik_real *weighted = wa ? w->packed_w : w->packed;
+    ik_real *lead = w->v; // (each block's ik__zero_lead() at its first row; v is free here)
     int k, l, p, rc, sc;
     ik__skeleton_pack(w, jac, lo, hi, wa);
+    for (k = 0; k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int end = g->row + g->pos_rows + g->rot_rows;
+        for (rc = g->row; rc < end && g->row >= lo && g->row < hi; rc += 3)
+            lead[rc] = (ik_real)ik__zero_lead(w->packed + rc * dof, dof,
+                                              end - rc < 3 ? end - rc : 3, g->col_count);
+    }
     for (k = 0; k < w->goal_count; k++)
         for (l = 0; l < w->goal_count; l++) {
             const ik__effector_goal *gk = &w->goals[k], *gl = &w->goals[l];
-            const int *ck = w->goal_cols + gk->cols_at, *cl = w->goal_cols + gl->cols_at;
             const int rk = gk->row + gk->pos_rows + gk->rot_rows;
             const int rl = gl->row + gl->pos_rows + gl->rot_rows;
             if (gk->row < lo || gk->row >= hi || gl->row < lo || gl->row > gk->row)
                 continue;
-            for (p = 0; p < gk->col_count && p < gl->col_count && ck[p] == cl[p]; p++)
-                ;
+            p = ik__common_prefix(w->goal_cols + gk->cols_at, gk->col_count,
+                                  w->goal_cols + gl->cols_at, gl->col_count);
             for (rc = gk->row; rc < rk; rc += 3) // (blocks of 3 rows, the last shorter)
-                for (sc = gl->row; sc < rl && sc <= rc; sc += 3)
-                    ik__packed_block(weighted + rc * dof, w->packed + sc * dof, dof, p, rc == sc,
-                                     rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
+                for (sc = gl->row; sc < rl && sc <= rc; sc += 3) {
+                    const int from = (int)(lead[rc] > lead[sc] ? lead[rc] : lead[sc]);
+                    ik__packed_block(weighted + rc * dof, w->packed + sc * dof, dof, from, p,
+                                     rc == sc, rk - rc < 3 ? rk - rc : 3, rl - sc < 3 ? rl - sc : 3,
                                      a + (rc - lo) * n + sc - lo, a + (sc - lo) * n + rc - lo, n);
+                }
         }
 }
 
@@ -4843,6 +4938,7 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         w->y[r] = y[r];
     for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
+    w->y_in_rv = true;
     return true;
 }
 
@@ -5021,23 +5117,26 @@ static void ik__rest_pull(const ik_chain *chain, const ik_jacobian_opts *o, ik__
                           bool euler)
 {
     int c, jt, t;
-    for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
-        const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type);
-        ik_real sw = w->sw[c], rest[3];
-        for (t = 0; t < nd; t++)
-            rest[t] = o->rest[c + t];
-        if (euler && j->type == IK_JOINT_BALL) {
-            ik_vec3 ypr = ik__expmap_to_ypr(rest);
-            rest[0] = ypr.x, rest[1] = ypr.y, rest[2] = ypr.z;
-        }
-        for (t = 0; t < nd; t++)
-            w->trial[c + t] = sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c + t]) / sw;
-        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY)
-            ik__ball_frame_in(w->frame + 6 * c, w->trial + c);
-        for (t = 0; t < nd; t++, c++)
-            w->trial[c] = w->pinned[c] != 0 ? 0 : w->trial[c];
+    for (c = 0; c < w->dof; c++) { // (every weight 1: no division)
+        const ik_real pull = o->rest_gain * (o->rest[c] - w->q[c]), sw = w->sw[c];
+        w->trial[c] = w->unit_weights ? pull : (sw == 0 ? 0 : pull / sw);
     }
+    for (c = 0, jt = 0; jt < chain->joint_count;
+         c += ik_joint_type_dof(chain->joints[jt].type), jt++) {
+        const ik_joint *j = &chain->joints[jt];
+        if (j->type != IK_JOINT_BALL)
+            continue;
+        if (euler) { // (the rest's yaw, pitch, roll)
+            ik_vec3 ypr = ik__expmap_to_ypr(o->rest + c);
+            const ik_real rest[3] = { ypr.x, ypr.y, ypr.z }, sw = w->sw[c];
+            for (t = 0; t < 3; t++)
+                w->trial[c + t] = sw == 0 ? 0 : o->rest_gain * (rest[t] - w->q[c + t]) / sw;
+        }
+        if (j->limit && w->hi[c + 2] < IK_INFINITY)
+            ik__ball_frame_in(w->frame + 6 * c, w->trial + c);
+    }
+    for (c = 0; c < w->dof && w->pins > 0; c++)
+        w->trial[c] = w->pinned[c] != 0 ? 0 : w->trial[c];
 }
 
 // Adds the rest pull projected on the step's null space, no longer than the task's step.
@@ -5081,7 +5180,8 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     const int na = dof - w->pins - w->frozen; // active columns
     ik_real *l = w->factor;
     int c;
-    w->has_y = false;      // (set with pins by the normal equations of J Jw^T and by the SVD)
+    w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
+    w->y_in_rv = false;
     if (w->full_rows == 0) // (set where the normal equations solve it: ik__chord_ready())
         w->chord_factor = NULL;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
@@ -5752,6 +5852,27 @@ static void ik__forward_columns(const ik_real *lr, ik_real *x, int r, int n, int
     x[r * n] = s0, x[r * n + c1] = s1, x[r * n + c2] = s2;
 }
 
+// A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit) brought
+// to W now, the weights into jw: A += (w_c now - w_c before) j_c j_c^T for each column whose
+// weight changed, a pin made or freed (docs/skeletons.md, "Cost").
+static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
+{
+    const int dof = w->dof, m = w->m;
+    int c, r, s;
+    for (c = 0; c < dof; c++) {
+        const ik_real now = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+        const ik_real delta = now - (w->normal_unit ? 1 : w->jw[c]);
+        w->jw[c] = now;
+        for (r = 0; r < m && delta != 0; r++) {
+            const ik_real jr = w->jac[r * dof + c] * delta;
+            for (s = 0; s <= r && jr != 0; s++)
+                a[r * m + s] += jr * w->jac[s * dof + c];
+            for (s = 0; s < r && jr != 0; s++)
+                a[s * m + r] = a[r * m + s];
+        }
+    }
+}
+
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
 // factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
@@ -5761,9 +5882,14 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
     ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
     int c, r, k;
-    for (c = 0; c < dof; c++)
+    const bool kept = IK__FAST && w->normal_kept; // (the active set's next pass: the same Jacobian)
+    if (kept)
+        ik__normal_reweigh(w, full);
+    for (c = 0; c < dof && !kept && !ik__unweighted(w); c++) // (W = I: none)
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
-    ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full); // (W = I: none)
+    if (!kept)
+        ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full);
+    w->normal_kept = true, w->normal_unit = ik__unweighted(w);
     for (r = 0; r < m1; r++) {
         tr += full[r * m + r];
         for (k = 0; k < m1; k++)
@@ -5821,34 +5947,45 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
     memset(wx, 0, (size_t)dof * sizeof *wx);
     ik__priority_sub(w, u, 1, wx); // -J1^T u
     for (i = 0; i < dof; i++)
-        x[i] += w->jw[i] * wx[i];
+        x[i] += ik__unweighted(w) ? wx[i] : w->jw[i] * wx[i];
+}
+
+// The 2 x 2 block of ik__priority_normal() at rows r, r1 and columns c, c1 (r1 and c1 the next, or
+// r and c again past the matrix; c <= r) from A22 (stride lda), Z and D^-1 Z (m1 x m2): the entries
+// in the lower triangle, each summed over k in order, and mirrored.
+static void ik__schur_block(const ik_real *a22, int lda, const ik_real *z, const ik_real *zd,
+                            int m1, int m2, int r, int c, ik_real *a)
+{
+    const int r1 = r + 1 < m2 ? r + 1 : r, c1 = c + 1 < m2 ? c + 1 : c;
+    ik_real x0 = a22[r * lda + c], x1 = a22[r * lda + c1], x2 = a22[r1 * lda + c],
+            x3 = a22[r1 * lda + c1];
+    int k;
+    for (k = 0; k < m1; k++, z += m2, zd += m2) {
+        const ik_real dr = zd[r], dr1 = zd[r1], zc = z[c], zc1 = z[c1];
+        x0 -= dr * zc, x1 -= dr * zc1, x2 -= dr1 * zc, x3 -= dr1 * zc1;
+    }
+    a[r * m2 + c] = a[c * m2 + r] = x0;
+    if (c1 <= r) // (else above the diagonal)
+        a[r * m2 + c1] = a[c1 * m2 + r] = x1;
+    a[r1 * m2 + c] = a[c * m2 + r1] = x2;
+    a[r1 * m2 + c1] = a[c1 * m2 + r1] = x3;
 }
 
 // The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T = A22 - Z^T D^-1 Z,
-// from A's block and Z (ik__priority_projector(); wa as it had them).
+// from A's block and Z (ik__priority_projector(); wa as it had them), in blocks of 2 x 2.
 static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
     const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
-    ik_real *zt = w->factor,
-            *zdt = w->damped; // (Z^T and (D^-1 Z)^T: free until the step's factors)
+    ik_real *zd = w->damped; // (D^-1 Z: free until the step's factors)
     int r, s, k;
     (void)wa;
-    for (k = 0; k < m1; k++) // Z's columns as rows
-        for (r = 0; r < m2; r++) {
-            zt[r * m1 + k] = z[k * m2 + r];
-            zdt[r * m1 + k] = z[k * m2 + r] * l1[k * m1 + k];
-        }
-    for (r = 0; r < m2; r++)
-        for (s = 0; s <= r; s += 2) { // (2 at a time, the second repeating the first past r)
-            const int s1 = s + 1 <= r ? s + 1 : s;
-            const ik_real *zdr = zdt + r * m1, *zs = zt + s * m1, *zs1 = zt + s1 * m1;
-            ik_real x = full[(m1 + r) * m + m1 + s], x1 = full[(m1 + r) * m + m1 + s1];
-            for (k = 0; k < m1; k++)
-                x -= zdr[k] * zs[k], x1 -= zdr[k] * zs1[k];
-            a[r * m2 + s] = a[s * m2 + r] = x;
-            a[r * m2 + s1] = a[s1 * m2 + r] = x1;
-        }
+    for (k = 0; k < m1; k++)
+        for (r = 0; r < m2; r++)
+            zd[k * m2 + r] = z[k * m2 + r] * l1[k * m1 + k];
+    for (r = 0; r < m2; r += 2)
+        for (s = 0; s <= r; s += 2)
+            ik__schur_block(full + m1 * m + m1, m, z, zd, m1, m2, r, s, a);
 }
 
 // Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial (D^T = L^-T D^-1 Z in w->normal,
@@ -5876,6 +6013,18 @@ static void ik__priority_rows(ik__jac_work *w)
     ik__priority_sub(w, dt, m2, w->jac);
 }
 
+// out = B x for B's n rows of k values (stride ldb).
+static void ik__block_mul(const ik_real *b, int ldb, int n, int k, const ik_real *x, ik_real *out)
+{
+    int r, i;
+    for (r = 0; r < n; r++) {
+        ik_real s = 0;
+        for (i = 0; i < k; i++)
+            s += b[r * ldb + i] * x[i];
+        out[r] = s;
+    }
+}
+
 // Two priorities (docs/skeletons.md, "Priorities"): dq1 for priority 0's rows alone, then priority
 // 1's rows J2 N1 for the error left, e2 - J2 dq1, that step projected by N1, the sum. J2 N1 is
 // applied through the goals' rows and D where the normal equations serve (the speed path).
@@ -5892,8 +6041,11 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
     w->m = m, w->full_rows = 0;
     for (c = 0; c < dof; c++)
-        dq1[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
-    ik__goals_mul(w, m1, m, NULL, dq1, e2);
+        dq1[c] = w->pins > 0 && w->pinned[c] != 0 ? 0 : w->dq[c];
+    if (IK__FAST && w->y_in_rv) // J2 dq1 = J2 W J1^T y1 = C y1 (A's block)
+        ik__block_mul(w->proj + m1 * m, m, m2, m1, w->rv, e2);
+    else
+        ik__goals_mul(w, m1, m, NULL, dq1, e2);
     for (r = 0; r < m2; r++) // e2 - J2 dq1
         e2[r] = e[m1 + r] - e2[r];
     second.rcond = o->rcond > 64 * IK_EPSILON ? o->rcond : 64 * IK_EPSILON; // (J2 N1's rank:
@@ -5903,13 +6055,13 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
         ik__priority_rows(w);
     ik__jacobian_step(w->chain, &second, w, m2, dof, e2, w->scale, w->euler);
     w->jac = jac, w->m = m, w->by_goals = true;
-    for (c = 0; c < dof; c++) { // (W as the projector has it; the forced moves put back below)
-        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0);
+    for (c = 0; c < dof && !ik__unweighted(w); c++) { // (W as the projector has it; the forced
+        w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // moves put back below)
         w->dq[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
     }
     ik__priority_null(w, w->dq);
     for (c = 0; c < dof; c++)
-        w->dq[c] = w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
+        w->dq[c] = w->pins > 0 && w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
     w->has_y = false;
 }
 
@@ -5930,6 +6082,7 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     if (w->ball_limits)
         ik__ball_frames(w);
     ik__pins_carry(w, w->dof);
+    w->normal_kept = false; // (made in the first pass, then changed by the pins)
     for (pass = 0; pass <= 2 * w->dof && ok; pass++) {
         if (!w->policy.lm_damping)
             ik__task_step(w->o, w, e);
@@ -5943,6 +6096,7 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     }
     if (w->ball_limits)
         ik__ball_frames_undo(w);
+    w->normal_kept = false;
     return ok;
 }
 
@@ -6025,6 +6179,7 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
     od.damping = IK_SQRT(e2) < IK_R(0.1) * w->scale ? IK_SQRT(e2) : IK_R(0.1) * w->scale;
     if (w->ball_limits) // (the active set's pins on balls are in their frames)
         ik__ball_frames(w);
+    w->normal_kept = false; // (J W J^T made again)
     ik__task_step(&od, w, e);
     if (w->ball_limits)
         ik__ball_frames_undo(w);
