@@ -1761,24 +1761,27 @@ IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis)
     return 2 * IK_ATAN2(s, q.w);
 }
 
-// sin(a/2) / a, with its series where a is too small for the division (error < a^6/1e5).
-static ik_real ik__sinc_half(ik_real a)
+// sin(a/2) / a from sh = sin(a/2), with its series where a is too small for the division (error
+// < a^6/1e5).
+static ik_real ik__sinc_half(ik_real a, ik_real sh)
 {
     if (a < IK_R(1e-2))
         return IK_R(0.5) - a * a / 48 + a * a * a * a / 3840;
-    return IK_SIN(a / 2) / a;
+    return sh / a;
 }
 
 IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 {
-    ik_real a, s;
+    ik_real a, sh, ch, s;
     if (!ik_vec3_is_finite(v))
         return ik_quat_identity();
     if (!ik__vec3_bounded(v)) // |v| may overflow: reduce first (the same rotation, |v| <= pi)
         v = ik_expmap_reparameterize(v);
     a = ik_vec3_length(v);
-    s = ik__sinc_half(a);
-    return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
+    sh = IK_SIN(a / 2); // (side by side: compilers make them one sincos call)
+    ch = IK_COS(a / 2);
+    s = ik__sinc_half(a, sh);
+    return ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
 }
 
 // atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
@@ -1872,6 +1875,48 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
             j.m[r][c] = (r == c ? 1 : 0) + c1 * k[r][c] + c2 * k2;
         }
     return j;
+}
+
+// exp(v) as ik_quat_from_expmap(v) makes it (the same bits), and with jacobian (NULL: none)
+// ik_expmap_jacobian(v) to rounding: from the rotation's sin(a/2), cos(a/2) (sin a = 2 sin(a/2)
+// cos(a/2)) and [u]x^2 = u u^T - |u|^2 I, no matrix product (docs/conventions.md).
+static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
+{
+    ik_real a2, a, sh, ch, c1, c2, d;
+    ik_quat r;
+    if (!ik__vec3_bounded(v)) { // (and not finite: as the public functions make them)
+        if (jacobian)
+            *jacobian = ik_expmap_jacobian(v);
+        return ik_quat_from_expmap(v);
+    }
+    a2 = ik_vec3_length2(v);
+    a = IK_SQRT(a2);
+    sh = IK_SIN(a / 2); // (side by side: one sincos call)
+    ch = IK_COS(a / 2);
+    r = ik__quat_scale(ik_quat_make(v.x, v.y, v.z, 0), ik__sinc_half(a, sh));
+    r.w = ch;
+    if (!jacobian)
+        return r;
+    if (a < IK_R(1e-2)) { // (as ik_expmap_jacobian(): series, v not scaled)
+        c1 = IK_R(0.5) - a2 / 24 + a2 * a2 / 720;
+        c2 = IK_R(1) / 6 - a2 / 120 + a2 * a2 / 5040;
+        d = 1 - c2 * a2;
+    } else {
+        c1 = 2 * sh * sh / a;
+        c2 = 1 - 2 * sh * ch / a;
+        d = 1 - c2;
+        v = ik_vec3_scale(v, 1 / a);
+    }
+    jacobian->m[0][0] = d + c2 * v.x * v.x;
+    jacobian->m[1][1] = d + c2 * v.y * v.y;
+    jacobian->m[2][2] = d + c2 * v.z * v.z;
+    jacobian->m[0][1] = c2 * v.x * v.y - c1 * v.z;
+    jacobian->m[1][0] = c2 * v.x * v.y + c1 * v.z;
+    jacobian->m[0][2] = c2 * v.x * v.z + c1 * v.y;
+    jacobian->m[2][0] = c2 * v.x * v.z - c1 * v.y;
+    jacobian->m[1][2] = c2 * v.y * v.z - c1 * v.x;
+    jacobian->m[2][1] = c2 * v.y * v.z + c1 * v.x;
+    return r;
 }
 
 // The matrix of a unit quaternion (no normalization).
@@ -2796,7 +2841,8 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
                                           ik_real *keep)
 {
     ik_mat3 jl = ik_mat3_identity(), rm;
-    ik_quat rot = ik__ball_rotation(q, euler);
+    ik_quat rot = euler ? ik__ball_rotation(q, true)
+                        : ik__expmap_rotation(ik_vec3_make(q[0], q[1], q[2]), axes ? &jl : NULL);
     if (axes && euler) {
         ik_quat ya = ik__quat_axis(1, q[0]);
         ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
@@ -2804,8 +2850,6 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
         ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
         ik_mat3 columns = { { { 0, c1.x, c2.x }, { 1, c1.y, c2.y }, { 0, c1.z, c2.z } } };
         jl = columns;
-    } else if (axes) {
-        jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
     }
     if (keep && axes && !euler) { // (kept for the step's application: ik__ball_kept())
         memcpy(keep, q, 3 * sizeof *keep);
@@ -3896,15 +3940,44 @@ static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, in
     }
 }
 
+// ik__effector_column() for a map whose row r has its one nonzero d[r] at r (a position's or a
+// pose's rows; rows 3 or 6): the same products, without the map's indexing.
+static inline IK__ALWAYS_INLINE void ik__effector_column_diagonal(const ik_real *cols, int dof,
+                                                                  int c, ik_vec3 pe,
+                                                                  const ik_real *d, int rows,
+                                                                  ik_real *out)
+{
+    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
+    ik_vec3 v =
+        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
+    out[c] = d[0] * v.x;
+    out[dof + c] = d[1] * v.y;
+    out[2 * dof + c] = d[2] * v.z;
+    if (rows == 6) {
+        out[3 * dof + c] = d[3] * w.x;
+        out[4 * dof + c] = d[4] * w.y;
+        out[5 * dof + c] = d[5] * w.z;
+    }
+}
+
 // The rows (map: rows x 6 reals) times each column [v; w] of the frame at pe for the columns of
 // joint and its ancestors (list: those columns, count of them, out's other columns 0 already;
 // NULL: found by the parents, the other columns set to 0). out: rows x dof, may be cols
-// (docs/skeletons.md, "One kinematics pass").
+// (docs/skeletons.md, "One kinematics pass"). zero_off_diagonal: the map's other entries are 0.
 static void ik__effector_rows(const ik_chain *chain, const int *parents, int joint, const int *list,
                               int count, const ik_real *cols, int dof, ik_vec3 pe,
-                              const ik_real *map, int rows, ik_real *out)
+                              const ik_real *map, bool zero_off_diagonal, int rows, ik_real *out)
 {
     int i, c, r, next = joint, col = 0, one[6];
+    ik_real d[6];
+    bool diagonal = IK__FAST && list && zero_off_diagonal && (rows == 3 || rows == 6);
+    for (r = 0; r < rows && diagonal; r++) // (and no zero on it: each row's one nonzero at r)
+        d[r] = map[7 * r], diagonal = d[r] != 0;
+    if (diagonal) {
+        for (i = 0; i < count; i++)
+            ik__effector_column_diagonal(cols, dof, list[i], pe, d, rows, out);
+        return;
+    }
     for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
         int nonzero = 0;
         one[r] = -1;
@@ -4002,7 +4075,8 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
     }
     if (jac)
         ik__effector_rows(w->chain, w->tree.parents, g->joint, w->goal_cols + g->cols_at,
-                          g->col_count, w->cols, w->dof, pe, map, g->pos_rows + g->rot_rows, jac);
+                          g->col_count, w->cols, w->dof, pe, map, g->rot_rows != 2,
+                          g->pos_rows + g->rot_rows, jac);
     return err;
 }
 
@@ -5196,24 +5270,30 @@ typedef struct ik__ball_bounds {
     ik_vec3 normal[2];
     ik_real dist[2];
     int count;
-    ik_vec3 v;      // the state
-    ik_mat3 jexp_t; // ik_expmap_jacobian(v)^T, once a bound needs it (have_jexp)
+    ik_vec3 v;           // the state
+    const ik_real *kept; // ik__ball_kept()'s values at v, or NULL
+    ik_mat3 jexp;        // the map's Jacobian at v, once a bound needs it (have_jexp)
     bool have_jexp;
 } ik__ball_bounds;
 
 // Adds the bound G <= 0 if it is within band, from G and its gradient for a rotation w (limit
-// axes) applied before the joint's: dG = grad . w; jexp_t maps it to v's coordinates.
+// axes) applied before the joint's: dG = grad . w; jexp^T maps it to v's coordinates.
 static void ik__ball_bounds_add(ik__ball_bounds *b, const ik_ball_limit *limit, ik_vec3 grad,
                                 ik_real value, ik_real band)
 {
     ik_vec3 gw = ik_mat3_mul_vec3(limit->axes, grad), n;
     ik_real len = ik_vec3_length(gw);
+    const ik_mat3 *j = &b->jexp;
     if (!(len > 0) || !(-value < band * len))
         return; // (farther than band, in angle)
-    if (!b->have_jexp)
-        b->jexp_t = ik_mat3_transpose(ik_expmap_jacobian(b->v));
+    if (!b->have_jexp && b->kept)
+        memcpy(&b->jexp.m[0][0], b->kept + 7, 9 * sizeof *b->kept);
+    else if (!b->have_jexp)
+        ik__expmap_rotation(b->v, &b->jexp);
     b->have_jexp = true;
-    n = ik_mat3_mul_vec3(b->jexp_t, gw);
+    n = ik_vec3_make(j->m[0][0] * gw.x + j->m[1][0] * gw.y + j->m[2][0] * gw.z,
+                     j->m[0][1] * gw.x + j->m[1][1] * gw.y + j->m[2][1] * gw.z,
+                     j->m[0][2] * gw.x + j->m[1][2] * gw.y + j->m[2][2] * gw.z);
     len = ik_vec3_length(n);
     if (!(len > 0))
         return;
@@ -5273,12 +5353,9 @@ static ik__ball_bounds ik__ball_bounds_kept(const ik_ball_limit *limit, const ik
     ik_vec3 l;
     b.v = ik_vec3_make(v[0], v[1], v[2]);
     b.count = 0;
-    b.have_jexp = kept != NULL;
-    if (kept) {
-        memcpy(&b.jexp_t.m[0][0], kept + 7, 9 * sizeof *kept);
-        b.jexp_t = ik_mat3_transpose(b.jexp_t);
-    }
-    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik_quat_from_expmap(b.v);
+    b.kept = kept;
+    b.have_jexp = false;
+    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b.v, NULL);
     l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
     q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
     if (q.w < 0)
@@ -5397,8 +5474,7 @@ static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_
         memcpy(&jexp.m[0][0], kept + 7, 9 * sizeof *kept);
         at = ik_quat_make(kept[3], kept[4], kept[5], kept[6]);
     } else {
-        jexp = ik_expmap_jacobian(v);
-        at = ik_quat_from_expmap(v);
+        at = ik__expmap_rotation(v, &jexp);
     }
     r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(jexp, d)), at);
     if (j->limit) // (projected; ik__ball_frames() made the step slide)
@@ -6260,8 +6336,8 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
         identity[7 * k] = 1;
     ik__jacobian(&chain, NULL, q, 6, dof, out_jacobian, false, 1, out_frames, NULL, &tree);
     pe = ik_xform_apply(out_frames[joint], offset.pos);
-    ik__effector_rows(&chain, skeleton->parents, joint, NULL, 0, out_jacobian, dof, pe, identity, 6,
-                      out_jacobian);
+    ik__effector_rows(&chain, skeleton->parents, joint, NULL, 0, out_jacobian, dof, pe, identity,
+                      true, 6, out_jacobian);
     return IK_OK;
 }
 
