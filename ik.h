@@ -5331,12 +5331,19 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
                                  ik_real band)
 {
     const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
-    ik_real tau;
+    const ik_real *h = limit->twist_half;
+    ik_real tau, near;
     ik_vec3 grad;
     if ((lo <= -IK_PI && hi >= IK_PI) || n2 < IK_R(0.0025))
         return; // (no twist limit, or a swing near a half turn: projection alone)
-    tau = 2 * IK_ATAN2(q.z, q.w);
     grad = ik_vec3_make((q.w * q.y + q.z * q.x) / n2, (q.z * q.y - q.w * q.x) / n2, 1);
+    // farther than band from both ends: sin((hi - tau) / 2), sin((tau - lo) / 2) (times |(z, w)|)
+    // above band |grad| / 2, so the angles too (docs/limits.md, "Sliding along the boundary")
+    near =
+        (band * ik_vec3_length(ik_mat3_mul_vec3(limit->axes, grad)) / 2 + IK_R(1e-3)) * IK_SQRT(n2);
+    if (IK__FAST && h[3] * q.w - h[2] * q.z >= near && h[0] * q.z - h[1] * q.w >= near)
+        return;
+    tau = 2 * IK_ATAN2(q.z, q.w);
     if (hi - tau <= tau - lo)
         ik__ball_bounds_add(b, limit, grad, tau - hi, band);
     else
@@ -5345,31 +5352,40 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
 
 // The bounds of a ball joint at exponential map v within band (radians) of its boundary (kept:
 // ik__ball_kept()'s rotation and Jacobian at v, or NULL).
-static ik__ball_bounds ik__ball_bounds_kept(const ik_ball_limit *limit, const ik_real *v,
-                                            ik_real band, const ik_real *kept)
+static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit, const ik_real *v,
+                                 ik_real band, const ik_real *kept)
 {
-    ik__ball_bounds b;
     ik_quat r, q;
     ik_vec3 l;
-    b.v = ik_vec3_make(v[0], v[1], v[2]);
-    b.count = 0;
-    b.kept = kept;
-    b.have_jexp = false;
-    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b.v, NULL);
+    b->v = ik_vec3_make(v[0], v[1], v[2]);
+    b->count = 0;
+    b->kept = kept;
+    b->have_jexp = false;
+    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b->v, NULL);
     l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
     q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
     if (q.w < 0)
         q = ik__quat_scale(q, -1);
-    ik__ball_cone_bound(&b, limit, q, band);
-    ik__ball_twist_bound(&b, limit, q, band);
-    return b;
+    ik__ball_cone_bound(b, limit, q, band);
+    ik__ball_twist_bound(b, limit, q, band);
 }
 
 // (none kept)
 static inline ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
                                                  ik_real band)
 {
-    return ik__ball_bounds_kept(limit, v, band, NULL);
+    ik__ball_bounds b;
+    ik__ball_bounds_kept(&b, limit, v, band, NULL);
+    return b;
+}
+
+// The row vector j[0..2] <- j m.
+static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
+{
+    const ik_real j0 = j[0], j1 = j[1], j2 = j[2];
+    j[0] = j0 * m->m[0][0] + j1 * m->m[1][0] + j2 * m->m[2][0];
+    j[1] = j0 * m->m[0][1] + j1 * m->m[1][1] + j2 * m->m[2][1];
+    j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
 // A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
@@ -5384,7 +5400,7 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
                                                                   ? ik_vec3_make(1, 0, 0)
                                                                   : ik_vec3_make(0, 1, 0)));
     ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
-    ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1)), jr[3];
+    ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
     ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
     int k, i;
     col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
@@ -5398,12 +5414,8 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
     memcpy(w->frame + 6 * c, fm, sizeof fm);
     w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    for (i = 0; i < w->m; i++) { // J <- J M^-1
-        ik_real *j = w->jac + i * w->dof + c;
-        jr[0] = j[0], jr[1] = j[1], jr[2] = j[2];
-        for (k = 0; k < 3; k++)
-            j[k] = jr[0] * fm[0].m[0][k] + jr[1] * fm[0].m[1][k] + jr[2] * fm[0].m[2][k];
-    }
+    for (i = 0; i < w->m; i++) // J <- J M^-1
+        ik__row3_mul(w->jac + i * w->dof + c, &fm[0]);
 }
 
 // Limited balls on (or within a step of) their boundary: columns turned into frames whose last
@@ -5415,8 +5427,9 @@ static void ik__ball_frames(ik__jac_work *w)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->sw[c] > 0) {
-            ik__ball_bounds b = ik__ball_bounds_kept(
-                j->limit, w->q + c, IK_R(0.1),
+            ik__ball_bounds b;
+            ik__ball_bounds_kept(
+                &b, j->limit, w->q + c, IK_R(0.1),
                 ik__ball_kept(w->goals ? w->tree.balls + IK__BALL_KEPT * jt : NULL, w->q + c));
             w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY;
             if (b.count > 0)
@@ -5440,12 +5453,8 @@ static void ik__ball_frames_undo(ik__jac_work *w)
             z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
             for (k = 0; k < 3; k++)
                 w->dq[c + k] = fm[0].m[k][0] * z[0] + fm[0].m[k][1] * z[1] + fm[0].m[k][2] * z[2];
-            for (i = 0; i < w->m; i++) {
-                ik_real *jr = w->jac + i * w->dof + c;
-                z[0] = jr[0], z[1] = jr[1], z[2] = jr[2];
-                for (k = 0; k < 3; k++)
-                    jr[k] = z[0] * fm[1].m[0][k] + z[1] * fm[1].m[1][k] + z[2] * fm[1].m[2][k];
-            }
+            for (i = 0; i < w->m; i++)
+                ik__row3_mul(w->jac + i * w->dof + c, &fm[1]);
             w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY; // (made again with the frames)
         }
         c += ik_joint_type_dof(j->type);
