@@ -1785,8 +1785,22 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 }
 
 // atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
+// Below 7 degrees (s < c / 8), atan(t) / t's series in t = s / c, to t^16 (error below t^18 / 19
+// < 3e-18): no arctangent (docs/jacobian.md).
 static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
 {
+    ik_real t2, p;
+    if (IK__FAST && c > 0 && s < c * IK_R(0.125)) {
+        t2 = (s / c) * (s / c);
+        p = IK_R(1.0) / 15 - t2 / 17;
+        p = IK_R(1.0) / 13 - t2 * p;
+        p = IK_R(1.0) / 11 - t2 * p;
+        p = IK_R(1.0) / 9 - t2 * p;
+        p = IK_R(1.0) / 7 - t2 * p;
+        p = IK_R(1.0) / 5 - t2 * p;
+        p = IK_R(1.0) / 3 - t2 * p;
+        return (1 - t2 * p) / c;
+    }
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
 
@@ -1917,6 +1931,21 @@ static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
     jacobian->m[1][2] = c2 * v.y * v.z - c1 * v.x;
     jacobian->m[2][1] = c2 * v.y * v.z + c1 * v.x;
     return r;
+}
+
+// exp(v) for a step's rotation: below |v| = 0.2, from the series of sin(h) / h and cos h in
+// h^2 = |v|^2 / 4 (to h^10: errors below h^12 / 12! < 3e-21), else ik_quat_from_expmap(v)
+// (docs/jacobian.md).
+static ik_quat ik__expmap_step(ik_vec3 v)
+{
+    const ik_real h2 = ik_vec3_length2(v) / 4;
+    ik_real s, c;
+    if (!IK__FAST || !(h2 < IK_R(0.01)))
+        return ik_quat_from_expmap(v);
+    s = 1 - h2 / 6 * (1 - h2 / 20 * (1 - h2 / 42 * (1 - h2 / 72 * (1 - h2 / 110)))); // sin(h) / h
+    c = 1 - h2 / 2 * (1 - h2 / 12 * (1 - h2 / 30 * (1 - h2 / 56 * (1 - h2 / 90))));
+    s /= 2; // (sin(h) / |v|)
+    return ik_quat_make(v.x * s, v.y * s, v.z * s, c);
 }
 
 // The matrix of a unit quaternion (no normalization).
@@ -5485,7 +5514,7 @@ static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_
     } else {
         at = ik__expmap_rotation(v, &jexp);
     }
-    r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(jexp, d)), at);
+    r = ik_quat_mul(ik__expmap_step(ik_mat3_mul_vec3(jexp, d)), at);
     if (j->limit) // (projected; ik__ball_frames() made the step slide)
         r = ik_ball_limit_project(j->limit, r);
     return ik__quat_log(ik__quat_unitize(r));
