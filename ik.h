@@ -1789,17 +1789,16 @@ IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 // < 3e-18): no arctangent (docs/jacobian.md).
 static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
 {
-    ik_real t2, p;
-    if (IK__FAST && c > 0 && s < c * IK_R(0.125)) {
-        t2 = (s / c) * (s / c);
-        p = IK_R(1.0) / 15 - t2 / 17;
-        p = IK_R(1.0) / 13 - t2 * p;
-        p = IK_R(1.0) / 11 - t2 * p;
-        p = IK_R(1.0) / 9 - t2 * p;
-        p = IK_R(1.0) / 7 - t2 * p;
-        p = IK_R(1.0) / 5 - t2 * p;
-        p = IK_R(1.0) / 3 - t2 * p;
-        return (1 - t2 * p) / c;
+    ik_real k, u, u2, u4, p;
+    if (IK__FAST && c > 0 && s < c * IK_R(0.125)) { // (Estrin's scheme: short chains)
+        k = 1 / c;
+        u = (s * k) * (s * k);
+        u2 = u * u;
+        u4 = u2 * u2;
+        p = (1 - u * (IK_R(1.0) / 3)) + u2 * (IK_R(1.0) / 5 - u * (IK_R(1.0) / 7));
+        p += u4 * ((IK_R(1.0) / 9 - u * (IK_R(1.0) / 11)) +
+                   u2 * (IK_R(1.0) / 13 - u * (IK_R(1.0) / 15)));
+        return (p + u4 * u4 * (IK_R(1.0) / 17)) * k;
     }
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
@@ -1896,7 +1895,7 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
 // cos(a/2)) and [u]x^2 = u u^T - |u|^2 I, no matrix product (docs/conventions.md).
 static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
 {
-    ik_real a2, a, sh, ch, c1, c2, d;
+    ik_real a2, a, sh, ch, s, c1, c2, d;
     ik_quat r;
     if (!ik__vec3_bounded(v)) { // (and not finite: as the public functions make them)
         if (jacobian)
@@ -1907,17 +1906,17 @@ static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
     a = IK_SQRT(a2);
     sh = IK_SIN(a / 2); // (side by side: one sincos call)
     ch = IK_COS(a / 2);
-    r = ik__quat_scale(ik_quat_make(v.x, v.y, v.z, 0), ik__sinc_half(a, sh));
-    r.w = ch;
+    s = ik__sinc_half(a, sh);
+    r = ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
     if (!jacobian)
         return r;
     if (a < IK_R(1e-2)) { // (as ik_expmap_jacobian(): series, v not scaled)
-        c1 = IK_R(0.5) - a2 / 24 + a2 * a2 / 720;
-        c2 = IK_R(1) / 6 - a2 / 120 + a2 * a2 / 5040;
+        c1 = IK_R(0.5) - a2 * (IK_R(1.0) / 24) + a2 * a2 * (IK_R(1.0) / 720);
+        c2 = IK_R(1.0) / 6 - a2 * (IK_R(1.0) / 120) + a2 * a2 * (IK_R(1.0) / 5040);
         d = 1 - c2 * a2;
-    } else {
-        c1 = 2 * sh * sh / a;
-        c2 = 1 - 2 * sh * ch / a;
+    } else { // (s = sin(a/2) / a)
+        c1 = 2 * sh * s;
+        c2 = 1 - 2 * ch * s;
         d = 1 - c2;
         v = ik_vec3_scale(v, 1 / a);
     }
@@ -1938,13 +1937,15 @@ static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
 // (docs/jacobian.md).
 static ik_quat ik__expmap_step(ik_vec3 v)
 {
-    const ik_real h2 = ik_vec3_length2(v) / 4;
+    const ik_real h2 = ik_vec3_length2(v) / 4, h4 = h2 * h2;
     ik_real s, c;
     if (!IK__FAST || !(h2 < IK_R(0.01)))
         return ik_quat_from_expmap(v);
-    s = 1 - h2 / 6 * (1 - h2 / 20 * (1 - h2 / 42 * (1 - h2 / 72 * (1 - h2 / 110)))); // sin(h) / h
-    c = 1 - h2 / 2 * (1 - h2 / 12 * (1 - h2 / 30 * (1 - h2 / 56 * (1 - h2 / 90))));
-    s /= 2; // (sin(h) / |v|)
+    s = (1 - h2 * (IK_R(1.0) / 6)) + h4 * (IK_R(1.0) / 120 - h2 * (IK_R(1.0) / 5040)) +
+        h4 * h4 * (IK_R(1.0) / 362880 - h2 * (IK_R(1.0) / 39916800)); // sin(h) / h
+    c = (1 - h2 * (IK_R(1.0) / 2)) + h4 * (IK_R(1.0) / 24 - h2 * (IK_R(1.0) / 720)) +
+        h4 * h4 * (IK_R(1.0) / 40320 - h2 * (IK_R(1.0) / 3628800));
+    s *= IK_R(0.5); // (sin(h) / |v|)
     return ik_quat_make(v.x * s, v.y * s, v.z * s, c);
 }
 
@@ -5341,13 +5342,13 @@ static void ik__ball_cone_bound(ik__ball_bounds *b, const ik_ball_limit *limit, 
     if ((ca >= 1 && cb >= 1) || ca < IK_R(1e-6) || cb < IK_R(1e-6) || c2 < IK_R(0.05))
         return; // (no cone, a flat one, or the bone near reversed: projection alone)
     g = 1 / (2 * c2 * (1 + c2));
-    dg = -(1 + 2 * c2) / (8 * c2 * c2 * c2 * (1 + c2) * (1 + c2)); // dg / db_z
     p1 = -bone.y * g;
     p2 = bone.x * g;
     f = IK_SQRT((p1 / ca) * (p1 / ca) + (p2 / cb) * (p2 / cb));
     if (!(f > IK_R(0.5)))
         return;
-    g1 = p1 / (ca * ca * f); // dG / dp
+    dg = -(1 + 2 * c2) / (8 * c2 * c2 * c2 * (1 + c2) * (1 + c2)); // dg / db_z
+    g1 = p1 / (ca * ca * f);                                       // dG / dp
     g2 = p2 / (cb * cb * f);
     ik__ball_bounds_add( // (dG = grad_b G . (w x b) = (b x grad_b G) . w)
         b, limit,
@@ -5361,11 +5362,12 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
 {
     const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
     const ik_real *h = limit->twist_half;
-    ik_real tau, near;
+    ik_real tau, near, k;
     ik_vec3 grad;
     if ((lo <= -IK_PI && hi >= IK_PI) || n2 < IK_R(0.0025))
         return; // (no twist limit, or a swing near a half turn: projection alone)
-    grad = ik_vec3_make((q.w * q.y + q.z * q.x) / n2, (q.z * q.y - q.w * q.x) / n2, 1);
+    k = 1 / n2;
+    grad = ik_vec3_make((q.w * q.y + q.z * q.x) * k, (q.z * q.y - q.w * q.x) * k, 1);
     // farther than band from both ends: sin((hi - tau) / 2), sin((tau - lo) / 2) (times |(z, w)|)
     // above band |grad| / 2, so the angles too (docs/limits.md, "Sliding along the boundary")
     near =
@@ -5517,7 +5519,7 @@ static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_
     r = ik_quat_mul(ik__expmap_step(ik_mat3_mul_vec3(jexp, d)), at);
     if (j->limit) // (projected; ik__ball_frames() made the step slide)
         r = ik_ball_limit_project(j->limit, r);
-    return ik__quat_log(ik__quat_unitize(r));
+    return ik__quat_log(r); // (its scale cancels: atan2(k s, k w) / (k s) times k (x, y, z))
 }
 
 // (balls: a skeleton's kept ball values, ik__tree's, or NULL)
