@@ -5338,9 +5338,16 @@ static void ik__ball_cone_bound(ik__ball_bounds *b, const ik_ball_limit *limit, 
     const ik_real ca = limit->cone[0], cb = limit->cone[1];
     ik_vec3 bone = ik_vec3_make(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
                                 1 - 2 * (q.x * q.x + q.y * q.y));
-    ik_real c2 = IK_SQRT(ik__clamp((1 + bone.z) / 2, 0, 1)), g, dg, p1, p2, f, g1, g2;
-    if ((ca >= 1 && cb >= 1) || ca < IK_R(1e-6) || cb < IK_R(1e-6) || c2 < IK_R(0.05))
+    const ik_real m = ik__clamp((1 + bone.z) / 2, 0, 1); // (c2^2)
+    ik_real c2, g, dg, p1, p2, f, g1, g2;
+    if ((ca >= 1 && cb >= 1) || ca < IK_R(1e-6) || cb < IK_R(1e-6) || m < IK_R(0.0025))
         return; // (no cone, a flat one, or the bone near reversed: projection alone)
+    // f <= 0.5 surely, without roots or divisions: c2 >= m, so f^2 <= (b_y^2 / a^2 + b_x^2 / b^2)
+    // / (4 m (1 + m)^2) (docs/limits.md, "Sliding along the boundary")
+    if (IK__FAST && (bone.y * cb) * (bone.y * cb) + (bone.x * ca) * (bone.x * ca) <
+                        IK_R(0.999) * m * (1 + m) * (1 + m) * (ca * cb) * (ca * cb))
+        return;
+    c2 = IK_SQRT(m);
     g = 1 / (2 * c2 * (1 + c2));
     p1 = -bone.y * g;
     p2 = bone.x * g;
