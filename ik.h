@@ -5393,15 +5393,17 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
 static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit, const ik_real *v,
                                  ik_real band, const ik_real *kept)
 {
+    const ik_mat3 *a;
     ik_quat r, q;
-    ik_vec3 l;
     b->v = ik_vec3_make(v[0], v[1], v[2]);
     b->count = 0;
     b->kept = kept;
     b->have_jexp = false;
     r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b->v, NULL);
-    l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
-    q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
+    a = &limit->axes; // (a^T (x, y, z): in the limit's axes)
+    q = ik_quat_make(a->m[0][0] * r.x + a->m[1][0] * r.y + a->m[2][0] * r.z,
+                     a->m[0][1] * r.x + a->m[1][1] * r.y + a->m[2][1] * r.z,
+                     a->m[0][2] * r.x + a->m[1][2] * r.y + a->m[2][2] * r.z, r.w);
     if (q.w < 0)
         q = ik__quat_scale(q, -1);
     ik__ball_cone_bound(b, limit, q, band);
