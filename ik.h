@@ -3028,10 +3028,11 @@ typedef struct ik__tree {
 static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frames, int i,
                                  ik_mat3 *r, ik_vec3 *p)
 {
-    const int parent = !tree ? i - 1 : tree->parents ? tree->parents[i] : i - 1;
-    const ik_real *f = tree && tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
+    const int parent = !tree || !tree->parents ? i - 1 : tree->parents[i];
+    const ik_real *f;
     if (!tree || (parent == i - 1 && i > 0))
         return;
+    f = tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
     if (parent < 0) {
         *r = ik_mat3_identity(), *p = ik_vec3_zero();
     } else if (f) {
@@ -3933,6 +3934,13 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
 
+// Entry (i, j) of G R^T: row i of g dot row j of r.
+static inline IK__ALWAYS_INLINE ik_real ik__rows_dot(const ik_mat3 *g, int i, const ik_mat3 *r,
+                                                     int j)
+{
+    return g->m[i][0] * r->m[j][0] + g->m[i][1] * r->m[j][1] + g->m[i][2] * r->m[j][2];
+}
+
 // log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
@@ -3940,14 +3948,16 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     ik_vec3 v;
     ik_real c;
     int i, j;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 3; j++)
-            e.m[i][j] = g->m[i][0] * r->m[j][0] + g->m[i][1] * r->m[j][1] + g->m[i][2] * r->m[j][2];
-    c = (e.m[0][0] + e.m[1][1] + e.m[2][2] - 1) / 2;
-    if (!(c >= IK_R(-0.5)))
+    c = (ik__rows_dot(g, 0, r, 0) + ik__rows_dot(g, 1, r, 1) + ik__rows_dot(g, 2, r, 2) - 1) / 2;
+    if (!(c >= IK_R(-0.5))) {
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 3; j++)
+                e.m[i][j] = ik__rows_dot(g, i, r, j);
         return ik__quat_log(ik__quat_from_mat3(&e));
-    v = ik_vec3_make((e.m[2][1] - e.m[1][2]) / 2, (e.m[0][2] - e.m[2][0]) / 2,
-                     (e.m[1][0] - e.m[0][1]) / 2);
+    }
+    v = ik_vec3_make((ik__rows_dot(g, 2, r, 1) - ik__rows_dot(g, 1, r, 2)) / 2,
+                     (ik__rows_dot(g, 0, r, 2) - ik__rows_dot(g, 2, r, 0)) / 2,
+                     (ik__rows_dot(g, 1, r, 0) - ik__rows_dot(g, 0, r, 1)) / 2);
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
