@@ -1761,29 +1761,45 @@ IKDEF ik_real ik_quat_to_axis_angle(ik_quat q, ik_vec3 *out_axis)
     return 2 * IK_ATAN2(s, q.w);
 }
 
-// sin(a/2) / a, with its series where a is too small for the division (error < a^6/1e5).
-static ik_real ik__sinc_half(ik_real a)
+// sin(a/2) / a from sh = sin(a/2), with its series where a is too small for the division (error
+// < a^6/1e5).
+static ik_real ik__sinc_half(ik_real a, ik_real sh)
 {
     if (a < IK_R(1e-2))
         return IK_R(0.5) - a * a / 48 + a * a * a * a / 3840;
-    return IK_SIN(a / 2) / a;
+    return sh / a;
 }
 
 IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 {
-    ik_real a, s;
+    ik_real a, sh, ch, s;
     if (!ik_vec3_is_finite(v))
         return ik_quat_identity();
     if (!ik__vec3_bounded(v)) // |v| may overflow: reduce first (the same rotation, |v| <= pi)
         v = ik_expmap_reparameterize(v);
     a = ik_vec3_length(v);
-    s = ik__sinc_half(a);
-    return ik_quat_make(v.x * s, v.y * s, v.z * s, IK_COS(a / 2));
+    sh = IK_SIN(a / 2); // (side by side: compilers make them one sincos call)
+    ch = IK_COS(a / 2);
+    s = ik__sinc_half(a, sh);
+    return ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
 }
 
 // atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
+// Below 7 degrees (s < c / 8), atan(t) / t's series in t = s / c, to t^16 (error below t^18 / 19
+// < 3e-18): no arctangent (docs/jacobian.md).
 static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
 {
+    ik_real k, u, u2, u4, p;
+    if (IK__FAST && c > 0 && s < c * IK_R(0.125)) { // (Estrin's scheme: short chains)
+        k = 1 / c;
+        u = (s * k) * (s * k);
+        u2 = u * u;
+        u4 = u2 * u2;
+        p = (1 - u * (IK_R(1.0) / 3)) + u2 * (IK_R(1.0) / 5 - u * (IK_R(1.0) / 7));
+        p += u4 * ((IK_R(1.0) / 9 - u * (IK_R(1.0) / 11)) +
+                   u2 * (IK_R(1.0) / 13 - u * (IK_R(1.0) / 15)));
+        return (p + u4 * u4 * (IK_R(1.0) / 17)) * k;
+    }
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
 
@@ -1872,6 +1888,65 @@ IKDEF ik_mat3 ik_expmap_jacobian(ik_vec3 v)
             j.m[r][c] = (r == c ? 1 : 0) + c1 * k[r][c] + c2 * k2;
         }
     return j;
+}
+
+// exp(v) as ik_quat_from_expmap(v) makes it (the same bits), and with jacobian (NULL: none)
+// ik_expmap_jacobian(v) to rounding: from the rotation's sin(a/2), cos(a/2) (sin a = 2 sin(a/2)
+// cos(a/2)) and [u]x^2 = u u^T - |u|^2 I, no matrix product (docs/conventions.md).
+static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
+{
+    ik_real a2, a, sh, ch, s, c1, c2, d;
+    ik_quat r;
+    if (!ik__vec3_bounded(v)) { // (and not finite: as the public functions make them)
+        if (jacobian)
+            *jacobian = ik_expmap_jacobian(v);
+        return ik_quat_from_expmap(v);
+    }
+    a2 = ik_vec3_length2(v);
+    a = IK_SQRT(a2);
+    sh = IK_SIN(a / 2); // (side by side: one sincos call)
+    ch = IK_COS(a / 2);
+    s = ik__sinc_half(a, sh);
+    r = ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
+    if (!jacobian)
+        return r;
+    if (a < IK_R(1e-2)) { // (as ik_expmap_jacobian(): series, v not scaled)
+        c1 = IK_R(0.5) - a2 * (IK_R(1.0) / 24) + a2 * a2 * (IK_R(1.0) / 720);
+        c2 = IK_R(1.0) / 6 - a2 * (IK_R(1.0) / 120) + a2 * a2 * (IK_R(1.0) / 5040);
+        d = 1 - c2 * a2;
+    } else { // (s = sin(a/2) / a)
+        c1 = 2 * sh * s;
+        c2 = 1 - 2 * ch * s;
+        d = 1 - c2;
+        v = ik_vec3_scale(v, 1 / a);
+    }
+    jacobian->m[0][0] = d + c2 * v.x * v.x;
+    jacobian->m[1][1] = d + c2 * v.y * v.y;
+    jacobian->m[2][2] = d + c2 * v.z * v.z;
+    jacobian->m[0][1] = c2 * v.x * v.y - c1 * v.z;
+    jacobian->m[1][0] = c2 * v.x * v.y + c1 * v.z;
+    jacobian->m[0][2] = c2 * v.x * v.z + c1 * v.y;
+    jacobian->m[2][0] = c2 * v.x * v.z - c1 * v.y;
+    jacobian->m[1][2] = c2 * v.y * v.z - c1 * v.x;
+    jacobian->m[2][1] = c2 * v.y * v.z + c1 * v.x;
+    return r;
+}
+
+// exp(v) for a step's rotation: below |v| = 0.2, from the series of sin(h) / h and cos h in
+// h^2 = |v|^2 / 4 (to h^10: errors below h^12 / 12! < 3e-21), else ik_quat_from_expmap(v)
+// (docs/jacobian.md).
+static ik_quat ik__expmap_step(ik_vec3 v)
+{
+    const ik_real h2 = ik_vec3_length2(v) / 4, h4 = h2 * h2;
+    ik_real s, c;
+    if (!IK__FAST || !(h2 < IK_R(0.01)))
+        return ik_quat_from_expmap(v);
+    s = (1 - h2 * (IK_R(1.0) / 6)) + h4 * (IK_R(1.0) / 120 - h2 * (IK_R(1.0) / 5040)) +
+        h4 * h4 * (IK_R(1.0) / 362880 - h2 * (IK_R(1.0) / 39916800)); // sin(h) / h
+    c = (1 - h2 * (IK_R(1.0) / 2)) + h4 * (IK_R(1.0) / 24 - h2 * (IK_R(1.0) / 720)) +
+        h4 * h4 * (IK_R(1.0) / 40320 - h2 * (IK_R(1.0) / 3628800));
+    s *= IK_R(0.5); // (sin(h) / |v|)
+    return ik_quat_make(v.x * s, v.y * s, v.z * s, c);
 }
 
 // The matrix of a unit quaternion (no normalization).
@@ -2797,7 +2872,8 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
                                           ik_real *keep)
 {
     ik_mat3 jl = ik_mat3_identity(), rm;
-    ik_quat rot = ik__ball_rotation(q, euler);
+    ik_quat rot = euler ? ik__ball_rotation(q, true)
+                        : ik__expmap_rotation(ik_vec3_make(q[0], q[1], q[2]), axes ? &jl : NULL);
     if (axes && euler) {
         ik_quat ya = ik__quat_axis(1, q[0]);
         ik_quat yb = ik_quat_mul(ya, ik__quat_axis(0, q[1]));
@@ -2805,8 +2881,6 @@ IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool eul
         ik_vec3 c2 = ik_quat_rotate(yb, ik_vec3_make(0, 0, 1));
         ik_mat3 columns = { { { 0, c1.x, c2.x }, { 1, c1.y, c2.y }, { 0, c1.z, c2.z } } };
         jl = columns;
-    } else if (axes) {
-        jl = ik_expmap_jacobian(ik_vec3_make(q[0], q[1], q[2]));
     }
     if (keep && axes && !euler) { // (kept for the step's application: ik__ball_kept())
         memcpy(keep, q, 3 * sizeof *keep);
@@ -2955,10 +3029,11 @@ typedef struct ik__tree {
 static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frames, int i,
                                  ik_mat3 *r, ik_vec3 *p)
 {
-    const int parent = !tree ? i - 1 : tree->parents ? tree->parents[i] : i - 1;
-    const ik_real *f = tree && tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
+    const int parent = !tree || !tree->parents ? i - 1 : tree->parents[i];
+    const ik_real *f;
     if (!tree || (parent == i - 1 && i > 0))
         return;
+    f = tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
     if (parent < 0) {
         *r = ik_mat3_identity(), *p = ik_vec3_zero();
     } else if (f) {
@@ -3868,6 +3943,13 @@ IKDEF size_t ik_jacobian_scratch_size(const ik_chain *chain)
     return (ik__jacobian_reals(dof, ik__table_reals(chain)) + 1) * sizeof(ik_real);
 }
 
+// Entry (i, j) of G R^T: row i of g dot row j of r.
+static inline IK__ALWAYS_INLINE ik_real ik__rows_dot(const ik_mat3 *g, int i, const ik_mat3 *r,
+                                                     int j)
+{
+    return g->m[i][0] * r->m[j][0] + g->m[i][1] * r->m[j][1] + g->m[i][2] * r->m[j][2];
+}
+
 // log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
 static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
@@ -3875,14 +3957,16 @@ static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
     ik_vec3 v;
     ik_real c;
     int i, j;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 3; j++)
-            e.m[i][j] = g->m[i][0] * r->m[j][0] + g->m[i][1] * r->m[j][1] + g->m[i][2] * r->m[j][2];
-    c = (e.m[0][0] + e.m[1][1] + e.m[2][2] - 1) / 2;
-    if (!(c >= IK_R(-0.5)))
+    c = (ik__rows_dot(g, 0, r, 0) + ik__rows_dot(g, 1, r, 1) + ik__rows_dot(g, 2, r, 2) - 1) / 2;
+    if (!(c >= IK_R(-0.5))) {
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 3; j++)
+                e.m[i][j] = ik__rows_dot(g, i, r, j);
         return ik__quat_log(ik__quat_from_mat3(&e));
-    v = ik_vec3_make((e.m[2][1] - e.m[1][2]) / 2, (e.m[0][2] - e.m[2][0]) / 2,
-                     (e.m[1][0] - e.m[0][1]) / 2);
+    }
+    v = ik_vec3_make((ik__rows_dot(g, 2, r, 1) - ik__rows_dot(g, 1, r, 2)) / 2,
+                     (ik__rows_dot(g, 0, r, 2) - ik__rows_dot(g, 2, r, 0)) / 2,
+                     (ik__rows_dot(g, 1, r, 0) - ik__rows_dot(g, 0, r, 1)) / 2);
     return ik_vec3_scale(v, ik__atan2_per_sin(ik_vec3_length(v), c));
 }
 
@@ -3905,15 +3989,44 @@ static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, in
     }
 }
 
+// ik__effector_column() for a map whose row r has its one nonzero d[r] at r (a position's or a
+// pose's rows; rows 3 or 6): the same products, without the map's indexing.
+static inline IK__ALWAYS_INLINE void ik__effector_column_diagonal(const ik_real *cols, int dof,
+                                                                  int c, ik_vec3 pe,
+                                                                  const ik_real *d, int rows,
+                                                                  ik_real *out)
+{
+    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
+    ik_vec3 v =
+        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
+    out[c] = d[0] * v.x;
+    out[dof + c] = d[1] * v.y;
+    out[2 * dof + c] = d[2] * v.z;
+    if (rows == 6) {
+        out[3 * dof + c] = d[3] * w.x;
+        out[4 * dof + c] = d[4] * w.y;
+        out[5 * dof + c] = d[5] * w.z;
+    }
+}
+
 // The rows (map: rows x 6 reals) times each column [v; w] of the frame at pe for the columns of
 // joint and its ancestors (list: those columns, count of them, out's other columns 0 already;
 // NULL: found by the parents, the other columns set to 0). out: rows x dof, may be cols
-// (docs/skeletons.md, "One kinematics pass").
+// (docs/skeletons.md, "One kinematics pass"). zero_off_diagonal: the map's other entries are 0.
 static void ik__effector_rows(const ik_chain *chain, const int *parents, int joint, const int *list,
                               int count, const ik_real *cols, int dof, ik_vec3 pe,
-                              const ik_real *map, int rows, ik_real *out)
+                              const ik_real *map, bool zero_off_diagonal, int rows, ik_real *out)
 {
     int i, c, r, next = joint, col = 0, one[6];
+    ik_real d[6];
+    bool diagonal = IK__FAST && list && zero_off_diagonal && (rows == 3 || rows == 6);
+    for (r = 0; r < rows && diagonal; r++) // (and no zero on it: each row's one nonzero at r)
+        d[r] = map[7 * r], diagonal = d[r] != 0;
+    if (diagonal) {
+        for (i = 0; i < count; i++)
+            ik__effector_column_diagonal(cols, dof, list[i], pe, d, rows, out);
+        return;
+    }
     for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
         int nonzero = 0;
         one[r] = -1;
@@ -4011,7 +4124,8 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
     }
     if (jac)
         ik__effector_rows(w->chain, w->tree.parents, g->joint, w->goal_cols + g->cols_at,
-                          g->col_count, w->cols, w->dof, pe, map, g->pos_rows + g->rot_rows, jac);
+                          g->col_count, w->cols, w->dof, pe, map, g->rot_rows != 2,
+                          g->pos_rows + g->rot_rows, jac);
     return err;
 }
 
@@ -5311,24 +5425,30 @@ typedef struct ik__ball_bounds {
     ik_vec3 normal[2];
     ik_real dist[2];
     int count;
-    ik_vec3 v;      // the state
-    ik_mat3 jexp_t; // ik_expmap_jacobian(v)^T, once a bound needs it (have_jexp)
+    ik_vec3 v;           // the state
+    const ik_real *kept; // ik__ball_kept()'s values at v, or NULL
+    ik_mat3 jexp;        // the map's Jacobian at v, once a bound needs it (have_jexp)
     bool have_jexp;
 } ik__ball_bounds;
 
 // Adds the bound G <= 0 if it is within band, from G and its gradient for a rotation w (limit
-// axes) applied before the joint's: dG = grad . w; jexp_t maps it to v's coordinates.
+// axes) applied before the joint's: dG = grad . w; jexp^T maps it to v's coordinates.
 static void ik__ball_bounds_add(ik__ball_bounds *b, const ik_ball_limit *limit, ik_vec3 grad,
                                 ik_real value, ik_real band)
 {
     ik_vec3 gw = ik_mat3_mul_vec3(limit->axes, grad), n;
     ik_real len = ik_vec3_length(gw);
+    const ik_mat3 *j = &b->jexp;
     if (!(len > 0) || !(-value < band * len))
         return; // (farther than band, in angle)
-    if (!b->have_jexp)
-        b->jexp_t = ik_mat3_transpose(ik_expmap_jacobian(b->v));
+    if (!b->have_jexp && b->kept)
+        memcpy(&b->jexp.m[0][0], b->kept + 7, 9 * sizeof *b->kept);
+    else if (!b->have_jexp)
+        ik__expmap_rotation(b->v, &b->jexp);
     b->have_jexp = true;
-    n = ik_mat3_mul_vec3(b->jexp_t, gw);
+    n = ik_vec3_make(j->m[0][0] * gw.x + j->m[1][0] * gw.y + j->m[2][0] * gw.z,
+                     j->m[0][1] * gw.x + j->m[1][1] * gw.y + j->m[2][1] * gw.z,
+                     j->m[0][2] * gw.x + j->m[1][2] * gw.y + j->m[2][2] * gw.z);
     len = ik_vec3_length(n);
     if (!(len > 0))
         return;
@@ -5343,17 +5463,24 @@ static void ik__ball_cone_bound(ik__ball_bounds *b, const ik_ball_limit *limit, 
     const ik_real ca = limit->cone[0], cb = limit->cone[1];
     ik_vec3 bone = ik_vec3_make(2 * (q.x * q.z + q.w * q.y), 2 * (q.y * q.z - q.w * q.x),
                                 1 - 2 * (q.x * q.x + q.y * q.y));
-    ik_real c2 = IK_SQRT(ik__clamp((1 + bone.z) / 2, 0, 1)), g, dg, p1, p2, f, g1, g2;
-    if ((ca >= 1 && cb >= 1) || ca < IK_R(1e-6) || cb < IK_R(1e-6) || c2 < IK_R(0.05))
+    const ik_real m = ik__clamp((1 + bone.z) / 2, 0, 1); // (c2^2)
+    ik_real c2, g, dg, p1, p2, f, g1, g2;
+    if ((ca >= 1 && cb >= 1) || ca < IK_R(1e-6) || cb < IK_R(1e-6) || m < IK_R(0.0025))
         return; // (no cone, a flat one, or the bone near reversed: projection alone)
+    // f <= 0.5 surely, without roots or divisions: c2 >= m, so f^2 <= (b_y^2 / a^2 + b_x^2 / b^2)
+    // / (4 m (1 + m)^2) (docs/limits.md, "Sliding along the boundary")
+    if (IK__FAST && (bone.y * cb) * (bone.y * cb) + (bone.x * ca) * (bone.x * ca) <
+                        IK_R(0.999) * m * (1 + m) * (1 + m) * (ca * cb) * (ca * cb))
+        return;
+    c2 = IK_SQRT(m);
     g = 1 / (2 * c2 * (1 + c2));
-    dg = -(1 + 2 * c2) / (8 * c2 * c2 * c2 * (1 + c2) * (1 + c2)); // dg / db_z
     p1 = -bone.y * g;
     p2 = bone.x * g;
     f = IK_SQRT((p1 / ca) * (p1 / ca) + (p2 / cb) * (p2 / cb));
     if (!(f > IK_R(0.5)))
         return;
-    g1 = p1 / (ca * ca * f); // dG / dp
+    dg = -(1 + 2 * c2) / (8 * c2 * c2 * c2 * (1 + c2) * (1 + c2)); // dg / db_z
+    g1 = p1 / (ca * ca * f);                                       // dG / dp
     g2 = p2 / (cb * cb * f);
     ik__ball_bounds_add( // (dG = grad_b G . (w x b) = (b x grad_b G) . w)
         b, limit,
@@ -5366,12 +5493,20 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
                                  ik_real band)
 {
     const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
-    ik_real tau;
+    const ik_real *h = limit->twist_half;
+    ik_real tau, near, k;
     ik_vec3 grad;
     if ((lo <= -IK_PI && hi >= IK_PI) || n2 < IK_R(0.0025))
         return; // (no twist limit, or a swing near a half turn: projection alone)
+    k = 1 / n2;
+    grad = ik_vec3_make((q.w * q.y + q.z * q.x) * k, (q.z * q.y - q.w * q.x) * k, 1);
+    // farther than band from both ends: sin((hi - tau) / 2), sin((tau - lo) / 2) (times |(z, w)|)
+    // above band |grad| / 2, so the angles too (docs/limits.md, "Sliding along the boundary")
+    near =
+        (band * ik_vec3_length(ik_mat3_mul_vec3(limit->axes, grad)) / 2 + IK_R(1e-3)) * IK_SQRT(n2);
+    if (IK__FAST && h[3] * q.w - h[2] * q.z >= near && h[0] * q.z - h[1] * q.w >= near)
+        return;
     tau = 2 * IK_ATAN2(q.z, q.w);
-    grad = ik_vec3_make((q.w * q.y + q.z * q.x) / n2, (q.z * q.y - q.w * q.x) / n2, 1);
     if (hi - tau <= tau - lo)
         ik__ball_bounds_add(b, limit, grad, tau - hi, band);
     else
@@ -5380,34 +5515,42 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
 
 // The bounds of a ball joint at exponential map v within band (radians) of its boundary (kept:
 // ik__ball_kept()'s rotation and Jacobian at v, or NULL).
-static ik__ball_bounds ik__ball_bounds_kept(const ik_ball_limit *limit, const ik_real *v,
-                                            ik_real band, const ik_real *kept)
+static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit, const ik_real *v,
+                                 ik_real band, const ik_real *kept)
 {
-    ik__ball_bounds b;
+    const ik_mat3 *a;
     ik_quat r, q;
-    ik_vec3 l;
-    b.v = ik_vec3_make(v[0], v[1], v[2]);
-    b.count = 0;
-    b.have_jexp = kept != NULL;
-    if (kept) {
-        memcpy(&b.jexp_t.m[0][0], kept + 7, 9 * sizeof *kept);
-        b.jexp_t = ik_mat3_transpose(b.jexp_t);
-    }
-    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik_quat_from_expmap(b.v);
-    l = ik_mat3_mul_vec3(ik_mat3_transpose(limit->axes), ik_vec3_make(r.x, r.y, r.z));
-    q = ik_quat_make(l.x, l.y, l.z, r.w); // (in the limit's axes)
+    b->v = ik_vec3_make(v[0], v[1], v[2]);
+    b->count = 0;
+    b->kept = kept;
+    b->have_jexp = false;
+    r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b->v, NULL);
+    a = &limit->axes; // (a^T (x, y, z): in the limit's axes)
+    q = ik_quat_make(a->m[0][0] * r.x + a->m[1][0] * r.y + a->m[2][0] * r.z,
+                     a->m[0][1] * r.x + a->m[1][1] * r.y + a->m[2][1] * r.z,
+                     a->m[0][2] * r.x + a->m[1][2] * r.y + a->m[2][2] * r.z, r.w);
     if (q.w < 0)
         q = ik__quat_scale(q, -1);
-    ik__ball_cone_bound(&b, limit, q, band);
-    ik__ball_twist_bound(&b, limit, q, band);
-    return b;
+    ik__ball_cone_bound(b, limit, q, band);
+    ik__ball_twist_bound(b, limit, q, band);
 }
 
 // (none kept)
 static inline ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
                                                  ik_real band)
 {
-    return ik__ball_bounds_kept(limit, v, band, NULL);
+    ik__ball_bounds b;
+    ik__ball_bounds_kept(&b, limit, v, band, NULL);
+    return b;
+}
+
+// The row vector j[0..2] <- j m.
+static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
+{
+    const ik_real j0 = j[0], j1 = j[1], j2 = j[2];
+    j[0] = j0 * m->m[0][0] + j1 * m->m[1][0] + j2 * m->m[2][0];
+    j[1] = j0 * m->m[0][1] + j1 * m->m[1][1] + j2 * m->m[2][1];
+    j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
 // A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
@@ -5422,7 +5565,7 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
                                                                   ? ik_vec3_make(1, 0, 0)
                                                                   : ik_vec3_make(0, 1, 0)));
     ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
-    ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1)), jr[3];
+    ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
     ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
     int k, i;
     col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
@@ -5436,12 +5579,8 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
     memcpy(w->frame + 6 * c, fm, sizeof fm);
     w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    for (i = 0; i < w->m; i++) { // J <- J M^-1
-        ik_real *j = w->jac + i * w->dof + c;
-        jr[0] = j[0], jr[1] = j[1], jr[2] = j[2];
-        for (k = 0; k < 3; k++)
-            j[k] = jr[0] * fm[0].m[0][k] + jr[1] * fm[0].m[1][k] + jr[2] * fm[0].m[2][k];
-    }
+    for (i = 0; i < w->m; i++) // J <- J M^-1
+        ik__row3_mul(w->jac + i * w->dof + c, &fm[0]);
 }
 
 // Limited balls on (or within a step of) their boundary: columns turned into frames whose last
@@ -5453,8 +5592,9 @@ static void ik__ball_frames(ik__jac_work *w)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->sw[c] > 0) {
-            ik__ball_bounds b = ik__ball_bounds_kept(
-                j->limit, w->q + c, IK_R(0.1),
+            ik__ball_bounds b;
+            ik__ball_bounds_kept(
+                &b, j->limit, w->q + c, IK_R(0.1),
                 ik__ball_kept(w->goals ? w->tree.balls + IK__BALL_KEPT * jt : NULL, w->q + c));
             w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY;
             if (b.count > 0)
@@ -5488,20 +5628,15 @@ static void ik__ball_frames_dq(ik__jac_work *w)
 static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, i, k;
+    int c, jt, i;
     ik__ball_frames_dq(w);
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
             ik_mat3 fm[2];
-            ik_real z[3];
             memcpy(fm, w->frame + 6 * c, sizeof fm);
-            for (i = 0; i < w->m; i++) {
-                ik_real *jr = w->jac + i * w->dof + c;
-                z[0] = jr[0], z[1] = jr[1], z[2] = jr[2];
-                for (k = 0; k < 3; k++)
-                    jr[k] = z[0] * fm[1].m[0][k] + z[1] * fm[1].m[1][k] + z[2] * fm[1].m[2][k];
-            }
+            for (i = 0; i < w->m; i++)
+                ik__row3_mul(w->jac + i * w->dof + c, &fm[1]);
         }
         c += ik_joint_type_dof(j->type);
     }
@@ -5529,13 +5664,12 @@ static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_
         memcpy(&jexp.m[0][0], kept + 7, 9 * sizeof *kept);
         at = ik_quat_make(kept[3], kept[4], kept[5], kept[6]);
     } else {
-        jexp = ik_expmap_jacobian(v);
-        at = ik_quat_from_expmap(v);
+        at = ik__expmap_rotation(v, &jexp);
     }
-    r = ik_quat_mul(ik_quat_from_expmap(ik_mat3_mul_vec3(jexp, d)), at);
+    r = ik_quat_mul(ik__expmap_step(ik_mat3_mul_vec3(jexp, d)), at);
     if (j->limit) // (projected; ik__ball_frames() made the step slide)
         r = ik_ball_limit_project(j->limit, r);
-    return ik__quat_log(ik__quat_unitize(r));
+    return ik__quat_log(r); // (its scale cancels: atan2(k s, k w) / (k s) times k (x, y, z))
 }
 
 // (balls: a skeleton's kept ball values, ik__tree's, or NULL)
@@ -6519,8 +6653,8 @@ IKDEF ik_result ik_skeleton_jacobian(const ik_skeleton *skeleton, const ik_real 
         identity[7 * k] = 1;
     ik__jacobian(&chain, NULL, q, 6, dof, out_jacobian, false, 1, out_frames, NULL, &tree);
     pe = ik_xform_apply(out_frames[joint], offset.pos);
-    ik__effector_rows(&chain, skeleton->parents, joint, NULL, 0, out_jacobian, dof, pe, identity, 6,
-                      out_jacobian);
+    ik__effector_rows(&chain, skeleton->parents, joint, NULL, 0, out_jacobian, dof, pe, identity,
+                      true, 6, out_jacobian);
     return IK_OK;
 }
 
