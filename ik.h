@@ -3875,7 +3875,8 @@ typedef struct ik__jac_work {
     ik__goal goal;
     int dof, m;        // unknowns, task rows (a chain's: 3 or 6)
     bool euler;        // ball joints in Euler angles (IK_BALL_EULER)
-    bool within_reach; // the target is no farther than the chain reaches
+    int within_reach;  // the target is no farther than the chain reaches: 1 yes, 0 no, -1 not
+                       // known yet (a skeleton's, made where asked: ik__reaches())
     ik_real scale, ow; // the chain's length (1 if 0 or infinite), the orientation weight
     ik_real floor2;    // |e|^2 at the rounding of the effector's coordinates
     ik__progress at;   // the error at q (jac: the Jacobian there)
@@ -6234,17 +6235,38 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
     return ok;
 }
 
+static ik_real ik__branch_reach(const ik_chain *chain, const int *parents, int joint,
+                                ik_vec3 offset, int *out_root);
+
+// Whether every position goal is within what the joints between it and its branch's root reach
+// (a skeleton's, made the first time it is asked).
+static bool ik__reaches(ik__jac_work *w)
+{
+    int k, root = 0;
+    for (k = 0; w->within_reach < 0 && k < w->goal_count; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        ik_real reach = ik__branch_reach(w->chain, w->tree.parents, g->joint, g->offset.pos, &root);
+        if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, w->chain->joints[root].origin.pos)) >
+                               reach * (1 + 64 * IK_EPSILON) + w->o->tolerance)
+            w->within_reach = 0;
+    }
+    w->within_reach = w->within_reach != 0;
+    return w->within_reach != 0;
+}
+
 // Whether a symmetric singular state stalls the step (J^T e ~ 0; policy.max_kicks at most).
 static bool ik__jacobian_stuck(ik__jac_work *w, const ik_real *e)
 {
     const int dof = w->dof, m = w->m;
     ik_real jmax = 0, gmax = 0, enorm = 0;
     int c, i;
-    if (!(w->kicks < w->policy.max_kicks && w->within_reach && w->at.err > w->floor2))
+    if (!(w->kicks < w->policy.max_kicks && w->at.err > w->floor2))
         return false;
     for (c = 0; c < dof; c++)
         if (IK_FABS(w->dq[c]) > 64 * IK_EPSILON * (1 + IK_FABS(w->q[c])))
             return false;
+    if (!ik__reaches(w))
+        return false;
     for (i = 0; i < m; i++)
         enorm += e[i] * e[i];
     ik__jacobian_tmul(w->jac, e, m, dof, w->trial); // J^T e (trial is free here)
@@ -6462,7 +6484,7 @@ static bool ik__iterate(ik__jac_work *w, ik_solve_info *res)
         if (ik__progress_stop(w, it, o->max_iterations, status) ||
             (it == w->policy.probe_it &&
              w->at.pos_err + w->policy.lw * w->at.rot_err > w->policy.probe_cost)) { // (the probe)
-            if (*status != IK_STATUS_CONVERGED && !w->within_reach)
+            if (*status != IK_STATUS_CONVERGED && !ik__reaches(w))
                 *status = IK_STATUS_UNREACHABLE;
             res->iterations = it;
             res->position_error = w->at.pos_err;
@@ -6861,7 +6883,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
                               int dof, int rows, ik_real *base, const ik_real *q_io)
 {
-    int k, row0 = 0, row1, root = 0, pos_rows, rot_rows;
+    int k, row0 = 0, row1, pos_rows, rot_rows;
     w->tree_chain = ik__skeleton_chain(skeleton);
     w->chain = &w->tree_chain;
     w->o = o;
@@ -6890,7 +6912,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
         ;
     if (k < count) // (a blend: the start's frames)
         ik__jacobian(w->chain, &w->table, w->q, 6, dof, NULL, w->euler, 1, NULL, NULL, &w->tree);
-    w->within_reach = true;
+    w->within_reach = -1;
     w->first_rows = 0;
     for (k = 0; k < count; k++) // (priority 0's rows first)
         if (effectors[k].priority == 0)
@@ -6899,14 +6921,9 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->first_rows = w->first_rows < rows ? w->first_rows : 0;
     for (k = 0; k < count; k++) {
         const ik__effector_goal *g = &w->goals[k];
-        ik_real reach;
         ik__goal_make(w, &effectors[k], effectors[k].priority == 0 ? row0 : row1, &w->goals[k]);
         ik__goal_columns(w, k);
         *(g->priority == 0 ? &row0 : &row1) += g->pos_rows + g->rot_rows;
-        reach = ik__branch_reach(w->chain, skeleton->parents, g->joint, g->offset.pos, &root);
-        if (g->pos_rows && ik_vec3_length(ik_vec3_sub(g->pos, w->chain->joints[root].origin.pos)) >
-                               reach * (1 + 64 * IK_EPSILON) + o->tolerance)
-            w->within_reach = false;
     }
     w->jac_bound = IK_INFINITY;
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
