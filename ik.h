@@ -5757,11 +5757,12 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
     w->ball_limits = false;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        int nd = ik_joint_type_dof(j->type);
+        const int nd = ik_joint_type_dof(j->type);
+        const ik_real sw = j->weight == 1 ? 1 : IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
+        w->unit_weights = w->unit_weights && (nd == 0 || sw == 1);
+        w->frozen += sw == 0 ? nd : 0;
         for (t = 0; t < nd; t++) {
-            w->sw[c + t] = IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-            w->unit_weights = w->unit_weights && w->sw[c + t] == 1;
-            w->frozen += w->sw[c + t] == 0;
+            w->sw[c + t] = sw;
             w->lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
             w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
