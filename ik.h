@@ -4902,6 +4902,13 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
     }
 }
 
+// Whether the normal equations' step leaves J^T y to the rest pose's projection, made with it
+// (ik__rest_projected()): priority 1's projected rows (products through the goals and Z).
+static bool ik__rest_with_step(const ik__jac_work *w, bool rest)
+{
+    return IK__FAST && rest && w->goals && !w->by_goals && !w->jac;
+}
+
 // DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
@@ -4921,13 +4928,15 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
     }
     if (!ik__normal_solve(o, a, m, m, tr, e, m, scale, with_rest, a1, l, w->damped, y))
         return false;
-    ik__rows_tmul(w, y, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
     for (r = 0; r < m && w->has_y; r++)
         w->y[r] = y[r];
+    w->y_in_rv = true;
+    if (ik__rest_with_step(w, with_rest)) // (J^T y with the rest's, ik__rest_projected())
+        return true;
+    ik__rows_tmul(w, y, w->dq);
     for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
-    w->y_in_rv = true;
     return true;
 }
 
@@ -5157,6 +5166,47 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += w->trial[c] * shrink;
 }
 
+// x . y over n values.
+static ik_real ik__dot(const ik_real *x, const ik_real *y, int n)
+{
+    ik_real sum = 0;
+    int i;
+    for (i = 0; i < n; i++)
+        sum += x[i] * y[i];
+    return sum;
+}
+
+// ik__jacobian_rest() with the step's J^T y made with the rest's J^T t (docs/skeletons.md, "Cost"):
+// y (in rv) and A (m x m, in w->normal) from the normal equations, l A's factor; with b = J r and
+// t = A^-1 b, |dq|^2 = y^T A y and the projected pull's |r - J^T t|^2 = |r|^2 - b . t, then
+// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0).
+static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
+                               const ik_real *l)
+{
+    const ik_real *y = w->rv, *a = w->normal;
+    ik_real *b = w->v + w->first_rows, *t = w->s, task2 = 0, null2 = 0, shrink; // (free here)
+    int r, c;
+    ik__rest_pull(w->chain, o, w, w->euler);
+    ik__rows_mul(w, w->sw, w->trial, b); // (trial is 0 on pinned columns)
+    for (r = 0; r < m; r++)
+        t[r] = b[r];
+    ik__ldlt_solve(l, m, t);
+    for (r = 0; r < m; r++) {
+        task2 += y[r] * ik__dot(a + r * m, y, m);
+        null2 -= b[r] * t[r];
+    }
+    null2 += ik__dot(w->trial, w->trial, dof);
+    shrink = null2 > task2 ? IK_SQRT(task2 / null2) : 1;
+    for (r = 0; r < m; r++)
+        t[r] = y[r] - shrink * t[r];
+    ik__rows_tmul(w, t, w->dq);
+    for (c = 0; c < dof; c++)
+        w->dq[c] =
+            w->pins > 0 && w->pinned[c] != 0
+                ? 0
+                : (ik__unweighted(w) ? w->dq[c] : w->sw[c] * w->dq[c]) + shrink * w->trial[c];
+}
+
 static void ik__priority_rows(ik__jac_work *w);
 
 // One step dq (joint units) for J dq = e on the active columns, pinned joints' forced moves added.
@@ -5173,7 +5223,9 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
-        if (rest)
+        if (ik__rest_with_step(w, rest))
+            ik__rest_projected(o, w, m, dof, l);
+        else if (rest)
             ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
         ik__priority_rows(w);
