@@ -4613,8 +4613,8 @@ static bool ik__rows_by_goals(const ik__jac_work *w)
 static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows, dof = w->dof;
-    const ik_real *l1, *z;
-    ik_real *j1x = w->v; // (free in the normal equations' step)
+    const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
+    ik_real *j1x = w->v;    // (free in the normal equations' step)
     int r, k, c;
     if (!ik__rows_by_goals(w)) {
         for (r = 0; r < m; r++) {
@@ -4625,7 +4625,7 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
     } else if (w->by_goals) {
         ik__goals_mul(w, 0, m, sw, x, out);
     } else {
-        l1 = w->proj + w->rows * w->rows, z = l1 + w->rows * w->rows;
+        l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
         ik__goals_mul(w, m1, m1 + m, sw, x, out);
         ik__goals_mul(w, 0, m1, sw, x, j1x);
         ik__ldlt_forward(l1, m1, j1x);
@@ -4633,7 +4633,7 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
             j1x[k] *= l1[k * m1 + k];
         for (r = 0; r < m; r++)
             for (k = 0; k < m1; k++)
-                out[r] -= z[k * m + r] * j1x[k];
+                out[r] -= zt[r * m1 + k] * j1x[k];
     }
 }
 
@@ -4642,8 +4642,8 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
 static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows;
-    const ik_real *l1, *z;
-    ik_real *u = w->v; // (free in the normal equations' step)
+    const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
+    ik_real *u = w->v;      // (free in the normal equations' step)
     int r, k;
     if (!ik__rows_by_goals(w)) {
         ik__jacobian_tmul(w->jac, y, m, w->dof, out);
@@ -4654,12 +4654,12 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
         ik__goals_tmul_add(w, 0, m, y, out);
         return;
     }
-    l1 = w->proj + w->rows * w->rows, z = l1 + w->rows * w->rows;
+    l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
     for (k = 0; k < m1; k++) { // u = -D^T y
         u[k] = 0;
         for (r = 0; r < m; r++)
-            u[k] += z[k * m + r] * y[r];
+            u[k] += zt[r * m1 + k] * y[r];
     }
     ik__ldlt_backward(l1, m1, u);
     for (k = 0; k < m1; k++)
@@ -5855,18 +5855,26 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// Row r of L^-1 X for nc (at most 3) of X's columns from x (stride n; its rows above r done):
-// x[r] -= lr[k] x[k] for k < r, as ik__ldlt_forward()'s sums (a short block's last repeated).
-static void ik__forward_columns(const ik_real *lr, ik_real *x, int r, int n, int nc)
+// Rows of Z^T = C L^-T and of (D^-1 Z)^T (z0, d0 and z1, d1) from two rows of C (x0, x1), each L^-1 x
+// by ik__ldlt_forward()'s sums (l: L D L^T of n rows), two values at a time.
+static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const ik_real *x1,
+                             ik_real *z0, ik_real *z1, ik_real *d0, ik_real *d1)
 {
-    const int c1 = nc > 1 ? 1 : 0, c2 = nc > 2 ? 2 : c1;
-    ik_real s0 = x[r * n], s1 = x[r * n + c1], s2 = x[r * n + c2];
-    int k;
-    for (k = 0; k < r; k++) {
-        const ik_real *xk = x + k * n;
-        s0 -= lr[k] * xk[0], s1 -= lr[k] * xk[c1], s2 -= lr[k] * xk[c2];
+    int j, k;
+    for (j = 0; j < n; j += 2) {
+        const bool two = j + 1 < n; // (else value j alone)
+        const ik_real *lj = l + j * n, *lj1 = two ? lj + n : lj;
+        ik_real a = x0[j], b = x1[j], a1 = two ? x0[j + 1] : 0, b1 = two ? x1[j + 1] : 0;
+        for (k = 0; k < j; k++) {
+            a -= lj[k] * z0[k], b -= lj[k] * z1[k];
+            a1 -= lj1[k] * z0[k], b1 -= lj1[k] * z1[k];
+        }
+        z0[j] = a, z1[j] = b, d0[j] = a * lj[j], d1[j] = b * lj[j];
+        if (!two)
+            return;
+        a1 -= lj1[j] * a, b1 -= lj1[j] * b; // (k = j for value j + 1)
+        z0[j + 1] = a1, z1[j + 1] = b1, d0[j + 1] = a1 * lj1[j + 1], d1[j + 1] = b1 * lj1[j + 1];
     }
-    x[r * n] = s0, x[r * n + c1] = s1, x[r * n + c2] = s2;
 }
 
 // A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit) brought
@@ -5892,8 +5900,8 @@ static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
 
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
-// factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
-// J1^T (A's block), so that D = C A1^-1 = Z^T D^-1 L^-1.
+// factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T, C = J2 W J1^T (A's
+// block), so that D = C A1^-1 = Z^T D^-1 L^-1: Z^T and (D^-1 Z)^T (m2 x m1 each) after the factor.
 static void ik__priority_projector(ik__jac_work *w, int m1)
 {
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
@@ -5915,11 +5923,11 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
     w->a1_unshifted = shift == 0;
-    for (k = 0; k < m1; k++) // C^T's rows (A is symmetric)
-        memcpy(z + k * m2, full + k * m + m1, (size_t)m2 * sizeof *z);
-    for (r = 1; r < m1; r++) // L^-1 C^T, each column's sums as ik__ldlt_forward()'s
-        for (c = 0; c < m2; c += 3)
-            ik__forward_columns(l1 + r * m1, z + c, r, m2, m2 - c < 3 ? m2 - c : 3);
+    for (c = 0; c < m2; c += 2) { // (two rows of C at a time, a last one repeated)
+        const int c1 = c + 1 < m2 ? c + 1 : c;
+        ik__forward_rows(l1, m1, full + (m1 + c) * m, full + (m1 + c1) * m, z + c * m1, z + c1 * m1,
+                         z + (m2 + c) * m1, z + (m2 + c1) * m1);
+    }
 }
 
 // out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
@@ -5968,18 +5976,19 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
 }
 
 // The 2 x 2 block of ik__priority_normal() at rows r, r1 and columns c, c1 (r1 and c1 the next, or
-// r and c again past the matrix; c <= r) from A22 (stride lda), Z and D^-1 Z (m1 x m2): the entries
-// in the lower triangle, each summed over k in order, and mirrored.
-static void ik__schur_block(const ik_real *a22, int lda, const ik_real *z, const ik_real *zd,
+// r and c again past the matrix; c <= r) from A22 (stride lda), Z^T and (D^-1 Z)^T (m2 x m1): the
+// entries in the lower triangle, each summed over k in order, and mirrored.
+static void ik__schur_block(const ik_real *a22, int lda, const ik_real *zt, const ik_real *zdt,
                             int m1, int m2, int r, int c, ik_real *a)
 {
     const int r1 = r + 1 < m2 ? r + 1 : r, c1 = c + 1 < m2 ? c + 1 : c;
+    const ik_real *dr = zdt + r * m1, *dr1 = zdt + r1 * m1, *zc = zt + c * m1, *zc1 = zt + c1 * m1;
     ik_real x0 = a22[r * lda + c], x1 = a22[r * lda + c1], x2 = a22[r1 * lda + c],
             x3 = a22[r1 * lda + c1];
     int k;
-    for (k = 0; k < m1; k++, z += m2, zd += m2) {
-        const ik_real dr = zd[r], dr1 = zd[r1], zc = z[c], zc1 = z[c1];
-        x0 -= dr * zc, x1 -= dr * zc1, x2 -= dr1 * zc, x3 -= dr1 * zc1;
+    for (k = 0; k < m1; k++) {
+        x0 -= dr[k] * zc[k], x1 -= dr[k] * zc1[k];
+        x2 -= dr1[k] * zc[k], x3 -= dr1[k] * zc1[k];
     }
     a[r * m2 + c] = a[c * m2 + r] = x0;
     if (c1 <= r) // (else above the diagonal)
@@ -5989,20 +5998,17 @@ static void ik__schur_block(const ik_real *a22, int lda, const ik_real *z, const
 }
 
 // The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T = A22 - Z^T D^-1 Z,
-// from A's block and Z (ik__priority_projector(); wa as it had them), in blocks of 2 x 2.
+// from A's block, Z^T and (D^-1 Z)^T (ik__priority_projector(); wa as it had them), in blocks of
+// 2 x 2.
 static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
-    const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
-    ik_real *zd = w->damped; // (D^-1 Z: free until the step's factors)
-    int r, s, k;
+    const ik_real *full = w->proj, *zt = full + 2 * rows * rows, *zdt = zt + m2 * m1;
+    int r, s;
     (void)wa;
-    for (k = 0; k < m1; k++)
-        for (r = 0; r < m2; r++)
-            zd[k * m2 + r] = z[k * m2 + r] * l1[k * m1 + k];
     for (r = 0; r < m2; r += 2)
         for (s = 0; s <= r; s += 2)
-            ik__schur_block(full + m1 * m + m1, m, z, zd, m1, m2, r, s, a);
+            ik__schur_block(full + m1 * m + m1, m, zt, zdt, m1, m2, r, s, a);
 }
 
 // Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial (D^T = L^-T D^-1 Z in w->normal,
@@ -6012,12 +6018,15 @@ static void ik__priority_rows(ik__jac_work *w)
 {
     const int dof = w->dof, m1 = w->first_rows, m2 = w->m;
     const ik_real *l1;
+    const ik_real *zt;
     ik_real *dt = w->normal;
     int i, k, c;
     if (w->jac || !w->goals)
         return;
-    l1 = w->proj + w->rows * w->rows;
-    memcpy(dt, l1 + w->rows * w->rows, (size_t)(m1 * m2) * sizeof *dt);
+    l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
+    for (i = 0; i < m1; i++) // Z from Z^T
+        for (c = 0; c < m2; c++)
+            dt[i * m2 + c] = zt[c * m1 + i];
     for (i = m1 - 1; i >= 0; i--) // each column's sums as ik__ldlt_backward()'s
         for (c = 0; c < m2; c++) {
             ik_real s = dt[i * m2 + c] * l1[i * m1 + i];
