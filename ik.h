@@ -5187,7 +5187,7 @@ static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m
     ik_real *b = w->v + w->first_rows, *t = w->s, task2 = 0, null2 = 0, shrink; // (free here)
     int r, c;
     ik__rest_pull(w->chain, o, w, w->euler);
-    ik__rows_mul(w, w->sw, w->trial, b); // (trial is 0 on pinned columns)
+    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b); // (trial: 0 on pinned columns)
     for (r = 0; r < m; r++)
         t[r] = b[r];
     ik__ldlt_solve(l, m, t);
