@@ -4271,17 +4271,18 @@ static ik_real ik__ldlt_last_t(ik_real a_hi, const ik_real *li, ik_real *lh, int
     return s * s;
 }
 
-// LDL^T of a + shift I (n = 3 or 6): L and 1 / D_ii into l; false if a pivot is not positive.
-IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
+// LDL^T of a + shift I (n = 3 or 6; a's rows lda apart): L and 1 / D_ii into l; false if a pivot
+// is not positive.
+IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
+        ik_real *li = l + i * n, t[6], d = a[i * lda + i] + shift;
         IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
             const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j];
+            ik_real s = a[i * lda + j];
             IK__UNROLL
             for (k = 0; k < j; k++)
                 s -= t[k] * lj[k];
@@ -4298,17 +4299,16 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
 
 // ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
 // both, each row's kept in its own places until the row is done.
-IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
+IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift, ik_real *l, int n)
 {
     int i, j, k;
     for (i = 0; i < n; i += 2) {
         const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
-        ik_real *li = l + i * n, *lh = l + h * n, d = a[i * n + i] + shift,
-                dh = a[h * n + h] + shift;
+        const ik_real *ai = a + i * lda, *ah = a + h * lda;
+        ik_real *li = l + i * n, *lh = l + h * n, d = ai[i] + shift, dh = ah[h] + shift;
         for (j = 0; j < i; j += 2) { // (i is even: columns j and j + 1 together, k < j shared)
             const ik_real *lj = l + j * n, *lj1 = lj + n;
-            ik_real s = a[i * n + j], sh = a[h * n + j], s1 = a[i * n + j + 1],
-                    sh1 = a[h * n + j + 1];
+            ik_real s = ai[j], sh = ah[j], s1 = ai[j + 1], sh1 = ah[j + 1];
             for (k = 0; k < j; k++) {
                 s -= li[k] * lj[k], sh -= lh[k] * lj[k];
                 s1 -= li[k] * lj1[k], sh1 -= lh[k] * lj1[k];
@@ -4327,7 +4327,7 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
         li[i] = 1 / d;
         if (h == i)
             return true;
-        dh -= ik__ldlt_last_t(a[h * n + i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
+        dh -= ik__ldlt_last_t(ah[i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
         if (!(dh > 0))
             return false;
         for (j = 0; j <= i; j++)
@@ -4337,13 +4337,19 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
     return true;
 }
 
-static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
+// ik__ldlt() of the n x n block of a whose rows are lda apart.
+static bool ik__ldlt_lda(const ik_real *a, int lda, ik_real shift, int n, ik_real *l)
 {
     if (IK__FAST && n == 6)
-        return ik__ldlt_n(a, shift, l, 6);
+        return ik__ldlt_n(a, lda, shift, l, 6);
     if (IK__FAST && n == 3)
-        return ik__ldlt_n(a, shift, l, 3);
-    return ik__ldlt_rows(a, shift, l, n);
+        return ik__ldlt_n(a, lda, shift, l, 3);
+    return ik__ldlt_rows(a, lda, shift, l, n);
+}
+
+static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
+{
+    return ik__ldlt_lda(a, n, shift, n, l);
 }
 
 // x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
@@ -5906,7 +5912,7 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
 {
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
     ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
-    int c, r, k;
+    int c, r;
     const bool kept = IK__FAST && w->normal_kept; // (the active set's next pass: the same Jacobian)
     if (kept)
         ik__normal_reweigh(w, full);
@@ -5915,12 +5921,9 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     if (!kept)
         ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full);
     w->normal_kept = true, w->normal_unit = ik__unweighted(w);
-    for (r = 0; r < m1; r++) {
+    for (r = 0; r < m1; r++)
         tr += full[r * m + r];
-        for (k = 0; k < m1; k++)
-            w->normal[r * m1 + k] = full[r * m + k];
-    }
-    while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
+    while (!ik__ldlt_lda(full, m, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
     w->a1_unshifted = shift == 0;
     for (c = 0; c < m2; c += 2) { // (two rows of C at a time, a last one repeated)
@@ -5958,16 +5961,8 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
 {
     const int dof = w->dof, m1 = w->first_rows, rows = w->rows;
     ik_real *u = w->rv, *wx = w->jw + dof; // (jw's rows past the first: free here)
-    int k, r, i;
-    for (r = 0; r < m1; r++)
-        u[r] = 0;
-    for (k = 0; k < w->goal_count; k++) { // u = J1 x
-        const ik__effector_goal *g = &w->goals[k];
-        const int *cols = w->goal_cols + g->cols_at;
-        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r < m1; r++)
-            for (i = 0; i < g->col_count; i++)
-                u[r] += w->packed[r * dof + i] * x[cols[i]];
-    }
+    int i;
+    ik__goals_mul(w, 0, m1, NULL, x, u); // u = J1 x
     ik__ldlt_solve(w->proj + rows * rows, m1, u);
     memset(wx, 0, (size_t)dof * sizeof *wx);
     ik__priority_sub(w, u, 1, wx); // -J1^T u
