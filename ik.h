@@ -4392,17 +4392,18 @@ static ik_real ik__ldlt_last_t(ik_real a_hi, const ik_real *li, ik_real *lh, int
     return s * s;
 }
 
-// LDL^T of a + shift I (n = 3 or 6): L and 1 / D_ii into l; false if a pivot is not positive.
-IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int n)
+// LDL^T of a + shift I (n = 3 or 6; a's rows lda apart): L and 1 / D_ii into l; false if a pivot
+// is not positive.
+IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, const int n)
 {
     int i, j, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real *li = l + i * n, t[6], d = a[i * n + i] + shift;
+        ik_real *li = l + i * n, t[6], d = a[i * lda + i] + shift;
         IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
             const ik_real *lj = l + j * n;
-            ik_real s = a[i * n + j];
+            ik_real s = a[i * lda + j];
             IK__UNROLL
             for (k = 0; k < j; k++)
                 s -= t[k] * lj[k];
@@ -4419,17 +4420,16 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, ik_real shift, ik_real *l, const int
 
 // ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
 // both, each row's kept in its own places until the row is done.
-IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real *l, int n)
+IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift, ik_real *l, int n)
 {
     int i, j, k;
     for (i = 0; i < n; i += 2) {
         const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
-        ik_real *li = l + i * n, *lh = l + h * n, d = a[i * n + i] + shift,
-                dh = a[h * n + h] + shift;
+        const ik_real *ai = a + i * lda, *ah = a + h * lda;
+        ik_real *li = l + i * n, *lh = l + h * n, d = ai[i] + shift, dh = ah[h] + shift;
         for (j = 0; j < i; j += 2) { // (i is even: columns j and j + 1 together, k < j shared)
             const ik_real *lj = l + j * n, *lj1 = lj + n;
-            ik_real s = a[i * n + j], sh = a[h * n + j], s1 = a[i * n + j + 1],
-                    sh1 = a[h * n + j + 1];
+            ik_real s = ai[j], sh = ah[j], s1 = ai[j + 1], sh1 = ah[j + 1];
             for (k = 0; k < j; k++) {
                 s -= li[k] * lj[k], sh -= lh[k] * lj[k];
                 s1 -= li[k] * lj1[k], sh1 -= lh[k] * lj1[k];
@@ -4448,7 +4448,7 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
         li[i] = 1 / d;
         if (h == i)
             return true;
-        dh -= ik__ldlt_last_t(a[h * n + i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
+        dh -= ik__ldlt_last_t(ah[i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
         if (!(dh > 0))
             return false;
         for (j = 0; j <= i; j++)
@@ -4458,13 +4458,19 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, ik_real shift, ik_real 
     return true;
 }
 
-static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
+// ik__ldlt() of the n x n block of a whose rows are lda apart.
+static bool ik__ldlt_lda(const ik_real *a, int lda, ik_real shift, int n, ik_real *l)
 {
     if (IK__FAST && n == 6)
-        return ik__ldlt_n(a, shift, l, 6);
+        return ik__ldlt_n(a, lda, shift, l, 6);
     if (IK__FAST && n == 3)
-        return ik__ldlt_n(a, shift, l, 3);
-    return ik__ldlt_rows(a, shift, l, n);
+        return ik__ldlt_n(a, lda, shift, l, 3);
+    return ik__ldlt_rows(a, lda, shift, l, n);
+}
+
+static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
+{
+    return ik__ldlt_lda(a, n, shift, n, l);
 }
 
 // x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
@@ -4734,8 +4740,8 @@ static bool ik__rows_by_goals(const ik__jac_work *w)
 static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows, dof = w->dof;
-    const ik_real *l1, *z;
-    ik_real *j1x = w->v; // (free in the normal equations' step)
+    const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
+    ik_real *j1x = w->v;    // (free in the normal equations' step)
     int r, k, c;
     if (!ik__rows_by_goals(w)) {
         for (r = 0; r < m; r++) {
@@ -4746,7 +4752,7 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
     } else if (w->by_goals) {
         ik__goals_mul(w, 0, m, sw, x, out);
     } else {
-        l1 = w->proj + w->rows * w->rows, z = l1 + w->rows * w->rows;
+        l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
         ik__goals_mul(w, m1, m1 + m, sw, x, out);
         ik__goals_mul(w, 0, m1, sw, x, j1x);
         ik__ldlt_forward(l1, m1, j1x);
@@ -4754,7 +4760,7 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
             j1x[k] *= l1[k * m1 + k];
         for (r = 0; r < m; r++)
             for (k = 0; k < m1; k++)
-                out[r] -= z[k * m + r] * j1x[k];
+                out[r] -= zt[r * m1 + k] * j1x[k];
     }
 }
 
@@ -4763,8 +4769,8 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
 static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows;
-    const ik_real *l1, *z;
-    ik_real *u = w->v; // (free in the normal equations' step)
+    const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
+    ik_real *u = w->v;      // (free in the normal equations' step)
     int r, k;
     if (!ik__rows_by_goals(w)) {
         ik__jacobian_tmul(w->jac, y, m, w->dof, out);
@@ -4775,12 +4781,12 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
         ik__goals_tmul_add(w, 0, m, y, out);
         return;
     }
-    l1 = w->proj + w->rows * w->rows, z = l1 + w->rows * w->rows;
+    l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
     for (k = 0; k < m1; k++) { // u = -D^T y
         u[k] = 0;
         for (r = 0; r < m; r++)
-            u[k] += z[k * m + r] * y[r];
+            u[k] += zt[r * m1 + k] * y[r];
     }
     ik__ldlt_backward(l1, m1, u);
     for (k = 0; k < m1; k++)
@@ -5025,6 +5031,13 @@ static void ik__normal_weighted(ik__jac_work *w, bool plain, ik_real *a)
     }
 }
 
+// Whether the normal equations' step leaves J^T y to the rest pose's projection, made with it
+// (ik__rest_projected()): priority 1's projected rows (products through the goals and Z).
+static bool ik__rest_with_step(const ik__jac_work *w, bool rest)
+{
+    return IK__FAST && rest && w->goals && !w->by_goals && !w->jac;
+}
+
 // DLS and PINV by the normal equations (Jw Jw^T + lambda^2 I) y = e; false where they fail.
 static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                      const ik_real *e, ik_real scale, bool with_rest, ik_real *l)
@@ -5047,13 +5060,15 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         return false;
     if (w->full_rows == 0) // (priority 0's step: the chord takes proj's factor of A1)
         w->chord_factor = used;
-    ik__rows_tmul(w, y, w->dq);
     w->has_y = w->pins > 0; // (read only where a column is pinned)
     for (r = 0; r < m && w->has_y; r++)
         w->y[r] = y[r];
+    w->y_in_rv = true;
+    if (ik__rest_with_step(w, with_rest)) // (J^T y with the rest's, ik__rest_projected())
+        return true;
+    ik__rows_tmul(w, y, w->dq);
     for (c = 0; c < dof && !plain; c++)
         w->dq[c] = pinned[c] != 0 ? 0 : sw[c] * w->dq[c];
-    w->y_in_rv = true;
     return true;
 }
 
@@ -5285,6 +5300,47 @@ static void ik__jacobian_rest(const ik_chain *chain, const ik_jacobian_opts *o, 
         w->dq[c] += w->trial[c] * shrink;
 }
 
+// x . y over n values.
+static ik_real ik__dot(const ik_real *x, const ik_real *y, int n)
+{
+    ik_real sum = 0;
+    int i;
+    for (i = 0; i < n; i++)
+        sum += x[i] * y[i];
+    return sum;
+}
+
+// ik__jacobian_rest() with the step's J^T y made with the rest's J^T t (docs/skeletons.md, "Cost"):
+// y (in rv) and A (m x m, in w->normal) from the normal equations, l A's factor; with b = J r and
+// t = A^-1 b, |dq|^2 = y^T A y and the projected pull's |r - J^T t|^2 = |r|^2 - b . t, then
+// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0).
+static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
+                               const ik_real *l)
+{
+    const ik_real *y = w->rv, *a = w->normal;
+    ik_real *b = w->v + w->first_rows, *t = w->s, task2 = 0, null2 = 0, shrink; // (free here)
+    int r, c;
+    ik__rest_pull(w->chain, o, w, w->euler);
+    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b); // (trial: 0 on pinned columns)
+    for (r = 0; r < m; r++)
+        t[r] = b[r];
+    ik__ldlt_solve(l, m, t);
+    for (r = 0; r < m; r++) {
+        task2 += y[r] * ik__dot(a + r * m, y, m);
+        null2 -= b[r] * t[r];
+    }
+    null2 += ik__dot(w->trial, w->trial, dof);
+    shrink = null2 > task2 ? IK_SQRT(task2 / null2) : 1;
+    for (r = 0; r < m; r++)
+        t[r] = y[r] - shrink * t[r];
+    ik__rows_tmul(w, t, w->dq);
+    for (c = 0; c < dof; c++)
+        w->dq[c] =
+            w->pins > 0 && w->pinned[c] != 0
+                ? 0
+                : (ik__unweighted(w) ? w->dq[c] : w->sw[c] * w->dq[c]) + shrink * w->trial[c];
+}
+
 static void ik__priority_rows(ik__jac_work *w);
 
 // One step dq (joint units) for J dq = e on the active columns, pinned joints' forced moves added.
@@ -5303,7 +5359,9 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
-        if (rest)
+        if (ik__rest_with_step(w, rest))
+            ik__rest_projected(o, w, m, dof, l);
+        else if (rest)
             ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
         ik__priority_rows(w);
@@ -5974,18 +6032,26 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// Row r of L^-1 X for nc (at most 3) of X's columns from x (stride n; its rows above r done):
-// x[r] -= lr[k] x[k] for k < r, as ik__ldlt_forward()'s sums (a short block's last repeated).
-static void ik__forward_columns(const ik_real *lr, ik_real *x, int r, int n, int nc)
+// Rows of Z^T = C L^-T and of (D^-1 Z)^T (z0, d0 and z1, d1) from two rows of C (x0, x1), each L^-1 x
+// by ik__ldlt_forward()'s sums (l: L D L^T of n rows), two values at a time.
+static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const ik_real *x1,
+                             ik_real *z0, ik_real *z1, ik_real *d0, ik_real *d1)
 {
-    const int c1 = nc > 1 ? 1 : 0, c2 = nc > 2 ? 2 : c1;
-    ik_real s0 = x[r * n], s1 = x[r * n + c1], s2 = x[r * n + c2];
-    int k;
-    for (k = 0; k < r; k++) {
-        const ik_real *xk = x + k * n;
-        s0 -= lr[k] * xk[0], s1 -= lr[k] * xk[c1], s2 -= lr[k] * xk[c2];
+    int j, k;
+    for (j = 0; j < n; j += 2) {
+        const bool two = j + 1 < n; // (else value j alone)
+        const ik_real *lj = l + j * n, *lj1 = two ? lj + n : lj;
+        ik_real a = x0[j], b = x1[j], a1 = two ? x0[j + 1] : 0, b1 = two ? x1[j + 1] : 0;
+        for (k = 0; k < j; k++) {
+            a -= lj[k] * z0[k], b -= lj[k] * z1[k];
+            a1 -= lj1[k] * z0[k], b1 -= lj1[k] * z1[k];
+        }
+        z0[j] = a, z1[j] = b, d0[j] = a * lj[j], d1[j] = b * lj[j];
+        if (!two)
+            return;
+        a1 -= lj1[j] * a, b1 -= lj1[j] * b; // (k = j for value j + 1)
+        z0[j + 1] = a1, z1[j + 1] = b1, d0[j + 1] = a1 * lj1[j + 1], d1[j + 1] = b1 * lj1[j + 1];
     }
-    x[r * n] = s0, x[r * n + c1] = s1, x[r * n + c2] = s2;
 }
 
 // A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit) brought
@@ -6011,13 +6077,13 @@ static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
 
 // The priorities' matrices (docs/skeletons.md, "Priorities") in w->proj: A = J W J^T over all m
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
-// factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T (m1 x m2), C = J2 W
-// J1^T (A's block), so that D = C A1^-1 = Z^T D^-1 L^-1.
+// factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T, C = J2 W J1^T (A's
+// block), so that D = C A1^-1 = Z^T D^-1 L^-1: Z^T and (D^-1 Z)^T (m2 x m1 each) after the factor.
 static void ik__priority_projector(ik__jac_work *w, int m1)
 {
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
     ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
-    int c, r, k;
+    int c, r;
     const bool kept = IK__FAST && w->normal_kept; // (the active set's next pass: the same Jacobian)
     if (kept)
         ik__normal_reweigh(w, full);
@@ -6026,19 +6092,16 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     if (!kept)
         ik__skeleton_normal(w, w->jac, 0, m, ik__unweighted(w) ? NULL : w->jw, full);
     w->normal_kept = true, w->normal_unit = ik__unweighted(w);
-    for (r = 0; r < m1; r++) {
+    for (r = 0; r < m1; r++)
         tr += full[r * m + r];
-        for (k = 0; k < m1; k++)
-            w->normal[r * m1 + k] = full[r * m + k];
-    }
-    while (!ik__ldlt(w->normal, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
+    while (!ik__ldlt_lda(full, m, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
     w->a1_unshifted = shift == 0;
-    for (k = 0; k < m1; k++) // C^T's rows (A is symmetric)
-        memcpy(z + k * m2, full + k * m + m1, (size_t)m2 * sizeof *z);
-    for (r = 1; r < m1; r++) // L^-1 C^T, each column's sums as ik__ldlt_forward()'s
-        for (c = 0; c < m2; c += 3)
-            ik__forward_columns(l1 + r * m1, z + c, r, m2, m2 - c < 3 ? m2 - c : 3);
+    for (c = 0; c < m2; c += 2) { // (two rows of C at a time, a last one repeated)
+        const int c1 = c + 1 < m2 ? c + 1 : c;
+        ik__forward_rows(l1, m1, full + (m1 + c) * m, full + (m1 + c1) * m, z + c * m1, z + c1 * m1,
+                         z + (m2 + c) * m1, z + (m2 + c1) * m1);
+    }
 }
 
 // out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
@@ -6069,16 +6132,8 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
 {
     const int dof = w->dof, m1 = w->first_rows, rows = w->rows;
     ik_real *u = w->rv, *wx = w->jw + dof; // (jw's rows past the first: free here)
-    int k, r, i;
-    for (r = 0; r < m1; r++)
-        u[r] = 0;
-    for (k = 0; k < w->goal_count; k++) { // u = J1 x
-        const ik__effector_goal *g = &w->goals[k];
-        const int *cols = w->goal_cols + g->cols_at;
-        for (r = g->row; r < g->row + g->pos_rows + g->rot_rows && r < m1; r++)
-            for (i = 0; i < g->col_count; i++)
-                u[r] += w->packed[r * dof + i] * x[cols[i]];
-    }
+    int i;
+    ik__goals_mul(w, 0, m1, NULL, x, u); // u = J1 x
     ik__ldlt_solve(w->proj + rows * rows, m1, u);
     memset(wx, 0, (size_t)dof * sizeof *wx);
     ik__priority_sub(w, u, 1, wx); // -J1^T u
@@ -6087,18 +6142,19 @@ static void ik__priority_null(const ik__jac_work *w, ik_real *x)
 }
 
 // The 2 x 2 block of ik__priority_normal() at rows r, r1 and columns c, c1 (r1 and c1 the next, or
-// r and c again past the matrix; c <= r) from A22 (stride lda), Z and D^-1 Z (m1 x m2): the entries
-// in the lower triangle, each summed over k in order, and mirrored.
-static void ik__schur_block(const ik_real *a22, int lda, const ik_real *z, const ik_real *zd,
+// r and c again past the matrix; c <= r) from A22 (stride lda), Z^T and (D^-1 Z)^T (m2 x m1): the
+// entries in the lower triangle, each summed over k in order, and mirrored.
+static void ik__schur_block(const ik_real *a22, int lda, const ik_real *zt, const ik_real *zdt,
                             int m1, int m2, int r, int c, ik_real *a)
 {
     const int r1 = r + 1 < m2 ? r + 1 : r, c1 = c + 1 < m2 ? c + 1 : c;
+    const ik_real *dr = zdt + r * m1, *dr1 = zdt + r1 * m1, *zc = zt + c * m1, *zc1 = zt + c1 * m1;
     ik_real x0 = a22[r * lda + c], x1 = a22[r * lda + c1], x2 = a22[r1 * lda + c],
             x3 = a22[r1 * lda + c1];
     int k;
-    for (k = 0; k < m1; k++, z += m2, zd += m2) {
-        const ik_real dr = zd[r], dr1 = zd[r1], zc = z[c], zc1 = z[c1];
-        x0 -= dr * zc, x1 -= dr * zc1, x2 -= dr1 * zc, x3 -= dr1 * zc1;
+    for (k = 0; k < m1; k++) {
+        x0 -= dr[k] * zc[k], x1 -= dr[k] * zc1[k];
+        x2 -= dr1[k] * zc[k], x3 -= dr1[k] * zc1[k];
     }
     a[r * m2 + c] = a[c * m2 + r] = x0;
     if (c1 <= r) // (else above the diagonal)
@@ -6108,20 +6164,17 @@ static void ik__schur_block(const ik_real *a22, int lda, const ik_real *z, const
 }
 
 // The normal matrix of priority 1's projected rows J2 N1: J2 W J2^T - D C^T = A22 - Z^T D^-1 Z,
-// from A's block and Z (ik__priority_projector(); wa as it had them), in blocks of 2 x 2.
+// from A's block, Z^T and (D^-1 Z)^T (ik__priority_projector(); wa as it had them), in blocks of
+// 2 x 2.
 static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_real *a)
 {
     const int m1 = w->first_rows, m2 = w->m, m = m1 + m2, rows = w->rows;
-    const ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows;
-    ik_real *zd = w->damped; // (D^-1 Z: free until the step's factors)
-    int r, s, k;
+    const ik_real *full = w->proj, *zt = full + 2 * rows * rows, *zdt = zt + m2 * m1;
+    int r, s;
     (void)wa;
-    for (k = 0; k < m1; k++)
-        for (r = 0; r < m2; r++)
-            zd[k * m2 + r] = z[k * m2 + r] * l1[k * m1 + k];
     for (r = 0; r < m2; r += 2)
         for (s = 0; s <= r; s += 2)
-            ik__schur_block(full + m1 * m + m1, m, z, zd, m1, m2, r, s, a);
+            ik__schur_block(full + m1 * m + m1, m, zt, zdt, m1, m2, r, s, a);
 }
 
 // Priority 1's projected rows J2 N1 = J2 - D J1 made in jac_trial (D^T = L^-T D^-1 Z in w->normal,
@@ -6131,12 +6184,15 @@ static void ik__priority_rows(ik__jac_work *w)
 {
     const int dof = w->dof, m1 = w->first_rows, m2 = w->m;
     const ik_real *l1;
+    const ik_real *zt;
     ik_real *dt = w->normal;
     int i, k, c;
     if (w->jac || !w->goals)
         return;
-    l1 = w->proj + w->rows * w->rows;
-    memcpy(dt, l1 + w->rows * w->rows, (size_t)(m1 * m2) * sizeof *dt);
+    l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
+    for (i = 0; i < m1; i++) // Z from Z^T
+        for (c = 0; c < m2; c++)
+            dt[i * m2 + c] = zt[c * m1 + i];
     for (i = m1 - 1; i >= 0; i--) // each column's sums as ik__ldlt_backward()'s
         for (c = 0; c < m2; c++) {
             ik_real s = dt[i * m2 + c] * l1[i * m1 + i];
