@@ -5438,6 +5438,37 @@ static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
     j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
+// Whether column c is among goal g's columns (ascending: a binary search).
+static bool ik__goal_has_column(const ik__jac_work *w, const ik__effector_goal *g, int c)
+{
+    const int *cols = w->goal_cols + g->cols_at;
+    int lo = 0, hi = g->col_count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (cols[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->col_count && cols[lo] == c;
+}
+
+// J's columns c..c+2 <- J's times m: every row of a chain's J; of a skeleton's, the rows of the
+// goals that hold column c (the others are 0 there and stay so).
+static void ik__ball_columns_mul(ik__jac_work *w, int c, const ik_mat3 *m)
+{
+    int k, i;
+    for (i = 0; i < w->m && !w->goals; i++)
+        ik__row3_mul(w->jac + i * w->dof + c, m);
+    for (k = 0; k < w->goal_count && w->goals; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int end = g->row + g->pos_rows + g->rot_rows;
+        if (g->row < w->m && ik__goal_has_column(w, g, c))
+            for (i = g->row; i < end && i < w->m; i++)
+                ik__row3_mul(w->jac + i * w->dof + c, m);
+    }
+}
+
 // A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
 // normals (the second's, then the first's), so that z's last values are dq's components along the
 // normals, bounded as a hinge's values are (docs/limits.md). Stored: M^-1, then M.
@@ -5452,7 +5483,7 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
     ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
     ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
     ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
-    int k, i;
+    int k;
     col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
     col[1] = ik_vec3_scale(ik_vec3_cross(n1, t), 1 / det);
     col[2] = ik_vec3_scale(ik_vec3_cross(t, n2), 1 / det);
@@ -5464,8 +5495,7 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
     memcpy(w->frame + 6 * c, fm, sizeof fm);
     w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    for (i = 0; i < w->m; i++) // J <- J M^-1
-        ik__row3_mul(w->jac + i * w->dof + c, &fm[0]);
+    ik__ball_columns_mul(w, c, &fm[0]); // J <- J M^-1
 }
 
 // Limited balls on (or within a step of) their boundary: columns turned into frames whose last
@@ -5493,7 +5523,7 @@ static void ik__ball_frames(ik__jac_work *w)
 static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, i, k;
+    int c, jt, k;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
@@ -5503,8 +5533,7 @@ static void ik__ball_frames_undo(ik__jac_work *w)
             z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
             for (k = 0; k < 3; k++)
                 w->dq[c + k] = fm[0].m[k][0] * z[0] + fm[0].m[k][1] * z[1] + fm[0].m[k][2] * z[2];
-            for (i = 0; i < w->m; i++)
-                ik__row3_mul(w->jac + i * w->dof + c, &fm[1]);
+            ik__ball_columns_mul(w, c, &fm[1]);
             w->hi[c + 1] = w->hi[c + 2] = IK_INFINITY; // (made again with the frames)
         }
         c += ik_joint_type_dof(j->type);
