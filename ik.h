@@ -3980,6 +3980,18 @@ static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, in
     }
 }
 
+// ik__effector_column() for two rows, neither with one nonzero: the same sums, in registers.
+static inline IK__ALWAYS_INLINE void ik__effector_column_two(const ik_real *cols, int dof, int c,
+                                                             ik_vec3 pe, const ik_real *m,
+                                                             ik_real *out)
+{
+    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
+    ik_vec3 v =
+        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
+    out[c] = m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x + m[4] * w.y + m[5] * w.z;
+    out[dof + c] = m[6] * v.x + m[7] * v.y + m[8] * v.z + m[9] * w.x + m[10] * w.y + m[11] * w.z;
+}
+
 // ik__effector_column() for a map whose row r has its one nonzero d[r] at r (a position's or a
 // pose's rows; rows 3 or 6): the same products, without the map's indexing.
 static inline IK__ALWAYS_INLINE void ik__effector_column_diagonal(const ik_real *cols, int dof,
@@ -4025,6 +4037,11 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
             if (map[6 * r + c] != 0)
                 one[r] = c, nonzero++;
         one[r] = nonzero == 1 ? one[r] : -1;
+    }
+    if (IK__FAST && list && rows == 2 && one[0] < 0 && one[1] < 0) { // (an axis's two rows)
+        for (i = 0; i < count; i++)
+            ik__effector_column_two(cols, dof, list[i], pe, map, out);
+        return;
     }
     if (list) {
         for (i = 0; i < count; i++)
