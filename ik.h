@@ -1950,7 +1950,7 @@ static ik_quat ik__expmap_step(ik_vec3 v)
 }
 
 // The matrix of a unit quaternion (no normalization).
-static ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
+static inline IK__ALWAYS_INLINE ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
 {
     ik_mat3 m;
     ik_real xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
@@ -4074,13 +4074,13 @@ static ik_vec3 ik__axis_turn(ik_vec3 a, ik_vec3 d, ik_vec3 b)
     return ik_vec3_scale(x, ik__atan2_per_sin(s, c));
 }
 
-// An effector's axis rows at its frame (r, pe): the turn from the axis a to its goal in two rows
-// across a, and their map (the angular rows, plus for an aim the point's turn as pe moves; an aim
-// nearer its point than `near` has no direction: no error).
-static ik_real ik__goal_axis_rows(const ik__effector_goal *g, const ik_mat3 *r, ik_vec3 pe,
-                                  ik_real near, ik_real *e, ik_real *map)
+// An effector's axis rows for its axis a (root frame) at its point pe: the turn from a to its goal
+// in two rows across a, and their map (the angular rows, plus for an aim the point's turn as pe
+// moves; an aim nearer its point than `near` has no direction: no error).
+static ik_real ik__goal_axis_rows(const ik__effector_goal *g, ik_vec3 a, ik_vec3 pe, ik_real near,
+                                  ik_real *e, ik_real *map)
 {
-    ik_vec3 a = ik_mat3_mul_vec3(*r, g->axis), d = g->dir, b[2], turn, lever = ik_vec3_zero();
+    ik_vec3 d = g->dir, b[2], turn, lever = ik_vec3_zero();
     ik_real len = 0;
     int k;
     if (g->kind == IK_EFFECTOR_AIM) {
@@ -4127,8 +4127,8 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
             rot_map[6 * k + 3 + k] = g->rw;
         err += ik_vec3_length2(dr);
     } else if (g->rot_rows == 2) {
-        ik_mat3 re = ik_mat3_mul(r, ik_quat_to_mat3(g->offset.rot));
-        err += ik__goal_axis_rows(g, &re, pe, 16 * IK_EPSILON * w->scale, e + g->pos_rows, rot_map);
+        ik_vec3 a = ik_mat3_mul_vec3(r, ik_mat3_mul_vec3(ik_quat_to_mat3(g->offset.rot), g->axis));
+        err += ik__goal_axis_rows(g, a, pe, 16 * IK_EPSILON * w->scale, e + g->pos_rows, rot_map);
     }
     if (jac)
         ik__effector_rows(w->chain, w->tree.parents, g->joint, w->goal_cols + g->cols_at,
