@@ -3980,35 +3980,21 @@ static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, in
     }
 }
 
-// ik__effector_column() for two rows, neither with one nonzero: the same sums, in registers.
-static inline IK__ALWAYS_INLINE void ik__effector_column_two(const ik_real *cols, int dof, int c,
-                                                             ik_vec3 pe, const ik_real *m,
-                                                             ik_real *out)
+// ik__effector_column() on the columns list[0..count-1] for a map whose row r has its one nonzero
+// d[r] at r (a position's or a pose's; rows 3 or 6): the same products (c, o: the rows' starts).
+static inline IK__ALWAYS_INLINE void ik__effector_columns_diagonal(const ik_real *const *c,
+                                                                   const int *list, int count,
+                                                                   ik_vec3 pe, const ik_real *d,
+                                                                   int rows, ik_real *const *o)
 {
-    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
-    ik_vec3 v =
-        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
-    out[c] = m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * w.x + m[4] * w.y + m[5] * w.z;
-    out[dof + c] = m[6] * v.x + m[7] * v.y + m[8] * v.z + m[9] * w.x + m[10] * w.y + m[11] * w.z;
-}
-
-// ik__effector_column() for a map whose row r has its one nonzero d[r] at r (a position's or a
-// pose's rows; rows 3 or 6): the same products, without the map's indexing.
-static inline IK__ALWAYS_INLINE void ik__effector_column_diagonal(const ik_real *cols, int dof,
-                                                                  int c, ik_vec3 pe,
-                                                                  const ik_real *d, int rows,
-                                                                  ik_real *out)
-{
-    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
-    ik_vec3 v =
-        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
-    out[c] = d[0] * v.x;
-    out[dof + c] = d[1] * v.y;
-    out[2 * dof + c] = d[2] * v.z;
-    if (rows == 6) {
-        out[3 * dof + c] = d[3] * w.x;
-        out[4 * dof + c] = d[4] * w.y;
-        out[5 * dof + c] = d[5] * w.z;
+    int i;
+    for (i = 0; i < count; i++) {
+        const int k = list[i];
+        ik_vec3 w = ik_vec3_make(c[3][k], c[4][k], c[5][k]);
+        ik_vec3 v = ik_vec3_add(ik_vec3_make(c[0][k], c[1][k], c[2][k]), ik_vec3_cross(w, pe));
+        o[0][k] = d[0] * v.x, o[1][k] = d[1] * v.y, o[2][k] = d[2] * v.z;
+        if (rows == 6)
+            o[3][k] = d[3] * w.x, o[4][k] = d[4] * w.y, o[5][k] = d[5] * w.z;
     }
 }
 
@@ -4020,16 +4006,20 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
                               int count, const ik_real *cols, int dof, ik_vec3 pe,
                               const ik_real *map, bool zero_off_diagonal, int rows, ik_real *out)
 {
+    const ik_real *from[6]; // (the rows' starts: one index a column)
+    ik_real *to[6], d[6];
     int i, c, r, next = joint, col = 0, one[6];
-    ik_real d[6];
     bool diagonal = IK__FAST && list && zero_off_diagonal && (rows == 3 || rows == 6);
+    for (r = 0; r < 6; r++)
+        from[r] = cols + r * dof, to[r] = out + (r < rows ? r : 0) * dof;
     for (r = 0; r < rows && diagonal; r++) // (and no zero on it: each row's one nonzero at r)
         d[r] = map[7 * r], diagonal = d[r] != 0;
-    if (diagonal) {
-        for (i = 0; i < count; i++)
-            ik__effector_column_diagonal(cols, dof, list[i], pe, d, rows, out);
+    if (diagonal && rows == 6)
+        ik__effector_columns_diagonal(from, list, count, pe, d, 6, to);
+    else if (diagonal)
+        ik__effector_columns_diagonal(from, list, count, pe, d, 3, to);
+    if (diagonal)
         return;
-    }
     for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
         int nonzero = 0;
         one[r] = -1;
@@ -4039,8 +4029,16 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
         one[r] = nonzero == 1 ? one[r] : -1;
     }
     if (IK__FAST && list && rows == 2 && one[0] < 0 && one[1] < 0) { // (an axis's two rows)
-        for (i = 0; i < count; i++)
-            ik__effector_column_two(cols, dof, list[i], pe, map, out);
+        for (i = 0; i < count; i++) {
+            const int k = list[i];
+            ik_vec3 w = ik_vec3_make(from[3][k], from[4][k], from[5][k]);
+            ik_vec3 v =
+                ik_vec3_add(ik_vec3_make(from[0][k], from[1][k], from[2][k]), ik_vec3_cross(w, pe));
+            to[0][k] = map[0] * v.x + map[1] * v.y + map[2] * v.z + map[3] * w.x + map[4] * w.y +
+                       map[5] * w.z;
+            to[1][k] = map[6] * v.x + map[7] * v.y + map[8] * v.z + map[9] * w.x + map[10] * w.y +
+                       map[11] * w.z;
+        }
         return;
     }
     if (list) {
