@@ -1950,7 +1950,7 @@ static ik_quat ik__expmap_step(ik_vec3 v)
 }
 
 // The matrix of a unit quaternion (no normalization).
-static ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
+static inline IK__ALWAYS_INLINE ik_mat3 ik__quat_to_mat3_unit(ik_quat q)
 {
     ik_mat3 m;
     ik_real xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
@@ -3990,23 +3990,21 @@ static inline IK__ALWAYS_INLINE void ik__effector_column(const ik_real *cols, in
     }
 }
 
-// ik__effector_column() for a map whose row r has its one nonzero d[r] at r (a position's or a
-// pose's rows; rows 3 or 6): the same products, without the map's indexing.
-static inline IK__ALWAYS_INLINE void ik__effector_column_diagonal(const ik_real *cols, int dof,
-                                                                  int c, ik_vec3 pe,
-                                                                  const ik_real *d, int rows,
-                                                                  ik_real *out)
+// ik__effector_column() on the columns list[0..count-1] for a map whose row r has its one nonzero
+// d[r] at r (a position's or a pose's; rows 3 or 6): the same products (c, o: the rows' starts).
+static inline IK__ALWAYS_INLINE void ik__effector_columns_diagonal(const ik_real *const *c,
+                                                                   const int *list, int count,
+                                                                   ik_vec3 pe, const ik_real *d,
+                                                                   int rows, ik_real *const *o)
 {
-    ik_vec3 w = ik_vec3_make(cols[3 * dof + c], cols[4 * dof + c], cols[5 * dof + c]);
-    ik_vec3 v =
-        ik_vec3_add(ik_vec3_make(cols[c], cols[dof + c], cols[2 * dof + c]), ik_vec3_cross(w, pe));
-    out[c] = d[0] * v.x;
-    out[dof + c] = d[1] * v.y;
-    out[2 * dof + c] = d[2] * v.z;
-    if (rows == 6) {
-        out[3 * dof + c] = d[3] * w.x;
-        out[4 * dof + c] = d[4] * w.y;
-        out[5 * dof + c] = d[5] * w.z;
+    int i;
+    for (i = 0; i < count; i++) {
+        const int k = list[i];
+        ik_vec3 w = ik_vec3_make(c[3][k], c[4][k], c[5][k]);
+        ik_vec3 v = ik_vec3_add(ik_vec3_make(c[0][k], c[1][k], c[2][k]), ik_vec3_cross(w, pe));
+        o[0][k] = d[0] * v.x, o[1][k] = d[1] * v.y, o[2][k] = d[2] * v.z;
+        if (rows == 6)
+            o[3][k] = d[3] * w.x, o[4][k] = d[4] * w.y, o[5][k] = d[5] * w.z;
     }
 }
 
@@ -4018,16 +4016,20 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
                               int count, const ik_real *cols, int dof, ik_vec3 pe,
                               const ik_real *map, bool zero_off_diagonal, int rows, ik_real *out)
 {
+    const ik_real *from[6]; // (the rows' starts: one index a column)
+    ik_real *to[6], d[6];
     int i, c, r, next = joint, col = 0, one[6];
-    ik_real d[6];
     bool diagonal = IK__FAST && list && zero_off_diagonal && (rows == 3 || rows == 6);
+    for (r = 0; r < 6; r++)
+        from[r] = cols + r * dof, to[r] = out + (r < rows ? r : 0) * dof;
     for (r = 0; r < rows && diagonal; r++) // (and no zero on it: each row's one nonzero at r)
         d[r] = map[7 * r], diagonal = d[r] != 0;
-    if (diagonal) {
-        for (i = 0; i < count; i++)
-            ik__effector_column_diagonal(cols, dof, list[i], pe, d, rows, out);
+    if (diagonal && rows == 6)
+        ik__effector_columns_diagonal(from, list, count, pe, d, 6, to);
+    else if (diagonal)
+        ik__effector_columns_diagonal(from, list, count, pe, d, 3, to);
+    if (diagonal)
         return;
-    }
     for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
         int nonzero = 0;
         one[r] = -1;
@@ -4035,6 +4037,19 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
             if (map[6 * r + c] != 0)
                 one[r] = c, nonzero++;
         one[r] = nonzero == 1 ? one[r] : -1;
+    }
+    if (IK__FAST && list && rows == 2 && one[0] < 0 && one[1] < 0) { // (an axis's two rows)
+        for (i = 0; i < count; i++) {
+            const int k = list[i];
+            ik_vec3 w = ik_vec3_make(from[3][k], from[4][k], from[5][k]);
+            ik_vec3 v =
+                ik_vec3_add(ik_vec3_make(from[0][k], from[1][k], from[2][k]), ik_vec3_cross(w, pe));
+            to[0][k] = map[0] * v.x + map[1] * v.y + map[2] * v.z + map[3] * w.x + map[4] * w.y +
+                       map[5] * w.z;
+            to[1][k] = map[6] * v.x + map[7] * v.y + map[8] * v.z + map[9] * w.x + map[10] * w.y +
+                       map[11] * w.z;
+        }
+        return;
     }
     if (list) {
         for (i = 0; i < count; i++)
@@ -4067,13 +4082,13 @@ static ik_vec3 ik__axis_turn(ik_vec3 a, ik_vec3 d, ik_vec3 b)
     return ik_vec3_scale(x, ik__atan2_per_sin(s, c));
 }
 
-// An effector's axis rows at its frame (r, pe): the turn from the axis a to its goal in two rows
-// across a, and their map (the angular rows, plus for an aim the point's turn as pe moves; an aim
-// nearer its point than `near` has no direction: no error).
-static ik_real ik__goal_axis_rows(const ik__effector_goal *g, const ik_mat3 *r, ik_vec3 pe,
-                                  ik_real near, ik_real *e, ik_real *map)
+// An effector's axis rows for its axis a (root frame) at its point pe: the turn from a to its goal
+// in two rows across a, and their map (the angular rows, plus for an aim the point's turn as pe
+// moves; an aim nearer its point than `near` has no direction: no error).
+static ik_real ik__goal_axis_rows(const ik__effector_goal *g, ik_vec3 a, ik_vec3 pe, ik_real near,
+                                  ik_real *e, ik_real *map)
 {
-    ik_vec3 a = ik_mat3_mul_vec3(*r, g->axis), d = g->dir, b[2], turn, lever = ik_vec3_zero();
+    ik_vec3 d = g->dir, b[2], turn, lever = ik_vec3_zero();
     ik_real len = 0;
     int k;
     if (g->kind == IK_EFFECTOR_AIM) {
@@ -4120,8 +4135,8 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
             rot_map[6 * k + 3 + k] = g->rw;
         err += ik_vec3_length2(dr);
     } else if (g->rot_rows == 2) {
-        ik_mat3 re = ik_mat3_mul(r, ik_quat_to_mat3(g->offset.rot));
-        err += ik__goal_axis_rows(g, &re, pe, 16 * IK_EPSILON * w->scale, e + g->pos_rows, rot_map);
+        ik_vec3 a = ik_mat3_mul_vec3(r, ik_mat3_mul_vec3(ik_quat_to_mat3(g->offset.rot), g->axis));
+        err += ik__goal_axis_rows(g, a, pe, 16 * IK_EPSILON * w->scale, e + g->pos_rows, rot_map);
     }
     if (jac)
         ik__effector_rows(w->chain, w->tree.parents, g->joint, w->goal_cols + g->cols_at,
@@ -5612,6 +5627,37 @@ static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
     j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
+// Whether column c is among goal g's columns (ascending: a binary search).
+static bool ik__goal_has_column(const ik__jac_work *w, const ik__effector_goal *g, int c)
+{
+    const int *cols = w->goal_cols + g->cols_at;
+    int lo = 0, hi = g->col_count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (cols[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->col_count && cols[lo] == c;
+}
+
+// J's columns c..c+2 <- J's times m: every row of a chain's J; of a skeleton's, the rows of the
+// goals that hold column c (the others are 0 there and stay so).
+static void ik__ball_columns_mul(ik__jac_work *w, int c, const ik_mat3 *m)
+{
+    int k, i;
+    for (i = 0; i < w->m && !w->goals; i++)
+        ik__row3_mul(w->jac + i * w->dof + c, m);
+    for (k = 0; k < w->goal_count && w->goals; k++) {
+        const ik__effector_goal *g = &w->goals[k];
+        const int end = g->row + g->pos_rows + g->rot_rows;
+        if (g->row < w->m && ik__goal_has_column(w, g, c))
+            for (i = g->row; i < end && i < w->m; i++)
+                ik__row3_mul(w->jac + i * w->dof + c, m);
+    }
+}
+
 // A ball's columns c..c+2 in coordinates z = M dq, M's rows a tangent, then the bounds' unit
 // normals (the second's, then the first's), so that z's last values are dq's components along the
 // normals, bounded as a hinge's values are (docs/limits.md). Stored: M^-1, then M.
@@ -5626,7 +5672,7 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
     ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
     ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
     ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
-    int k, i;
+    int k;
     col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
     col[1] = ik_vec3_scale(ik_vec3_cross(n1, t), 1 / det);
     col[2] = ik_vec3_scale(ik_vec3_cross(t, n2), 1 / det);
@@ -5638,8 +5684,7 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
     memcpy(w->frame + 6 * c, fm, sizeof fm);
     w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    for (i = 0; i < w->m; i++) // J <- J M^-1
-        ik__row3_mul(w->jac + i * w->dof + c, &fm[0]);
+    ik__ball_columns_mul(w, c, &fm[0]); // J <- J M^-1
 }
 
 // Limited balls on (or within a step of) their boundary: columns turned into frames whose last
@@ -5687,15 +5732,14 @@ static void ik__ball_frames_dq(ik__jac_work *w)
 static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, i;
+    int c, jt;
     ik__ball_frames_dq(w);
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
             ik_mat3 fm[2];
             memcpy(fm, w->frame + 6 * c, sizeof fm);
-            for (i = 0; i < w->m; i++)
-                ik__row3_mul(w->jac + i * w->dof + c, &fm[1]);
+            ik__ball_columns_mul(w, c, &fm[1]);
         }
         c += ik_joint_type_dof(j->type);
     }
