@@ -4637,9 +4637,13 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
         ik__ldlt_forward(l1, m1, j1x);
         for (k = 0; k < m1; k++)
             j1x[k] *= l1[k * m1 + k];
-        for (r = 0; r < m; r++)
+        for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated)
+            const int r1 = r + 1 < m ? r + 1 : r;
+            ik_real s = out[r], s1 = out[r1];
             for (k = 0; k < m1; k++)
-                out[r] -= zt[r * m1 + k] * j1x[k];
+                s -= zt[r * m1 + k] * j1x[k], s1 -= zt[r1 * m1 + k] * j1x[k];
+            out[r] = s, out[r1] = s1;
+        }
     }
 }
 
@@ -4662,10 +4666,12 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
     }
     l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
-    for (k = 0; k < m1; k++) { // u = -D^T y
-        u[k] = 0;
+    for (k = 0; k < m1; k += 2) { // u = -D^T y (two at a time, a last one repeated)
+        const int k1 = k + 1 < m1 ? k + 1 : k;
+        ik_real s = 0, s1 = 0;
         for (r = 0; r < m; r++)
-            u[k] += zt[r * m1 + k] * y[r];
+            s += zt[r * m1 + k] * y[r], s1 += zt[r * m1 + k1] * y[r];
+        u[k] = s, u[k1] = s1;
     }
     ik__ldlt_backward(l1, m1, u);
     for (k = 0; k < m1; k++)
@@ -6034,15 +6040,17 @@ static void ik__priority_rows(ik__jac_work *w)
     ik__priority_sub(w, dt, m2, w->jac);
 }
 
-// out = B x for B's n rows of k values (stride ldb).
+// out = B x for B's n rows of k values (stride ldb), two rows at a time (a last one repeated).
 static void ik__block_mul(const ik_real *b, int ldb, int n, int k, const ik_real *x, ik_real *out)
 {
     int r, i;
-    for (r = 0; r < n; r++) {
-        ik_real s = 0;
+    for (r = 0; r < n; r += 2) {
+        const int r1 = r + 1 < n ? r + 1 : r;
+        const ik_real *b0 = b + r * ldb, *b1 = b + r1 * ldb;
+        ik_real s = 0, s1 = 0;
         for (i = 0; i < k; i++)
-            s += b[r * ldb + i] * x[i];
-        out[r] = s;
+            s += b0[i] * x[i], s1 += b1[i] * x[i];
+        out[r] = s, out[r1] = s1;
     }
 }
 
