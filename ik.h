@@ -5951,10 +5951,17 @@ static void ik__priority_sub(const ik__jac_work *w, const ik_real *x, int t, ik_
         for (u = 0; u < t && g->row < m1; u++) {
             for (i = 0; i < g->col_count; i++)
                 acc[i] = 0;
-            for (r = g->row; r < end; r++) {
-                const ik_real xr = x[r * t + u], *j1 = w->packed + r * dof;
-                for (i = 0; i < g->col_count; i++)
-                    acc[i] += xr * j1[i];
+            for (r = g->row; r < end; r += 3) { // (3 rows at a time, each added in turn)
+                const int nr = end - r < 3 ? end - r : 3;
+                const ik_real *j0 = w->packed + r * dof, *j1 = j0 + dof, *j2 = j1 + dof;
+                const ik_real x0 = x[r * t + u], x1 = nr > 1 ? x[(r + 1) * t + u] : 0,
+                              x2 = nr > 2 ? x[(r + 2) * t + u] : 0;
+                for (i = 0; i < g->col_count && nr == 3; i++)
+                    acc[i] = ((acc[i] + x0 * j0[i]) + x1 * j1[i]) + x2 * j2[i];
+                for (i = 0; i < g->col_count && nr == 2; i++)
+                    acc[i] = (acc[i] + x0 * j0[i]) + x1 * j1[i];
+                for (i = 0; i < g->col_count && nr == 1; i++)
+                    acc[i] += x0 * j0[i];
             }
             for (i = 0; i < g->col_count; i++)
                 out[u * dof + cols[i]] -= acc[i];
