@@ -4773,9 +4773,13 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
         ik__ldlt_forward(l1, m1, j1x);
         for (k = 0; k < m1; k++)
             j1x[k] *= l1[k * m1 + k];
-        for (r = 0; r < m; r++)
+        for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated)
+            const int r1 = r + 1 < m ? r + 1 : r;
+            ik_real s = out[r], s1 = out[r1];
             for (k = 0; k < m1; k++)
-                out[r] -= zt[r * m1 + k] * j1x[k];
+                s -= zt[r * m1 + k] * j1x[k], s1 -= zt[r1 * m1 + k] * j1x[k];
+            out[r] = s, out[r1] = s1;
+        }
     }
 }
 
@@ -4798,10 +4802,12 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
     }
     l1 = w->proj + w->rows * w->rows, zt = l1 + w->rows * w->rows;
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
-    for (k = 0; k < m1; k++) { // u = -D^T y
-        u[k] = 0;
+    for (k = 0; k < m1; k += 2) { // u = -D^T y (two at a time, a last one repeated)
+        const int k1 = k + 1 < m1 ? k + 1 : k;
+        ik_real s = 0, s1 = 0;
         for (r = 0; r < m; r++)
-            u[k] += zt[r * m1 + k] * y[r];
+            s += zt[r * m1 + k] * y[r], s1 += zt[r * m1 + k1] * y[r];
+        u[k] = s, u[k1] = s1;
     }
     ik__ldlt_backward(l1, m1, u);
     for (k = 0; k < m1; k++)
@@ -6160,10 +6166,17 @@ static void ik__priority_sub(const ik__jac_work *w, const ik_real *x, int t, ik_
         for (u = 0; u < t && g->row < m1; u++) {
             for (i = 0; i < g->col_count; i++)
                 acc[i] = 0;
-            for (r = g->row; r < end; r++) {
-                const ik_real xr = x[r * t + u], *j1 = w->packed + r * dof;
-                for (i = 0; i < g->col_count; i++)
-                    acc[i] += xr * j1[i];
+            for (r = g->row; r < end; r += 3) { // (3 rows at a time, each added in turn)
+                const int nr = end - r < 3 ? end - r : 3;
+                const ik_real *j0 = w->packed + r * dof, *j1 = j0 + dof, *j2 = j1 + dof;
+                const ik_real x0 = x[r * t + u], x1 = nr > 1 ? x[(r + 1) * t + u] : 0,
+                              x2 = nr > 2 ? x[(r + 2) * t + u] : 0;
+                for (i = 0; i < g->col_count && nr == 3; i++)
+                    acc[i] = ((acc[i] + x0 * j0[i]) + x1 * j1[i]) + x2 * j2[i];
+                for (i = 0; i < g->col_count && nr == 2; i++)
+                    acc[i] = (acc[i] + x0 * j0[i]) + x1 * j1[i];
+                for (i = 0; i < g->col_count && nr == 1; i++)
+                    acc[i] += x0 * j0[i];
             }
             for (i = 0; i < g->col_count; i++)
                 out[u * dof + cols[i]] -= acc[i];
@@ -6249,15 +6262,17 @@ static void ik__priority_rows(ik__jac_work *w)
     ik__priority_sub(w, dt, m2, w->jac);
 }
 
-// out = B x for B's n rows of k values (stride ldb).
+// out = B x for B's n rows of k values (stride ldb), two rows at a time (a last one repeated).
 static void ik__block_mul(const ik_real *b, int ldb, int n, int k, const ik_real *x, ik_real *out)
 {
     int r, i;
-    for (r = 0; r < n; r++) {
-        ik_real s = 0;
+    for (r = 0; r < n; r += 2) {
+        const int r1 = r + 1 < n ? r + 1 : r;
+        const ik_real *b0 = b + r * ldb, *b1 = b + r1 * ldb;
+        ik_real s = 0, s1 = 0;
         for (i = 0; i < k; i++)
-            s += b[r * ldb + i] * x[i];
-        out[r] = s;
+            s += b0[i] * x[i], s1 += b1[i] * x[i];
+        out[r] = s, out[r1] = s1;
     }
 }
 
