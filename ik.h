@@ -2675,13 +2675,15 @@ static ik_quat ik__ball_rotation(const ik_real *q, bool euler)
 static inline void ik__jacobian_set(ik_real *jac, int rows, int dof, int col, ik_vec3 lin,
                                     ik_vec3 ang)
 {
-    jac[col] = lin.x;
-    jac[dof + col] = lin.y;
-    jac[2 * dof + col] = lin.z;
+    const ptrdiff_t stride = dof; // (the rows' offsets in pointer arithmetic)
+    ik_real *j = jac + col;
+    j[0] = lin.x;
+    j[stride] = lin.y;
+    j[2 * stride] = lin.z;
     if (rows == 6) {
-        jac[3 * dof + col] = ang.x;
-        jac[4 * dof + col] = ang.y;
-        jac[5 * dof + col] = ang.z;
+        j[3 * stride] = ang.x;
+        j[4 * stride] = ang.y;
+        j[5 * stride] = ang.z;
     }
 }
 
