@@ -1337,9 +1337,11 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
 // same method, limits, ball limits, rest pose, max_step per effector), with priority 1's rows in
 // the null space of priority 0's (two fifths of max_iterations kept back: where the run stalls,
 // both as one task, then, where priority 0 is not met, priority 0 alone; docs/skeletons.md,
-// "Priorities"). Converged when every effector is within the tolerances;
-// unreachable when not converged and a position target is farther than the joints between it and
-// the root can reach. info (may be NULL): the largest errors over the effectors;
+// "Priorities"). With more than 6 task rows, an iteration after a full step that held to its
+// linear model first applies that step's factors again (a chord step: no Jacobian or factor made;
+// "Chord steps"); info's iterations count both. Converged when every effector is within the
+// tolerances; unreachable when not converged and a position target is farther than the joints
+// between it and the root can reach. info (may be NULL): the largest errors over the effectors;
 // out_effectors (may be NULL): [effector_count] each one's errors and whether it was met.
 // Errors: as ik_jacobian_solve(), and IK_ERR_BAD_ARG for an effector count outside
 // 1 .. IK_MAX_EFFECTORS or a bad effector (joint out of range, non-finite or huge values, axis
