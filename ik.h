@@ -4039,6 +4039,47 @@ static inline IK__ALWAYS_INLINE void ik__effector_columns_diagonal(const ik_real
     }
 }
 
+// The nonzero entries of a map's row (6 reals).
+static int ik__map_row_nonzeros(const ik_real *m)
+{
+    return (m[0] != 0) + (m[1] != 0) + (m[2] != 0) + (m[3] != 0) + (m[4] != 0) + (m[5] != 0);
+}
+
+// ik__effector_rows() on listed columns where a short form gives its products: a map diagonal
+// (zero_off_diagonal and no 0 on it: a position's or a pose's), or two rows neither with one
+// nonzero (an axis's); false (nothing written) for the others.
+static bool ik__effector_rows_short(const int *list, int count, const ik_real *cols, int dof,
+                                    ik_vec3 pe, const ik_real *map, bool zero_off_diagonal,
+                                    int rows, ik_real *out)
+{
+    const ik_real *from[6]; // (the rows' starts: one index a column)
+    ik_real *to[6], d[6];
+    int i, r;
+    bool diagonal = IK__FAST && zero_off_diagonal && (rows == 3 || rows == 6);
+    for (r = 0; r < 6; r++)
+        from[r] = cols + r * dof, to[r] = out + (r < rows ? r : 0) * dof;
+    for (r = 0; r < rows && diagonal; r++)
+        d[r] = map[7 * r], diagonal = d[r] != 0;
+    if (diagonal && rows == 6)
+        ik__effector_columns_diagonal(from, list, count, pe, d, 6, to);
+    else if (diagonal)
+        ik__effector_columns_diagonal(from, list, count, pe, d, 3, to);
+    if (diagonal || !IK__FAST || rows != 2 || ik__map_row_nonzeros(map) == 1 ||
+        ik__map_row_nonzeros(map + 6) == 1)
+        return diagonal;
+    for (i = 0; i < count; i++) {
+        const int k = list[i];
+        ik_vec3 w = ik_vec3_make(from[3][k], from[4][k], from[5][k]);
+        ik_vec3 v =
+            ik_vec3_add(ik_vec3_make(from[0][k], from[1][k], from[2][k]), ik_vec3_cross(w, pe));
+        to[0][k] =
+            map[0] * v.x + map[1] * v.y + map[2] * v.z + map[3] * w.x + map[4] * w.y + map[5] * w.z;
+        to[1][k] = map[6] * v.x + map[7] * v.y + map[8] * v.z + map[9] * w.x + map[10] * w.y +
+                   map[11] * w.z;
+    }
+    return true;
+}
+
 // The rows (map: rows x 6 reals) times each column [v; w] of the frame at pe for the columns of
 // joint and its ancestors (list: those columns, count of them, out's other columns 0 already;
 // NULL: found by the parents, the other columns set to 0). out: rows x dof, may be cols
@@ -4047,19 +4088,9 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
                               int count, const ik_real *cols, int dof, ik_vec3 pe,
                               const ik_real *map, bool zero_off_diagonal, int rows, ik_real *out)
 {
-    const ik_real *from[6]; // (the rows' starts: one index a column)
-    ik_real *to[6], d[6];
     int i, c, r, next = joint, col = 0, one[6];
-    bool diagonal = IK__FAST && list && zero_off_diagonal && (rows == 3 || rows == 6);
-    for (r = 0; r < 6; r++)
-        from[r] = cols + r * dof, to[r] = out + (r < rows ? r : 0) * dof;
-    for (r = 0; r < rows && diagonal; r++) // (and no zero on it: each row's one nonzero at r)
-        d[r] = map[7 * r], diagonal = d[r] != 0;
-    if (diagonal && rows == 6)
-        ik__effector_columns_diagonal(from, list, count, pe, d, 6, to);
-    else if (diagonal)
-        ik__effector_columns_diagonal(from, list, count, pe, d, 3, to);
-    if (diagonal)
+    if (list &&
+        ik__effector_rows_short(list, count, cols, dof, pe, map, zero_off_diagonal, rows, out))
         return;
     for (r = 0; r < rows; r++) { // (the map's rows with one nonzero: which)
         int nonzero = 0;
@@ -4068,19 +4099,6 @@ static void ik__effector_rows(const ik_chain *chain, const int *parents, int joi
             if (map[6 * r + c] != 0)
                 one[r] = c, nonzero++;
         one[r] = nonzero == 1 ? one[r] : -1;
-    }
-    if (IK__FAST && list && rows == 2 && one[0] < 0 && one[1] < 0) { // (an axis's two rows)
-        for (i = 0; i < count; i++) {
-            const int k = list[i];
-            ik_vec3 w = ik_vec3_make(from[3][k], from[4][k], from[5][k]);
-            ik_vec3 v =
-                ik_vec3_add(ik_vec3_make(from[0][k], from[1][k], from[2][k]), ik_vec3_cross(w, pe));
-            to[0][k] = map[0] * v.x + map[1] * v.y + map[2] * v.z + map[3] * w.x + map[4] * w.y +
-                       map[5] * w.z;
-            to[1][k] = map[6] * v.x + map[7] * v.y + map[8] * v.z + map[9] * w.x + map[10] * w.y +
-                       map[11] * w.z;
-        }
-        return;
     }
     if (list) {
         for (i = 0; i < count; i++)
