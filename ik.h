@@ -3821,6 +3821,7 @@ typedef struct ik__jac_work {
     bool normal_kept;  // proj's A is for this Jacobian (an active set's passes), its W in jw
     bool normal_unit;  // ... or W = I (ik__unweighted())
     bool y_in_rv;      // the step was by the normal equations, dq = W J^T y: y in rv
+    bool n1_folded;    // priority 1's step is in N1's range already (ik__priority_step(): no N1)
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     ik_chain tree_chain;
@@ -4615,8 +4616,10 @@ static bool ik__rows_by_goals(const ik__jac_work *w)
 }
 
 // out = J (sw x) (sw NULL: 1) for the step's w->m rows: jac's, a skeleton's goals', or priority 1's
-// projected, J2 N1 x = J2 x - Z^T D^-1 L^-1 J1 x (docs/skeletons.md, "Priorities").
-static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
+// projected, J2 N1 x = J2 x - Z^T D^-1 L^-1 J1 x (docs/skeletons.md, "Priorities"; L^-1 J1 x
+// also into l1j1x where not NULL).
+static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out,
+                         ik_real *l1j1x)
 {
     const int m = w->m, m1 = w->first_rows, dof = w->dof;
     const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
@@ -4635,6 +4638,8 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
         ik__goals_mul(w, m1, m1 + m, sw, x, out);
         ik__goals_mul(w, 0, m1, sw, x, j1x);
         ik__ldlt_forward(l1, m1, j1x);
+        for (k = 0; k < m1 && l1j1x; k++)
+            l1j1x[k] = j1x[k];
         for (k = 0; k < m1; k++)
             j1x[k] *= l1[k * m1 + k];
         for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated)
@@ -4648,8 +4653,8 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
 }
 
 // out = J^T y for the step's rows (as ik__rows_mul()'s: jac's, the goals', or J2 N1's,
-// J2^T y - J1^T L^-T D^-1 Z y).
-static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
+// J2^T y - J1^T L^-T D^-1 (Z y + n), n NULL: 0).
+static void ik__rows_tmul_n(const ik__jac_work *w, const ik_real *y, const ik_real *n, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows;
     const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
@@ -4671,12 +4676,17 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
         ik_real s = 0, s1 = 0;
         for (r = 0; r < m; r++)
             s += zt[r * m1 + k] * y[r], s1 += zt[r * m1 + k1] * y[r];
-        u[k] = s, u[k1] = s1;
+        u[k] = n ? s + n[k] : s, u[k1] = n ? s1 + n[k1] : s1;
     }
     ik__ldlt_backward(l1, m1, u);
     for (k = 0; k < m1; k++)
         u[k] = -u[k];
     ik__goals_tmul_add(w, 0, m1, u, out);
+}
+
+static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
+{
+    ik__rows_tmul_n(w, y, NULL, out);
 }
 
 // z projected on the null space of Jw, by the factor l of Jw Jw^T (m x m).
@@ -4686,7 +4696,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     ik_real *t = w->rv, *g = w->packed_w; // (free once the normal matrix is made)
     int r, c;
     if (ik__rows_by_goals(w)) {
-        ik__rows_mul(w, sw, z, t); // (z is 0 on pinned columns)
+        ik__rows_mul(w, sw, z, t, NULL); // (z is 0 on pinned columns)
         ik__ldlt_solve(l, m, t);
         ik__rows_tmul(w, t, g);
         for (c = 0; c < dof; c++)
@@ -5191,15 +5201,18 @@ static ik_real ik__dot(const ik_real *x, const ik_real *y, int n)
 // ik__jacobian_rest() with the step's J^T y made with the rest's J^T t (docs/skeletons.md, "Cost"):
 // y (in rv) and A (m x m, in w->normal) from the normal equations, l A's factor; with b = J r and
 // t = A^-1 b, |dq|^2 = y^T A y and the projected pull's |r - J^T t|^2 = |r|^2 - b . t, then
-// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0).
+// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0); with
+// N1 in it where n1 (J2 N1's rows are in N1's range: only shrink r's part, shrink J1 r, is not).
 static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
-                               const ik_real *l)
+                               const ik_real *l, bool n1)
 {
     const ik_real *y = w->rv, *a = w->normal;
-    ik_real *b = w->v + w->first_rows, *t = w->s, task2 = 0, null2 = 0, shrink; // (free here)
+    ik_real *b = w->v + w->first_rows, *t = w->s, *j1r = w->damped, task2 = 0, null2 = 0,
+            shrink; // (free here)
     int r, c;
     ik__rest_pull(w->chain, o, w, w->euler);
-    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b); // (trial: 0 on pinned columns)
+    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b, n1 ? j1r : NULL); // (trial:
+    // 0 on pinned columns)
     for (r = 0; r < m; r++)
         t[r] = b[r];
     ik__ldlt_solve(l, m, t);
@@ -5211,7 +5224,9 @@ static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m
     shrink = null2 > task2 ? IK_SQRT(task2 / null2) : 1;
     for (r = 0; r < m; r++)
         t[r] = y[r] - shrink * t[r];
-    ik__rows_tmul(w, t, w->dq);
+    for (r = 0; r < w->first_rows && n1; r++) // (N1: - W J1^T A1^-1 J1 shrink r)
+        j1r[r] *= shrink;
+    ik__rows_tmul_n(w, t, n1 ? j1r : NULL, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] =
             w->pins > 0 && w->pinned[c] != 0
@@ -5230,13 +5245,15 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     ik_real *l = w->factor;
     int c;
     w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
-    w->y_in_rv = false;
+    w->y_in_rv = w->n1_folded = false;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
+        // (J2 N1's rows W-orthogonal to J1's with A1 unshifted: N1 applied with J^T, docs)
+        w->n1_folded = IK__FAST && w->a1_unshifted && ik__rest_with_step(w, true);
         if (ik__rest_with_step(w, rest))
-            ik__rest_projected(o, w, m, dof, l);
+            ik__rest_projected(o, w, m, dof, l, w->n1_folded);
         else if (rest)
             ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
@@ -6095,7 +6112,8 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // moves put back below)
         w->dq[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
     }
-    ik__priority_null(w, w->dq);
+    if (!w->n1_folded) // (else in the step already)
+        ik__priority_null(w, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = w->pins > 0 && w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
     w->has_y = false;
