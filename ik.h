@@ -4805,9 +4805,9 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
 }
 
 // A block of ik__skeleton_normal(), nr x ns (at most 3 x 3): rows x, x + dof, .. (weighted) times
-// rows y, .. over the columns from .. p - 1 (those before: a row block's 0s) into a (stride n) and its transpose into at, by ik__normal_block_n()'s
-// sums (a short block's missing rows repeat its last, their sums unused); diagonal (at = a): the
-// lower half, mirrored.
+// rows y, .. over the columns from .. p - 1 (those before: a block's 0s) into a (stride n) and its
+// transpose into at, by ik__normal_block_n()'s sums (a short block's missing rows repeat its last,
+// their sums unused); diagonal (at = a): the lower half, mirrored.
 static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int from, int p,
                              bool diagonal, int nr, int ns, ik_real *a, ik_real *at, int n)
 {
@@ -5201,8 +5201,9 @@ static ik_real ik__dot(const ik_real *x, const ik_real *y, int n)
 // ik__jacobian_rest() with the step's J^T y made with the rest's J^T t (docs/skeletons.md, "Cost"):
 // y (in rv) and A (m x m, in w->normal) from the normal equations, l A's factor; with b = J r and
 // t = A^-1 b, |dq|^2 = y^T A y and the projected pull's |r - J^T t|^2 = |r|^2 - b . t, then
-// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0); with
-// N1 in it where n1 (J2 N1's rows are in N1's range: only shrink r's part, shrink J1 r, is not).
+// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0). n1:
+// N1 applied here too; priority 1's rows J2 N1 leave priority 0's unmoved, so N1 changes shrink r
+// only, by -W J1^T A1^-1 J1 shrink r, the projection's L^-1 J1 r made already.
 static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
                                const ik_real *l, bool n1)
 {
@@ -5210,9 +5211,8 @@ static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m
     ik_real *b = w->v + w->first_rows, *t = w->s, *j1r = w->damped, task2 = 0, null2 = 0,
             shrink; // (free here)
     int r, c;
-    ik__rest_pull(w->chain, o, w, w->euler);
-    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b, n1 ? j1r : NULL); // (trial:
-    // 0 on pinned columns)
+    ik__rest_pull(w->chain, o, w, w->euler); // (r: 0 on pinned columns)
+    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b, n1 ? j1r : NULL);
     for (r = 0; r < m; r++)
         t[r] = b[r];
     ik__ldlt_solve(l, m, t);
@@ -5884,8 +5884,8 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// Rows of Z^T = C L^-T and of (D^-1 Z)^T (z0, d0 and z1, d1) from two rows of C (x0, x1), each L^-1 x
-// by ik__ldlt_forward()'s sums (l: L D L^T of n rows), two values at a time.
+// Rows of Z^T = C L^-T and of (D^-1 Z)^T (z0, d0 and z1, d1) from two rows of C (x0, x1), each
+// L^-1 x by ik__ldlt_forward()'s sums (l: L D L^T of n rows), two values at a time.
 static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const ik_real *x1,
                              ik_real *z0, ik_real *z1, ik_real *d0, ik_real *d1)
 {
@@ -5906,9 +5906,9 @@ static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const i
     }
 }
 
-// A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit) brought
-// to W now, the weights into jw: A += (w_c now - w_c before) j_c j_c^T for each column whose
-// weight changed, a pin made or freed (docs/skeletons.md, "Cost").
+// A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit)
+// brought to W now, the weights into jw: A += (w_c now - w_c before) j_c j_c^T for each column
+// whose weight changed, a pin made or freed (docs/skeletons.md, "Cost").
 static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
 {
     const int dof = w->dof, m = w->m;
@@ -6042,8 +6042,7 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
 static void ik__priority_rows(ik__jac_work *w)
 {
     const int dof = w->dof, m1 = w->first_rows, m2 = w->m;
-    const ik_real *l1;
-    const ik_real *zt;
+    const ik_real *l1, *zt;
     ik_real *dt = w->normal;
     int i, k, c;
     if (w->jac || !w->goals)
