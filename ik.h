@@ -5251,7 +5251,7 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
         // (J2 N1's rows W-orthogonal to J1's with A1 unshifted: N1 applied with J^T, docs)
-        w->n1_folded = IK__FAST && w->a1_unshifted && ik__rest_with_step(w, true);
+        w->n1_folded = ik__rest_with_step(w, true) && w->a1_unshifted;
         if (ik__rest_with_step(w, rest))
             ik__rest_projected(o, w, m, dof, l, w->n1_folded);
         else if (rest)
