@@ -3931,6 +3931,7 @@ typedef struct ik__jac_work {
     bool normal_kept;  // proj's A is for this Jacobian (an active set's passes), its W in jw
     bool normal_unit;  // ... or W = I (ik__unweighted())
     bool y_in_rv;      // the step was by the normal equations, dq = W J^T y: y in rv
+    bool n1_folded;    // priority 1's step is in N1's range already (ik__priority_step(): no N1)
     bool jac_stale;    // a skeleton's state accepted without its Jacobian (made if it steps again)
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     // chord steps (docs/skeletons.md, "Chord steps"): the last step's factors, kept
@@ -4800,8 +4801,10 @@ static bool ik__rows_by_goals(const ik__jac_work *w)
 }
 
 // out = J (sw x) (sw NULL: 1) for the step's w->m rows: jac's, a skeleton's goals', or priority 1's
-// projected, J2 N1 x = J2 x - Z^T D^-1 L^-1 J1 x (docs/skeletons.md, "Priorities").
-static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out)
+// projected, J2 N1 x = J2 x - Z^T D^-1 L^-1 J1 x (docs/skeletons.md, "Priorities"; L^-1 J1 x
+// also into l1j1x where not NULL).
+static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real *x, ik_real *out,
+                         ik_real *l1j1x)
 {
     const int m = w->m, m1 = w->first_rows, dof = w->dof;
     const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
@@ -4820,6 +4823,8 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
         ik__goals_mul(w, m1, m1 + m, sw, x, out);
         ik__goals_mul(w, 0, m1, sw, x, j1x);
         ik__ldlt_forward(l1, m1, j1x);
+        for (k = 0; k < m1 && l1j1x; k++)
+            l1j1x[k] = j1x[k];
         for (k = 0; k < m1; k++)
             j1x[k] *= l1[k * m1 + k];
         for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated)
@@ -4833,8 +4838,8 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
 }
 
 // out = J^T y for the step's rows (as ik__rows_mul()'s: jac's, the goals', or J2 N1's,
-// J2^T y - J1^T L^-T D^-1 Z y).
-static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
+// J2^T y - J1^T L^-T D^-1 (Z y + n), n NULL: 0).
+static void ik__rows_tmul_n(const ik__jac_work *w, const ik_real *y, const ik_real *n, ik_real *out)
 {
     const int m = w->m, m1 = w->first_rows;
     const ik_real *l1, *zt; // (Z^T: ik__priority_projector())
@@ -4856,12 +4861,17 @@ static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
         ik_real s = 0, s1 = 0;
         for (r = 0; r < m; r++)
             s += zt[r * m1 + k] * y[r], s1 += zt[r * m1 + k1] * y[r];
-        u[k] = s, u[k1] = s1;
+        u[k] = n ? s + n[k] : s, u[k1] = n ? s1 + n[k1] : s1;
     }
     ik__ldlt_backward(l1, m1, u);
     for (k = 0; k < m1; k++)
         u[k] = -u[k];
     ik__goals_tmul_add(w, 0, m1, u, out);
+}
+
+static void ik__rows_tmul(const ik__jac_work *w, const ik_real *y, ik_real *out)
+{
+    ik__rows_tmul_n(w, y, NULL, out);
 }
 
 // z projected on the null space of Jw, by the factor l of Jw Jw^T (m x m).
@@ -4871,7 +4881,7 @@ static void ik__null_project(const ik__jac_work *w, const ik_real *l, int m, int
     ik_real *t = w->rv, *g = w->packed_w; // (free once the normal matrix is made)
     int r, c;
     if (ik__rows_by_goals(w)) {
-        ik__rows_mul(w, sw, z, t); // (z is 0 on pinned columns)
+        ik__rows_mul(w, sw, z, t, NULL); // (z is 0 on pinned columns)
         ik__ldlt_solve(l, m, t);
         ik__rows_tmul(w, t, g);
         for (c = 0; c < dof; c++)
@@ -4982,9 +4992,9 @@ static void ik__skeleton_pack(const ik__jac_work *w, const ik_real *jac, int lo,
 }
 
 // A block of ik__skeleton_normal(), nr x ns (at most 3 x 3): rows x, x + dof, .. (weighted) times
-// rows y, .. over the columns from .. p - 1 (those before: a row block's 0s) into a (stride n) and its transpose into at, by ik__normal_block_n()'s
-// sums (a short block's missing rows repeat its last, their sums unused); diagonal (at = a): the
-// lower half, mirrored.
+// rows y, .. over the columns from .. p - 1 (those before: a block's 0s) into a (stride n) and its
+// transpose into at, by ik__normal_block_n()'s sums (a short block's missing rows repeat its last,
+// their sums unused); diagonal (at = a): the lower half, mirrored.
 static void ik__packed_block(const ik_real *x, const ik_real *y, int dof, int from, int p,
                              bool diagonal, int nr, int ns, ik_real *a, ik_real *at, int n)
 {
@@ -5383,15 +5393,18 @@ static ik_real ik__dot(const ik_real *x, const ik_real *y, int n)
 // ik__jacobian_rest() with the step's J^T y made with the rest's J^T t (docs/skeletons.md, "Cost"):
 // y (in rv) and A (m x m, in w->normal) from the normal equations, l A's factor; with b = J r and
 // t = A^-1 b, |dq|^2 = y^T A y and the projected pull's |r - J^T t|^2 = |r|^2 - b . t, then
-// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0).
+// dq = J^T (y - shrink t) + shrink r (weights: J for J S, r and dq scaled, pinned columns 0). n1:
+// N1 applied here too; priority 1's rows J2 N1 leave priority 0's unmoved, so N1 changes shrink r
+// only, by -W J1^T A1^-1 J1 shrink r, the projection's L^-1 J1 r made already.
 static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m, int dof,
-                               const ik_real *l)
+                               const ik_real *l, bool n1)
 {
     const ik_real *y = w->rv, *a = w->normal;
-    ik_real *b = w->v + w->first_rows, *t = w->s, task2 = 0, null2 = 0, shrink; // (free here)
+    ik_real *b = w->v + w->first_rows, *t = w->s, *j1r = b + m, task2 = 0, null2 = 0,
+            shrink; // (free here; the factors stay for a chord step)
     int r, c;
-    ik__rest_pull(w->chain, o, w, w->euler);
-    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b); // (trial: 0 on pinned columns)
+    ik__rest_pull(w->chain, o, w, w->euler); // (r: 0 on pinned columns)
+    ik__rows_mul(w, ik__unweighted(w) ? NULL : w->sw, w->trial, b, n1 ? j1r : NULL);
     for (r = 0; r < m; r++)
         t[r] = b[r];
     ik__ldlt_solve(l, m, t);
@@ -5403,7 +5416,9 @@ static void ik__rest_projected(const ik_jacobian_opts *o, ik__jac_work *w, int m
     shrink = null2 > task2 ? IK_SQRT(task2 / null2) : 1;
     for (r = 0; r < m; r++)
         t[r] = y[r] - shrink * t[r];
-    ik__rows_tmul(w, t, w->dq);
+    for (r = 0; r < w->first_rows && n1; r++) // (N1: - W J1^T A1^-1 J1 shrink r)
+        j1r[r] *= shrink;
+    ik__rows_tmul_n(w, t, n1 ? j1r : NULL, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] =
             w->pins > 0 && w->pinned[c] != 0
@@ -5422,15 +5437,17 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     ik_real *l = w->factor;
     int c;
     w->has_y = false; // (set with pins by the normal equations of J Jw^T and by the SVD)
-    w->y_in_rv = false;
+    w->y_in_rv = w->n1_folded = false;
     if (w->full_rows == 0) // (set where the normal equations solve it: ik__chord_ready())
         w->chord_factor = NULL;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
     } else if (normal_eqs && na >= m && ik__jacobian_step_normal(o, w, m, dof, e, scale, rest, l)) {
+        // (J2 N1's rows W-orthogonal to J1's with A1 unshifted: N1 applied with J^T, docs)
+        w->n1_folded = ik__rest_with_step(w, true) && w->a1_unshifted;
         if (ik__rest_with_step(w, rest))
-            ik__rest_projected(o, w, m, dof, l);
+            ik__rest_projected(o, w, m, dof, l, w->n1_folded);
         else if (rest)
             ik__jacobian_rest(chain, o, w, m, dof, na, l, euler);
     } else {
@@ -6131,8 +6148,8 @@ static bool ik__lm_step(ik__jac_work *w, const ik_real *e)
     return true;
 }
 
-// Rows of Z^T = C L^-T and of (D^-1 Z)^T (z0, d0 and z1, d1) from two rows of C (x0, x1), each L^-1 x
-// by ik__ldlt_forward()'s sums (l: L D L^T of n rows), two values at a time.
+// Rows of Z^T = C L^-T and of (D^-1 Z)^T (z0, d0 and z1, d1) from two rows of C (x0, x1), each
+// L^-1 x by ik__ldlt_forward()'s sums (l: L D L^T of n rows), two values at a time.
 static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const ik_real *x1,
                              ik_real *z0, ik_real *z1, ik_real *d0, ik_real *d1)
 {
@@ -6153,9 +6170,9 @@ static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const i
     }
 }
 
-// A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit) brought
-// to W now, the weights into jw: A += (w_c now - w_c before) j_c j_c^T for each column whose
-// weight changed, a pin made or freed (docs/skeletons.md, "Cost").
+// A = J W J^T (m x m) made for this Jacobian with the weights in jw (1 where w->normal_unit)
+// brought to W now, the weights into jw: A += (w_c now - w_c before) j_c j_c^T for each column
+// whose weight changed, a pin made or freed (docs/skeletons.md, "Cost").
 static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
 {
     const int dof = w->dof, m = w->m;
@@ -6289,8 +6306,7 @@ static void ik__priority_normal(const ik__jac_work *w, const ik_real *wa, ik_rea
 static void ik__priority_rows(ik__jac_work *w)
 {
     const int dof = w->dof, m1 = w->first_rows, m2 = w->m;
-    const ik_real *l1;
-    const ik_real *zt;
+    const ik_real *l1, *zt;
     ik_real *dt = w->normal;
     int i, k, c;
     if (w->jac || !w->goals)
@@ -6359,7 +6375,8 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
         w->jw[c] = w->sw[c] * w->sw[c] * (ik_real)(w->pinned[c] == 0); // moves put back below)
         w->dq[c] = w->pinned[c] != 0 ? 0 : w->dq[c];
     }
-    ik__priority_null(w, w->dq);
+    if (!w->n1_folded) // (else in the step already)
+        ik__priority_null(w, w->dq);
     for (c = 0; c < dof; c++)
         w->dq[c] = w->pins > 0 && w->pinned[c] != 0 ? w->forced[c] : dq1[c] + w->dq[c];
     w->has_y = false;

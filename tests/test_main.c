@@ -735,6 +735,69 @@ static void test_chord_step(void)
     CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
 }
 
+// After a full step of two priorities with a rest pose and DLS's damping, the factors a chord
+// step takes still factor their matrices: A1 (proj's) and priority 1's damped normal matrix.
+static void test_chord_factors_kept(void)
+{
+    static unsigned char scratch[1 << 17];
+    test_rng rng = { 1213 };
+    double worst = 0;
+    int trial, k, c, r, checked = 0;
+    for (trial = 0; trial < 100; trial++) {
+        ik_joint j[12];
+        int parents[12], n = 8 + (int)(test_rng_next(&rng) % 5);
+        ik_real q[40], rest[40], x[40], b[40];
+        ik_xform frames[12];
+        ik_effector eff[3];
+        ik_skeleton s;
+        ik__jac_work w;
+        ik_jacobian_opts o = ik_default_jacobian_opts();
+        chord_tree(&rng, n, j, parents);
+        s = ik_skeleton_make(j, parents, n);
+        for (c = 0; c < ik_skeleton_dof(&s); c++) {
+            q[c] = (ik_real)test_rng_uniform(&rng, -0.5, 0.5);
+            rest[c] = (ik_real)test_rng_uniform(&rng, -0.5, 0.5);
+        }
+        ik_skeleton_fk(&s, q, frames);
+        for (k = 0; k < 3; k++) {
+            const int at = k == 0 ? n - 5 : (k == 1 ? n - 3 : n - 1);
+            eff[k] = ik_effector_make(
+                at, ik_xform_identity(), k == 0 ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION,
+                ik_vec3_add(frames[at].pos, test_rng_vec3(&rng, -0.05, 0.05)));
+            eff[k].priority = k > 0;
+        }
+        o.damping = IK_R(0.05); // (both priorities' steps damped)
+        o.rest = rest;
+        o.max_step = o.max_joint_step = IK_R(1e6);
+        CHECK(ik__skeleton_setup(&w, &s, eff, 3, &o, q, scratch, sizeof scratch, NULL, NULL) ==
+              IK_OK);
+        ik__clamp_error(&w, o.max_step, w.e);
+        CHECK(ik__active_set_step(&w, w.e));
+        if (!ik__chord_ready(&w) || w.pins > 0 || w.released > 0)
+            continue;
+        for (k = 0; k < 2; k++) { // (A1 x = b, then (B + d^2 I) x = b, solved by the factors)
+            const int n2 = k == 0 ? w.first_rows : w.m - w.first_rows, stride = k == 0 ? w.m : n2;
+            const ik_real *a = k == 0 ? w.proj : w.normal;
+            for (r = 0; r < n2; r++)
+                x[r] = (ik_real)test_rng_uniform(&rng, -1, 1);
+            for (r = 0; r < n2; r++) {
+                b[r] = k == 0 ? 0 : o.damping * o.damping * x[r];
+                for (c = 0; c < n2; c++)
+                    b[r] += a[r * stride + c] * x[c];
+            }
+            ik__ldlt_solve(k == 0 ? w.proj + w.rows * w.rows : w.chord_factor, n2, b);
+            for (r = 0; r < n2; r++)
+                worst = fmax(worst, fabs((double)(b[r] - x[r])));
+        }
+        checked++;
+    }
+    printf("  chord steps' factors after a damped step with a rest pose: %d of 100 trees, worst "
+           "%.3g\n",
+           checked, worst);
+    CHECK(checked >= 50);
+    CHECK_NEAR(worst, 0, TOL(1e-8, 1e-2));
+}
+
 static void test_ball_bounds(void)
 {
     test_rng rng = { 5150 };
@@ -907,6 +970,7 @@ static void test_main_internals(void)
     RUN(test_ball_bounds);
     RUN(test_priority_pinned);
     RUN(test_chord_step);
+    RUN(test_chord_factors_kept);
     RUN(test_atan01);
     RUN(test_angle_near);
 #ifndef IK_NO_FAST_PATHS // (the joint tables' turns and planar pass: fast paths)
