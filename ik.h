@@ -4445,16 +4445,24 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// t_i of ik__ldlt_rows()'s second row lh (its t_k for k < i in place; a_hi its A entry) against
-// the done row li: into lh[i]; returns t_i^2.
-static ik_real ik__ldlt_last_t(ik_real a_hi, const ik_real *li, ik_real *lh, int i)
+// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, in one pass over k < i: row i's
+// L_ik = t_k / D_k, row lh's t_k against them and its L_ik; returns row lh's t_i (a_hi its A entry).
+// lh NULL (no row i + 1): row i's alone.
+static ik_real ik__ldlt_pair_done(ik_real a_hi, ik_real *li, ik_real *lh, const ik_real *l, int n,
+                                  int i)
 {
+    const ik_real *dk = l; // (1 / D_k at l[k n + k])
     ik_real s = a_hi;
     int k;
-    for (k = 0; k < i; k++)
-        s -= lh[k] * li[k];
-    lh[i] = s;
-    return s * s;
+    for (k = 0; k < i && lh; k++, dk += n + 1) {
+        const ik_real dinv = *dk, lik = li[k] * dinv, thk = lh[k];
+        li[k] = lik;
+        s -= thk * lik;
+        lh[k] = thk * dinv;
+    }
+    for (k = 0; k < i && !lh; k++, dk += n + 1)
+        li[k] *= *dk;
+    return s;
 }
 
 // LDL^T of a + shift I (n = 3 or 6; a's rows lda apart): L and 1 / D_ii into l; false if a pivot
@@ -4487,6 +4495,7 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, 
 // both, each row's kept in its own places until the row is done.
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift, ik_real *l, int n)
 {
+    ik_real t;
     int i, j, k;
     for (i = 0; i < n; i += 2) {
         const int h = i + 1 < n ? i + 1 : i; // (the second row; the last row alone: itself again)
@@ -4508,16 +4517,14 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift,
         }
         if (!(d > 0))
             return false;
-        for (j = 0; j < i; j++) // (row i done: L_ij = t_j / D_j)
-            li[j] *= l[j * n + j];
         li[i] = 1 / d;
+        t = ik__ldlt_pair_done(ah[i], li, h == i ? NULL : lh, l, n, i); // (rows i, h done)
         if (h == i)
             return true;
-        dh -= ik__ldlt_last_t(ah[i], li, lh, i) * li[i]; // (row h's t_i, then its pivot)
+        lh[i] = t * li[i];
+        dh -= (t * t) * li[i]; // (row h's pivot)
         if (!(dh > 0))
             return false;
-        for (j = 0; j <= i; j++)
-            lh[j] *= l[j * n + j];
         lh[h] = 1 / dh;
     }
     return true;
@@ -4584,12 +4591,17 @@ static void ik__ldlt_forward(const ik_real *l, int n, ik_real *x)
 // x <- L^-T D^-1 x: ik__ldlt_solve_n()'s second half.
 static void ik__ldlt_backward(const ik_real *l, int n, ik_real *x)
 {
-    int i, k;
+    const ik_real *const end = x + n;
+    int i;
     for (i = n - 1; i >= 0; i--) {
-        ik_real s = x[i] * l[i * n + i];
-        IK__UNROLL
-        for (k = i + 1; k < n; k++)
-            s -= l[k * n + i] * x[k];
+        const ik_real *lki = l + i * n + i, *xk = x + i + 1; // (column i: L_ki at lki[n] for xk[0])
+        ik_real s = x[i] * *lki;
+        for (; xk + 1 < end; xk += 2, lki += 2 * n) { // (two terms a pass, in order)
+            s -= lki[n] * xk[0];
+            s -= lki[2 * n] * xk[1];
+        }
+        if (xk < end)
+            s -= lki[n] * *xk;
         x[i] = s;
     }
 }
