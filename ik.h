@@ -6872,14 +6872,17 @@ static int ik__skeleton_rows(int task_rows)
 // Reals of an effector goal in scratch.
 #define IK__GOAL_REALS ((sizeof(ik__effector_goal) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
-// The reals of a skeleton solve's work: the core's for `rows` rows, the frames, columns, goals.
-static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
+// The reals of a skeleton solve's work: the core's for `rows` rows (and its table's, table reals),
+// the frames, columns, goals.
+static size_t ik__skeleton_reals(const ik_chain *chain, size_t table, int dof, int rows,
+                                 int effector_count)
 {
-    return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
+    return ik__jacobian_rows_reals(dof, rows, table) +
            (12 + IK__BALL_KEPT) * (size_t)chain->joint_count + 7 * (size_t)dof +
            3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
            2 * (size_t)rows * (size_t)dof +
-           ((size_t)effector_count * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
+           (((size_t)effector_count * (size_t)dof + (size_t)chain->joint_count + 1) * sizeof(int) +
+            sizeof(ik_real) - 1) /
                sizeof(ik_real);
 }
 
@@ -6896,7 +6899,9 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
                 : effectors[k].kind == IK_EFFECTOR_POSITION  ? 3
                                                              : 2;
     chain = ik__skeleton_chain(skeleton);
-    return (ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), effector_count) + 1) *
+    return (ik__skeleton_reals(&chain, ik__table_reals(&chain), dof, ik__skeleton_rows(rows),
+                               effector_count) +
+            1) *
            sizeof(ik_real);
 }
 
@@ -7025,26 +7030,26 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
     g->rot = ik_quat_to_mat3(ik_quat_mul(goal, ik_quat_conjugate(e->offset.rot)));
 }
 
-// Goal k's columns (its joint's and its ancestors', ascending) into w->goal_cols.
-static void ik__goal_columns(ik__jac_work *w, int k)
+// Every goal's columns (its joint's and its ancestors', ascending) into w->goal_cols, from each
+// joint's first column (kept past them): a walk up from each goal's joint, written down from the top.
+static void ik__goal_columns(ik__jac_work *w)
 {
-    ik__effector_goal *g = &w->goals[k];
-    int *out = w->goal_cols + k * w->dof, i, c, n = 0, next = g->joint, col = 0;
-    for (i = 0; i <= g->joint; i++)
-        col += ik_joint_type_dof(w->chain->joints[i].type);
-    for (i = g->joint; i >= 0; i--) { // (descending, then reversed)
-        const int nd = ik_joint_type_dof(w->chain->joints[i].type);
-        col -= nd;
-        if (i != next)
-            continue;
-        for (c = col + nd - 1; c >= col; c--)
-            out[n++] = c;
-        next = w->tree.parents ? w->tree.parents[i] : i - 1;
+    int *first = w->goal_cols + w->goal_count * w->dof, i, k, c, n;
+    for (i = 0, c = 0; i < w->chain->joint_count; i++) {
+        first[i] = c;
+        c += ik_joint_type_dof(w->chain->joints[i].type);
     }
-    for (i = 0; i < n / 2; i++) {
-        c = out[i], out[i] = out[n - 1 - i], out[n - 1 - i] = c;
+    first[i] = c;
+    for (k = 0; k < w->goal_count; k++) {
+        ik__effector_goal *g = &w->goals[k];
+        int *out = w->goal_cols + k * w->dof;
+        for (i = g->joint, n = 0; i >= 0; i = w->tree.parents ? w->tree.parents[i] : i - 1)
+            n += first[i + 1] - first[i];
+        g->cols_at = k * w->dof, g->col_count = n;
+        for (i = g->joint; i >= 0; i = w->tree.parents ? w->tree.parents[i] : i - 1)
+            for (c = first[i + 1] - 1; c >= first[i]; c--)
+                out[--n] = c;
     }
-    g->cols_at = k * w->dof, g->col_count = n;
 }
 
 // A skeleton pass's arrays in base: the frames, the kept balls (none yet: NaN equals no value);
@@ -7060,10 +7065,11 @@ static ik_real *ik__tree_layout(ik__tree *tree, const ik_skeleton *skeleton, ik_
     return tree->balls + IK__BALL_KEPT * skeleton->joint_count;
 }
 
-// The skeleton's solve in w from q_io (validated): arrays, goals blended from the start, reach.
+// The skeleton's solve in w from q_io (validated): arrays (the joint table's: table reals), goals
+// blended from the start, reach.
 static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
-                              int dof, int rows, ik_real *base, const ik_real *q_io)
+                              int dof, int rows, size_t table, ik_real *base, const ik_real *q_io)
 {
     int k, row0 = 0, row1, pos_rows, rot_rows;
     w->tree_chain = ik__skeleton_chain(skeleton);
@@ -7076,7 +7082,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
-    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + ik__table_reals(w->chain));
+    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + table);
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
@@ -7104,9 +7110,9 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     for (k = 0; k < count; k++) {
         const ik__effector_goal *g = &w->goals[k];
         ik__goal_make(w, &effectors[k], effectors[k].priority == 0 ? row0 : row1, &w->goals[k]);
-        ik__goal_columns(w, k);
         *(g->priority == 0 ? &row0 : &row1) += g->pos_rows + g->rot_rows;
     }
+    ik__goal_columns(w);
     w->jac_bound = IK_INFINITY;
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
     w->policy = ik__jacobian_policy;
@@ -7171,7 +7177,7 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
 {
     ik_chain chain;
     ik_real *base;
-    size_t need;
+    size_t need, table;
     int dof = 0, rows = 0;
     ik_result r =
         ik__skeleton_inputs(skeleton, effectors, count, ik__jacobian_opts_valid(o), o->rest, q_io,
@@ -7179,11 +7185,12 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     if (r != IK_OK)
         return r;
     chain = ik__skeleton_chain(skeleton);
-    need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);
+    table = ik__table_reals(&chain);
+    need = ik__skeleton_reals(&chain, table, dof, ik__skeleton_rows(rows), count);
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real)) // (as the size query counts)
         return IK_ERR_SCRATCH_TOO_SMALL;
-    ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, base, q_io);
+    ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, table, base, q_io);
     ik__jacobian_start(w);
     return IK_OK;
 }
