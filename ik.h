@@ -2316,6 +2316,13 @@ static ik_quat ik__quat_unit_or_normalize(ik_quat r)
                : ik_quat_normalize(r);
 }
 
+// |column r . column c - (r == c)| of a's columns (on the bits), inline: constant r, c.
+static inline IK__ALWAYS_INLINE ik__bits ik__axes_off(const ik_real (*a)[3], int r, int c)
+{
+    return ik__abs_bits(a[0][r] * a[0][c] + a[1][r] * a[1][c] + a[2][r] * a[2][c] -
+                        (r == c ? 1 : 0));
+}
+
 // A limit as ik_ball_limit_make() makes it: finite, semi-axes in [0, 1], ordered twist ends in
 // [-pi, pi] with unit half-angle vectors, orthonormal axes (to 1e-4, as ik_joint's rotations).
 static bool ik__ball_limit_valid(const ik_ball_limit *l)
@@ -2323,13 +2330,11 @@ static bool ik__ball_limit_valid(const ik_ball_limit *l)
     const ik_real *h = l->twist_half;
     const ik__bits tol = ik__abs_bits(IK__UNIT_TOL); // (tests on the bits: NaN fails them)
     const ik_real(*a)[3] = l->axes.m;
-    int r, c;
-    for (r = 0; r < 3; r++) // (A^T A = I: the columns' dot products, each pair once)
-        for (c = r; c < 3; c++)
-            if (ik__abs_bits(a[0][r] * a[0][c] + a[1][r] * a[1][c] + a[2][r] * a[2][c] -
-                             (r == c ? 1 : 0)) > tol)
-                return false;
-    return ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
+    // (A^T A = I: the columns' dot products, each pair once)
+    return ik__axes_off(a, 0, 0) <= tol && ik__axes_off(a, 0, 1) <= tol &&
+           ik__axes_off(a, 0, 2) <= tol && ik__axes_off(a, 1, 1) <= tol &&
+           ik__axes_off(a, 1, 2) <= tol && ik__axes_off(a, 2, 2) <= tol &&
+           ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
            ik__abs_bits(l->cone[1]) <= ik__abs_bits(1) && l->cone[0] >= 0 && l->cone[1] >= 0 &&
            ik__abs_bits(l->twist[0]) <= ik__abs_bits(IK_PI) &&
            ik__abs_bits(l->twist[1]) <= ik__abs_bits(IK_PI) && l->twist[0] <= l->twist[1] &&
