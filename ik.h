@@ -5930,40 +5930,40 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
 static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, t;
-    w->unit_weights = true;
-    w->frozen = 0;
-    w->ball_limits = false;
+    ik_real *q = w->q, *sws = w->sw, *lo = w->lo, *hi = w->hi; // (in registers: no reload)
+    bool unit_weights = true, ball_limits = false;
+    int c, jt, t, frozen = 0;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         const int nd = ik_joint_type_dof(j->type);
         const ik_real sw = j->weight == 1 ? 1 : IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-        w->unit_weights = w->unit_weights && (nd == 0 || sw == 1);
-        w->frozen += sw == 0 ? nd : 0;
+        unit_weights = unit_weights && (nd == 0 || sw == 1);
+        frozen += sw == 0 ? nd : 0;
         for (t = 0; t < nd; t++) {
-            w->sw[c + t] = sw;
-            w->lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
-            w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
+            sws[c + t] = sw;
+            lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
+            hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
         }
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
-            w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
+            q[c] = ypr.x, q[c + 1] = ypr.y, q[c + 2] = ypr.z;
             if (j->limit)
-                ik__ypr_into_limit(j->limit, w->q + c);
+                ik__ypr_into_limit(j->limit, q + c);
             c += 3;
         } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
             ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
             ik_vec3 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
             if (!ik_ball_limit_contains(j->limit, r))
                 v = ik__quat_log(ik_ball_limit_project(j->limit, r));
-            w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
-            w->ball_limits = true;
+            q[c] = v.x, q[c + 1] = v.y, q[c + 2] = v.z;
+            ball_limits = true;
             c += 3;
         } else {
             for (t = 0; t < nd; t++, c++)
-                w->q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
+                q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
         }
     }
+    w->unit_weights = unit_weights, w->frozen = frozen, w->ball_limits = ball_limits;
 }
 
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
