@@ -7039,21 +7039,23 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
 // joint's first column (kept past them): a walk up from each goal's joint, written down from the top.
 static void ik__goal_columns(ik__jac_work *w)
 {
-    int *first = w->goal_cols + w->goal_count * w->dof, i, k, c, n;
+    const int *parents = w->tree.parents, dof = w->dof;
+    int *first = w->goal_cols + w->goal_count * dof, i, k, c, n;
     for (i = 0, c = 0; i < w->chain->joint_count; i++) {
         first[i] = c;
         c += ik_joint_type_dof(w->chain->joints[i].type);
     }
     first[i] = c;
     for (k = 0; k < w->goal_count; k++) {
-        ik__effector_goal *g = &w->goals[k];
-        int *out = w->goal_cols + k * w->dof;
-        for (i = g->joint, n = 0; i >= 0; i = w->tree.parents ? w->tree.parents[i] : i - 1)
+        int *out = w->goal_cols + k * dof;
+        for (i = w->goals[k].joint, n = 0; i >= 0; i = parents ? parents[i] : i - 1)
             n += first[i + 1] - first[i];
-        g->cols_at = k * w->dof, g->col_count = n;
-        for (i = g->joint; i >= 0; i = w->tree.parents ? w->tree.parents[i] : i - 1)
-            for (c = first[i + 1] - 1; c >= first[i]; c--)
-                out[--n] = c;
+        w->goals[k].cols_at = k * dof, w->goals[k].col_count = n;
+        for (i = w->goals[k].joint; i >= 0; i = parents ? parents[i] : i - 1) {
+            const int at = first[i], nd = first[i + 1] - at;
+            for (n -= nd, c = 0; c < nd; c++)
+                out[n + c] = at + c;
+        }
     }
 }
 
