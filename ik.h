@@ -6886,7 +6886,8 @@ static size_t ik__skeleton_reals(const ik_chain *chain, size_t table, int dof, i
            (12 + IK__BALL_KEPT) * (size_t)chain->joint_count + 7 * (size_t)dof +
            3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
            2 * (size_t)rows * (size_t)dof +
-           (((size_t)effector_count * (size_t)dof + (size_t)chain->joint_count + 1) * sizeof(int) +
+           (((size_t)effector_count * (size_t)dof + 2 * (size_t)chain->joint_count + 1) *
+                sizeof(int) +
             sizeof(ik_real) - 1) /
                sizeof(ik_real);
 }
@@ -7036,25 +7037,33 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
 }
 
 // Every goal's columns (its joint's and its ancestors', ascending) into w->goal_cols, from each
-// joint's first column (kept past them): a walk up from each goal's joint, written down from the top.
+// joint's first column and its ancestors' column count (kept past them): a walk up from each goal's
+// joint, written down from the top.
 static void ik__goal_columns(ik__jac_work *w)
 {
-    const int *parents = w->tree.parents, dof = w->dof;
-    int *first = w->goal_cols + w->goal_count * dof, i, k, c, n;
-    for (i = 0, c = 0; i < w->chain->joint_count; i++) {
+    const int *parents = w->tree.parents, dof = w->dof, count = w->chain->joint_count;
+    int *first = w->goal_cols + w->goal_count * dof, *above = first + count + 1, i, k, c, n;
+    for (i = 0, c = 0; i < count; i++) {
+        const int parent = parents ? parents[i] : i - 1;
+        const int nd = ik_joint_type_dof(w->chain->joints[i].type);
         first[i] = c;
-        c += ik_joint_type_dof(w->chain->joints[i].type);
+        above[i] = (parent >= 0 ? above[parent] : 0) + nd; // (its own and its ancestors')
+        c += nd;
     }
     first[i] = c;
     for (k = 0; k < w->goal_count; k++) {
         int *out = w->goal_cols + k * dof;
-        for (i = w->goals[k].joint, n = 0; i >= 0; i = parents ? parents[i] : i - 1)
-            n += first[i + 1] - first[i];
+        n = above[w->goals[k].joint];
         w->goals[k].cols_at = k * dof, w->goals[k].col_count = n;
         for (i = w->goals[k].joint; i >= 0; i = parents ? parents[i] : i - 1) {
-            const int at = first[i], nd = first[i + 1] - at;
-            for (n -= nd, c = 0; c < nd; c++)
-                out[n + c] = at + c;
+            const int at = first[i], nd = first[i + 1] - at; // (at most 3)
+            n -= nd;
+            if (nd > 0)
+                out[n] = at;
+            if (nd > 1)
+                out[n + 1] = at + 1;
+            if (nd > 2)
+                out[n + 2] = at + 2;
         }
     }
 }
