@@ -2535,9 +2535,11 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
 // it was (false).
 static bool ik__expmap_stretch_within(const ik_ball_limit *limit, ik_real *v)
 {
-    static const ik_real stretch[5] = { 0, 8, -8, 64, -64 };
+    static const ik_real stretch[4] = { 8, -8, 64, -64 };
     int k;
-    for (k = 0; k < 5; k++) {
+    if (ik_ball_limit_contains(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
+        return true; // (as it is: the usual case)
+    for (k = 0; k < 4; k++) {
         ik_real f = 1 + stretch[k] * IK_EPSILON;
         ik_vec3 m = ik_vec3_make(v[0] * f, v[1] * f, v[2] * f);
         if (ik_ball_limit_contains(limit, ik_quat_from_expmap(m))) {
