@@ -6977,11 +6977,12 @@ static ik_real ik__skeleton_size(const ik_chain *chain, const int *parents)
     int i;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        ik_real travel = IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
         if ((parents ? parents[i] : i - 1) >= 0)
             size += ik_vec3_length(j->origin.pos);
-        if (j->type == IK_JOINT_PRISMATIC && ik__finite(travel))
-            size += travel;
+        if (j->type == IK_JOINT_PRISMATIC) {
+            ik_real travel = IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
+            size += ik__finite(travel) ? travel : 0;
+        }
     }
     return size;
 }
