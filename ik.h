@@ -5941,10 +5941,16 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
         const ik_real sw = j->weight == 1 ? 1 : IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
         unit_weights = unit_weights && (nd == 0 || sw == 1);
         frozen += sw == 0 ? nd : 0;
-        for (t = 0; t < nd; t++) {
-            sws[c + t] = sw;
-            lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
-            hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
+        if (nd == 1) {
+            sws[c] = sw;
+            lo[c] = j->lo;
+            hi[c] = j->hi;
+        } else { // (a ball's: no range)
+            for (t = 0; t < nd; t++) {
+                sws[c + t] = sw;
+                lo[c + t] = -IK_INFINITY;
+                hi[c + t] = IK_INFINITY;
+            }
         }
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
