@@ -2316,6 +2316,13 @@ static ik_quat ik__quat_unit_or_normalize(ik_quat r)
                : ik_quat_normalize(r);
 }
 
+// |column r . column c - (r == c)| of a's columns (on the bits), inline: constant r, c.
+static inline IK__ALWAYS_INLINE ik__bits ik__axes_off(const ik_real (*a)[3], int r, int c)
+{
+    return ik__abs_bits(a[0][r] * a[0][c] + a[1][r] * a[1][c] + a[2][r] * a[2][c] -
+                        (r == c ? 1 : 0));
+}
+
 // A limit as ik_ball_limit_make() makes it: finite, semi-axes in [0, 1], ordered twist ends in
 // [-pi, pi] with unit half-angle vectors, orthonormal axes (to 1e-4, as ik_joint's rotations).
 static bool ik__ball_limit_valid(const ik_ball_limit *l)
@@ -2323,13 +2330,11 @@ static bool ik__ball_limit_valid(const ik_ball_limit *l)
     const ik_real *h = l->twist_half;
     const ik__bits tol = ik__abs_bits(IK__UNIT_TOL); // (tests on the bits: NaN fails them)
     const ik_real(*a)[3] = l->axes.m;
-    int r, c;
-    for (r = 0; r < 3; r++) // (A^T A = I: the columns' dot products, each pair once)
-        for (c = r; c < 3; c++)
-            if (ik__abs_bits(a[0][r] * a[0][c] + a[1][r] * a[1][c] + a[2][r] * a[2][c] -
-                             (r == c ? 1 : 0)) > tol)
-                return false;
-    return ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
+    // (A^T A = I: the columns' dot products, each pair once)
+    return ik__axes_off(a, 0, 0) <= tol && ik__axes_off(a, 0, 1) <= tol &&
+           ik__axes_off(a, 0, 2) <= tol && ik__axes_off(a, 1, 1) <= tol &&
+           ik__axes_off(a, 1, 2) <= tol && ik__axes_off(a, 2, 2) <= tol &&
+           ik__abs_bits(l->cone[0]) <= ik__abs_bits(1) &&
            ik__abs_bits(l->cone[1]) <= ik__abs_bits(1) && l->cone[0] >= 0 && l->cone[1] >= 0 &&
            ik__abs_bits(l->twist[0]) <= ik__abs_bits(IK_PI) &&
            ik__abs_bits(l->twist[1]) <= ik__abs_bits(IK_PI) && l->twist[0] <= l->twist[1] &&
@@ -2530,9 +2535,11 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
 // it was (false).
 static bool ik__expmap_stretch_within(const ik_ball_limit *limit, ik_real *v)
 {
-    static const ik_real stretch[5] = { 0, 8, -8, 64, -64 };
+    static const ik_real stretch[4] = { 8, -8, 64, -64 };
     int k;
-    for (k = 0; k < 5; k++) {
+    if (ik_ball_limit_contains(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
+        return true; // (as it is: the usual case)
+    for (k = 0; k < 4; k++) {
         ik_real f = 1 + stretch[k] * IK_EPSILON;
         ik_vec3 m = ik_vec3_make(v[0] * f, v[1] * f, v[2] * f);
         if (ik_ball_limit_contains(limit, ik_quat_from_expmap(m))) {
@@ -5937,40 +5944,46 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
 static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, t;
-    w->unit_weights = true;
-    w->frozen = 0;
-    w->ball_limits = false;
+    ik_real *q = w->q, *sws = w->sw, *lo = w->lo, *hi = w->hi; // (in registers: no reload)
+    bool unit_weights = true, ball_limits = false;
+    int c, jt, t, frozen = 0;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         const int nd = ik_joint_type_dof(j->type);
         const ik_real sw = j->weight == 1 ? 1 : IK_SQRT(ik__clamp(j->weight, 0, IK_MAX_MAGNITUDE));
-        w->unit_weights = w->unit_weights && (nd == 0 || sw == 1);
-        w->frozen += sw == 0 ? nd : 0;
-        for (t = 0; t < nd; t++) {
-            w->sw[c + t] = sw;
-            w->lo[c + t] = nd == 1 ? j->lo : -IK_INFINITY;
-            w->hi[c + t] = nd == 1 ? j->hi : IK_INFINITY;
+        unit_weights = unit_weights && (nd == 0 || sw == 1);
+        frozen += sw == 0 ? nd : 0;
+        if (nd == 1) {
+            sws[c] = sw;
+            lo[c] = j->lo;
+            hi[c] = j->hi;
+        } else { // (a ball's: no range)
+            for (t = 0; t < nd; t++) {
+                sws[c + t] = sw;
+                lo[c + t] = -IK_INFINITY;
+                hi[c + t] = IK_INFINITY;
+            }
         }
         if (j->type == IK_JOINT_BALL && w->euler) {
             ik_vec3 ypr = ik__expmap_to_ypr(q_io + c);
-            w->q[c] = ypr.x, w->q[c + 1] = ypr.y, w->q[c + 2] = ypr.z;
+            q[c] = ypr.x, q[c + 1] = ypr.y, q[c + 2] = ypr.z;
             if (j->limit)
-                ik__ypr_into_limit(j->limit, w->q + c);
+                ik__ypr_into_limit(j->limit, q + c);
             c += 3;
         } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
             ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
             ik_vec3 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
             if (!ik_ball_limit_contains(j->limit, r))
                 v = ik__quat_log(ik_ball_limit_project(j->limit, r));
-            w->q[c] = v.x, w->q[c + 1] = v.y, w->q[c + 2] = v.z;
-            w->ball_limits = true;
+            q[c] = v.x, q[c + 1] = v.y, q[c + 2] = v.z;
+            ball_limits = true;
             c += 3;
         } else {
             for (t = 0; t < nd; t++, c++)
-                w->q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
+                q[c] = nd == 1 ? ik__clamp(q_io[c], j->lo, j->hi) : q_io[c];
         }
     }
+    w->unit_weights = unit_weights, w->frozen = frozen, w->ball_limits = ball_limits;
 }
 
 // ik_jacobian_solve()'s policies: the method's own step, pins carried, 20 halvings, 3 nudges.
@@ -6884,14 +6897,18 @@ static int ik__skeleton_rows(int task_rows)
 // Reals of an effector goal in scratch.
 #define IK__GOAL_REALS ((sizeof(ik__effector_goal) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
-// The reals of a skeleton solve's work: the core's for `rows` rows, the frames, columns, goals.
-static size_t ik__skeleton_reals(const ik_chain *chain, int dof, int rows, int effector_count)
+// The reals of a skeleton solve's work: the core's for `rows` rows (and its table's, table reals),
+// the frames, columns, goals.
+static size_t ik__skeleton_reals(const ik_chain *chain, size_t table, int dof, int rows,
+                                 int effector_count)
 {
-    return ik__jacobian_rows_reals(dof, rows, ik__table_reals(chain)) +
+    return ik__jacobian_rows_reals(dof, rows, table) +
            (12 + IK__BALL_KEPT) * (size_t)chain->joint_count + 7 * (size_t)dof +
            3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
            2 * (size_t)rows * (size_t)dof +
-           ((size_t)effector_count * (size_t)dof * sizeof(int) + sizeof(ik_real) - 1) /
+           (((size_t)effector_count * (size_t)dof + 2 * (size_t)chain->joint_count + 1) *
+                sizeof(int) +
+            sizeof(ik_real) - 1) /
                sizeof(ik_real);
 }
 
@@ -6908,7 +6925,9 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
                 : effectors[k].kind == IK_EFFECTOR_POSITION  ? 3
                                                              : 2;
     chain = ik__skeleton_chain(skeleton);
-    return (ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), effector_count) + 1) *
+    return (ik__skeleton_reals(&chain, ik__table_reals(&chain), dof, ik__skeleton_rows(rows),
+                               effector_count) +
+            1) *
            sizeof(ik_real);
 }
 
@@ -6976,11 +6995,12 @@ static ik_real ik__skeleton_size(const ik_chain *chain, const int *parents)
     int i;
     for (i = 0; i < chain->joint_count; i++) {
         const ik_joint *j = &chain->joints[i];
-        ik_real travel = IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
         if ((parents ? parents[i] : i - 1) >= 0)
             size += ik_vec3_length(j->origin.pos);
-        if (j->type == IK_JOINT_PRISMATIC && ik__finite(travel))
-            size += travel;
+        if (j->type == IK_JOINT_PRISMATIC) {
+            ik_real travel = IK_FABS(j->lo) > IK_FABS(j->hi) ? IK_FABS(j->lo) : IK_FABS(j->hi);
+            size += ik__finite(travel) ? travel : 0;
+        }
     }
     return size;
 }
@@ -7037,26 +7057,36 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
     g->rot = ik_quat_to_mat3(ik_quat_mul(goal, ik_quat_conjugate(e->offset.rot)));
 }
 
-// Goal k's columns (its joint's and its ancestors', ascending) into w->goal_cols.
-static void ik__goal_columns(ik__jac_work *w, int k)
+// Every goal's columns (its joint's and its ancestors', ascending) into w->goal_cols, from each
+// joint's first column and its ancestors' column count (kept past them): a walk up from each goal's
+// joint, written down from the top.
+static void ik__goal_columns(ik__jac_work *w)
 {
-    ik__effector_goal *g = &w->goals[k];
-    int *out = w->goal_cols + k * w->dof, i, c, n = 0, next = g->joint, col = 0;
-    for (i = 0; i <= g->joint; i++)
-        col += ik_joint_type_dof(w->chain->joints[i].type);
-    for (i = g->joint; i >= 0; i--) { // (descending, then reversed)
+    const int *parents = w->tree.parents, dof = w->dof, count = w->chain->joint_count;
+    int *first = w->goal_cols + w->goal_count * dof, *above = first + count + 1, i, k, c, n;
+    for (i = 0, c = 0; i < count; i++) {
+        const int parent = parents ? parents[i] : i - 1;
         const int nd = ik_joint_type_dof(w->chain->joints[i].type);
-        col -= nd;
-        if (i != next)
-            continue;
-        for (c = col + nd - 1; c >= col; c--)
-            out[n++] = c;
-        next = w->tree.parents ? w->tree.parents[i] : i - 1;
+        first[i] = c;
+        above[i] = (parent >= 0 ? above[parent] : 0) + nd; // (its own and its ancestors')
+        c += nd;
     }
-    for (i = 0; i < n / 2; i++) {
-        c = out[i], out[i] = out[n - 1 - i], out[n - 1 - i] = c;
+    first[i] = c;
+    for (k = 0; k < w->goal_count; k++) {
+        int *out = w->goal_cols + k * dof;
+        n = above[w->goals[k].joint];
+        w->goals[k].cols_at = k * dof, w->goals[k].col_count = n;
+        for (i = w->goals[k].joint; i >= 0; i = parents ? parents[i] : i - 1) {
+            const int at = first[i], nd = first[i + 1] - at; // (at most 3)
+            n -= nd;
+            if (nd > 0)
+                out[n] = at;
+            if (nd > 1)
+                out[n + 1] = at + 1;
+            if (nd > 2)
+                out[n + 2] = at + 2;
+        }
     }
-    g->cols_at = k * w->dof, g->col_count = n;
 }
 
 // A skeleton pass's arrays in base: the frames, the kept balls (none yet: NaN equals no value);
@@ -7072,10 +7102,11 @@ static ik_real *ik__tree_layout(ik__tree *tree, const ik_skeleton *skeleton, ik_
     return tree->balls + IK__BALL_KEPT * skeleton->joint_count;
 }
 
-// The skeleton's solve in w from q_io (validated): arrays, goals blended from the start, reach.
+// The skeleton's solve in w from q_io (validated): arrays (the joint table's: table reals), goals
+// blended from the start, reach.
 static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
                               const ik_effector *effectors, int count, const ik_jacobian_opts *o,
-                              int dof, int rows, ik_real *base, const ik_real *q_io)
+                              int dof, int rows, size_t table, ik_real *base, const ik_real *q_io)
 {
     int k, row0 = 0, row1, pos_rows, rot_rows;
     w->tree_chain = ik__skeleton_chain(skeleton);
@@ -7088,7 +7119,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
-    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + ik__table_reals(w->chain));
+    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + table);
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
@@ -7116,9 +7147,9 @@ static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
     for (k = 0; k < count; k++) {
         const ik__effector_goal *g = &w->goals[k];
         ik__goal_make(w, &effectors[k], effectors[k].priority == 0 ? row0 : row1, &w->goals[k]);
-        ik__goal_columns(w, k);
         *(g->priority == 0 ? &row0 : &row1) += g->pos_rows + g->rot_rows;
     }
+    ik__goal_columns(w);
     w->jac_bound = IK_INFINITY;
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
     w->policy = ik__jacobian_policy;
@@ -7183,7 +7214,7 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
 {
     ik_chain chain;
     ik_real *base;
-    size_t need;
+    size_t need, table;
     int dof = 0, rows = 0;
     ik_result r =
         ik__skeleton_inputs(skeleton, effectors, count, ik__jacobian_opts_valid(o), o->rest, q_io,
@@ -7191,11 +7222,12 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     if (r != IK_OK)
         return r;
     chain = ik__skeleton_chain(skeleton);
-    need = ik__skeleton_reals(&chain, dof, ik__skeleton_rows(rows), count);
+    table = ik__table_reals(&chain);
+    need = ik__skeleton_reals(&chain, table, dof, ik__skeleton_rows(rows), count);
     base = ik__scratch_reals(scratch, scratch_size, need);
     if (!base || scratch_size < (need + 1) * sizeof(ik_real)) // (as the size query counts)
         return IK_ERR_SCRATCH_TOO_SMALL;
-    ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, base, q_io);
+    ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, table, base, q_io);
     ik__jacobian_start(w);
     return IK_OK;
 }
