@@ -2,7 +2,8 @@
    compare rows of one run as ratios, not against figures from another day).
    Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton | --fabrik | --closed] | bench --ccd-weights |
    bench --ccd-split | bench --damping-range | bench --further | bench --limb-calls=W,K,N |
-   bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I]
+   bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I] |
+   bench --path-calls=R
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
    argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
    rank-deficient matrices, DLS iterations with pinned joints); --ball-limits: only the tables of
@@ -750,7 +751,8 @@ typedef enum bench_mode {
     MODE_CCD_CALLS,
     MODE_JAC_CALLS,
     MODE_PIN_CALLS,
-    MODE_CLOSED_CALLS
+    MODE_CLOSED_CALLS,
+    MODE_PATH_CALLS
 } bench_mode;
 
 typedef struct bench_args {
@@ -782,6 +784,9 @@ static bench_mode parse_calls(const char *s, bench_args *a)
     if (a->given == 3 && v[0] >= 0 && v[0] < 3 && v[1] >= 0 && v[1] < 4 &&
         (v[1] < 3 || v[0] == 2) && v[2] >= 0)
         return MODE_CLOSED_CALLS;
+    a->given = sscanf(s, "--path-calls=%d%c", v, &end);
+    if (a->given == 1 && v[0] >= 1)
+        return MODE_PATH_CALLS;
     return MODE_TABLES;
 }
 
@@ -1378,6 +1383,25 @@ static void skeleton_path_table(int runs)
                skel_us(t), (double)p.iterations / SKEL_FRAMES, met, SKEL_FRAMES, held, SKEL_FRAMES,
                jump);
     }
+    free(p.scratch);
+}
+
+// --path-calls=R: R runs of the humanoid path as the first row of the path table has them
+// (tolerances 1e-4 m, 1e-3 rad, the rest pose), nothing timed: under valgrind --tool=callgrind
+// --toggle-collect=ik_skeleton_solve, instructions / (1000 R) a frame, and the parts' inclusive
+// counts (docs/skeletons.md, "Cost").
+static void path_calls(const int *v)
+{
+    static skel_path p;
+    int r;
+    humanoid_build(&skel_body);
+    make_skel_path(&p);
+    p.opts.tolerance = IK_R(1e-4);
+    p.opts.rotation_tolerance = IK_R(1e-3);
+    p.opts.rest = p.rest;
+    for (r = 0; r < v[0]; r++)
+        run_skel_path(&p);
+    printf("%d runs of %d frames: %ld iterations in the last\n", v[0], SKEL_FRAMES, p.iterations);
     free(p.scratch);
 }
 
@@ -2143,7 +2167,7 @@ int main(int argc, char **argv)
                         "--further | "
                         "--ccd-weights | --ccd-split | --damping-range | "
                         "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
-                        "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N\n");
+                        "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N | --path-calls=R\n");
         return 2;
     }
     switch (args.mode) {
@@ -2173,6 +2197,7 @@ int main(int argc, char **argv)
         closed_table();
         return 0;
     case MODE_CLOSED_CALLS: closed_calls(args.v); return 0;
+    case MODE_PATH_CALLS: path_calls(args.v); return 0;
     case MODE_LIMITS:
         print_title(args.runs, "\n");
         svd_table(args.runs);
