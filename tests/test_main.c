@@ -652,6 +652,43 @@ static void chord_tree(test_rng *rng, int n, ik_joint *j, int *parents)
     parents[n - 4] = n - 7, parents[n - 2] = n - 6;
 }
 
+// A chord test's problem: chord_tree()'s tree of 8 to 12 joints (the branches' balls limited where
+// `limited`), a random state q, and three effectors 0.05 off it: the trunk's pose at priority 0,
+// the branches' positions at priority 1 (0 with one_priority).
+typedef struct chord_case {
+    ik_joint j[12];
+    ik_ball_limit limits[12];
+    int parents[12], n;
+    ik_real q[40];
+    ik_effector eff[3];
+    ik_skeleton s;
+} chord_case;
+
+static void chord_case_make(test_rng *rng, bool limited, bool one_priority, chord_case *t)
+{
+    ik_xform frames[12];
+    int k, c;
+    t->n = 8 + (int)(test_rng_next(rng) % 5);
+    chord_tree(rng, t->n, t->j, t->parents);
+    for (k = t->n - 4; k < t->n && limited; k++) { // (on their cones, many of them)
+        CHECK(ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.3), IK_R(0.4),
+                                 IK_R(-0.5), IK_R(0.5), &t->limits[k]) == IK_OK);
+        t->j[k].limit = &t->limits[k];
+    }
+    t->s = ik_skeleton_make(t->j, t->parents, t->n);
+    for (c = 0; c < ik_skeleton_dof(&t->s); c++)
+        t->q[c] = (ik_real)test_rng_uniform(rng, -0.5, 0.5);
+    ik_skeleton_fk(&t->s, t->q, frames);
+    for (k = 0; k < 3; k++) {
+        const int at = k == 0 ? t->n - 5 : (k == 1 ? t->n - 3 : t->n - 1);
+        t->eff[k] = ik_effector_make(at, ik_xform_identity(),
+                                     k == 0 ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION,
+                                     ik_vec3_add(frames[at].pos, test_rng_vec3(rng, -0.05, 0.05)));
+        t->eff[k].target_rot = ik_quat_slerp(frames[at].rot, test_rng_quat(rng), IK_R(0.05));
+        t->eff[k].priority = one_priority ? 0 : k > 0;
+    }
+}
+
 // The forced moves f of the pinned columns in joint coordinates: M^-1 f for a ball in its frame;
 // the balls in frames.
 static int chord_forced(const ik__jac_work *w, ik_real *f)
@@ -678,39 +715,17 @@ static void test_chord_step(void)
     static unsigned char scratch[1 << 17];
     test_rng rng = { 4711 };
     double worst = 0;
-    int trial, k, c, checked = 0, framed = 0, pinned = 0;
+    int trial, c, checked = 0, framed = 0, pinned = 0;
     for (trial = 0; trial < 300; trial++) {
-        ik_joint j[12];
-        ik_ball_limit limits[12];
-        int parents[12], n = 8 + (int)(test_rng_next(&rng) % 5);
-        ik_real q[40], full[40], forced[40];
-        ik_xform frames[12];
-        ik_effector eff[3];
-        ik_skeleton s;
+        static chord_case t;
+        ik_real full[40], forced[40];
         ik__jac_work w;
         ik_jacobian_opts o = ik_default_jacobian_opts();
-        chord_tree(&rng, n, j, parents);
-        for (k = n - 4; k < n && trial % 2; k++) { // (limited branch balls: on their cones)
-            CHECK(ik_ball_limit_make(ik_vec3_make(0, 0, 1), ik_vec3_make(1, 0, 0), IK_R(0.3),
-                                     IK_R(0.4), IK_R(-0.5), IK_R(0.5), &limits[k]) == IK_OK);
-            j[k].limit = &limits[k];
-        }
-        s = ik_skeleton_make(j, parents, n);
-        for (c = 0; c < ik_skeleton_dof(&s); c++)
-            q[c] = (ik_real)test_rng_uniform(&rng, -0.5, 0.5);
-        ik_skeleton_fk(&s, q, frames);
-        for (k = 0; k < 3; k++) { // (the trunk's pose, priority 0; the branches' positions)
-            const int at = k == 0 ? n - 5 : (k == 1 ? n - 3 : n - 1);
-            eff[k] = ik_effector_make(
-                at, ik_xform_identity(), k == 0 ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION,
-                ik_vec3_add(frames[at].pos, test_rng_vec3(&rng, -0.05, 0.05)));
-            eff[k].target_rot = ik_quat_slerp(frames[at].rot, test_rng_quat(&rng), IK_R(0.05));
-            eff[k].priority = trial % 3 == 2 ? 0 : k > 0; // (a third with one priority)
-        }
+        chord_case_make(&rng, trial % 2, trial % 3 == 2, &t); // (a third with one priority)
         o.method = IK_JACOBIAN_PINV;
         o.max_step = o.max_joint_step = IK_R(1e6); // (no step scaled down)
-        CHECK(ik__skeleton_setup(&w, &s, eff, 3, &o, q, scratch, sizeof scratch, NULL, NULL) ==
-              IK_OK);
+        CHECK(ik__skeleton_setup(&w, &t.s, t.eff, 3, &o, t.q, scratch, sizeof scratch, NULL,
+                                 NULL) == IK_OK);
         ik__clamp_error(&w, o.max_step, w.e);
         CHECK(ik__active_set_step(&w, w.e)); // (e: less the pinned joints' forced moves' part)
         if (!ik__chord_ready(&w) || w.released > 0) // (a factor the chord does not take)
@@ -731,7 +746,8 @@ static void test_chord_step(void)
         "  chord steps at the full step's state: %d of 300 trees (%d with ball frames, %d pins), "
         "worst difference %.3g\n",
         checked, framed, pinned, worst);
-    CHECK(checked >= TOL(200, 100) && framed >= 40 && pinned >= 20); // (float: more by the SVD)
+    // (float: more steps by the SVD, fewer chord steps to compare)
+    CHECK(checked >= TOL(200, 80) && framed >= TOL(80, 30) && pinned >= TOL(60, 20));
     CHECK_NEAR(worst, 0, TOL(1e-9, 1e-3));
 }
 
@@ -744,33 +760,18 @@ static void test_chord_factors_kept(void)
     double worst = 0;
     int trial, k, c, r, checked = 0;
     for (trial = 0; trial < 100; trial++) {
-        ik_joint j[12];
-        int parents[12], n = 8 + (int)(test_rng_next(&rng) % 5);
-        ik_real q[40], rest[40], x[40], b[40];
-        ik_xform frames[12];
-        ik_effector eff[3];
-        ik_skeleton s;
+        static chord_case t;
+        ik_real rest[40], x[40], b[40];
         ik__jac_work w;
         ik_jacobian_opts o = ik_default_jacobian_opts();
-        chord_tree(&rng, n, j, parents);
-        s = ik_skeleton_make(j, parents, n);
-        for (c = 0; c < ik_skeleton_dof(&s); c++) {
-            q[c] = (ik_real)test_rng_uniform(&rng, -0.5, 0.5);
+        chord_case_make(&rng, false, false, &t);
+        for (c = 0; c < ik_skeleton_dof(&t.s); c++)
             rest[c] = (ik_real)test_rng_uniform(&rng, -0.5, 0.5);
-        }
-        ik_skeleton_fk(&s, q, frames);
-        for (k = 0; k < 3; k++) {
-            const int at = k == 0 ? n - 5 : (k == 1 ? n - 3 : n - 1);
-            eff[k] = ik_effector_make(
-                at, ik_xform_identity(), k == 0 ? IK_EFFECTOR_POSE : IK_EFFECTOR_POSITION,
-                ik_vec3_add(frames[at].pos, test_rng_vec3(&rng, -0.05, 0.05)));
-            eff[k].priority = k > 0;
-        }
         o.damping = IK_R(0.05); // (both priorities' steps damped)
         o.rest = rest;
         o.max_step = o.max_joint_step = IK_R(1e6);
-        CHECK(ik__skeleton_setup(&w, &s, eff, 3, &o, q, scratch, sizeof scratch, NULL, NULL) ==
-              IK_OK);
+        CHECK(ik__skeleton_setup(&w, &t.s, t.eff, 3, &o, t.q, scratch, sizeof scratch, NULL,
+                                 NULL) == IK_OK);
         ik__clamp_error(&w, o.max_step, w.e);
         CHECK(ik__active_set_step(&w, w.e));
         if (!ik__chord_ready(&w) || w.pins > 0 || w.released > 0)
@@ -794,7 +795,7 @@ static void test_chord_factors_kept(void)
     printf("  chord steps' factors after a damped step with a rest pose: %d of 100 trees, worst "
            "%.3g\n",
            checked, worst);
-    CHECK(checked >= 50);
+    CHECK(checked >= TOL(70, 40));
     CHECK_NEAR(worst, 0, TOL(1e-8, 1e-2));
 }
 
