@@ -3943,6 +3943,7 @@ typedef struct ik__jac_work {
     ik_real *jac_full; // priority 1's step: the task's Jacobian (jac NULL: J2 N1 not made)
     // chord steps (docs/skeletons.md, "Chord steps"): the last step's factors, kept
     const ik_real *chord_factor; // the factor the last normal equations were solved with
+    bool chord_first;            // priority 0's last step was by the normal equations
     bool chord_ready;            // the last full step can be applied again (ik__chord_ready())
     ik_chain tree_chain;
 } ik__jac_work;
@@ -5159,6 +5160,8 @@ static bool ik__jacobian_step_normal(const ik_jacobian_opts *o, ik__jac_work *w,
         return false;
     if (w->full_rows == 0) // (priority 0's step: the chord takes proj's factor of A1)
         w->chord_factor = used;
+    else
+        w->chord_first = true;
     w->has_y = w->pins > 0; // (read only where a column is pinned)
     for (r = 0; r < m && w->has_y; r++)
         w->y[r] = y[r];
@@ -5459,6 +5462,8 @@ static void ik__jacobian_step(const ik_chain *chain, const ik_jacobian_opts *o, 
     w->y_in_rv = w->n1_folded = false;
     if (w->full_rows == 0) // (set where the normal equations solve it: ik__chord_ready())
         w->chord_factor = NULL;
+    else
+        w->chord_first = false;
     if (o->method == IK_JACOBIAN_TRANSPOSE) {
         ik__priority_rows(w);
         ik__jacobian_step_transpose(w, m, dof, e);
@@ -6029,7 +6034,8 @@ static void ik__jacobian_start(ik__jac_work *w)
     for (c = 0; c < w->dof; c++)
         w->pinned[c] = w->forced[c] = 0;
     w->pins = w->released = w->kicks = 0;
-    w->chord_ready = false;
+    w->chord_ready = w->chord_first = false;
+    w->chord_factor = NULL;
     w->at.err = ik__task_error(w, w->q, w->jac, w->at.e0);
     w->at.best_err = 0;
     w->at.idle = 0;
@@ -6436,6 +6442,8 @@ static bool ik__active_set_step(ik__jac_work *w, ik_real *e)
         if (!ok || !ik__pin_crossings(w, e))
             break;
     }
+    if (pass > 2 * w->dof) // (the pins changed after the last step: its factors are not theirs)
+        w->chord_factor = NULL;
     if (w->ball_limits)
         ik__ball_frames_undo(w);
     w->normal_kept = false;
@@ -6551,16 +6559,17 @@ static void ik__pinv_fallback(ik__jac_work *w, ik_real *e)
 static inline ik_real ik__angle_into(ik_real x, ik_real lo, ik_real hi);
 
 // Whether the full step just taken can be applied again to a later error (a chord step): a
-// skeleton's task of more rows than a chain's, solved by the normal equations, priority 0's A1
-// factored with no shift (docs/skeletons.md, "Chord steps").
+// skeleton's task of more rows than a chain's, each priority's step by the normal equations,
+// priority 0's A1 factored with no shift (docs/skeletons.md, "Chord steps").
 static bool ik__chord_ready(const ik__jac_work *w)
 {
-    return w->policy.save_steps && !w->policy.lm_damping && w->chord_factor &&
-           (w->first_rows == 0 || w->a1_unshifted);
+    return w->policy.save_steps && w->m > IK__CHAIN_ROWS && !w->policy.lm_damping &&
+           w->chord_factor && (w->first_rows == 0 || (w->a1_unshifted && w->chord_first));
 }
 
 // Takes the step, halved while it raises the error (policy.halvings at most; none if no try helps
 // or it moves no joint); the first try's pass gives the next Jacobian (not after an exact step).
+// A step taken whole that cut the error's square 16-fold readies a chord step (ik__chord_ready()).
 static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
 {
     const bool pinv = w->o->method == IK_JACOBIAN_PINV;
@@ -6604,7 +6613,8 @@ static void ik__jacobian_line_search(ik__jac_work *w, ik_real *e, bool exact)
 static bool ik__chord_line_search(ik__jac_work *w)
 {
     ik_real new_err;
-    ik__jacobian_apply(w->chain, w->euler, w->tree.balls, w->q, w->dq, 1, w->trial);
+    ik__jacobian_apply(w->chain, w->euler, w->goals ? w->tree.balls : NULL, w->q, w->dq, 1,
+                       w->trial); // (skeletons: no turning joints to wrap)
     new_err = ik__task_error(w, w->trial, NULL, w->e1);
     if (!(new_err <= w->at.err / 4))
         return false;
