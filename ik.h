@@ -5705,15 +5705,6 @@ static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit,
     ik__ball_twist_bound(b, limit, q, band);
 }
 
-// (none kept)
-static inline ik__ball_bounds ik__ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
-                                                 ik_real band)
-{
-    ik__ball_bounds b;
-    ik__ball_bounds_kept(&b, limit, v, band, NULL);
-    return b;
-}
-
 // The row vector j[0..2] <- j m.
 static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
 {
@@ -6661,10 +6652,10 @@ static bool ik__chord_step(ik__jac_work *w, const ik_real *e)
     if (m1 == 0) {
         ik__ldlt_solve(w->chord_factor, m, y);
     } else {
-        ik__ldlt_solve(l1, m1, y); // y1 = A1^-1 e1
-        for (r = 0; r < m2; r++)   // e2 - C y1
-            for (k = 0; k < m1; k++)
-                y[m1 + r] -= full[(m1 + r) * m + k] * y[k];
+        ik__ldlt_solve(l1, m1, y);                     // y1 = A1^-1 e1
+        ik__block_mul(full + m1 * m, m, m2, m1, y, u); // e2 - C y1
+        for (r = 0; r < m2; r++)
+            y[m1 + r] -= u[r];
         ik__ldlt_solve(w->chord_factor, m2, y + m1); // y2
         for (k = 0; k < m1; k++) {                   // y1 - A1^-1 C^T y2
             u[k] = 0;

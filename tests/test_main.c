@@ -563,7 +563,16 @@ static void test_svd_sweeps(void)
     }
 }
 
-// The Jacobian solvers' ball-joint bounds (ik__ball_bounds_at()): at states on a limit's
+// A ball's bounds at v within band, none kept (ik__ball_bounds_kept()).
+static ik__ball_bounds test_ball_bounds_at(const ik_ball_limit *limit, const ik_real *v,
+                                           ik_real band)
+{
+    ik__ball_bounds b;
+    ik__ball_bounds_kept(&b, limit, v, band, NULL);
+    return b;
+}
+
+// The Jacobian solvers' ball-joint bounds (test_ball_bounds_at()): at states on a limit's
 // boundary, the distance to a bound falls by h along its normal and stays to second order along
 // the tangents (central differences; a sample where a step changes which bounds there are is
 // skipped, and counted).
@@ -577,7 +586,7 @@ static double test_bound_slope(const ik_ball_limit *limit, const ik_real *v, ik_
         for (t = 0; t < 3; t++)
             at[i][t] =
                 v[t] + (ik_real)((i ? -h : h) * (double)(t == 0 ? d.x : (t == 1 ? d.y : d.z)));
-        b[i] = ik__ball_bounds_at(limit, at[i], 100);
+        b[i] = test_ball_bounds_at(limit, at[i], 100);
     }
     if (b[0].count != count || b[1].count != count)
         return (double)NAN;
@@ -820,7 +829,7 @@ static void test_ball_bounds(void)
                            (ik_real)test_rng_uniform(&rng, 0, 2), &limit);
         v = ik_quat_to_expmap(ik_ball_limit_project(&limit, test_rng_quat(&rng)));
         q[0] = v.x, q[1] = v.y, q[2] = v.z;
-        b = ik__ball_bounds_at(&limit, q, 100);
+        b = test_ball_bounds_at(&limit, q, 100);
         for (k = 0; k < b.count; k++) {
             ik_vec3 n = b.normal[k], t1, t2;
             double sn, s1, s2;
@@ -915,8 +924,8 @@ static void test_ball_bounds_band(void)
             (ik_real)test_rng_uniform(&rng, -2, 0), (ik_real)test_rng_uniform(&rng, 0, 2), &limit);
         v = ik_vec3_scale(ik_quat_to_expmap(ik_ball_limit_project(&limit, test_rng_quat(&rng))), f);
         q[0] = v.x, q[1] = v.y, q[2] = v.z;
-        near = ik__ball_bounds_at(&limit, q, IK_R(0.1));
-        wide = ik__ball_bounds_at(&limit, q, 100);
+        near = test_ball_bounds_at(&limit, q, IK_R(0.1));
+        wide = test_ball_bounds_at(&limit, q, 100);
         for (k = 0; k < wide.count; k++) {
             bool found = false;
             for (t = 0; t < near.count; t++)
@@ -944,7 +953,7 @@ static void test_ball_bounds_band(void)
         r = ik_ball_limit_project(&limit, test_rng_quat(&rng));
         v = ik_vec3_scale(ik_quat_to_expmap(r), (ik_real)test_rng_uniform(&rng, 0.3, 1.05));
         q[0] = v.x, q[1] = v.y, q[2] = v.z;
-        wide = ik__ball_bounds_at(&limit, q, 100);
+        wide = test_ball_bounds_at(&limit, q, 100);
         r = ik_quat_from_expmap(v); // (the bone b = q z in the limit's axes)
         v = ik_mat3_mul_vec3(ik_mat3_transpose(limit.axes), ik_vec3_make(r.x, r.y, r.z));
         r = ik_quat_make(v.x, v.y, v.z, r.w);
