@@ -1346,11 +1346,51 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
 // Errors: as ik_jacobian_solve(), and IK_ERR_BAD_ARG for an effector count outside
 // 1 .. IK_MAX_EFFECTORS or a bad effector (joint out of range, non-finite or huge values, axis
 // or offset rotation not unit, zero direction, weights negative, blend outside [0, 1], priority
-// not 0 or 1); q untouched on error. No allocation.
+// not 0 or 1); q untouched on error. No allocation. Checks and prepares the skeleton and the
+// effectors' layout on every call: a skeleton solved many times with the same effectors can be
+// prepared once (ik_skeleton_prepare()).
 IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
                                   int effector_count, const ik_jacobian_opts *opts, ik_real *q,
                                   void *scratch, size_t scratch_size, ik_solve_info *info,
                                   ik_effector_info *out_effectors);
+
+// A prepared skeleton: the skeleton checked, with the layout of the effectors it is prepared for
+// (their count, and each one's joint, kind, priority and rows: a weight of 0 leaves its rows out),
+// and what ik_skeleton_solve() derives from them alone (the joint table, the length scale, the
+// effectors' rows and columns), built once by ik_skeleton_prepare() in memory the caller owns
+// (ik_skeleton_prepared_size() bytes, any alignment) and read, never written, by
+// ik_skeleton_solve_prepared(): several threads may solve with one prepared skeleton at once, each
+// with its own scratch. It refers to the skeleton's joints and parents (not to the ik_skeleton,
+// which it copies): keep them unchanged while it is used, and prepare again after changing them
+// or the effectors' layout. Prepare it in place (a byte copy elsewhere need not work).
+// Bytes of memory ik_skeleton_prepare() needs for this skeleton and effector count (0 if the
+// skeleton is invalid, effectors NULL or the count outside 1 .. IK_MAX_EFFECTORS).
+IKDEF size_t ik_skeleton_prepared_size(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                       int effector_count);
+
+// Checks skeleton and effectors (as ik_skeleton_solve() does) and prepares the skeleton for
+// effectors of their layout in the prepared_size bytes at prepared. Errors: IK_ERR_NULL_ARG
+// (skeleton, effectors, prepared), IK_ERR_BAD_ARG (skeleton or effectors as for
+// ik_skeleton_solve(); *skeleton, its joints, parents or the effectors overlapping the
+// prepared_size bytes), IK_ERR_SCRATCH_TOO_SMALL (prepared_size); prepared untouched on error.
+// O(joints + effectors x dof), no allocation.
+IKDEF ik_result ik_skeleton_prepare(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                    int effector_count, void *prepared, size_t prepared_size);
+
+// ik_skeleton_solve() on a prepared skeleton, with effectors of the layout it was prepared for
+// (their targets, offsets, axes, weights other than 0, blends free) and any options: the same q,
+// info and out_effectors to the bit, without checking the skeleton and deriving its constants.
+// scratch: at least ik_skeleton_scratch_size() bytes (less is enough: it need not hold the
+// prepared skeleton). Errors: IK_ERR_NULL_ARG (prepared, effectors, q, scratch), IK_ERR_BAD_ARG
+// (prepared not filled by ik_skeleton_prepare(); effectors of another layout; q, effectors or the
+// rest pose as for ik_skeleton_solve(); q, info, out_effectors, the prepared skeleton, the
+// skeleton's joints or parents or the effectors overlapping scratch; q, info or out_effectors
+// overlapping the prepared skeleton), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC;
+// q untouched on error.
+IKDEF ik_result ik_skeleton_solve_prepared(const void *prepared, const ik_effector *effectors,
+                                           int effector_count, const ik_jacobian_opts *opts,
+                                           ik_real *q, void *scratch, size_t scratch_size,
+                                           ik_solve_info *info, ik_effector_info *out_effectors);
 
 // Bytes of scratch ik_skeleton_ccd_solve() needs for this skeleton and effector count (0: invalid).
 IKDEF size_t ik_skeleton_ccd_scratch_size(const ik_skeleton *skeleton, int effector_count);
@@ -3548,6 +3588,18 @@ static bool ik__solver_overlap(const ik_chain *chain, const ik_real *q, int dof,
                        scratch_size);
 }
 
+// A prepared chain's or skeleton's start is aligned for its pointers and its reals; its size is a
+// multiple.
+#define IK__CCD_ALIGN    (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) : sizeof(ik_real))
+#define IK__CCD_ROUND(b) (((b) + IK__CCD_ALIGN - 1) / IK__CCD_ALIGN * IK__CCD_ALIGN)
+#define IK__REALS_OF(b)  (((b) + sizeof(ik_real) - 1) / sizeof(ik_real))
+
+// Bytes from mem to the first address aligned for a prepared chain or skeleton.
+static size_t ik__ccd_align_skip(const void *mem)
+{
+    return (IK__CCD_ALIGN - (size_t)(uintptr_t)mem % IK__CCD_ALIGN) % IK__CCD_ALIGN;
+}
+
 // The first ik_real-aligned address in scratch, if `count` reals fit there; NULL otherwise.
 static ik_real *ik__scratch_reals(void *scratch, size_t scratch_size, size_t count)
 {
@@ -3924,12 +3976,12 @@ typedef struct ik__jac_work {
     // a skeleton's solve (goals NULL: a chain's); chain then points at tree_chain, its joints
     ik__effector_goal *goals; // [goal_count]
     int goal_count;
-    ik__tree tree;     // its parents (NULL: a chain) and the pass's frames
-    ik_real *cols;     // [6 dof] the pass's columns [p x w; w]
-    int first_rows;    // rows of priority 0 when priority 1 has rows too (they come first), else 0
-    ik_real *proj;     // [3 rows x rows] the priorities' matrices (ik__priority_projector())
-    ik_real *dq1;      // [dof] priority 0's step
-    int *goal_cols;    // [goal_count x dof] each goal's columns, ascending
+    ik__tree tree;  // its parents (NULL: a chain) and the pass's frames
+    ik_real *cols;  // [6 dof] the pass's columns [p x w; w]
+    int first_rows; // rows of priority 0 when priority 1 has rows too (they come first), else 0
+    ik_real *proj;  // [3 rows x rows] the priorities' matrices (ik__priority_projector())
+    ik_real *dq1;   // [dof] priority 0's step
+    const int *goal_cols; // [goal_count x dof] each goal's columns, ascending
     ik_real *packed;   // [rows x dof] each effector's rows on its own columns (ik__skeleton_pack())
     ik_real *packed_w; // [rows x dof] the same, times the columns' weights
     bool by_goals;     // jac's rows are the goals' (not projected): ik__skeleton_normal() applies
@@ -5906,7 +5958,8 @@ static bool ik__jacobian_opts_valid(const ik_jacobian_opts *o)
            ik__finite(o->min_improvement) && o->min_improvement >= 0 && o->min_improvement < 1;
 }
 
-// The work arrays in scratch for w->rows rows (base: need reals, see ik__jacobian_rows_reals()).
+// The work arrays in scratch for w->rows rows (base: need reals, see ik__jacobian_rows_reals();
+// the joint table's at w->rv + rows, made by the caller).
 static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
 {
     const int rows = w->rows;
@@ -5933,7 +5986,6 @@ static void ik__jacobian_layout(ik__jac_work *w, ik_real *base, int dof)
     w->e = w->y + rows;
     w->e1 = w->e + rows;
     w->rv = w->e1 + rows;
-    w->table = ik__joint_table_make(w->chain, w->rv + rows);
 }
 
 // The state in the solver's parameterization, clamped; per column sqrt(weight) and limits.
@@ -6007,6 +6059,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     w->rows = IK__CHAIN_ROWS;
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
+    w->table = ik__joint_table_make(chain, w->rv + w->rows);
     w->scale = ik__length_scale(reach);
     w->ow = o->orientation_weight > 0 ? o->orientation_weight
                                       : w->scale / (ik_real)ik__movable_joints(chain);
@@ -6898,19 +6951,68 @@ static int ik__skeleton_rows(int task_rows)
 // Reals of an effector goal in scratch.
 #define IK__GOAL_REALS ((sizeof(ik__effector_goal) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
-// The reals of a skeleton solve's work: the core's for `rows` rows (and its table's, table reals),
-// the frames, columns, goals.
-static size_t ik__skeleton_reals(const ik_chain *chain, size_t table, int dof, int rows,
-                                 int effector_count)
+// The reals of a skeleton solve's work for `rows` rows: the core's (with its joint table's memo,
+// 3 reals a joint), the frames, columns, goals.
+static size_t ik__skeleton_reals(int joint_count, int dof, int rows, int effector_count)
 {
-    return ik__jacobian_rows_reals(dof, rows, table) +
-           (12 + IK__BALL_KEPT) * (size_t)chain->joint_count + 7 * (size_t)dof +
+    return ik__jacobian_rows_reals(dof, rows, 3 * (size_t)joint_count) +
+           (12 + IK__BALL_KEPT) * (size_t)joint_count + 7 * (size_t)dof +
            3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
-           2 * (size_t)rows * (size_t)dof +
-           (((size_t)effector_count * (size_t)dof + 2 * (size_t)chain->joint_count + 1) *
-                sizeof(int) +
-            sizeof(ik_real) - 1) /
-               sizeof(ik_real);
+           2 * (size_t)rows * (size_t)dof;
+}
+
+#define IK__SKELETON_PREPARED 0x5ce1e7 // a prepared skeleton's valid
+
+// An effector's layout in a prepared skeleton: what the effectors of its solves must match, and
+// its rows and columns.
+typedef struct ik__goal_layout {
+    int joint, kind, priority; // the effector's
+    int pos_rows, rot_rows;    // its rows (ik__effector_task_rows())
+    int row;                   // its first task row (priority 0's rows first)
+    int cols_at, col_count;    // its columns (its joint's and ancestors'): goal_cols[cols_at..]
+} ik__goal_layout;
+
+// A prepared skeleton (ik_skeleton_prepare()): this header, then its joint table, its effectors'
+// layouts and their columns.
+typedef struct ik__skel_prepared {
+    int valid;                      // IK__SKELETON_PREPARED
+    int dof, rows;                  // the state's length; the effectors' task rows
+    int first_rows;                 // priority 0's rows where priority 1 has rows too, else 0
+    int count;                      // the effectors
+    size_t bytes;                   // this memory's, from its aligned start
+    ik_skeleton skeleton;           // the caller's (its joints and parents are read, not copied)
+    ik_real scale, ow;              // the length scale; the orientation weight by default
+    ik__joint_table table;          // its arrays here (its memo unused: a solve's is in scratch)
+    const ik__goal_layout *layouts; // [count]
+    const int *goal_cols;           // [count x dof] each effector's columns, ascending
+} ik__skel_prepared;
+
+// A prepared skeleton's bytes from its aligned start (table: its joint table's reals).
+static size_t ik__skeleton_prepared_bytes(size_t table, int dof, int joint_count, int count)
+{
+    return IK__CCD_ROUND(IK__CCD_ROUND(sizeof(ik__skel_prepared)) + table * sizeof(ik_real) +
+                         (size_t)count * sizeof(ik__goal_layout) +
+                         ((size_t)count * (size_t)dof + 2 * (size_t)joint_count + 1) * sizeof(int));
+}
+
+// Bytes of scratch ik_skeleton_solve() needs for `rows` task rows: a prepared skeleton and room to
+// align it, then the solve's work.
+static size_t ik__skeleton_solve_bytes(size_t table, int dof, int joint_count, int rows, int count)
+{
+    return IK__CCD_ALIGN + ik__skeleton_prepared_bytes(table, dof, joint_count, count) +
+           ik__skeleton_reals(joint_count, dof, ik__skeleton_rows(rows), count) * sizeof(ik_real);
+}
+
+IKDEF size_t ik_skeleton_prepared_size(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                       int effector_count)
+{
+    ik_chain chain;
+    int dof = ik_skeleton_dof(skeleton);
+    if (dof < 0 || !effectors || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
+        return 0;
+    chain = ik__skeleton_chain(skeleton);
+    return IK__CCD_ALIGN + ik__skeleton_prepared_bytes(ik__table_reals(&chain), dof,
+                                                       chain.joint_count, effector_count);
 }
 
 IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effector *effectors,
@@ -6926,10 +7028,8 @@ IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effe
                 : effectors[k].kind == IK_EFFECTOR_POSITION  ? 3
                                                              : 2;
     chain = ik__skeleton_chain(skeleton);
-    return (ik__skeleton_reals(&chain, ik__table_reals(&chain), dof, ik__skeleton_rows(rows),
-                               effector_count) +
-            1) *
-           sizeof(ik_real);
+    return ik__skeleton_solve_bytes(ik__table_reals(&chain), dof, chain.joint_count, rows,
+                                    effector_count);
 }
 
 // Whether an effector's weight is 0 or within [1e-6, 1e6] (its rows' errors and their squares
@@ -7031,14 +7131,6 @@ static void ik__goal_blend(const ik__jac_work *w, const ik_effector *e, ik__effe
             : ik_quat_rotate(*goal, g->axis);
 }
 
-// The orientation weight of a skeleton solve: the options', or the skeleton's length scale over
-// its moving joints.
-static ik_real ik__skeleton_ow(const ik_chain *chain, ik_real scale, const ik_jacobian_opts *o)
-{
-    return o->orientation_weight > 0 ? o->orientation_weight
-                                     : scale / (ik_real)ik__movable_joints(chain);
-}
-
 // An effector's goal at row: its target, or blended from its start pose (blend < 1).
 static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
                           ik__effector_goal *g)
@@ -7058,36 +7150,37 @@ static void ik__goal_make(const ik__jac_work *w, const ik_effector *e, int row,
     g->rot = ik_quat_to_mat3(ik_quat_mul(goal, ik_quat_conjugate(e->offset.rot)));
 }
 
-// Every goal's columns (its joint's and its ancestors', ascending) into w->goal_cols, from each
-// joint's first column and its ancestors' column count (kept past them): a walk up from each goal's
-// joint, written down from the top.
-static void ik__goal_columns(ik__jac_work *w)
+// Each effector's columns (its joint's and its ancestors', ascending) at out + k dof, from each
+// joint's first column and its ancestors' column count (kept past them): a walk up from each
+// effector's joint, written down from the top. Returns out.
+static const int *ik__goal_columns(const ik_chain *chain, const int *parents, int dof,
+                                   ik__goal_layout *layouts, int count, int *out)
 {
-    const int *parents = w->tree.parents, dof = w->dof, count = w->chain->joint_count;
-    int *first = w->goal_cols + w->goal_count * dof, *above = first + count + 1, i, k, c, n;
-    for (i = 0, c = 0; i < count; i++) {
+    int *first = out + count * dof, *above = first + chain->joint_count + 1, i, k, c, n;
+    for (i = 0, c = 0; i < chain->joint_count; i++) {
         const int parent = parents ? parents[i] : i - 1;
-        const int nd = ik_joint_type_dof(w->chain->joints[i].type);
+        const int nd = ik_joint_type_dof(chain->joints[i].type);
         first[i] = c;
         above[i] = (parent >= 0 ? above[parent] : 0) + nd; // (its own and its ancestors')
         c += nd;
     }
     first[i] = c;
-    for (k = 0; k < w->goal_count; k++) {
-        int *out = w->goal_cols + k * dof;
-        n = above[w->goals[k].joint];
-        w->goals[k].cols_at = k * dof, w->goals[k].col_count = n;
-        for (i = w->goals[k].joint; i >= 0; i = parents ? parents[i] : i - 1) {
+    for (k = 0; k < count; k++) {
+        int *cols = out + k * dof;
+        n = above[layouts[k].joint];
+        layouts[k].cols_at = k * dof, layouts[k].col_count = n;
+        for (i = layouts[k].joint; i >= 0; i = parents ? parents[i] : i - 1) {
             const int at = first[i], nd = first[i + 1] - at; // (at most 3)
             n -= nd;
             if (nd > 0)
-                out[n] = at;
+                cols[n] = at;
             if (nd > 1)
-                out[n + 1] = at + 1;
+                cols[n + 1] = at + 1;
             if (nd > 2)
-                out[n + 2] = at + 2;
+                cols[n + 2] = at + 2;
         }
     }
+    return out;
 }
 
 // A skeleton pass's arrays in base: the frames, the kept balls (none yet: NaN equals no value);
@@ -7103,58 +7196,102 @@ static ik_real *ik__tree_layout(ik__tree *tree, const ik_skeleton *skeleton, ik_
     return tree->balls + IK__BALL_KEPT * skeleton->joint_count;
 }
 
-// The skeleton's solve in w from q_io (validated): arrays (the joint table's: table reals), goals
-// blended from the start, reach.
-static void ik__skeleton_init(ik__jac_work *w, const ik_skeleton *skeleton,
-                              const ik_effector *effectors, int count, const ik_jacobian_opts *o,
-                              int dof, int rows, size_t table, ik_real *base, const ik_real *q_io)
+// Prepares a checked skeleton (dof; table: its joint table's reals) for checked effectors at pp
+// (ik__skeleton_prepared_bytes()): the joint table, the length scale, each effector's rows
+// (priority 0's first) and columns.
+static void ik__skeleton_prepare(ik__skel_prepared *pp, const ik_skeleton *skeleton,
+                                 const ik_effector *effectors, int count, int dof, size_t table)
 {
-    int k, row0 = 0, row1, pos_rows, rot_rows;
-    w->tree_chain = ik__skeleton_chain(skeleton);
+    const ik_chain chain = ik__skeleton_chain(skeleton);
+    ik_real *at = (ik_real *)(void *)((char *)pp + IK__CCD_ROUND(sizeof *pp));
+    ik__goal_layout *layouts = (ik__goal_layout *)(void *)(at + table);
+    int k, n, row0 = 0, row1 = 0;
+    pp->valid = IK__SKELETON_PREPARED;
+    pp->dof = dof, pp->count = count, pp->rows = 0;
+    pp->bytes = ik__skeleton_prepared_bytes(table, dof, skeleton->joint_count, count);
+    pp->skeleton = *skeleton;
+    pp->table = ik__joint_table_make(&chain, at);
+    pp->scale = ik__length_scale(ik__skeleton_size(&chain, skeleton->parents));
+    pp->ow = pp->scale / (ik_real)ik__movable_joints(&chain);
+    for (k = 0; k < count; k++) {
+        ik__goal_layout *l = &layouts[k];
+        l->joint = effectors[k].joint, l->kind = (int)effectors[k].kind;
+        l->priority = effectors[k].priority;
+        n = ik__effector_task_rows(&effectors[k], &l->pos_rows, &l->rot_rows);
+        pp->rows += n;
+        row1 += l->priority == 0 ? n : 0; // (priority 1's rows start past priority 0's)
+    }
+    pp->first_rows = row1 < pp->rows ? row1 : 0;
+    for (k = 0; k < count; k++) {
+        ik__goal_layout *l = &layouts[k];
+        l->row = l->priority == 0 ? row0 : row1;
+        *(l->priority == 0 ? &row0 : &row1) += l->pos_rows + l->rot_rows;
+    }
+    pp->layouts = layouts;
+    pp->goal_cols =
+        ik__goal_columns(&chain, skeleton->parents, dof, layouts, count, (int *)(layouts + count));
+}
+
+// Whether an effector has the layout l: its joint, kind, priority and rows.
+static bool ik__goal_layout_match(const ik__goal_layout *l, const ik_effector *e)
+{
+    int pos_rows, rot_rows;
+    ik__effector_task_rows(e, &pos_rows, &rot_rows);
+    return e->joint == l->joint && (int)e->kind == l->kind && e->priority == l->priority &&
+           pos_rows == l->pos_rows && rot_rows == l->rot_rows;
+}
+
+// A solve's work in w, in base (ik__skeleton_reals() for pp's rows), on the prepared skeleton pp
+// from q_io with its effectors (all checked): arrays, goals blended from the start, reach.
+static void ik__skeleton_init(ik__jac_work *w, const ik__skel_prepared *pp,
+                              const ik_effector *effectors, const ik_jacobian_opts *o,
+                              ik_real *base, const ik_real *q_io)
+{
+    const int dof = pp->dof, count = pp->count, joints = pp->skeleton.joint_count;
+    int k;
+    w->tree_chain = ik__skeleton_chain(&pp->skeleton);
     w->chain = &w->tree_chain;
     w->o = o;
     w->goal.use_rotation = false; // (a chain's goal: unused)
     w->dof = dof;
-    w->m = rows;
-    w->rows = ik__skeleton_rows(rows);
+    w->m = pp->rows;
+    w->rows = ik__skeleton_rows(pp->rows);
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
+    w->table = pp->table;
+    w->table.memo = w->table.planar ? w->rv + w->rows : NULL; // (this solve's)
+    for (k = 0; w->table.memo && k < joints; k++)
+        w->table.memo[3 * k] = ik__nan();                        // equal to no q
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
-    w->cols = ik__tree_layout(&w->tree, skeleton, w->rv + w->rows + table);
+    w->cols = ik__tree_layout(&w->tree, &pp->skeleton, w->rv + w->rows + 3 * joints);
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);
     w->goal_count = count;
     w->packed = (ik_real *)(void *)w->goals + count * (int)IK__GOAL_REALS;
     w->packed_w = w->packed + w->rows * dof;
-    w->goal_cols = (int *)(void *)(w->packed_w + w->rows * dof);
+    w->goal_cols = pp->goal_cols;
     w->by_goals = true;
     w->full_rows = 0;
     w->jac_stale = false;
-    w->scale = ik__length_scale(ik__skeleton_size(w->chain, skeleton->parents));
-    w->ow = ik__skeleton_ow(w->chain, w->scale, o);
+    w->scale = pp->scale;
+    w->ow = o->orientation_weight > 0 ? o->orientation_weight : pp->ow;
     ik__jacobian_load(w, q_io);
     for (k = 0; k < count && effectors[k].blend == 1; k++)
         ;
     if (k < count) // (a blend: the start's frames)
         ik__jacobian(w->chain, &w->table, w->q, 6, dof, NULL, w->euler, 1, NULL, NULL, &w->tree);
     w->within_reach = -1;
-    w->first_rows = 0;
-    for (k = 0; k < count; k++) // (priority 0's rows first)
-        if (effectors[k].priority == 0)
-            w->first_rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
-    row1 = w->first_rows;
-    w->first_rows = w->first_rows < rows ? w->first_rows : 0;
+    w->first_rows = pp->first_rows;
     for (k = 0; k < count; k++) {
-        const ik__effector_goal *g = &w->goals[k];
-        ik__goal_make(w, &effectors[k], effectors[k].priority == 0 ? row0 : row1, &w->goals[k]);
-        *(g->priority == 0 ? &row0 : &row1) += g->pos_rows + g->rot_rows;
+        ik__goal_make(w, &effectors[k], pp->layouts[k].row, &w->goals[k]);
+        w->goals[k].cols_at = pp->layouts[k].cols_at;
+        w->goals[k].col_count = pp->layouts[k].col_count;
     }
-    ik__goal_columns(w);
     w->jac_bound = IK_INFINITY;
     w->floor2 = (16 * IK_EPSILON * w->scale) * (16 * IK_EPSILON * w->scale);
     w->policy = ik__jacobian_policy;
-    w->policy.save_steps = rows > IK__CHAIN_ROWS;
+    w->policy.save_steps = pp->rows > IK__CHAIN_ROWS;
     w->turn = NULL;
 }
 
@@ -7175,6 +7312,38 @@ static bool ik__skeleton_overlaps(const ik_skeleton *skeleton, const ik_effector
                        size);
 }
 
+// A skeleton solve's input after the skeleton (dof) and q checked, in the order of its status
+// codes (pp: the prepared skeleton whose layout the effectors must have, or NULL; opts_valid: the
+// options', rest: the rest pose or NULL); *rows the effectors' task rows.
+static ik_result ik__skeleton_checks(const ik_skeleton *skeleton, int dof,
+                                     const ik__skel_prepared *pp, const ik_effector *effectors,
+                                     int count, bool opts_valid, const ik_real *rest,
+                                     const ik_real *q_io, const void *scratch, size_t scratch_size,
+                                     const ik_solve_info *info, const ik_effector_info *out,
+                                     int *rows)
+{
+    ik_chain chain;
+    int k, pos_rows, rot_rows;
+    ik_result r;
+    if (!effectors)
+        return IK_ERR_NULL_ARG;
+    if (count < 1 || count > IK_MAX_EFFECTORS || (pp && count != pp->count))
+        return IK_ERR_BAD_ARG;
+    for (k = 0, *rows = 0; k < count; k++)
+        if (!ik__effector_valid(&effectors[k], skeleton->joint_count) ||
+            (pp && !ik__goal_layout_match(&pp->layouts[k], &effectors[k])))
+            return IK_ERR_BAD_ARG;
+        else
+            *rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
+    chain = ik__skeleton_chain(skeleton);
+    r = ik__solver_validate_rest(&chain, dof, q_io, opts_valid, rest, scratch, scratch_size, 0,
+                                 info);
+    if (r == IK_OK && ik__skeleton_overlaps(skeleton, effectors, count, q_io, dof, info, out,
+                                            scratch, scratch_size))
+        r = IK_ERR_BAD_ARG;
+    return r;
+}
+
 // A skeleton solve's input checked in the order of its status codes (opts_valid: the options',
 // rest: the rest pose or NULL); *dof, and *rows the effectors' task rows.
 static ik_result ik__skeleton_inputs(const ik_skeleton *skeleton, const ik_effector *effectors,
@@ -7183,54 +7352,11 @@ static ik_result ik__skeleton_inputs(const ik_skeleton *skeleton, const ik_effec
                                      const ik_solve_info *info, const ik_effector_info *out,
                                      int *dof, int *rows)
 {
-    ik_chain chain;
-    int k, pos_rows, rot_rows;
     ik_result r = ik__skeleton_state_validate(skeleton, q_io, q_io, 0, dof);
     if (r != IK_OK)
         return r;
-    if (!effectors)
-        return IK_ERR_NULL_ARG;
-    if (count < 1 || count > IK_MAX_EFFECTORS)
-        return IK_ERR_BAD_ARG;
-    for (k = 0, *rows = 0; k < count; k++)
-        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
-            return IK_ERR_BAD_ARG;
-        else
-            *rows += ik__effector_task_rows(&effectors[k], &pos_rows, &rot_rows);
-    chain = ik__skeleton_chain(skeleton);
-    r = ik__solver_validate_rest(&chain, *dof, q_io, opts_valid, rest, scratch, scratch_size, 0,
-                                 info);
-    if (r == IK_OK && ik__skeleton_overlaps(skeleton, effectors, count, q_io, *dof, info, out,
-                                            scratch, scratch_size))
-        r = IK_ERR_BAD_ARG;
-    return r;
-}
-
-// Checks a skeleton solve's input and sets up w in scratch for a run.
-static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton,
-                                    const ik_effector *effectors, int count,
-                                    const ik_jacobian_opts *o, const ik_real *q_io, void *scratch,
-                                    size_t scratch_size, const ik_solve_info *info,
-                                    const ik_effector_info *out_effectors)
-{
-    ik_chain chain;
-    ik_real *base;
-    size_t need, table;
-    int dof = 0, rows = 0;
-    ik_result r =
-        ik__skeleton_inputs(skeleton, effectors, count, ik__jacobian_opts_valid(o), o->rest, q_io,
-                            scratch, scratch_size, info, out_effectors, &dof, &rows);
-    if (r != IK_OK)
-        return r;
-    chain = ik__skeleton_chain(skeleton);
-    table = ik__table_reals(&chain);
-    need = ik__skeleton_reals(&chain, table, dof, ik__skeleton_rows(rows), count);
-    base = ik__scratch_reals(scratch, scratch_size, need);
-    if (!base || scratch_size < (need + 1) * sizeof(ik_real)) // (as the size query counts)
-        return IK_ERR_SCRATCH_TOO_SMALL;
-    ik__skeleton_init(w, skeleton, effectors, count, o, dof, rows, table, base, q_io);
-    ik__jacobian_start(w);
-    return IK_OK;
+    return ik__skeleton_checks(skeleton, *dof, NULL, effectors, count, opts_valid, rest, q_io,
+                               scratch, scratch_size, info, out, rows);
 }
 
 // More iterations from w's state on the first m rows (first_rows as w's), until res->iterations
@@ -7297,35 +7423,147 @@ static bool ik__priority_rescue(ik__jac_work *w, int max_iterations, ik_solve_in
     return ok;
 }
 
+// Checks a skeleton solve's input and sets up w in scratch for a run: the skeleton prepared at the
+// scratch's start, the solve's work in the rest.
+static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton,
+                                    const ik_effector *effectors, int count,
+                                    const ik_jacobian_opts *o, const ik_real *q_io, void *scratch,
+                                    size_t scratch_size, const ik_solve_info *info,
+                                    const ik_effector_info *out_effectors)
+{
+    ik__skel_prepared *pp;
+    ik_chain chain;
+    size_t table;
+    int dof = 0, rows = 0;
+    ik_result r =
+        ik__skeleton_inputs(skeleton, effectors, count, ik__jacobian_opts_valid(o), o->rest, q_io,
+                            scratch, scratch_size, info, out_effectors, &dof, &rows);
+    if (r != IK_OK)
+        return r;
+    chain = ik__skeleton_chain(skeleton);
+    table = ik__table_reals(&chain);
+    if (scratch_size < ik__skeleton_solve_bytes(table, dof, chain.joint_count, rows, count))
+        return IK_ERR_SCRATCH_TOO_SMALL; // (as the size query counts)
+    pp = (ik__skel_prepared *)(void *)((char *)scratch + ik__ccd_align_skip(scratch));
+    ik__skeleton_prepare(pp, skeleton, effectors, count, dof, table);
+    ik__skeleton_init(w, pp, effectors, o, (ik_real *)(void *)((char *)pp + pp->bytes), q_io);
+    ik__jacobian_start(w);
+    return IK_OK;
+}
+
+// A run of the solve set up in w with the options o: its iterations, then q_io, info, the
+// effectors' errors.
+static ik_result ik__skeleton_run(ik__jac_work *w, const ik_jacobian_opts *o, ik_real *q_io,
+                                  ik_solve_info *info, ik_effector_info *out_effectors)
+{
+    ik_jacobian_opts first = *o; // (two priorities: two fifths of the iterations kept back)
+    ik_solve_info res;
+    ik_result r;
+    int k;
+    first.max_iterations -= w->first_rows > 0 ? 2 * (o->max_iterations / 5) : 0;
+    w->o = &first;
+    if (!ik__iterate(w, &res) || (w->first_rows > 0 && res.status != IK_STATUS_CONVERGED &&
+                                  !ik__priority_rescue(w, o->max_iterations, &res)))
+        return IK_ERR_NUMERIC;
+    r = ik__jacobian_store(w, q_io);
+    if (r == IK_OK && info)
+        *info = res;
+    for (k = 0; r == IK_OK && out_effectors && k < w->goal_count; k++) {
+        ik_effector_info *out = &out_effectors[k];
+        ik__goal_errors(&w->goals[k], w->at.e0, &out->position_error, &out->rotation_error);
+        out->met =
+            out->position_error <= o->tolerance && out->rotation_error <= o->rotation_tolerance;
+    }
+    return r;
+}
+
 IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector *effectors,
                                   int effector_count, const ik_jacobian_opts *opts, ik_real *q_io,
                                   void *scratch, size_t scratch_size, ik_solve_info *info,
                                   ik_effector_info *out_effectors)
 {
     const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
-    ik_jacobian_opts first = o; // (two priorities: two fifths of the iterations kept back)
-    ik_solve_info res;
     ik__jac_work w;
-    int k;
     ik_result r = ik__skeleton_setup(&w, skeleton, effectors, effector_count, &o, q_io, scratch,
                                      scratch_size, info, out_effectors);
     if (r != IK_OK)
         return r;
-    first.max_iterations -= w.first_rows > 0 ? 2 * (o.max_iterations / 5) : 0;
-    w.o = &first;
-    if (!ik__iterate(&w, &res) || (w.first_rows > 0 && res.status != IK_STATUS_CONVERGED &&
-                                   !ik__priority_rescue(&w, o.max_iterations, &res)))
-        return IK_ERR_NUMERIC;
-    r = ik__jacobian_store(&w, q_io);
-    if (r == IK_OK && info)
-        *info = res;
-    for (k = 0; r == IK_OK && out_effectors && k < effector_count; k++) {
-        ik_effector_info *out = &out_effectors[k];
-        ik__goal_errors(&w.goals[k], w.at.e0, &out->position_error, &out->rotation_error);
-        out->met =
-            out->position_error <= o.tolerance && out->rotation_error <= o.rotation_tolerance;
-    }
-    return r;
+    return ik__skeleton_run(&w, &o, q_io, info, out_effectors);
+}
+
+IKDEF ik_result ik_skeleton_prepare(const ik_skeleton *skeleton, const ik_effector *effectors,
+                                    int effector_count, void *prepared, size_t prepared_size)
+{
+    ik_chain chain;
+    size_t table;
+    int k;
+    ik_result r = ik_skeleton_validate(skeleton);
+    if (r != IK_OK)
+        return r;
+    if (!effectors)
+        return IK_ERR_NULL_ARG;
+    if (effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
+        return IK_ERR_BAD_ARG;
+    for (k = 0; k < effector_count; k++)
+        if (!ik__effector_valid(&effectors[k], skeleton->joint_count))
+            return IK_ERR_BAD_ARG;
+    if (!prepared)
+        return IK_ERR_NULL_ARG;
+    chain = ik__skeleton_chain(skeleton);
+    if (ik__solver_overlap(&chain, NULL, 0, NULL, NULL, prepared, prepared_size) ||
+        ik__skeleton_overlaps(skeleton, effectors, effector_count, NULL, 0, NULL, NULL, prepared,
+                              prepared_size))
+        return IK_ERR_BAD_ARG;
+    table = ik__table_reals(&chain);
+    if (prepared_size < IK__CCD_ALIGN + ik__skeleton_prepared_bytes(table, ik__chain_dof(&chain),
+                                                                    chain.joint_count,
+                                                                    effector_count))
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__skeleton_prepare(
+        (ik__skel_prepared *)(void *)((char *)prepared + ik__ccd_align_skip(prepared)), skeleton,
+        effectors, effector_count, ik__chain_dof(&chain), table);
+    return IK_OK;
+}
+
+IKDEF ik_result ik_skeleton_solve_prepared(const void *prepared, const ik_effector *effectors,
+                                           int effector_count, const ik_jacobian_opts *opts,
+                                           ik_real *q_io, void *scratch, size_t scratch_size,
+                                           ik_solve_info *info, ik_effector_info *out_effectors)
+{
+    const ik_jacobian_opts o = opts ? *opts : ik_default_jacobian_opts();
+    const ik__skel_prepared *pp;
+    ik__jac_work w;
+    size_t reals;
+    int rows = 0;
+    ik_result r;
+    if (!prepared)
+        return IK_ERR_NULL_ARG;
+    pp = (const ik__skel_prepared *)(const void *)((const char *)prepared +
+                                                   ik__ccd_align_skip(prepared));
+    if (pp->valid != IK__SKELETON_PREPARED)
+        return IK_ERR_BAD_ARG;
+    if ((scratch &&
+         ik__overlap(pp, pp->bytes, scratch, scratch_size)) || // (writes would change it)
+        ik__overlap(q_io, (size_t)pp->dof * sizeof *q_io, pp, pp->bytes) ||
+        ik__overlap(info, info ? sizeof *info : 0, pp, pp->bytes) ||
+        ik__overlap(out_effectors, out_effectors ? (size_t)pp->count * sizeof *out_effectors : 0,
+                    pp, pp->bytes))
+        return IK_ERR_BAD_ARG;
+    r = ik__state_validate(q_io, pp->dof);
+    if (r == IK_OK)
+        r = ik__skeleton_checks(&pp->skeleton, pp->dof, pp, effectors, effector_count,
+                                ik__jacobian_opts_valid(&o), o.rest, q_io, scratch, scratch_size,
+                                info, out_effectors, &rows);
+    if (r != IK_OK)
+        return r;
+    reals = ik__skeleton_reals(pp->skeleton.joint_count, pp->dof, ik__skeleton_rows(rows),
+                               effector_count);
+    if (!ik__scratch_reals(scratch, scratch_size, reals) ||
+        scratch_size < (reals + 1) * sizeof(ik_real))
+        return IK_ERR_SCRATCH_TOO_SMALL;
+    ik__skeleton_init(&w, pp, effectors, &o, ik__scratch_reals(scratch, scratch_size, reals), q_io);
+    ik__jacobian_start(&w);
+    return ik__skeleton_run(&w, &o, q_io, info, out_effectors);
 }
 
 // ---- implementation: CCD -----------------------------------------------------------------------
@@ -7384,11 +7622,7 @@ typedef struct ik__ccd_prepared {
     ik_real tip_rot[3][3]; // its axes there
 } ik__ccd_prepared;
 
-// A prepared chain's start is aligned for its pointer and its reals; its size is a multiple.
-#define IK__CCD_ALIGN    (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) : sizeof(ik_real))
-#define IK__CCD_ROUND(b) (((b) + IK__CCD_ALIGN - 1) / IK__CCD_ALIGN * IK__CCD_ALIGN)
-#define IK__CCD_HEAD     IK__CCD_ROUND(sizeof(ik__ccd_prepared))
-#define IK__REALS_OF(b)  (((b) + sizeof(ik_real) - 1) / sizeof(ik_real))
+#define IK__CCD_HEAD IK__CCD_ROUND(sizeof(ik__ccd_prepared))
 
 // Where a solve works: a state per joint, then q [dof]; in reals.
 static size_t ik__ccd_work_reals(int joint_count, int dof)
@@ -7400,12 +7634,6 @@ static size_t ik__ccd_work_reals(int joint_count, int dof)
 static size_t ik__ccd_prepared_bytes(int joint_count)
 {
     return IK__CCD_HEAD + IK__CCD_ROUND((size_t)joint_count * sizeof(ik__ccd_joint));
-}
-
-// Bytes from mem to the first address aligned for a prepared chain.
-static size_t ik__ccd_align_skip(const void *mem)
-{
-    return (IK__CCD_ALIGN - (size_t)(uintptr_t)mem % IK__CCD_ALIGN) % IK__CCD_ALIGN;
 }
 
 // Bytes of scratch ik_ccd_solve() needs: a prepared chain and room to align it, then its work.
