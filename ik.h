@@ -6951,14 +6951,13 @@ static int ik__skeleton_rows(int task_rows)
 // Reals of an effector goal in scratch.
 #define IK__GOAL_REALS ((sizeof(ik__effector_goal) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
-// The reals of a skeleton solve's work for `rows` rows: the core's (with its joint table's memo,
-// 3 reals a joint), the frames, columns, goals.
+// The reals of a skeleton solve's work for `rows` rows: the core's (no joint table: the prepared
+// skeleton's), the frames, columns, goals.
 static size_t ik__skeleton_reals(int joint_count, int dof, int rows, int effector_count)
 {
-    return ik__jacobian_rows_reals(dof, rows, 3 * (size_t)joint_count) +
-           (12 + IK__BALL_KEPT) * (size_t)joint_count + 7 * (size_t)dof +
-           3 * (size_t)rows * (size_t)rows + (size_t)effector_count * IK__GOAL_REALS +
-           2 * (size_t)rows * (size_t)dof;
+    return ik__jacobian_rows_reals(dof, rows, 0) + (12 + IK__BALL_KEPT) * (size_t)joint_count +
+           7 * (size_t)dof + 3 * (size_t)rows * (size_t)rows +
+           (size_t)effector_count * IK__GOAL_REALS + 2 * (size_t)rows * (size_t)dof;
 }
 
 #define IK__SKELETON_PREPARED 0x5ce1e7 // a prepared skeleton's valid
@@ -6982,7 +6981,7 @@ typedef struct ik__skel_prepared {
     size_t bytes;                   // this memory's, from its aligned start
     ik_skeleton skeleton;           // the caller's (its joints and parents are read, not copied)
     ik_real scale, ow;              // the length scale; the orientation weight by default
-    ik__joint_table table;          // its arrays here (its memo unused: a solve's is in scratch)
+    ik__joint_table table;          // its arrays here
     const ik__goal_layout *layouts; // [count]
     const int *goal_cols;           // [count x dof] each effector's columns, ascending
 } ik__skel_prepared;
@@ -7247,7 +7246,7 @@ static void ik__skeleton_init(ik__jac_work *w, const ik__skel_prepared *pp,
                               const ik_effector *effectors, const ik_jacobian_opts *o,
                               ik_real *base, const ik_real *q_io)
 {
-    const int dof = pp->dof, count = pp->count, joints = pp->skeleton.joint_count;
+    const int dof = pp->dof, count = pp->count;
     int k;
     w->tree_chain = ik__skeleton_chain(&pp->skeleton);
     w->chain = &w->tree_chain;
@@ -7259,11 +7258,9 @@ static void ik__skeleton_init(ik__jac_work *w, const ik__skel_prepared *pp,
     w->euler = o->ball_param == IK_BALL_EULER;
     ik__jacobian_layout(w, base, dof);
     w->table = pp->table;
-    w->table.memo = w->table.planar ? w->rv + w->rows : NULL; // (this solve's)
-    for (k = 0; w->table.memo && k < joints; k++)
-        w->table.memo[3 * k] = ik__nan();                        // equal to no q
+    w->table.memo = NULL; // (the prepared table is read only; a tree's passes keep no memo)
     memset(w->jac, 0, (size_t)(w->rows * dof) * sizeof *w->jac); // (the goals' columns made only)
-    w->cols = ik__tree_layout(&w->tree, &pp->skeleton, w->rv + w->rows + 3 * joints);
+    w->cols = ik__tree_layout(&w->tree, &pp->skeleton, w->rv + w->rows);
     w->proj = w->cols + 6 * dof;
     w->dq1 = w->proj + 3 * w->rows * w->rows;
     w->goals = (ik__effector_goal *)(void *)(w->dq1 + dof);

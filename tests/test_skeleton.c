@@ -912,6 +912,246 @@ static void test_skeleton_bad_input(void)
                                frames) == IK_ERR_BAD_ARG); // (the Jacobian over the frames)
 }
 
+// The layout-free parts of effectors redrawn for another solve from one prepared skeleton: targets
+// the state truth reaches, offsets and axes, weights (those of 0 stay 0), blends.
+static void sk_redraw_effectors(test_rng *rng, const sk_tree *t, const ik_real *truth, int count,
+                                ik_effector *e)
+{
+    ik_effector fresh[5];
+    int k;
+    for (k = 0; k < count; k++) {
+        const double scale = test_rng_uniform(rng, 0.25, 4);
+        sk_random_effectors(rng, t, truth, 1, (int)e[k].kind, &fresh[k]);
+        fresh[k].joint = e[k].joint, fresh[k].priority = e[k].priority;
+        fresh[k].position_weight = e[k].position_weight * (ik_real)scale;
+        fresh[k].rotation_weight = e[k].rotation_weight * (ik_real)(1 / scale);
+        fresh[k].blend =
+            test_rng_uniform(rng, 0, 1) < 0.5 ? 1 : (ik_real)test_rng_uniform(rng, 0, 1);
+        e[k] = fresh[k];
+    }
+}
+
+// Random effectors for a prepared skeleton: 1 to 5 of random kinds, both priorities, some weights
+// 0 (rows left out).
+static int sk_prepared_effectors(test_rng *rng, const sk_tree *t, const ik_real *truth,
+                                 ik_effector *e)
+{
+    int k, count = 1 + (int)(test_rng_next(rng) % 5);
+    sk_random_effectors(rng, t, truth, count, -1, e);
+    for (k = 0; k < count; k++) {
+        const uint64_t draw = test_rng_next(rng) % 8;
+        e[k].priority = (int)(test_rng_next(rng) % 2);
+        if (draw == 0)
+            e[k].rotation_weight = 0;
+        if (draw == 1 && e[k].kind != IK_EFFECTOR_POSITION)
+            e[k].position_weight = 0;
+    }
+    return count;
+}
+
+// Whether two solves' answers are the same to the bit: result, q, info, each effector's info.
+static bool sk_same_answer(ik_result r1, ik_result r2, const ik_real *q1, const ik_real *q2,
+                           int dof, const ik_solve_info *i1, const ik_solve_info *i2,
+                           const ik_effector_info *e1, const ik_effector_info *e2, int count)
+{
+    bool same = r1 == r2 && memcmp(q1, q2, (size_t)dof * sizeof *q1) == 0 &&
+                i1->status == i2->status && i1->iterations == i2->iterations &&
+                memcmp(&i1->position_error, &i2->position_error, sizeof(ik_real)) == 0 &&
+                memcmp(&i1->rotation_error, &i2->rotation_error, sizeof(ik_real)) == 0;
+    int k;
+    for (k = 0; k < count; k++)
+        same = same && e1[k].met == e2[k].met &&
+               memcmp(&e1[k].position_error, &e2[k].position_error, sizeof(ik_real)) == 0 &&
+               memcmp(&e1[k].rotation_error, &e2[k].rotation_error, sizeof(ik_real)) == 0;
+    return same;
+}
+
+// Options for one solve of the prepared test: method, rest pose, ball parameters, iterations.
+static ik_jacobian_opts sk_prepared_opts(test_rng *rng, const ik_real *rest)
+{
+    ik_jacobian_opts o = ik_default_jacobian_opts();
+    const uint64_t draw = test_rng_next(rng);
+    o.method = (ik_jacobian_method)(draw % 4);
+    o.rest = draw / 4 % 2 ? rest : NULL;
+    o.ball_param = draw / 8 % 4 == 0 ? IK_BALL_EULER : IK_BALL_EXPMAP;
+    o.max_iterations = 20 + (int)(draw / 32 % 80);
+    o.orientation_weight = draw / 2048 % 2 ? IK_R(0.4) : 0;
+    return o;
+}
+
+// A prepared skeleton (at any alignment) against ik_skeleton_solve(): on random trees (limits and
+// ball limits or none, every joint kind), random effectors of every kind, both priorities, some
+// weights 0, and several solves from one prepared skeleton with other targets, offsets, axes,
+// weights, blends and options, the same answers to the bit; the prepared memory never written.
+static void test_skeleton_prepared(void)
+{
+    static unsigned char scratch[1 << 17], work[1 << 17], prepared[1 << 14], kept[1 << 14];
+    test_rng rng = { 909 };
+    int trial, runs = 300, solves = 0, same = 0, untouched = 0, converged = 0;
+    for (trial = 0; trial < runs; trial++) {
+        sk_tree t;
+        ik_real truth[SK_DOF], rest[SK_DOF], q1[SK_DOF], q2[SK_DOF];
+        ik_effector e[5];
+        ik_solve_info i1, i2;
+        ik_effector_info e1[5], e2[5];
+        unsigned char *at = prepared + test_rng_next(&rng) % 8;
+        size_t size;
+        int count, solve, k;
+        sk_random_tree(&rng, 2 + (int)(test_rng_next(&rng) % 20), trial % 2, trial % 3 != 0, &t);
+        for (k = 0; trial % 10 == 9 && k < t.n; k++) // (planar trees too)
+            t.joints[k] = ik_joint_revolute(ik_xform_translation(t.joints[k].origin.pos),
+                                            ik_vec3_make(0, 0, 1));
+        t.dof = ik_skeleton_dof(&t.skeleton);
+        sk_random_state(&rng, &t, 1.5, truth);
+        sk_random_state(&rng, &t, 0.5, rest);
+        count = sk_prepared_effectors(&rng, &t, truth, e);
+        size = ik_skeleton_prepared_size(&t.skeleton, e, count);
+        CHECK(size > 0 && size + 8 <= sizeof prepared);
+        CHECK(ik_skeleton_prepare(&t.skeleton, e, count, at, size) == IK_OK);
+        memcpy(kept, at, size);
+        for (solve = 0; solve < 4; solve++) {
+            const ik_jacobian_opts o = sk_prepared_opts(&rng, rest);
+            const size_t need = ik_skeleton_scratch_size(&t.skeleton, e, count);
+            ik_result r1, r2;
+            if (solve > 0) { // (other targets, weights, blends; the same layout)
+                sk_random_state(&rng, &t, 1.5, truth);
+                sk_redraw_effectors(&rng, &t, truth, count, e);
+            }
+            sk_near(&rng, &t, truth, q1);
+            memcpy(q2, q1, sizeof q1);
+            r1 = ik_skeleton_solve(&t.skeleton, e, count, &o, q1, scratch, need, &i1, e1);
+            r2 = ik_skeleton_solve_prepared(at, e, count, &o, q2, work + solve, need, &i2, e2);
+            solves++;
+            same += sk_same_answer(r1, r2, q1, q2, t.dof, &i1, &i2, e1, e2, count);
+            converged += r1 == IK_OK && i1.status == IK_STATUS_CONVERGED;
+        }
+        untouched += memcmp(kept, at, size) == 0;
+    }
+    printf("  prepared skeletons: %d solves (%d converged) from %d prepared, %d the same to the "
+           "bit as ik_skeleton_solve(); prepared memory unchanged in %d\n",
+           solves, converged, runs, same, untouched);
+    CHECK(same == solves && untouched == runs);
+    CHECK(converged >= solves / 5); // (they did work; blends, the transpose, few iterations)
+}
+
+// Every status of the prepared functions, and the caller's data untouched on error.
+static void test_skeleton_prepared_errors(void)
+{
+    static unsigned char mem[1 << 12], kept[1 << 12], blank[1 << 12];
+    static ik_real scratch[(1 << 15) / sizeof(ik_real)];
+    test_rng rng = { 910 };
+    sk_tree t, bad;
+    ik_real truth[SK_DOF], q[SK_DOF], q0[SK_DOF];
+    ik_effector e[3], b[3];
+    ik_solve_info info, info0;
+    ik_effector_info out[3], out0[3];
+    ik_jacobian_opts o = ik_default_jacobian_opts();
+    size_t size, need;
+    int k;
+    sk_random_tree(&rng, 8, 1, true, &t);
+    sk_random_state(&rng, &t, 1, truth);
+    sk_random_effectors(&rng, &t, truth, 3, -1, e);
+    e[0].kind = IK_EFFECTOR_POSE, e[1].kind = IK_EFFECTOR_FREE_AXIS, e[2].priority = 1;
+    bad = t;
+    bad.parents[3] = 3;
+    bad.skeleton = ik_skeleton_make(bad.joints, bad.parents, bad.n);
+    size = ik_skeleton_prepared_size(&t.skeleton, e, 3);
+    need = ik_skeleton_scratch_size(&t.skeleton, e, 3);
+    CHECK(size > 0 && size <= sizeof mem && need <= sizeof scratch);
+    CHECK(ik_skeleton_prepared_size(NULL, e, 3) == 0);
+    CHECK(ik_skeleton_prepared_size(&bad.skeleton, e, 3) == 0);
+    CHECK(ik_skeleton_prepared_size(&t.skeleton, NULL, 3) == 0);
+    CHECK(ik_skeleton_prepared_size(&t.skeleton, e, 0) == 0);
+    CHECK(ik_skeleton_prepared_size(&t.skeleton, e, IK_MAX_EFFECTORS + 1) == 0);
+    // prepare: each error, the memory untouched
+    memset(mem, 0x5a, sizeof mem);
+    memcpy(kept, mem, sizeof mem);
+    memcpy(b, e, sizeof b);
+    b[1].axis = ik_vec3_make(0, 0, 2);
+    CHECK(ik_skeleton_prepare(NULL, e, 3, mem, size) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_prepare(&bad.skeleton, e, 3, mem, size) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, NULL, 3, mem, size) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 0, mem, size) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, b, 3, mem, size) == IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, NULL, size) == IK_ERR_NULL_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, mem, size - 1) == IK_ERR_SCRATCH_TOO_SMALL);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, (unsigned char *)t.joints + 8, size) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, (unsigned char *)t.parents + 4, size) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, (unsigned char *)&t.skeleton - 8, size) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, (unsigned char *)e + 8, size) == IK_ERR_BAD_ARG);
+    CHECK(memcmp(mem, kept, sizeof mem) == 0);
+    // solve_prepared: memory not prepared, then each error with the caller's data untouched
+    sk_near(&rng, &t, truth, q0);
+    memcpy(q, q0, sizeof q);
+    CHECK(ik_skeleton_solve_prepared(mem, e, 3, NULL, q, scratch, need, NULL, NULL) ==
+          IK_ERR_BAD_ARG);
+    CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, mem + 3, size) == IK_OK);
+    memcpy(kept, mem, sizeof mem);
+    memset(&info, 0x77, sizeof info);
+    memset(out, 0x77, sizeof out);
+    info0 = info;
+    memcpy(out0, out, sizeof out);
+    for (k = 0; k < 27; k++) {
+        const void *p = mem + 3;
+        const ik_effector *pe = b;
+        ik_real *pq = q, *rest = NULL;
+        void *ps = scratch;
+        size_t ss = need;
+        ik_solve_info *pi = &info;
+        ik_effector_info *po = out;
+        int count = 3;
+        ik_result want = IK_ERR_BAD_ARG, r;
+        ik_real nan_rest[SK_DOF];
+        memcpy(b, e, sizeof b);
+        o = ik_default_jacobian_opts();
+        memcpy(nan_rest, q0, sizeof nan_rest);
+        switch (k) {
+        case 0: p = NULL, want = IK_ERR_NULL_ARG; break;
+        case 1: p = blank; break; // (not prepared)
+        case 2: pe = NULL, want = IK_ERR_NULL_ARG; break;
+        case 3: pq = NULL, want = IK_ERR_NULL_ARG; break;
+        case 4: ps = NULL, want = IK_ERR_NULL_ARG; break;
+        case 5: count = 2; break;
+        case 6: b[0].joint = (b[0].joint + 1) % t.n; break;
+        case 7: b[0].kind = IK_EFFECTOR_POSITION; break;
+        case 8: b[2].priority = 0; break;
+        case 9: b[1].rotation_weight = 0; break; // (rows left out: another layout)
+        case 10: b[1].target.y = (ik_real)HUGE_VAL; break;
+        case 11: b[0].target_rot = ik_quat_make(0, 0, 0, 0); break;
+        case 12: b[2].blend = -1; break;
+        case 13: q[1] = (ik_real)HUGE_VAL; break;
+        case 14: o.damping = -1, want = IK_ERR_BAD_OPTS; break;
+        case 15: nan_rest[0] = (ik_real)HUGE_VAL, rest = nan_rest; break;
+        case 16: ss = 16, want = IK_ERR_SCRATCH_TOO_SMALL; break;
+        case 17: ps = mem + 3 + size / 2; break; // (scratch over the prepared skeleton)
+        case 18: pq = (ik_real *)(void *)(mem + size / 16 * 8); break; // (inside it)
+        case 19: pi = (ik_solve_info *)(void *)(mem + size / 16 * 8); break;
+        case 20: po = (ik_effector_info *)(void *)(mem + size / 16 * 8); break;
+        case 21: pq = scratch + 4; break;
+        case 22: pi = (ik_solve_info *)(void *)(scratch + 4); break;
+        case 23: po = (ik_effector_info *)(void *)q; break;
+        case 24: memcpy(scratch + 8, e, sizeof e), pe = (ik_effector *)(void *)(scratch + 8); break;
+        case 25: ps = (unsigned char *)t.joints + 8; break;
+        case 26: ps = (unsigned char *)t.parents, ss = 64; break;
+        }
+        if (rest)
+            o.rest = rest;
+        r = ik_skeleton_solve_prepared(p, pe, count, &o, pq, ps, ss, pi, po);
+        CHECK(r == want);
+        if (r != want)
+            printf("    prepared error case %d: %d, not %d\n", k, (int)r, (int)want);
+        CHECK(memcmp(mem, kept, sizeof mem) == 0);
+        CHECK(k == 13 || memcmp(q, q0, (size_t)t.dof * sizeof *q) == 0);
+        CHECK(memcmp(&info, &info0, sizeof info) == 0 && memcmp(out, out0, sizeof out) == 0);
+        memcpy(q, q0, sizeof q);
+    }
+    CHECK(ik_skeleton_solve_prepared(mem + 3, e, 3, NULL, q, scratch, need, &info, out) == IK_OK);
+    CHECK(memcmp(mem, kept, sizeof mem) == 0);
+}
+
 // A floating root (ik_joints_floating_root()) carrying a random tree: random pose targets for
 // the root's child and a position target further down are met from far starts (the root's six
 // values free), and the root's values are its position and exponential map.
@@ -978,6 +1218,8 @@ void test_skeleton(void)
     RUN(test_skeleton_priorities);
     RUN(test_skeleton_blend);
     RUN(test_skeleton_bad_input);
+    RUN(test_skeleton_prepared);
+    RUN(test_skeleton_prepared_errors);
     RUN(test_skeleton_floating_root);
     RUN(test_skeleton_ccd_as_chain);
     RUN(test_skeleton_ccd_kinds);
