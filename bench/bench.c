@@ -3,7 +3,7 @@
    Usage: bench [--runs=N] [--limits | --ball-limits | --skeleton | --fabrik | --closed] | bench --ccd-weights |
    bench --ccd-split | bench --damping-range | bench --further | bench --limb-calls=W,K,N |
    bench --ccd-calls=n,N[,S[,F]] | bench --jac-calls=m,k,N[,I] | bench --pin-calls=L,R,N[,I] |
-   bench --path-calls=R
+   bench --path-calls=R[,P]
    (make bench; make callgrind counts instructions instead). One mode at a time; an unknown
    argument prints the usage and exits 2. --limits: only the last two tables (the SVD of
    rank-deficient matrices, DLS iterations with pinned joints); --ball-limits: only the tables of
@@ -784,8 +784,11 @@ static bench_mode parse_calls(const char *s, bench_args *a)
     if (a->given == 3 && v[0] >= 0 && v[0] < 3 && v[1] >= 0 && v[1] < 4 &&
         (v[1] < 3 || v[0] == 2) && v[2] >= 0)
         return MODE_CLOSED_CALLS;
+    v[1] = 0;
     a->given = sscanf(s, "--path-calls=%d%c", v, &end);
-    if (a->given == 1 && v[0] >= 1)
+    if (a->given == 2 && end == ',') // (R,P)
+        a->given = sscanf(s, "--path-calls=%d,%d%c", v, v + 1, &end) - 1;
+    if (a->given == 1 && v[0] >= 1 && v[1] >= 0 && v[1] <= 1)
         return MODE_PATH_CALLS;
     return MODE_TABLES;
 }
@@ -1272,13 +1275,16 @@ typedef struct skel_path {
     ik_jacobian_opts opts;
     unsigned char *scratch;
     size_t size;
-    long iterations; // over the last run
+    void *prepared;    // the skeleton prepared for the path's effectors (ik_skeleton_prepare())
+    bool use_prepared; // solved by ik_skeleton_solve_prepared(), else ik_skeleton_solve()
+    long iterations;   // over the last run
 } skel_path;
 
 static void make_skel_path(skel_path *p)
 {
     ik_real key[2][HUMANOID_DOF], q[HUMANOID_DOF];
     unsigned long long draw = 7;
+    size_t prepared;
     int f, k, i;
     humanoid_rest(&skel_body, p->rest);
     memcpy(key[1], p->rest, sizeof key[1]);
@@ -1305,14 +1311,24 @@ static void make_skel_path(skel_path *p)
     p->opts = ik_default_jacobian_opts();
     p->size = skc_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
     p->scratch = (unsigned char *)malloc(p->size);
+    prepared = ik_skeleton_prepared_size(&skel_body.skeleton, p->effectors[0], HUMANOID_EFFECTORS);
+    p->prepared = malloc(prepared);
+    p->use_prepared = false;
+    if (ik_skeleton_prepare(&skel_body.skeleton, p->effectors[0], HUMANOID_EFFECTORS, p->prepared,
+                            prepared) != IK_OK)
+        abort(); // (every frame's effectors have the first's layout)
 }
 
 // One solve of frame f from p->q.
 static void skel_path_frame(skel_path *p, int f)
 {
     ik_solve_info info;
-    ik_skeleton_solve(&skel_body.skeleton, p->effectors[f], HUMANOID_EFFECTORS, &p->opts, p->q,
-                      p->scratch, p->size, &info, NULL);
+    if (p->use_prepared)
+        ik_skeleton_solve_prepared(p->prepared, p->effectors[f], HUMANOID_EFFECTORS, &p->opts, p->q,
+                                   p->scratch, p->size, &info, NULL);
+    else
+        ik_skeleton_solve(&skel_body.skeleton, p->effectors[f], HUMANOID_EFFECTORS, &p->opts, p->q,
+                          p->scratch, p->size, &info, NULL);
     p->iterations += info.iterations;
 }
 
@@ -1351,13 +1367,15 @@ static void skel_path_check(skel_path *p, int *met, int *held, double *jump)
 // The humanoid warm-started along the path: us per frame (the median of runs of the whole
 // path), iterations per frame, frames met and within the limits; at the frame's accuracy as
 // tolerances (1e-4 m, 1e-3 rad) and at the default tolerances, with the standing pose as the rest
-// pose (as a game would: the redundant joints stay near it), and without one (they drift).
+// pose (as a game would: the redundant joints stay near it), and without one (they drift); the
+// first row's again with the skeleton prepared once (ik_skeleton_solve_prepared()).
 static void skeleton_path_table(int runs)
 {
     static skel_path p;
-    const char *rows[3] = { "tolerances 1e-4 m, 1e-3 rad, rest pose",
+    const char *rows[4] = { "tolerances 1e-4 m, 1e-3 rad, rest pose",
                             "default tolerances (1e-9), rest pose",
-                            "tolerances 1e-4 m, 1e-3 rad, no rest pose" };
+                            "tolerances 1e-4 m, 1e-3 rad, no rest pose",
+                            "the first row's, prepared" };
     int k;
     make_skel_path(&p);
     printf("\n| humanoid, 5 effectors, %d frames along a path, DLS | us per frame | iterations per "
@@ -1368,7 +1386,7 @@ static void skeleton_path_table(int runs)
            "--"
            "------|--------------------------------|--------------------------|--------------------"
            "-----------|\n");
-    for (k = 0; k < 3; k++) {
+    for (k = 0; k < 4; k++) {
         double t, jump;
         int met, held;
         p.opts = ik_default_jacobian_opts();
@@ -1376,7 +1394,8 @@ static void skeleton_path_table(int runs)
             p.opts.tolerance = IK_R(1e-4);
             p.opts.rotation_tolerance = IK_R(1e-3);
         }
-        p.opts.rest = k < 2 ? p.rest : NULL; // (the standing pose pulled toward in the null space)
+        p.opts.rest = k != 2 ? p.rest : NULL; // (the standing pose pulled toward in the null space)
+        p.use_prepared = k == 3;
         t = median_ns(run_skel_path, &p, 1, runs) / SKEL_FRAMES;
         skel_path_check(&p, &met, &held, &jump);
         printf("| %-52s | %12.2f | %20.2f | %23d / %d | %17d / %d | %25.3f rad |\n", rows[k],
@@ -1384,12 +1403,14 @@ static void skeleton_path_table(int runs)
                jump);
     }
     free(p.scratch);
+    free(p.prepared);
 }
 
-// --path-calls=R: R runs of the humanoid path as the first row of the path table has them
-// (tolerances 1e-4 m, 1e-3 rad, the rest pose), nothing timed: under valgrind --tool=callgrind
-// --toggle-collect=ik_skeleton_solve, instructions / (1000 R) a frame, and the parts' inclusive
-// counts (docs/skeletons.md, "Cost").
+// --path-calls=R[,P]: R runs of the humanoid path as the first row of the path table has them
+// (tolerances 1e-4 m, 1e-3 rad, the rest pose), nothing timed; P 1: by ik_skeleton_solve_prepared()
+// (its last row). Under valgrind --tool=callgrind --toggle-collect=ik_skeleton_solve (or
+// ik_skeleton_solve_prepared), instructions / (1000 R) a frame, and the parts' inclusive counts
+// (docs/skeletons.md, "Cost").
 static void path_calls(const int *v)
 {
     static skel_path p;
@@ -1399,10 +1420,13 @@ static void path_calls(const int *v)
     p.opts.tolerance = IK_R(1e-4);
     p.opts.rotation_tolerance = IK_R(1e-3);
     p.opts.rest = p.rest;
+    p.use_prepared = v[1] == 1;
     for (r = 0; r < v[0]; r++)
         run_skel_path(&p);
-    printf("%d runs of %d frames: %ld iterations in the last\n", v[0], SKEL_FRAMES, p.iterations);
+    printf("%d runs of %d frames%s: %ld iterations in the last\n", v[0], SKEL_FRAMES,
+           p.use_prepared ? ", prepared" : "", p.iterations);
     free(p.scratch);
+    free(p.prepared);
 }
 
 // Random reachable targets: problem i's targets are the effectors' poses at a random state
@@ -2167,7 +2191,7 @@ int main(int argc, char **argv)
                         "--further | "
                         "--ccd-weights | --ccd-split | --damping-range | "
                         "--limb-calls=W,K,N | --ccd-calls=n,N[,S[,F]] | --jac-calls=m,k,N[,I] | "
-                        "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N | --path-calls=R\n");
+                        "--pin-calls=L,R,N[,I] | --closed-calls=A,L,N | --path-calls=R[,P]\n");
         return 2;
     }
     switch (args.mode) {
