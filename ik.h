@@ -164,8 +164,10 @@
                          two priorities (the second in the null space of the first). Every
                          effector's rows stacked into the one step of ik_jacobian_solve(): the
                          same methods, limits and rest pose; ik_skeleton_ccd_solve() is CCD
-                         over the same effectors. bench/humanoid.h is a humanoid to start from
-                         (docs/skeletons.md).
+                         over the same effectors. A skeleton solved every frame with the same
+                         effectors is prepared once (ik_skeleton_prepare(),
+                         ik_skeleton_solve_prepared()). bench/humanoid.h is a humanoid to start
+                         from (docs/skeletons.md).
        make bench prints what each solver costs on your machine (docs/benchmarks.md).
 
    ERRORS
