@@ -8,7 +8,8 @@
    converged only with every effector met; FK frames finite and unit, the Jacobian finite with
    zero columns off the joint's path, its frames FK's. On error: q, info, every output
    untouched, and an error code that matches what was made wrong (clean input never fails but
-   with IK_ERR_NUMERIC). */
+   with IK_ERR_NUMERIC). Every accepted solve is prepared (ik_skeleton_prepare) and solved twice
+   by ik_skeleton_solve_prepared: the same answers to the bit, the prepared bytes unchanged. */
 #include "fuzz.h"
 
 #define SK_JOINTS    16
@@ -317,6 +318,44 @@ static int sk_place_inside(fz *f, sk_case *c, sk_args *a, unsigned char *scratch
 }
 
 // ik_skeleton_solve on the case, with scratch and placements from the bytes.
+// Whether two reals are the same to the bit.
+static int sk_same_bits(ik_real a, ik_real b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+// The accepted solve again, twice, from the skeleton prepared for its effectors (a.q: its answer):
+// the same q, info and effector infos to the bit, the prepared bytes unchanged.
+static void sk_prepared(const sk_case *c, const sk_args *a)
+{
+    static unsigned char prepared[1 << 14], copy[1 << 14], work[1 << 19];
+    const size_t need = ik_skeleton_prepared_size(&c->skeleton, a->effectors, c->count);
+    ik_real q[SK_DOF];
+    ik_solve_info info;
+    ik_effector_info out[SK_EFFECTORS];
+    int k, e;
+    FZ_CHECK(need > 0 && need + 3 <= sizeof prepared);
+    FZ_CHECK(ik_skeleton_prepare(&c->skeleton, a->effectors, c->count, prepared + 3, need) ==
+             IK_OK);
+    memcpy(copy, prepared + 3, need);
+    for (k = 0; k < 2; k++) {
+        memcpy(q, c->q0, (size_t)c->dof * sizeof *q);
+        FZ_CHECK(ik_skeleton_solve_prepared(prepared + 3, a->effectors, c->count,
+                                            c->null_opts ? NULL : &c->opts, q, work + k,
+                                            sizeof work - k, &info, out) == IK_OK);
+        FZ_CHECK(memcmp(q, a->q, (size_t)c->dof * sizeof *q) == 0);
+        FZ_CHECK(!a->info ||
+                 (info.status == a->info->status && info.iterations == a->info->iterations &&
+                  sk_same_bits(info.position_error, a->info->position_error) &&
+                  sk_same_bits(info.rotation_error, a->info->rotation_error)));
+        for (e = 0; a->out && e < c->count; e++)
+            FZ_CHECK(out[e].met == a->out[e].met &&
+                     sk_same_bits(out[e].position_error, a->out[e].position_error) &&
+                     sk_same_bits(out[e].rotation_error, a->out[e].rotation_error));
+    }
+    FZ_CHECK(memcmp(copy, prepared + 3, need) == 0);
+}
+
 static void sk_solve(fz *f, sk_case *c)
 {
     static ik_real store[(1 << 19) / sizeof(ik_real)]; // scratch, and room past it
@@ -355,6 +394,8 @@ static void sk_solve(fz *f, sk_case *c)
                           c->null_scratch ? NULL : scratch, size, a.info, a.out);
     sk_check_solve(c, r, overlap, scratch_short, a.effectors, a.q ? a.q : c->q0, a.info, a.out,
                    a.out_bytes);
+    if (r == IK_OK)
+        sk_prepared(c, &a);
 }
 
 // Whether joint i is `joint` or one of its ancestors.
