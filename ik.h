@@ -1380,15 +1380,15 @@ IKDEF ik_result ik_skeleton_prepare(const ik_skeleton *skeleton, const ik_effect
                                     int effector_count, void *prepared, size_t prepared_size);
 
 // ik_skeleton_solve() on a prepared skeleton, with effectors of the layout it was prepared for
-// (their targets, offsets, axes, weights other than 0, blends free) and any options: the same q,
-// info and out_effectors to the bit, without checking the skeleton and deriving its constants.
-// scratch: at least ik_skeleton_scratch_size() bytes (less is enough: it need not hold the
-// prepared skeleton). Errors: IK_ERR_NULL_ARG (prepared, effectors, q, scratch), IK_ERR_BAD_ARG
-// (prepared not filled by ik_skeleton_prepare(); effectors of another layout; q, effectors or the
-// rest pose as for ik_skeleton_solve(); q, info, out_effectors, the prepared skeleton, the
-// skeleton's joints or parents or the effectors overlapping scratch; q, info or out_effectors
-// overlapping the prepared skeleton), IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC;
-// q untouched on error.
+// (targets, offsets, axes, blends and weights may change, but a weight is 0 where, and only where,
+// it was) and any options: the same q, info and out_effectors to the bit, without checking the
+// skeleton and deriving its constants. scratch: at least ik_skeleton_scratch_size() bytes (less
+// is enough: it need not hold the prepared skeleton). Errors: IK_ERR_NULL_ARG (prepared,
+// effectors, q, scratch), IK_ERR_BAD_ARG (prepared not filled by ik_skeleton_prepare();
+// effectors of another layout; q, effectors or the rest pose as for ik_skeleton_solve(); q, info,
+// out_effectors, the prepared skeleton, the skeleton's joints or parents or the effectors
+// overlapping scratch; q, info or out_effectors overlapping the prepared skeleton),
+// IK_ERR_BAD_OPTS, IK_ERR_SCRATCH_TOO_SMALL, IK_ERR_NUMERIC; q untouched on error.
 IKDEF ik_result ik_skeleton_solve_prepared(const void *prepared, const ik_effector *effectors,
                                            int effector_count, const ik_jacobian_opts *opts,
                                            ik_real *q, void *scratch, size_t scratch_size,
