@@ -2905,9 +2905,9 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
 
 // A ball joint's three angular velocities at q after the frame rotation r as columns (identity
 // without axes), and r <- r R(q) (docs/internals.md, "Ball joints"); with axes of an exponential
-// map, q, R(q) and the map's Jacobian into keep (NULL: not kept). Out of line: see there.
-IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes,
-                                          ik_real *keep)
+// map, q, R(q) and the map's Jacobian into keep (NULL: not kept). Inline: see there.
+static inline IK__ALWAYS_INLINE ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler,
+                                                      bool axes, ik_real *keep)
 {
     ik_mat3 jl = ik_mat3_identity(), rm;
     ik_quat rot = euler ? ik__ball_rotation(q, true)
@@ -3069,13 +3069,15 @@ static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frame
 {
     const int parent = !tree || !tree->parents ? i - 1 : tree->parents[i];
     const ik_real *f;
+    int k;
     if (!tree || (parent == i - 1 && i > 0))
         return;
     f = tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
     if (parent < 0) {
         *r = ik_mat3_identity(), *p = ik_vec3_zero();
     } else if (f) {
-        memcpy(&r->m[0][0], f, 9 * sizeof *f);
+        for (k = 0; k < 3; k++) // (no memcpy: r stays out of memory)
+            r->m[k][0] = f[3 * k], r->m[k][1] = f[3 * k + 1], r->m[k][2] = f[3 * k + 2];
         *p = ik_vec3_make(f[9], f[10], f[11]);
     } else {
         *r = ik_quat_to_mat3(out_frames[parent].rot), *p = out_frames[parent].pos;
@@ -3086,9 +3088,11 @@ static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frame
 static inline void ik__tree_store(const ik__tree *tree, int i, const ik_mat3 *r, ik_vec3 p)
 {
     ik_real *f = tree->frames ? tree->frames + 12 * i : NULL;
+    int k;
     if (!f)
         return;
-    memcpy(f, &r->m[0][0], 9 * sizeof *f);
+    for (k = 0; k < 3; k++) // (no memcpy: r stays out of memory)
+        f[3 * k] = r->m[k][0], f[3 * k + 1] = r->m[k][1], f[3 * k + 2] = r->m[k][2];
     f[9] = p.x, f[10] = p.y, f[11] = p.z;
 }
 
@@ -3151,9 +3155,7 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
             if (code & IK__CODE_ROTATED)
                 origin = ik__pass_origin(&r, j, code, origin);
             if (j->type == IK_JOINT_BALL) {
-                ik_mat3 f = r; // (a copy: r itself stays in registers)
-                jl = ik__ball_axes(&f, q + col, euler, jac != NULL, ik__tree_ball(tree, i));
-                r = f;
+                jl = ik__ball_axes(&r, q + col, euler, jac != NULL, ik__tree_ball(tree, i));
                 for (k = 0; k < 3 && jac; k++) {
                     w = ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]);
                     lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
