@@ -2417,6 +2417,34 @@ static inline IK__ALWAYS_INLINE bool ik__twist_contains(const ik_ball_limit *lim
     return half[0] <= slack && lo <= slack && hi <= slack; // (w = 0: the twist pi is also -pi)
 }
 
+// Whether a rotation of angle theta (|q.xyz| = sin(theta / 2), |q.w| = cos(theta / 2)) is surely
+// within the limit, by a margin far beyond rounding (false: not known): its swing and its twist
+// are no larger than theta, and theta is below the cone's smaller semi-axis and the twist's ends
+// (docs/limits.md, "A quick test"). q unit: tan(theta / 4) = |q.xyz| / (1 + |q.w|).
+static inline IK__ALWAYS_INLINE bool ik__quat_surely_within(const ik_ball_limit *limit, ik_quat q)
+{
+    const ik_real *h = limit->twist_half, margin = IK_R(1e-3);
+    const ik_real s2 = q.x * q.x + q.y * q.y + q.z * q.z, w = IK_FABS(q.w);
+    const ik_real cone = limit->cone[0] < limit->cone[1] ? limit->cone[0] : limit->cone[1];
+    const ik_real cone_w = (1 - margin) * cone * (1 + w), lo = -h[1] * w - margin,
+                  hi = h[3] * w - margin; // (sin(end / 2) cos(theta / 2) less the margin)
+    return IK__FAST && s2 < cone_w * cone_w && lo > 0 && hi > 0 && s2 * (h[0] * h[0]) < lo * lo &&
+           s2 * (h[2] * h[2]) < hi * hi;
+}
+
+// ik__quat_surely_within() for the rotation exp(v) (v [3]), without it: theta = |v|, and
+// tan(theta / 4) < pi^2 theta / (4 pi^2 - theta^2) (Becker and Stark) below the cone's semi-axis.
+static inline IK__ALWAYS_INLINE bool ik__expmap_surely_within(const ik_ball_limit *limit,
+                                                              const ik_real *v)
+{
+    const ik_real keep = 1 - IK_R(1e-3), pi2 = IK_PI * IK_PI;
+    const ik_real t2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const ik_real twist = -limit->twist[0] < limit->twist[1] ? -limit->twist[0] : limit->twist[1];
+    const ik_real cone = limit->cone[0] < limit->cone[1] ? limit->cone[0] : limit->cone[1];
+    const ik_real d = keep * cone * (4 * pi2 - t2); // (> 0: t2 < pi^2 below)
+    return IK__FAST && twist > 0 && t2 < (keep * twist) * (keep * twist) && pi2 * pi2 * t2 < d * d;
+}
+
 // The root t of (alpha / (a2 + t))^2 + (beta / (b2 + t))^2 = 1 (a point outside the ellipse of
 // semi-axes sqrt(a2), sqrt(b2), the larger near 1): Newton's method on 1 / |e(t)| - 1, concave
 // and nearly linear in t, from the lower bound (docs/limits.md, "Projection").
@@ -2489,7 +2517,10 @@ IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
     ik__swing_twist st;
     if (!limit)
         return false;
-    st = ik__limit_split(limit, ik__quat_unit_or_normalize(r));
+    r = ik__quat_unit_or_normalize(r);
+    if (ik__quat_surely_within(limit, r))
+        return true;
+    st = ik__limit_split(limit, r);
     return ik__cone_contains(limit, &st, st.slack) &&
            ik__twist_contains(limit, &st, IK__LIMIT_SLACK);
 }
@@ -2501,6 +2532,8 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
     ik_real swing[4], half[2], den;
     if (!limit)
         return r;
+    if (ik__quat_surely_within(limit, unit))
+        return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
     st = ik__limit_split(limit, unit);
     if (ik__cone_contains(limit, &st, st.slack) &&
         ik__twist_contains(limit, &st, IK__LIMIT_SLACK)) // r as given if it is a unit quaternion
@@ -2537,7 +2570,8 @@ static bool ik__expmap_stretch_within(const ik_ball_limit *limit, ik_real *v)
 {
     static const ik_real stretch[4] = { 8, -8, 64, -64 };
     int k;
-    if (ik_ball_limit_contains(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
+    if (ik__expmap_surely_within(limit, v) ||
+        ik_ball_limit_contains(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
         return true; // (as it is: the usual case)
     for (k = 0; k < 4; k++) {
         ik_real f = 1 + stretch[k] * IK_EPSILON;
@@ -5969,10 +6003,12 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
                 ik__ypr_into_limit(j->limit, q + c);
             c += 3;
         } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
-            ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
             ik_vec3 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
-            if (!ik_ball_limit_contains(j->limit, r))
-                v = ik__quat_log(ik_ball_limit_project(j->limit, r));
+            if (!ik__expmap_surely_within(j->limit, q_io + c)) {
+                ik_quat r = ik_quat_from_expmap(v);
+                if (!ik_ball_limit_contains(j->limit, r))
+                    v = ik__quat_log(ik_ball_limit_project(j->limit, r));
+            }
             q[c] = v.x, q[c + 1] = v.y, q[c + 2] = v.z;
             ball_limits = true;
             c += 3;
