@@ -1617,7 +1617,7 @@ static IK__UNUSED ik_quat ik__quat_unit_axis(ik_vec3 axis, ik_real angle)
 
 // Of q and -q (one rotation), the one with w > 0; for a half turn (w = 0), the one whose first
 // non-zero component of (x, y, z) is positive. So every rotation has one exponential map.
-static IK__UNUSED ik_quat ik__quat_canonical(ik_quat q)
+static inline IK__ALWAYS_INLINE ik_quat ik__quat_canonical(ik_quat q)
 {
     bool flip =
         q.w < 0 || (q.w == 0 && (q.x < 0 || (q.x == 0 && (q.y < 0 || (q.y == 0 && q.z < 0)))));
@@ -1805,8 +1805,9 @@ static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
 
-// log of a unit quaternion as an exponential map, |v| <= pi.
-static ik_vec3 ik__quat_log(ik_quat q)
+// log of a unit quaternion as an exponential map, |v| <= pi (inline: a quaternion passed or
+// returned by value goes through memory, where gcc's wide loads of narrow stores stall).
+static inline IK__ALWAYS_INLINE ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
     q = ik__quat_canonical(q);
@@ -2883,7 +2884,7 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
 }
 
 // a b for a row-major b (ik_mat3_mul's order of operations), inline: the frame stays in registers.
-static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
+static inline IK__ALWAYS_INLINE ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
 {
     ik_mat3 m;
     m.m[0][0] = a->m[0][0] * b[0] + a->m[0][1] * b[3] + a->m[0][2] * b[6];
@@ -5893,7 +5894,9 @@ static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_
         at = ik__expmap_rotation(v, &jexp);
     }
     r = ik_quat_mul(ik__expmap_step(ik_mat3_mul_vec3(jexp, d)), at);
-    if (j->limit) // (projected; ik__ball_frames() made the step slide)
+    // projected (ik__ball_frames() made the step slide); surely within: as it would return r
+    if (j->limit && !(ik__abs_bits(ik_quat_dot(r, r) - 1) <= ik__abs_bits(16 * IK_EPSILON) &&
+                      ik__quat_surely_within(j->limit, r)))
         r = ik_ball_limit_project(j->limit, r);
     return ik__quat_log(r); // (its scale cancels: atan2(k s, k w) / (k s) times k (x, y, z))
 }
