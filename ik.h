@@ -1915,11 +1915,11 @@ static inline IK__ALWAYS_INLINE void ik__sincos_half(ik_real u, ik_real *sinc, i
 }
 
 // exp(v), and with jacobian (NULL: none) ik_expmap_jacobian(v), both to rounding: from one sine
-// and cosine of a/2 (their series up to a = pi; sin a = 2 sin(a/2) cos(a/2)) and
-// [u]x^2 = u u^T - |u|^2 I, no matrix product (docs/conventions.md).
+// and cosine of a/2 (their series up to a = pi, in a^2: no root), J = (sin a / a) I +
+// c2 v v^T + c1 [v]x with v unscaled (docs/conventions.md).
 static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
 {
-    ik_real a2, a, sh, ch, s, c1, c2, d;
+    ik_real a2, a, sh, s, ch, c1, c2, d;
     ik_quat r;
     if (!ik__vec3_bounded(v)) { // (and not finite: as the public functions make them)
         if (jacobian)
@@ -1927,28 +1927,25 @@ static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
         return ik_quat_from_expmap(v);
     }
     a2 = ik_vec3_length2(v);
-    a = IK_SQRT(a2);
     if (IK__FAST && sizeof(ik_real) == sizeof(double) && a2 <= IK_PI * IK_PI) { // (float: below)
-        ik__sincos_half(a2 / 4, &s, &ch);
-        sh = s * (a / 2);
-        s = s / 2;
+        ik__sincos_half(a2 / 4, &s, &ch); // (s = sin(a/2) / (a/2))
     } else {
+        a = IK_SQRT(a2);
         sh = IK_SIN(a / 2); // (side by side: one sincos call)
         ch = IK_COS(a / 2);
-        s = ik__sinc_half(a, sh);
+        s = 2 * ik__sinc_half(a, sh);
     }
-    r = ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
+    r = ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
     if (!jacobian)
         return r;
-    if (a < IK_R(1e-2)) { // (as ik_expmap_jacobian(): series, v not scaled)
+    if (a2 < IK_R(1e-4)) { // (as ik_expmap_jacobian(): series)
         c1 = IK_R(0.5) - a2 * (IK_R(1.0) / 24) + a2 * a2 * (IK_R(1.0) / 720);
         c2 = IK_R(1.0) / 6 - a2 * (IK_R(1.0) / 120) + a2 * a2 * (IK_R(1.0) / 5040);
         d = 1 - c2 * a2;
-    } else { // (s = sin(a/2) / a)
-        c1 = 2 * sh * s;
-        c2 = 1 - 2 * ch * s;
-        d = 1 - c2;
-        v = ik_vec3_scale(v, 1 / a);
+    } else { // ((1 - cos a) / a^2, (1 - sin(a) / a) / a^2, sin(a) / a)
+        c1 = s * s / 2;
+        d = s * ch;
+        c2 = (1 - d) / a2;
     }
     jacobian->m[0][0] = d + c2 * v.x * v.x;
     jacobian->m[1][1] = d + c2 * v.y * v.y;
