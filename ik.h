@@ -1916,8 +1916,8 @@ static inline IK__ALWAYS_INLINE void ik__sincos_half(ik_real u, ik_real *sinc, i
 
 // exp(v), and with jacobian (NULL: none) ik_expmap_jacobian(v), both to rounding: from one sine
 // and cosine of a/2 (their series up to a = pi, in a^2: no root), J = (sin a / a) I +
-// c2 v v^T + c1 [v]x with v unscaled (docs/conventions.md).
-static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
+// c2 v v^T + c1 [v]x with v unscaled (docs/conventions.md). Inline: see ik__quat_log().
+static inline IK__ALWAYS_INLINE ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
 {
     ik_real a2, a, sh, s, ch, c1, c2, d;
     ik_quat r;
