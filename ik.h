@@ -4026,7 +4026,7 @@ static inline IK__ALWAYS_INLINE ik_real ik__rows_dot(const ik_mat3 *g, int i, co
 }
 
 // log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
-static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
     ik_mat3 e;
     ik_vec3 v;
@@ -4210,8 +4210,9 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
     const ik_real *f = w->tree.frames + 12 * g->joint;
     ik_mat3 r;
     ik_vec3 pe, dp, dr;
-    ik_real map[6 * 6] = { 0 }, err = 0, *rot_map = map + 6 * g->pos_rows;
+    ik_real map[6 * 6], err = 0, *rot_map = map + 6 * g->pos_rows;
     int k;
+    memset(map, 0, (size_t)(6 * (g->pos_rows + g->rot_rows)) * sizeof *map); // (the rows read)
     memcpy(&r.m[0][0], f, 9 * sizeof *f);
     pe = ik_vec3_add(ik_vec3_make(f[9], f[10], f[11]), ik_mat3_mul_vec3(r, g->offset.pos));
     if (g->pos_rows) {
