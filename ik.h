@@ -1659,7 +1659,7 @@ static IK__UNUSED ik_quat ik__quat_unit_axis(ik_vec3 axis, ik_real angle)
 
 // Of q and -q (one rotation), the one with w > 0; for a half turn (w = 0), the one whose first
 // non-zero component of (x, y, z) is positive. So every rotation has one exponential map.
-static IK__UNUSED ik_quat ik__quat_canonical(ik_quat q)
+static inline IK__ALWAYS_INLINE ik_quat ik__quat_canonical(ik_quat q)
 {
     bool flip =
         q.w < 0 || (q.w == 0 && (q.x < 0 || (q.x == 0 && (q.y < 0 || (q.y == 0 && q.z < 0)))));
@@ -1847,8 +1847,9 @@ static ik_real ik__atan2_per_sin(ik_real s, ik_real c)
     return s < IK_R(1e-6) ? (1 - s * s / (3 * c * c)) / c : IK_ATAN2(s, c) / s;
 }
 
-// log of a unit quaternion as an exponential map, |v| <= pi.
-static ik_vec3 ik__quat_log(ik_quat q)
+// log of a unit quaternion as an exponential map, |v| <= pi (inline: a quaternion passed or
+// returned by value goes through memory, where gcc's wide loads of narrow stores stall).
+static inline IK__ALWAYS_INLINE ik_vec3 ik__quat_log(ik_quat q)
 {
     ik_real s, k;
     q = ik__quat_canonical(q);
@@ -1956,11 +1957,11 @@ static inline IK__ALWAYS_INLINE void ik__sincos_half(ik_real u, ik_real *sinc, i
 }
 
 // exp(v), and with jacobian (NULL: none) ik_expmap_jacobian(v), both to rounding: from one sine
-// and cosine of a/2 (their series up to a = pi; sin a = 2 sin(a/2) cos(a/2)) and
-// [u]x^2 = u u^T - |u|^2 I, no matrix product (docs/conventions.md).
-static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
+// and cosine of a/2 (their series up to a = pi, in a^2: no root), J = (sin a / a) I +
+// c2 v v^T + c1 [v]x with v unscaled (docs/conventions.md). Inline: see ik__quat_log().
+static inline IK__ALWAYS_INLINE ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
 {
-    ik_real a2, a, sh, ch, s, c1, c2, d;
+    ik_real a2, a, sh, s, ch, c1, c2, d;
     ik_quat r;
     if (!ik__vec3_bounded(v)) { // (and not finite: as the public functions make them)
         if (jacobian)
@@ -1968,28 +1969,25 @@ static ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
         return ik_quat_from_expmap(v);
     }
     a2 = ik_vec3_length2(v);
-    a = IK_SQRT(a2);
     if (IK__FAST && sizeof(ik_real) == sizeof(double) && a2 <= IK_PI * IK_PI) { // (float: below)
-        ik__sincos_half(a2 / 4, &s, &ch);
-        sh = s * (a / 2);
-        s = s / 2;
+        ik__sincos_half(a2 / 4, &s, &ch); // (s = sin(a/2) / (a/2))
     } else {
+        a = IK_SQRT(a2);
         sh = IK_SIN(a / 2); // (side by side: one sincos call)
         ch = IK_COS(a / 2);
-        s = ik__sinc_half(a, sh);
+        s = 2 * ik__sinc_half(a, sh);
     }
-    r = ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
+    r = ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
     if (!jacobian)
         return r;
-    if (a < IK_R(1e-2)) { // (as ik_expmap_jacobian(): series, v not scaled)
+    if (a2 < IK_R(1e-4)) { // (as ik_expmap_jacobian(): series)
         c1 = IK_R(0.5) - a2 * (IK_R(1.0) / 24) + a2 * a2 * (IK_R(1.0) / 720);
         c2 = IK_R(1.0) / 6 - a2 * (IK_R(1.0) / 120) + a2 * a2 * (IK_R(1.0) / 5040);
         d = 1 - c2 * a2;
-    } else { // (s = sin(a/2) / a)
-        c1 = 2 * sh * s;
-        c2 = 1 - 2 * ch * s;
-        d = 1 - c2;
-        v = ik_vec3_scale(v, 1 / a);
+    } else { // ((1 - cos a) / a^2, (1 - sin(a) / a) / a^2, sin(a) / a)
+        c1 = s * s / 2;
+        d = s * ch;
+        c2 = (1 - d) / a2;
     }
     jacobian->m[0][0] = d + c2 * v.x * v.x;
     jacobian->m[1][1] = d + c2 * v.y * v.y;
@@ -2459,6 +2457,34 @@ static inline IK__ALWAYS_INLINE bool ik__twist_contains(const ik_ball_limit *lim
     return half[0] <= slack && lo <= slack && hi <= slack; // (w = 0: the twist pi is also -pi)
 }
 
+// Whether a rotation of angle theta (|q.xyz| = sin(theta / 2), |q.w| = cos(theta / 2)) is surely
+// within the limit, by a margin far beyond rounding (false: not known): its swing and its twist
+// are no larger than theta, and theta is below the cone's smaller semi-axis and the twist's ends
+// (docs/limits.md, "A quick test"). q unit: tan(theta / 4) = |q.xyz| / (1 + |q.w|).
+static inline IK__ALWAYS_INLINE bool ik__quat_surely_within(const ik_ball_limit *limit, ik_quat q)
+{
+    const ik_real *h = limit->twist_half, margin = IK_R(1e-3);
+    const ik_real s2 = q.x * q.x + q.y * q.y + q.z * q.z, w = IK_FABS(q.w);
+    const ik_real cone = limit->cone[0] < limit->cone[1] ? limit->cone[0] : limit->cone[1];
+    const ik_real cone_w = (1 - margin) * cone * (1 + w), lo = -h[1] * w - margin,
+                  hi = h[3] * w - margin; // (sin(end / 2) cos(theta / 2) less the margin)
+    return IK__FAST && s2 < cone_w * cone_w && lo > 0 && hi > 0 && s2 * (h[0] * h[0]) < lo * lo &&
+           s2 * (h[2] * h[2]) < hi * hi;
+}
+
+// ik__quat_surely_within() for the rotation exp(v) (v [3]), without it: theta = |v|, and
+// tan(theta / 4) < pi^2 theta / (4 pi^2 - theta^2) (Becker and Stark) below the cone's semi-axis.
+static inline IK__ALWAYS_INLINE bool ik__expmap_surely_within(const ik_ball_limit *limit,
+                                                              const ik_real *v)
+{
+    const ik_real keep = 1 - IK_R(1e-3), pi2 = IK_PI * IK_PI;
+    const ik_real t2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const ik_real twist = -limit->twist[0] < limit->twist[1] ? -limit->twist[0] : limit->twist[1];
+    const ik_real cone = limit->cone[0] < limit->cone[1] ? limit->cone[0] : limit->cone[1];
+    const ik_real d = keep * cone * (4 * pi2 - t2); // (> 0: t2 < pi^2 below)
+    return IK__FAST && twist > 0 && t2 < (keep * twist) * (keep * twist) && pi2 * pi2 * t2 < d * d;
+}
+
 // The root t of (alpha / (a2 + t))^2 + (beta / (b2 + t))^2 = 1 (a point outside the ellipse of
 // semi-axes sqrt(a2), sqrt(b2), the larger near 1): Newton's method on 1 / |e(t)| - 1, concave
 // and nearly linear in t, from the lower bound (docs/limits.md, "Projection").
@@ -2531,7 +2557,10 @@ IKDEF bool ik_ball_limit_contains(const ik_ball_limit *limit, ik_quat r)
     ik__swing_twist st;
     if (!limit)
         return false;
-    st = ik__limit_split(limit, ik__quat_unit_or_normalize(r));
+    r = ik__quat_unit_or_normalize(r);
+    if (ik__quat_surely_within(limit, r))
+        return true;
+    st = ik__limit_split(limit, r);
     return ik__cone_contains(limit, &st, st.slack) &&
            ik__twist_contains(limit, &st, IK__LIMIT_SLACK);
 }
@@ -2543,6 +2572,8 @@ IKDEF ik_quat ik_ball_limit_project(const ik_ball_limit *limit, ik_quat r)
     ik_real swing[4], half[2], den;
     if (!limit)
         return r;
+    if (ik__quat_surely_within(limit, unit))
+        return IK_FABS(ik_quat_dot(r, r) - 1) <= 64 * IK_EPSILON ? r : unit;
     st = ik__limit_split(limit, unit);
     if (ik__cone_contains(limit, &st, st.slack) &&
         ik__twist_contains(limit, &st, IK__LIMIT_SLACK)) // r as given if it is a unit quaternion
@@ -2579,7 +2610,8 @@ static bool ik__expmap_stretch_within(const ik_ball_limit *limit, ik_real *v)
 {
     static const ik_real stretch[4] = { 8, -8, 64, -64 };
     int k;
-    if (ik_ball_limit_contains(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
+    if (ik__expmap_surely_within(limit, v) ||
+        ik_ball_limit_contains(limit, ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]))))
         return true; // (as it is: the usual case)
     for (k = 0; k < 4; k++) {
         ik_real f = 1 + stretch[k] * IK_EPSILON;
@@ -2891,7 +2923,7 @@ static ik__joint_table ik__joint_table_make(const ik_chain *chain, ik_real *base
 }
 
 // a b for a row-major b (ik_mat3_mul's order of operations), inline: the frame stays in registers.
-static inline ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
+static inline IK__ALWAYS_INLINE ik_mat3 ik__mat3_mul_rows(const ik_mat3 *a, const ik_real *b)
 {
     ik_mat3 m;
     m.m[0][0] = a->m[0][0] * b[0] + a->m[0][1] * b[3] + a->m[0][2] * b[6];
@@ -2947,9 +2979,9 @@ static inline void ik__joint_sincos(const ik_chain *chain, int first, int n, con
 
 // A ball joint's three angular velocities at q after the frame rotation r as columns (identity
 // without axes), and r <- r R(q) (docs/internals.md, "Ball joints"); with axes of an exponential
-// map, q, R(q) and the map's Jacobian into keep (NULL: not kept). Out of line: see there.
-IK__NOINLINE static ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler, bool axes,
-                                          ik_real *keep)
+// map, q, R(q) and the map's Jacobian into keep (NULL: not kept). Inline: see there.
+static inline IK__ALWAYS_INLINE ik_mat3 ik__ball_axes(ik_mat3 *r, const ik_real *q, bool euler,
+                                                      bool axes, ik_real *keep)
 {
     ik_mat3 jl = ik_mat3_identity(), rm;
     ik_quat rot = euler ? ik__ball_rotation(q, true)
@@ -3111,13 +3143,15 @@ static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frame
 {
     const int parent = !tree || !tree->parents ? i - 1 : tree->parents[i];
     const ik_real *f;
+    int k;
     if (!tree || (parent == i - 1 && i > 0))
         return;
     f = tree->frames && parent >= 0 ? tree->frames + 12 * parent : NULL;
     if (parent < 0) {
         *r = ik_mat3_identity(), *p = ik_vec3_zero();
     } else if (f) {
-        memcpy(&r->m[0][0], f, 9 * sizeof *f);
+        for (k = 0; k < 3; k++) // (no memcpy: r stays out of memory)
+            r->m[k][0] = f[3 * k], r->m[k][1] = f[3 * k + 1], r->m[k][2] = f[3 * k + 2];
         *p = ik_vec3_make(f[9], f[10], f[11]);
     } else {
         *r = ik_quat_to_mat3(out_frames[parent].rot), *p = out_frames[parent].pos;
@@ -3128,9 +3162,11 @@ static inline void ik__tree_load(const ik__tree *tree, const ik_xform *out_frame
 static inline void ik__tree_store(const ik__tree *tree, int i, const ik_mat3 *r, ik_vec3 p)
 {
     ik_real *f = tree->frames ? tree->frames + 12 * i : NULL;
+    int k;
     if (!f)
         return;
-    memcpy(f, &r->m[0][0], 9 * sizeof *f);
+    for (k = 0; k < 3; k++) // (no memcpy: r stays out of memory)
+        f[3 * k] = r->m[k][0], f[3 * k + 1] = r->m[k][1], f[3 * k + 2] = r->m[k][2];
     f[9] = p.x, f[10] = p.y, f[11] = p.z;
 }
 
@@ -3193,9 +3229,7 @@ static inline IK__ALWAYS_INLINE ik_xform ik__jacobian_pass(const ik_chain *chain
             if (code & IK__CODE_ROTATED)
                 origin = ik__pass_origin(&r, j, code, origin);
             if (j->type == IK_JOINT_BALL) {
-                ik_mat3 f = r; // (a copy: r itself stays in registers)
-                jl = ik__ball_axes(&f, q + col, euler, jac != NULL, ik__tree_ball(tree, i));
-                r = f;
+                jl = ik__ball_axes(&r, q + col, euler, jac != NULL, ik__tree_ball(tree, i));
                 for (k = 0; k < 3 && jac; k++) {
                     w = ik_vec3_make(jl.m[0][k], jl.m[1][k], jl.m[2][k]);
                     lin = deferred ? ik_vec3_cross(p, w) : ik_vec3_cross(w, ik_vec3_sub(pe, p));
@@ -4046,7 +4080,7 @@ static inline IK__ALWAYS_INLINE ik_real ik__rows_dot(const ik_mat3 *g, int i, co
 }
 
 // log(G R^T): the rotation vector from R to G, angle in [0, pi] (docs/jacobian.md).
-static ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
+static inline IK__ALWAYS_INLINE ik_vec3 ik__rotation_log(const ik_mat3 *g, const ik_mat3 *r)
 {
     ik_mat3 e;
     ik_vec3 v;
@@ -4230,8 +4264,9 @@ static ik_real ik__goal_rows(const ik__jac_work *w, const ik__effector_goal *g, 
     const ik_real *f = w->tree.frames + 12 * g->joint;
     ik_mat3 r;
     ik_vec3 pe, dp, dr;
-    ik_real map[6 * 6] = { 0 }, err = 0, *rot_map = map + 6 * g->pos_rows;
+    ik_real map[6 * 6], err = 0, *rot_map = map + 6 * g->pos_rows;
     int k;
+    memset(map, 0, (size_t)(6 * (g->pos_rows + g->rot_rows)) * sizeof *map); // (the rows read)
     memcpy(&r.m[0][0], f, 9 * sizeof *f);
     pe = ik_vec3_add(ik_vec3_make(f[9], f[10], f[11]), ik_mat3_mul_vec3(r, g->offset.pos));
     if (g->pos_rows) {
@@ -5911,7 +5946,9 @@ static ik_vec3 ik__ball_moved(const ik_joint *j, ik_vec3 v, ik_vec3 d, const ik_
         at = ik__expmap_rotation(v, &jexp);
     }
     r = ik_quat_mul(ik__expmap_step(ik_mat3_mul_vec3(jexp, d)), at);
-    if (j->limit) // (projected; ik__ball_frames() made the step slide)
+    // projected (ik__ball_frames() made the step slide); surely within: as it would return r
+    if (j->limit && !(ik__abs_bits(ik_quat_dot(r, r) - 1) <= ik__abs_bits(16 * IK_EPSILON) &&
+                      ik__quat_surely_within(j->limit, r)))
         r = ik_ball_limit_project(j->limit, r);
     return ik__quat_log(r); // (its scale cancels: atan2(k s, k w) / (k s) times k (x, y, z))
 }
@@ -6021,10 +6058,12 @@ static void ik__jacobian_load(ik__jac_work *w, const ik_real *q_io)
                 ik__ypr_into_limit(j->limit, q + c);
             c += 3;
         } else if (j->type == IK_JOINT_BALL && j->limit) { // (brought into its limits)
-            ik_quat r = ik_quat_from_expmap(ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]));
             ik_vec3 v = ik_vec3_make(q_io[c], q_io[c + 1], q_io[c + 2]);
-            if (!ik_ball_limit_contains(j->limit, r))
-                v = ik__quat_log(ik_ball_limit_project(j->limit, r));
+            if (!ik__expmap_surely_within(j->limit, q_io + c)) {
+                ik_quat r = ik_quat_from_expmap(v);
+                if (!ik_ball_limit_contains(j->limit, r))
+                    v = ik__quat_log(ik_ball_limit_project(j->limit, r));
+            }
             q[c] = v.x, q[c + 1] = v.y, q[c + 2] = v.z;
             ball_limits = true;
             c += 3;

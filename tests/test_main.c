@@ -85,6 +85,43 @@ static void test_atan01(void)
     printf("  atan01: worst relative error %.2f epsilon\n", worst);
 }
 
+// Internal: the ball limits' quick test. On random limits and rotations of angles up to 1.2
+// times the larger of the bounds it uses (the twist's nearer end, the cone's smaller half-angle),
+// a rotation it calls surely within, as a quaternion or an exponential map, is within the exact
+// test (no slack); with the fast paths it calls at least a tenth of them within.
+static void test_limit_quick(void)
+{
+    test_rng r = { 77 };
+    int i, k, sure = 0, wrong = 0;
+    for (i = 0; i < 200000; i++) {
+        ik_ball_limit l;
+        ik_real lo = (ik_real)test_rng_uniform(&r, -3.1, i % 5 ? 0 : 0.5), v[3];
+        ik_real hi = (ik_real)test_rng_uniform(&r, (double)(lo > 0 ? lo : 0), 3.1);
+        ik_real sx = (ik_real)test_rng_uniform(&r, 0, 3.14),
+                sy = (ik_real)test_rng_uniform(&r, 0, 3.14);
+        ik_real reach = -lo > hi ? -lo : hi, angle;
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(&r, -1, 1));
+        ik_quat q;
+        ik__swing_twist st;
+        bool within, quat_sure, map_sure;
+        ik_ball_limit_make(test_rng_vec3(&r, -1, 1), test_rng_vec3(&r, -1, 1), sx, sy, lo, hi, &l);
+        reach = reach > (sx > sy ? sx : sy) ? reach : (sx > sy ? sx : sy);
+        angle = (ik_real)test_rng_uniform(&r, 0, 1.2) * reach;
+        for (k = 0; k < 3; k++)
+            v[k] = (k == 0 ? axis.x : k == 1 ? axis.y : axis.z) * angle;
+        q = ik_quat_from_expmap(ik_vec3_make(v[0], v[1], v[2]));
+        st = ik__limit_split(&l, q);
+        within = ik__cone_contains(&l, &st, 0) && ik__twist_contains(&l, &st, 0);
+        quat_sure = ik__quat_surely_within(&l, q);
+        map_sure = ik__expmap_surely_within(&l, v);
+        sure += quat_sure + map_sure;
+        wrong += (quat_sure || map_sure) && !within;
+    }
+    CHECK(wrong == 0);
+    CHECK(!IK__FAST || sure >= 400000 / 10);
+    printf("  quick limit test: %d of 400000 surely within\n", sure);
+}
+
 // Internal: ik__angle_near(theta, ref) is theta + 2 pi k, k whole, within half a turn of ref
 // (to rounding), for gaps a few ulps either side of pi, 1.2 pi, 2.9 pi and random ones; and
 // theta itself within half a turn.
@@ -981,6 +1018,7 @@ static void test_main_internals(void)
     RUN(test_priority_pinned);
     RUN(test_chord_step);
     RUN(test_chord_factors_kept);
+    RUN(test_limit_quick);
     RUN(test_atan01);
     RUN(test_angle_near);
 #ifndef IK_NO_FAST_PATHS // (the joint tables' turns and planar pass: fast paths)
