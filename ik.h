@@ -4453,24 +4453,25 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, in one pass over k < i: row i's
-// L_ik = t_k / D_k, row lh's t_k against them and its L_ik; returns row lh's t_i (a_hi its A entry).
-// lh NULL (no row i + 1): row i's alone.
+// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, in one pass over k < i (i even,
+// two k at a time): row i's L_ik = t_k / D_k, row lh's t_k against them (even and odd k summed
+// apart, as ik__ldlt_n()'s) and its L_ik; returns row lh's t_i (a_hi its A entry). lh NULL (no
+// row i + 1): row i's alone.
 static ik_real ik__ldlt_pair_done(ik_real a_hi, ik_real *li, ik_real *lh, const ik_real *l, int n,
                                   int i)
 {
-    const ik_real *dk = l; // (1 / D_k at l[k n + k])
-    ik_real s = a_hi;
+    ik_real s = a_hi, odd = 0;
     int k;
-    for (k = 0; k < i && lh; k++, dk += n + 1) {
-        const ik_real dinv = *dk, lik = li[k] * dinv, thk = lh[k];
-        li[k] = lik;
-        s -= thk * lik;
-        lh[k] = thk * dinv;
+    for (k = 0; k < i && lh; k += 2) { // (1 / D_k at l[k n + k]; every load before the stores)
+        const ik_real d0 = l[k * (n + 1)], d1 = l[(k + 1) * (n + 1)], h0 = lh[k], h1 = lh[k + 1];
+        const ik_real l0 = li[k] * d0, l1 = li[k + 1] * d1;
+        li[k] = l0, li[k + 1] = l1;
+        s -= h0 * l0, odd -= h1 * l1;
+        lh[k] = h0 * d0, lh[k + 1] = h1 * d1;
     }
-    for (k = 0; k < i && !lh; k++, dk += n + 1)
-        li[k] *= *dk;
-    return s;
+    for (k = 0; k < i && !lh; k++)
+        li[k] *= l[k * (n + 1)];
+    return s + odd;
 }
 
 // LDL^T of a + shift I (n = 3 or 6; a's rows lda apart): L and 1 / D_ii into l; false if a pivot
@@ -4484,10 +4485,13 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, 
         IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
             const ik_real *lj = l + j * n;
-            ik_real s = a[i * lda + j];
+            ik_real s = a[i * lda + j], odd = 0;
             IK__UNROLL
-            for (k = 0; k < j; k++)
-                s -= t[k] * lj[k];
+            for (k = 0; k + 1 < j; k += 2) // (even and odd k summed apart, then k = j - 1)
+                s -= t[k] * lj[k], odd -= t[k + 1] * lj[k + 1];
+            s += odd;
+            if (j % 2 == 1)
+                s -= t[j - 1] * lj[j - 1];
             t[j] = s;
             li[j] = s * lj[j];
             d -= (s * s) * lj[j]; // (not s li[j]: the pivot's chain one product shorter)
@@ -4500,7 +4504,8 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, 
 }
 
 // ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
-// both, each row's kept in its own places until the row is done.
+// both, each row's kept in its own places until the row is done; each sum's even and odd k apart
+// (pairs of independent sums, vectorized).
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift, ik_real *l, int n)
 {
     ik_real t;
@@ -4512,10 +4517,15 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift,
         for (j = 0; j < i; j += 2) { // (i is even: columns j and j + 1 together, k < j shared)
             const ik_real *lj = l + j * n, *lj1 = lj + n;
             ik_real s = ai[j], sh = ah[j], s1 = ai[j + 1], sh1 = ah[j + 1];
-            for (k = 0; k < j; k++) {
-                s -= li[k] * lj[k], sh -= lh[k] * lj[k];
-                s1 -= li[k] * lj1[k], sh1 -= lh[k] * lj1[k];
+            ik_real odd = 0, odd_h = 0, odd1 = 0, odd_h1 = 0; // (the odd k's terms)
+            for (k = 0; k < j; k += 2) {
+                const ik_real i0 = li[k], i1 = li[k + 1], h0 = lh[k], h1 = lh[k + 1];
+                s -= i0 * lj[k], odd -= i1 * lj[k + 1];
+                sh -= h0 * lj[k], odd_h -= h1 * lj[k + 1];
+                s1 -= i0 * lj1[k], odd1 -= i1 * lj1[k + 1];
+                sh1 -= h0 * lj1[k], odd_h1 -= h1 * lj1[k + 1];
             }
+            s += odd, sh += odd_h, s1 += odd1, sh1 += odd_h1;
             s1 -= s * lj1[j], sh1 -= sh * lj1[j]; // (k = j for column j + 1)
             li[j] = s, lh[j] = sh, li[j + 1] = s1, lh[j + 1] = sh1;
             d -= (s * s) * lj[j];
@@ -4553,23 +4563,28 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
     return ik__ldlt_lda(a, n, shift, n, l);
 }
 
-// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
+// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n: L^-1 x with
+// each sum's even and odd k apart (ik__ldlt_forward()'s pairs), then L^-T D^-1 x with k descending
+// (x_i's sum waits for x_(i + 1) alone).
 IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 {
     int i, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real s = x[i];
+        ik_real s = x[i], odd = 0;
         IK__UNROLL
-        for (k = 0; k < i; k++)
-            s -= l[i * n + k] * x[k];
+        for (k = 0; k + 1 < i; k += 2)
+            s -= l[i * n + k] * x[k], odd -= l[i * n + k + 1] * x[k + 1];
+        s += odd;
+        if (i % 2 == 1)
+            s -= l[i * n + i - 1] * x[i - 1];
         x[i] = s;
     }
     IK__UNROLL
     for (i = n - 1; i >= 0; i--) {
         ik_real s = x[i] * l[i * n + i];
         IK__UNROLL
-        for (k = i + 1; k < n; k++)
+        for (k = n - 1; k > i; k--)
             s -= l[k * n + i] * x[k];
         x[i] = s;
     }
@@ -4579,37 +4594,30 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 static void ik__ldlt_forward(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
-    for (i = 0; i + 1 < n; i += 2) { // (rows i and i + 1 together: their k < i shared)
-        const ik_real *li = l + i * n, *li1 = li + n;
-        ik_real s = x[i], s1 = x[i + 1];
-        for (k = 0; k < i; k++)
-            s -= li[k] * x[k], s1 -= li1[k] * x[k];
+    for (i = 0; i < n; i += 2) { // (rows i and i + 1 together: their k < i shared, two at a time)
+        const bool two = i + 1 < n; // (else row i alone)
+        const ik_real *li = l + i * n, *li1 = two ? li + n : li;
+        ik_real s = x[i], s1 = two ? x[i + 1] : 0, odd = 0, odd1 = 0;
+        for (k = 0; k < i; k += 2) {
+            const ik_real x0 = x[k], x1 = x[k + 1];
+            s -= li[k] * x0, odd -= li[k + 1] * x1;
+            s1 -= li1[k] * x0, odd1 -= li1[k + 1] * x1;
+        }
+        s += odd;
         x[i] = s;
-        x[i + 1] = s1 - li1[i] * s;
-    }
-    for (; i < n; i++) {
-        ik_real s = x[i];
-        IK__UNROLL
-        for (k = 0; k < i; k++)
-            s -= l[i * n + k] * x[k];
-        x[i] = s;
+        if (two)
+            x[i + 1] = (s1 + odd1) - li1[i] * s;
     }
 }
 
 // x <- L^-T D^-1 x: ik__ldlt_solve_n()'s second half.
 static void ik__ldlt_backward(const ik_real *l, int n, ik_real *x)
 {
-    const ik_real *const end = x + n;
-    int i;
+    int i, k;
     for (i = n - 1; i >= 0; i--) {
-        const ik_real *lki = l + i * n + i, *xk = x + i + 1; // (column i: L_ki at lki[n] for xk[0])
-        ik_real s = x[i] * *lki;
-        for (; xk + 1 < end; xk += 2, lki += 2 * n) { // (two terms a pass, in order)
-            s -= lki[n] * xk[0];
-            s -= lki[2 * n] * xk[1];
-        }
-        if (xk < end)
-            s -= lki[n] * *xk;
+        ik_real s = x[i] * l[i * n + i];
+        for (k = n - 1; k > i; k--) // (column i, k descending)
+            s -= l[k * n + i] * x[k];
         x[i] = s;
     }
 }
@@ -6180,14 +6188,18 @@ static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const i
         const bool two = j + 1 < n; // (else value j alone)
         const ik_real *lj = l + j * n, *lj1 = two ? lj + n : lj;
         ik_real a = x0[j], b = x1[j], a1 = two ? x0[j + 1] : 0, b1 = two ? x1[j + 1] : 0;
-        for (k = 0; k < j; k++) {
-            a -= lj[k] * z0[k], b -= lj[k] * z1[k];
-            a1 -= lj1[k] * z0[k], b1 -= lj1[k] * z1[k];
+        ik_real odd_a = 0, odd_b = 0, odd_a1 = 0, odd_b1 = 0; // (the odd k's terms)
+        for (k = 0; k < j; k += 2) {
+            a -= lj[k] * z0[k], odd_a -= lj[k + 1] * z0[k + 1];
+            b -= lj[k] * z1[k], odd_b -= lj[k + 1] * z1[k + 1];
+            a1 -= lj1[k] * z0[k], odd_a1 -= lj1[k + 1] * z0[k + 1];
+            b1 -= lj1[k] * z1[k], odd_b1 -= lj1[k + 1] * z1[k + 1];
         }
+        a += odd_a, b += odd_b;
         z0[j] = a, z1[j] = b, d0[j] = a * lj[j], d1[j] = b * lj[j];
         if (!two)
             return;
-        a1 -= lj1[j] * a, b1 -= lj1[j] * b; // (k = j for value j + 1)
+        a1 = (a1 + odd_a1) - lj1[j] * a, b1 = (b1 + odd_b1) - lj1[j] * b; // (k = j for j + 1)
         z0[j + 1] = a1, z1[j + 1] = b1, d0[j + 1] = a1 * lj1[j + 1], d1[j + 1] = b1 * lj1[j + 1];
     }
 }
@@ -6340,7 +6352,7 @@ static void ik__priority_rows(ik__jac_work *w)
     for (i = m1 - 1; i >= 0; i--) // each column's sums as ik__ldlt_backward()'s
         for (c = 0; c < m2; c++) {
             ik_real s = dt[i * m2 + c] * l1[i * m1 + i];
-            for (k = i + 1; k < m1; k++)
+            for (k = m1 - 1; k > i; k--)
                 s -= l1[k * m1 + i] * dt[k * m2 + c];
             dt[i * m2 + c] = s;
         }
