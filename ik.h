@@ -4767,7 +4767,8 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 
 // out[r - lo] = (J (sw x))_r (sw NULL: 1) for the goals' rows lo .. hi - 1 (whole goals'), each
 // on its goal's columns (ik__skeleton_pack()): the dense rows' sums without their zeros (with sw,
-// each product J (sw x) rather than (J sw) x).
+// each product J (sw x) rather than (J sw) x), even and odd columns summed apart (the last added
+// to the even ones), then added.
 static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *sw,
                           const ik_real *x, ik_real *out)
 {
@@ -4785,14 +4786,19 @@ static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *
             const int nr = end - r < 3 ? end - r : 3;
             const ik_real *p0 = w->packed + r * dof, *p1 = nr > 1 ? p0 + dof : p0;
             const ik_real *p2 = nr > 2 ? p1 + dof : p1;
-            ik_real s0 = 0, s1 = 0, s2 = 0;
-            for (i = 0; i < g->col_count; i++)
+            ik_real s0 = 0, s1 = 0, s2 = 0, odd0 = 0, odd1 = 0, odd2 = 0; // (odd columns' apart)
+            for (i = 0; i + 1 < g->col_count; i += 2) {
+                s0 += p0[i] * xg[i], odd0 += p0[i + 1] * xg[i + 1];
+                s1 += p1[i] * xg[i], odd1 += p1[i + 1] * xg[i + 1];
+                s2 += p2[i] * xg[i], odd2 += p2[i + 1] * xg[i + 1];
+            }
+            if (i < g->col_count)
                 s0 += p0[i] * xg[i], s1 += p1[i] * xg[i], s2 += p2[i] * xg[i];
-            out[r - lo] = s0;
+            out[r - lo] = s0 + odd0;
             if (nr > 1)
-                out[r + 1 - lo] = s1;
+                out[r + 1 - lo] = s1 + odd1;
             if (nr > 2)
-                out[r + 2 - lo] = s2;
+                out[r + 2 - lo] = s2 + odd2;
         }
     }
 }
@@ -4839,10 +4845,16 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
     ik_real *j1x = w->v;    // (free in the normal equations' step)
     int r, k, c;
     if (!ik__rows_by_goals(w)) {
-        for (r = 0; r < m; r++) {
-            out[r] = 0;
-            for (c = 0; c < dof; c++)
-                out[r] += (sw ? w->jac[r * dof + c] * sw[c] : w->jac[r * dof + c]) * x[c];
+        for (r = 0; r < m; r++) { // (as ik__goals_mul()'s sums)
+            const ik_real *jr = w->jac + r * dof;
+            ik_real s = 0, odd = 0;
+            for (c = 0; c + 1 < dof; c += 2) {
+                s += (sw ? jr[c] * sw[c] : jr[c]) * x[c];
+                odd += (sw ? jr[c + 1] * sw[c + 1] : jr[c + 1]) * x[c + 1];
+            }
+            if (c < dof)
+                s += (sw ? jr[c] * sw[c] : jr[c]) * x[c];
+            out[r] = s + odd;
         }
     } else if (w->by_goals) {
         ik__goals_mul(w, 0, m, sw, x, out);
@@ -4855,12 +4867,17 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
             l1j1x[k] = j1x[k];
         for (k = 0; k < m1; k++)
             j1x[k] *= l1[k * m1 + k];
-        for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated)
+        for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated; odd k apart)
             const int r1 = r + 1 < m ? r + 1 : r;
-            ik_real s = out[r], s1 = out[r1];
-            for (k = 0; k < m1; k++)
-                s -= zt[r * m1 + k] * j1x[k], s1 -= zt[r1 * m1 + k] * j1x[k];
-            out[r] = s, out[r1] = s1;
+            const ik_real *z0 = zt + r * m1, *z1 = zt + r1 * m1;
+            ik_real s = out[r], s1 = out[r1], odd = 0, odd1 = 0;
+            for (k = 0; k + 1 < m1; k += 2) {
+                s -= z0[k] * j1x[k], odd -= z0[k + 1] * j1x[k + 1];
+                s1 -= z1[k] * j1x[k], odd1 -= z1[k + 1] * j1x[k + 1];
+            }
+            if (k < m1)
+                s -= z0[k] * j1x[k], s1 -= z1[k] * j1x[k];
+            out[r] = s + odd, out[r1] = s1 + odd1;
         }
     }
 }
@@ -4886,9 +4903,14 @@ static void ik__rows_tmul_n(const ik__jac_work *w, const ik_real *y, const ik_re
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
     for (k = 0; k < m1; k += 2) { // u = -D^T y (two at a time, a last one repeated)
         const int k1 = k + 1 < m1 ? k + 1 : k;
-        ik_real s = 0, s1 = 0;
-        for (r = 0; r < m; r++)
+        ik_real s = 0, s1 = 0, odd = 0, odd1 = 0; // (odd r apart)
+        for (r = 0; r + 1 < m; r += 2) {
+            s += zt[r * m1 + k] * y[r], odd += zt[(r + 1) * m1 + k] * y[r + 1];
+            s1 += zt[r * m1 + k1] * y[r], odd1 += zt[(r + 1) * m1 + k1] * y[r + 1];
+        }
+        if (r < m)
             s += zt[r * m1 + k] * y[r], s1 += zt[r * m1 + k1] * y[r];
+        s += odd, s1 += odd1;
         u[k] = n ? s + n[k] : s, u[k1] = n ? s1 + n[k1] : s1;
     }
     ik__ldlt_backward(l1, m1, u);
@@ -6368,10 +6390,14 @@ static void ik__block_mul(const ik_real *b, int ldb, int n, int k, const ik_real
     for (r = 0; r < n; r += 2) {
         const int r1 = r + 1 < n ? r + 1 : r;
         const ik_real *b0 = b + r * ldb, *b1 = b + r1 * ldb;
-        ik_real s = 0, s1 = 0;
-        for (i = 0; i < k; i++)
+        ik_real s = 0, s1 = 0, odd = 0, odd1 = 0; // (odd i apart)
+        for (i = 0; i + 1 < k; i += 2) {
+            s += b0[i] * x[i], odd += b0[i + 1] * x[i + 1];
+            s1 += b1[i] * x[i], odd1 += b1[i + 1] * x[i + 1];
+        }
+        if (i < k)
             s += b0[i] * x[i], s1 += b1[i] * x[i];
-        out[r] = s, out[r1] = s1;
+        out[r] = s + odd, out[r1] = s1 + odd1;
     }
 }
 
