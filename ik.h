@@ -4804,7 +4804,7 @@ static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *
 }
 
 // out += J^T y (y[r - lo] for row r) over the goals' rows lo .. hi - 1, each column's rows summed
-// in groups of 3 as ik__jacobian_tmul()'s.
+// in groups of 3 as ik__jacobian_tmul()'s (two groups added before they go to out).
 static void ik__goals_tmul_add(const ik__jac_work *w, int lo, int hi, const ik_real *y,
                                ik_real *out)
 {
@@ -4817,12 +4817,19 @@ static void ik__goals_tmul_add(const ik__jac_work *w, int lo, int hi, const ik_r
         for (r = 0; r < n && g->row >= lo && g->row < hi; r += 3) {
             const ik_real *p0 = p + r * dof, *p1 = p0 + dof, *p2 = p1 + dof, y0 = yg[r];
             const ik_real y1 = r + 1 < n ? yg[r + 1] : 0, y2 = r + 2 < n ? yg[r + 2] : 0;
-            for (i = 0; i < g->col_count && n - r >= 3; i++)
+            const ik_real *p3 = p2 + dof, *p4 = p3 + dof, *p5 = p4 + dof;
+            const ik_real y3 = n - r >= 6 ? yg[r + 3] : 0, y4 = n - r >= 6 ? yg[r + 4] : 0,
+                          y5 = n - r >= 6 ? yg[r + 5] : 0;
+            for (i = 0; i < g->col_count && n - r >= 6; i++) // (two groups in one pass)
+                out[cols[i]] +=
+                    (p0[i] * y0 + p1[i] * y1 + p2[i] * y2) + (p3[i] * y3 + p4[i] * y4 + p5[i] * y5);
+            for (i = 0; i < g->col_count && n - r >= 3 && n - r < 6; i++)
                 out[cols[i]] += p0[i] * y0 + p1[i] * y1 + p2[i] * y2;
             for (i = 0; i < g->col_count && n - r == 2; i++)
                 out[cols[i]] += p0[i] * y0 + p1[i] * y1;
             for (i = 0; i < g->col_count && n - r == 1; i++)
                 out[cols[i]] += p0[i] * y0;
+            r += n - r >= 6 ? 3 : 0;
         }
     }
 }
