@@ -4453,21 +4453,27 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, in one pass over k < i (i even,
-// two k at a time): row i's L_ik = t_k / D_k, row lh's t_k against them (even and odd k summed
-// apart, as ik__ldlt_n()'s) and its L_ik; returns row lh's t_i (a_hi its A entry). lh NULL (no
-// row i + 1): row i's alone.
+// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, over k < i (i even): row i's
+// L_ik = t_k / D_k, row lh's t_k against them (even and odd k summed apart, as ik__ldlt_n()'s)
+// and its L_ik; returns row lh's t_i (a_hi its A entry). lh NULL (no row i + 1): row i's alone.
 static ik_real ik__ldlt_pair_done(ik_real a_hi, ik_real *li, ik_real *lh, const ik_real *l, int n,
                                   int i)
 {
     ik_real s = a_hi, odd = 0;
     int k;
-    for (k = 0; k < i && lh; k += 2) { // (1 / D_k at l[k n + k]; every load before the stores)
-        const ik_real d0 = l[k * (n + 1)], d1 = l[(k + 1) * (n + 1)], h0 = lh[k], h1 = lh[k + 1];
-        const ik_real l0 = li[k] * d0, l1 = li[k + 1] * d1;
-        li[k] = l0, li[k + 1] = l1;
-        s -= h0 * l0, odd -= h1 * l1;
-        lh[k] = h0 * d0, lh[k + 1] = h1 * d1;
+    // (1 / D_k at l[k n + k]; the even k, then the odd, each value loaded alone as it was stored:
+    // a pair loaded at once from two stores would wait for them to reach the cache)
+    for (k = 0; k < i && lh; k += 2) {
+        const ik_real dinv = l[k * (n + 1)], lik = li[k] * dinv, thk = lh[k];
+        li[k] = lik;
+        s -= thk * lik;
+        lh[k] = thk * dinv;
+    }
+    for (k = 1; k < i && lh; k += 2) {
+        const ik_real dinv = l[k * (n + 1)], lik = li[k] * dinv, thk = lh[k];
+        li[k] = lik;
+        odd -= thk * lik;
+        lh[k] = thk * dinv;
     }
     for (k = 0; k < i && !lh; k++)
         li[k] *= l[k * (n + 1)];
