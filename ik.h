@@ -4511,7 +4511,7 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, 
 
 // ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
 // both, each row's kept in its own places until the row is done; each sum's even and odd k apart
-// (pairs of independent sums, vectorized).
+// (two independent chains, each half as long).
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift, ik_real *l, int n)
 {
     ik_real t;
@@ -4571,7 +4571,7 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
 
 // x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n: L^-1 x with
 // each sum's even and odd k apart (ik__ldlt_forward()'s pairs), then L^-T D^-1 x with k descending
-// (x_i's sum waits for x_(i + 1) alone).
+// (x_i's sum takes x_(i + 1) last: it waits for it in its last term only).
 IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 {
     int i, k;
@@ -4823,19 +4823,21 @@ static void ik__goals_tmul_add(const ik__jac_work *w, int lo, int hi, const ik_r
         for (r = 0; r < n && g->row >= lo && g->row < hi; r += 3) {
             const ik_real *p0 = p + r * dof, *p1 = p0 + dof, *p2 = p1 + dof, y0 = yg[r];
             const ik_real y1 = r + 1 < n ? yg[r + 1] : 0, y2 = r + 2 < n ? yg[r + 2] : 0;
-            const ik_real *p3 = p2 + dof, *p4 = p3 + dof, *p5 = p4 + dof;
-            const ik_real y3 = n - r >= 6 ? yg[r + 3] : 0, y4 = n - r >= 6 ? yg[r + 4] : 0,
-                          y5 = n - r >= 6 ? yg[r + 5] : 0;
-            for (i = 0; i < g->col_count && n - r >= 6; i++) // (two groups in one pass)
+            const bool six = n - r >= 6; // (and rows r + 3 .. r + 5 with them)
+            const ik_real *p3 = six ? p2 + dof : p2, *p4 = six ? p3 + dof : p3;
+            const ik_real *p5 = six ? p4 + dof : p4;
+            const ik_real y3 = six ? yg[r + 3] : 0, y4 = six ? yg[r + 4] : 0;
+            const ik_real y5 = six ? yg[r + 5] : 0;
+            for (i = 0; i < g->col_count && six; i++) // (two groups in one pass)
                 out[cols[i]] +=
                     (p0[i] * y0 + p1[i] * y1 + p2[i] * y2) + (p3[i] * y3 + p4[i] * y4 + p5[i] * y5);
-            for (i = 0; i < g->col_count && n - r >= 3 && n - r < 6; i++)
+            for (i = 0; i < g->col_count && n - r >= 3 && !six; i++)
                 out[cols[i]] += p0[i] * y0 + p1[i] * y1 + p2[i] * y2;
             for (i = 0; i < g->col_count && n - r == 2; i++)
                 out[cols[i]] += p0[i] * y0 + p1[i] * y1;
             for (i = 0; i < g->col_count && n - r == 1; i++)
                 out[cols[i]] += p0[i] * y0;
-            r += n - r >= 6 ? 3 : 0;
+            r += six ? 3 : 0;
         }
     }
 }
