@@ -4542,24 +4542,31 @@ static void ik__jacobian_tmul(const ik_real *jac, const ik_real *y, int m, int d
             out[c] = j0[c] * y0 + j1[c] * y1 + j2[c] * y2;
 }
 
-// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, in one pass over k < i: row i's
-// L_ik = t_k / D_k, row lh's t_k against them and its L_ik; returns row lh's t_i (a_hi its A entry).
-// lh NULL (no row i + 1): row i's alone.
+// Rows i and i + 1 of ik__ldlt_rows() once row i's pivot is made, over k < i (i even): row i's
+// L_ik = t_k / D_k, row lh's t_k against them (even and odd k summed apart, as ik__ldlt_n()'s)
+// and its L_ik; returns row lh's t_i (a_hi its A entry). lh NULL (no row i + 1): row i's alone.
 static ik_real ik__ldlt_pair_done(ik_real a_hi, ik_real *li, ik_real *lh, const ik_real *l, int n,
                                   int i)
 {
-    const ik_real *dk = l; // (1 / D_k at l[k n + k])
-    ik_real s = a_hi;
+    ik_real s = a_hi, odd = 0;
     int k;
-    for (k = 0; k < i && lh; k++, dk += n + 1) {
-        const ik_real dinv = *dk, lik = li[k] * dinv, thk = lh[k];
+    // (1 / D_k at l[k n + k]; the even k, then the odd, each value loaded alone as it was stored:
+    // a pair loaded at once from two stores would wait for them to reach the cache)
+    for (k = 0; k < i && lh; k += 2) {
+        const ik_real dinv = l[k * (n + 1)], lik = li[k] * dinv, thk = lh[k];
         li[k] = lik;
         s -= thk * lik;
         lh[k] = thk * dinv;
     }
-    for (k = 0; k < i && !lh; k++, dk += n + 1)
-        li[k] *= *dk;
-    return s;
+    for (k = 1; k < i && lh; k += 2) {
+        const ik_real dinv = l[k * (n + 1)], lik = li[k] * dinv, thk = lh[k];
+        li[k] = lik;
+        odd -= thk * lik;
+        lh[k] = thk * dinv;
+    }
+    for (k = 0; k < i && !lh; k++)
+        li[k] *= l[k * (n + 1)];
+    return s + odd;
 }
 
 // LDL^T of a + shift I (n = 3 or 6; a's rows lda apart): L and 1 / D_ii into l; false if a pivot
@@ -4573,10 +4580,13 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, 
         IK__UNROLL
         for (j = 0; j < i; j++) { // t_j = L_ij D_j
             const ik_real *lj = l + j * n;
-            ik_real s = a[i * lda + j];
+            ik_real s = a[i * lda + j], odd = 0;
             IK__UNROLL
-            for (k = 0; k < j; k++)
-                s -= t[k] * lj[k];
+            for (k = 0; k + 1 < j; k += 2) // (even and odd k summed apart, then k = j - 1)
+                s -= t[k] * lj[k], odd -= t[k + 1] * lj[k + 1];
+            s += odd;
+            if (j % 2 == 1)
+                s -= t[j - 1] * lj[j - 1];
             t[j] = s;
             li[j] = s * lj[j];
             d -= (s * s) * lj[j]; // (not s li[j]: the pivot's chain one product shorter)
@@ -4589,7 +4599,8 @@ IK__SIZED bool ik__ldlt_n(const ik_real *a, int lda, ik_real shift, ik_real *l, 
 }
 
 // ik__ldlt_n() for any n (the same sums), two rows at a time: their t_j = L_ij D_j for j below
-// both, each row's kept in its own places until the row is done.
+// both, each row's kept in its own places until the row is done; each sum's even and odd k apart
+// (two independent chains, each half as long).
 IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift, ik_real *l, int n)
 {
     ik_real t;
@@ -4601,10 +4612,15 @@ IK__NOINLINE static bool ik__ldlt_rows(const ik_real *a, int lda, ik_real shift,
         for (j = 0; j < i; j += 2) { // (i is even: columns j and j + 1 together, k < j shared)
             const ik_real *lj = l + j * n, *lj1 = lj + n;
             ik_real s = ai[j], sh = ah[j], s1 = ai[j + 1], sh1 = ah[j + 1];
-            for (k = 0; k < j; k++) {
-                s -= li[k] * lj[k], sh -= lh[k] * lj[k];
-                s1 -= li[k] * lj1[k], sh1 -= lh[k] * lj1[k];
+            ik_real odd = 0, odd_h = 0, odd1 = 0, odd_h1 = 0; // (the odd k's terms)
+            for (k = 0; k < j; k += 2) {
+                const ik_real i0 = li[k], i1 = li[k + 1], h0 = lh[k], h1 = lh[k + 1];
+                s -= i0 * lj[k], odd -= i1 * lj[k + 1];
+                sh -= h0 * lj[k], odd_h -= h1 * lj[k + 1];
+                s1 -= i0 * lj1[k], odd1 -= i1 * lj1[k + 1];
+                sh1 -= h0 * lj1[k], odd_h1 -= h1 * lj1[k + 1];
             }
+            s += odd, sh += odd_h, s1 += odd1, sh1 += odd_h1;
             s1 -= s * lj1[j], sh1 -= sh * lj1[j]; // (k = j for column j + 1)
             li[j] = s, lh[j] = sh, li[j + 1] = s1, lh[j + 1] = sh1;
             d -= (s * s) * lj[j];
@@ -4642,23 +4658,28 @@ static bool ik__ldlt(const ik_real *a, ik_real shift, int n, ik_real *l)
     return ik__ldlt_lda(a, n, shift, n, l);
 }
 
-// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n.
+// x <- (L D L^T)^-1 x (n = 3 or 6 values) for a factor from ik__ldlt of the same n: L^-1 x with
+// each sum's even and odd k apart (ik__ldlt_forward()'s pairs), then L^-T D^-1 x with k descending
+// (x_i's sum takes x_(i + 1) last: it waits for it in its last term only).
 IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 {
     int i, k;
     IK__UNROLL
     for (i = 0; i < n; i++) {
-        ik_real s = x[i];
+        ik_real s = x[i], odd = 0;
         IK__UNROLL
-        for (k = 0; k < i; k++)
-            s -= l[i * n + k] * x[k];
+        for (k = 0; k + 1 < i; k += 2)
+            s -= l[i * n + k] * x[k], odd -= l[i * n + k + 1] * x[k + 1];
+        s += odd;
+        if (i % 2 == 1)
+            s -= l[i * n + i - 1] * x[i - 1];
         x[i] = s;
     }
     IK__UNROLL
     for (i = n - 1; i >= 0; i--) {
         ik_real s = x[i] * l[i * n + i];
         IK__UNROLL
-        for (k = i + 1; k < n; k++)
+        for (k = n - 1; k > i; k--)
             s -= l[k * n + i] * x[k];
         x[i] = s;
     }
@@ -4668,37 +4689,30 @@ IK__SIZED void ik__ldlt_solve_n(const ik_real *l, ik_real *x, const int n)
 static void ik__ldlt_forward(const ik_real *l, int n, ik_real *x)
 {
     int i, k;
-    for (i = 0; i + 1 < n; i += 2) { // (rows i and i + 1 together: their k < i shared)
-        const ik_real *li = l + i * n, *li1 = li + n;
-        ik_real s = x[i], s1 = x[i + 1];
-        for (k = 0; k < i; k++)
-            s -= li[k] * x[k], s1 -= li1[k] * x[k];
+    for (i = 0; i < n; i += 2) { // (rows i and i + 1 together: their k < i shared, two at a time)
+        const bool two = i + 1 < n; // (else row i alone)
+        const ik_real *li = l + i * n, *li1 = two ? li + n : li;
+        ik_real s = x[i], s1 = two ? x[i + 1] : 0, odd = 0, odd1 = 0;
+        for (k = 0; k < i; k += 2) {
+            const ik_real x0 = x[k], x1 = x[k + 1];
+            s -= li[k] * x0, odd -= li[k + 1] * x1;
+            s1 -= li1[k] * x0, odd1 -= li1[k + 1] * x1;
+        }
+        s += odd;
         x[i] = s;
-        x[i + 1] = s1 - li1[i] * s;
-    }
-    for (; i < n; i++) {
-        ik_real s = x[i];
-        IK__UNROLL
-        for (k = 0; k < i; k++)
-            s -= l[i * n + k] * x[k];
-        x[i] = s;
+        if (two)
+            x[i + 1] = (s1 + odd1) - li1[i] * s;
     }
 }
 
 // x <- L^-T D^-1 x: ik__ldlt_solve_n()'s second half.
 static void ik__ldlt_backward(const ik_real *l, int n, ik_real *x)
 {
-    const ik_real *const end = x + n;
-    int i;
+    int i, k;
     for (i = n - 1; i >= 0; i--) {
-        const ik_real *lki = l + i * n + i, *xk = x + i + 1; // (column i: L_ki at lki[n] for xk[0])
-        ik_real s = x[i] * *lki;
-        for (; xk + 1 < end; xk += 2, lki += 2 * n) { // (two terms a pass, in order)
-            s -= lki[n] * xk[0];
-            s -= lki[2 * n] * xk[1];
-        }
-        if (xk < end)
-            s -= lki[n] * *xk;
+        ik_real s = x[i] * l[i * n + i];
+        for (k = n - 1; k > i; k--) // (column i, k descending)
+            s -= l[k * n + i] * x[k];
         x[i] = s;
     }
 }
@@ -4848,7 +4862,8 @@ static void ik__jacobian_expand(ik__jac_work *w, int dof, int na)
 
 // out[r - lo] = (J (sw x))_r (sw NULL: 1) for the goals' rows lo .. hi - 1 (whole goals'), each
 // on its goal's columns (ik__skeleton_pack()): the dense rows' sums without their zeros (with sw,
-// each product J (sw x) rather than (J sw) x).
+// each product J (sw x) rather than (J sw) x), even and odd columns summed apart (the last added
+// to the even ones), then added.
 static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *sw,
                           const ik_real *x, ik_real *out)
 {
@@ -4866,20 +4881,25 @@ static void ik__goals_mul(const ik__jac_work *w, int lo, int hi, const ik_real *
             const int nr = end - r < 3 ? end - r : 3;
             const ik_real *p0 = w->packed + r * dof, *p1 = nr > 1 ? p0 + dof : p0;
             const ik_real *p2 = nr > 2 ? p1 + dof : p1;
-            ik_real s0 = 0, s1 = 0, s2 = 0;
-            for (i = 0; i < g->col_count; i++)
+            ik_real s0 = 0, s1 = 0, s2 = 0, odd0 = 0, odd1 = 0, odd2 = 0; // (odd columns' apart)
+            for (i = 0; i + 1 < g->col_count; i += 2) {
+                s0 += p0[i] * xg[i], odd0 += p0[i + 1] * xg[i + 1];
+                s1 += p1[i] * xg[i], odd1 += p1[i + 1] * xg[i + 1];
+                s2 += p2[i] * xg[i], odd2 += p2[i + 1] * xg[i + 1];
+            }
+            if (i < g->col_count)
                 s0 += p0[i] * xg[i], s1 += p1[i] * xg[i], s2 += p2[i] * xg[i];
-            out[r - lo] = s0;
+            out[r - lo] = s0 + odd0;
             if (nr > 1)
-                out[r + 1 - lo] = s1;
+                out[r + 1 - lo] = s1 + odd1;
             if (nr > 2)
-                out[r + 2 - lo] = s2;
+                out[r + 2 - lo] = s2 + odd2;
         }
     }
 }
 
 // out += J^T y (y[r - lo] for row r) over the goals' rows lo .. hi - 1, each column's rows summed
-// in groups of 3 as ik__jacobian_tmul()'s.
+// in groups of 3 as ik__jacobian_tmul()'s (two groups added before they go to out).
 static void ik__goals_tmul_add(const ik__jac_work *w, int lo, int hi, const ik_real *y,
                                ik_real *out)
 {
@@ -4892,12 +4912,21 @@ static void ik__goals_tmul_add(const ik__jac_work *w, int lo, int hi, const ik_r
         for (r = 0; r < n && g->row >= lo && g->row < hi; r += 3) {
             const ik_real *p0 = p + r * dof, *p1 = p0 + dof, *p2 = p1 + dof, y0 = yg[r];
             const ik_real y1 = r + 1 < n ? yg[r + 1] : 0, y2 = r + 2 < n ? yg[r + 2] : 0;
-            for (i = 0; i < g->col_count && n - r >= 3; i++)
+            const bool six = n - r >= 6; // (and rows r + 3 .. r + 5 with them)
+            const ik_real *p3 = six ? p2 + dof : p2, *p4 = six ? p3 + dof : p3;
+            const ik_real *p5 = six ? p4 + dof : p4;
+            const ik_real y3 = six ? yg[r + 3] : 0, y4 = six ? yg[r + 4] : 0;
+            const ik_real y5 = six ? yg[r + 5] : 0;
+            for (i = 0; i < g->col_count && six; i++) // (two groups in one pass)
+                out[cols[i]] +=
+                    (p0[i] * y0 + p1[i] * y1 + p2[i] * y2) + (p3[i] * y3 + p4[i] * y4 + p5[i] * y5);
+            for (i = 0; i < g->col_count && n - r >= 3 && !six; i++)
                 out[cols[i]] += p0[i] * y0 + p1[i] * y1 + p2[i] * y2;
             for (i = 0; i < g->col_count && n - r == 2; i++)
                 out[cols[i]] += p0[i] * y0 + p1[i] * y1;
             for (i = 0; i < g->col_count && n - r == 1; i++)
                 out[cols[i]] += p0[i] * y0;
+            r += six ? 3 : 0;
         }
     }
 }
@@ -4920,10 +4949,16 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
     ik_real *j1x = w->v;    // (free in the normal equations' step)
     int r, k, c;
     if (!ik__rows_by_goals(w)) {
-        for (r = 0; r < m; r++) {
-            out[r] = 0;
-            for (c = 0; c < dof; c++)
-                out[r] += (sw ? w->jac[r * dof + c] * sw[c] : w->jac[r * dof + c]) * x[c];
+        for (r = 0; r < m; r++) { // (as ik__goals_mul()'s sums)
+            const ik_real *jr = w->jac + r * dof;
+            ik_real s = 0, odd = 0;
+            for (c = 0; c + 1 < dof; c += 2) {
+                s += (sw ? jr[c] * sw[c] : jr[c]) * x[c];
+                odd += (sw ? jr[c + 1] * sw[c + 1] : jr[c + 1]) * x[c + 1];
+            }
+            if (c < dof)
+                s += (sw ? jr[c] * sw[c] : jr[c]) * x[c];
+            out[r] = s + odd;
         }
     } else if (w->by_goals) {
         ik__goals_mul(w, 0, m, sw, x, out);
@@ -4936,12 +4971,17 @@ static void ik__rows_mul(const ik__jac_work *w, const ik_real *sw, const ik_real
             l1j1x[k] = j1x[k];
         for (k = 0; k < m1; k++)
             j1x[k] *= l1[k * m1 + k];
-        for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated)
+        for (r = 0; r < m; r += 2) { // (two rows at a time, a last one repeated; odd k apart)
             const int r1 = r + 1 < m ? r + 1 : r;
-            ik_real s = out[r], s1 = out[r1];
-            for (k = 0; k < m1; k++)
-                s -= zt[r * m1 + k] * j1x[k], s1 -= zt[r1 * m1 + k] * j1x[k];
-            out[r] = s, out[r1] = s1;
+            const ik_real *z0 = zt + r * m1, *z1 = zt + r1 * m1;
+            ik_real s = out[r], s1 = out[r1], odd = 0, odd1 = 0;
+            for (k = 0; k + 1 < m1; k += 2) {
+                s -= z0[k] * j1x[k], odd -= z0[k + 1] * j1x[k + 1];
+                s1 -= z1[k] * j1x[k], odd1 -= z1[k + 1] * j1x[k + 1];
+            }
+            if (k < m1)
+                s -= z0[k] * j1x[k], s1 -= z1[k] * j1x[k];
+            out[r] = s + odd, out[r1] = s1 + odd1;
         }
     }
 }
@@ -4967,9 +5007,14 @@ static void ik__rows_tmul_n(const ik__jac_work *w, const ik_real *y, const ik_re
     ik__goals_tmul_add(w, m1, m1 + m, y, out);
     for (k = 0; k < m1; k += 2) { // u = -D^T y (two at a time, a last one repeated)
         const int k1 = k + 1 < m1 ? k + 1 : k;
-        ik_real s = 0, s1 = 0;
-        for (r = 0; r < m; r++)
+        ik_real s = 0, s1 = 0, odd = 0, odd1 = 0; // (odd r apart)
+        for (r = 0; r + 1 < m; r += 2) {
+            s += zt[r * m1 + k] * y[r], odd += zt[(r + 1) * m1 + k] * y[r + 1];
+            s1 += zt[r * m1 + k1] * y[r], odd1 += zt[(r + 1) * m1 + k1] * y[r + 1];
+        }
+        if (r < m)
             s += zt[r * m1 + k] * y[r], s1 += zt[r * m1 + k1] * y[r];
+        s += odd, s1 += odd1;
         u[k] = n ? s + n[k] : s, u[k1] = n ? s1 + n[k1] : s1;
     }
     ik__ldlt_backward(l1, m1, u);
@@ -6274,14 +6319,18 @@ static void ik__forward_rows(const ik_real *l, int n, const ik_real *x0, const i
         const bool two = j + 1 < n; // (else value j alone)
         const ik_real *lj = l + j * n, *lj1 = two ? lj + n : lj;
         ik_real a = x0[j], b = x1[j], a1 = two ? x0[j + 1] : 0, b1 = two ? x1[j + 1] : 0;
-        for (k = 0; k < j; k++) {
-            a -= lj[k] * z0[k], b -= lj[k] * z1[k];
-            a1 -= lj1[k] * z0[k], b1 -= lj1[k] * z1[k];
+        ik_real odd_a = 0, odd_b = 0, odd_a1 = 0, odd_b1 = 0; // (the odd k's terms)
+        for (k = 0; k < j; k += 2) {
+            a -= lj[k] * z0[k], odd_a -= lj[k + 1] * z0[k + 1];
+            b -= lj[k] * z1[k], odd_b -= lj[k + 1] * z1[k + 1];
+            a1 -= lj1[k] * z0[k], odd_a1 -= lj1[k + 1] * z0[k + 1];
+            b1 -= lj1[k] * z1[k], odd_b1 -= lj1[k + 1] * z1[k + 1];
         }
+        a += odd_a, b += odd_b;
         z0[j] = a, z1[j] = b, d0[j] = a * lj[j], d1[j] = b * lj[j];
         if (!two)
             return;
-        a1 -= lj1[j] * a, b1 -= lj1[j] * b; // (k = j for value j + 1)
+        a1 = (a1 + odd_a1) - lj1[j] * a, b1 = (b1 + odd_b1) - lj1[j] * b; // (k = j for j + 1)
         z0[j + 1] = a1, z1[j + 1] = b1, d0[j + 1] = a1 * lj1[j + 1], d1[j + 1] = b1 * lj1[j + 1];
     }
 }
@@ -6434,7 +6483,7 @@ static void ik__priority_rows(ik__jac_work *w)
     for (i = m1 - 1; i >= 0; i--) // each column's sums as ik__ldlt_backward()'s
         for (c = 0; c < m2; c++) {
             ik_real s = dt[i * m2 + c] * l1[i * m1 + i];
-            for (k = i + 1; k < m1; k++)
+            for (k = m1 - 1; k > i; k--)
                 s -= l1[k * m1 + i] * dt[k * m2 + c];
             dt[i * m2 + c] = s;
         }
@@ -6450,10 +6499,14 @@ static void ik__block_mul(const ik_real *b, int ldb, int n, int k, const ik_real
     for (r = 0; r < n; r += 2) {
         const int r1 = r + 1 < n ? r + 1 : r;
         const ik_real *b0 = b + r * ldb, *b1 = b + r1 * ldb;
-        ik_real s = 0, s1 = 0;
-        for (i = 0; i < k; i++)
+        ik_real s = 0, s1 = 0, odd = 0, odd1 = 0; // (odd i apart)
+        for (i = 0; i + 1 < k; i += 2) {
+            s += b0[i] * x[i], odd += b0[i + 1] * x[i + 1];
+            s1 += b1[i] * x[i], odd1 += b1[i + 1] * x[i + 1];
+        }
+        if (i < k)
             s += b0[i] * x[i], s1 += b1[i] * x[i];
-        out[r] = s, out[r1] = s1;
+        out[r] = s + odd, out[r1] = s1 + odd1;
     }
 }
 
