@@ -1,4 +1,4 @@
-/* ik.h v0.15.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
+/* ik.h v0.16.0 - inverse kinematics in one C99/C++ header. No allocation. License: end of file.
 
    Do this in *one* C or C++ file (elsewhere just #include "ik.h"):
        #define IK_IMPLEMENTATION
@@ -192,9 +192,9 @@
 #define IK_H_INCLUDED
 
 #define IK_VERSION_MAJOR  0
-#define IK_VERSION_MINOR  15
+#define IK_VERSION_MINOR  16
 #define IK_VERSION_PATCH  0
-#define IK_VERSION_STRING "0.15.0"
+#define IK_VERSION_STRING "0.16.0"
 
 // ---- config ------------------------------------------------------------------------------------
 #include <math.h>
