@@ -1364,7 +1364,8 @@ IKDEF ik_result ik_skeleton_solve(const ik_skeleton *skeleton, const ik_effector
 // ik_skeleton_solve_prepared(): several threads may solve with one prepared skeleton at once, each
 // with its own scratch. It refers to the skeleton's joints and parents (not to the ik_skeleton,
 // which it copies): keep them unchanged while it is used, and prepare again after changing them
-// or the effectors' layout. Prepare it in place (a byte copy elsewhere need not work).
+// or the effectors' layout. Prepare it in place: it holds its own address, and a byte copy
+// elsewhere is refused (IK_ERR_BAD_ARG).
 // Bytes of memory ik_skeleton_prepare() needs for this skeleton and effector count (0 if the
 // skeleton is invalid, effectors NULL or the count outside 1 .. IK_MAX_EFFECTORS).
 IKDEF size_t ik_skeleton_prepared_size(const ik_skeleton *skeleton, const ik_effector *effectors,
@@ -1384,7 +1385,8 @@ IKDEF ik_result ik_skeleton_prepare(const ik_skeleton *skeleton, const ik_effect
 // it was) and any options: the same q, info and out_effectors to the bit, without checking the
 // skeleton and deriving its constants. scratch: at least ik_skeleton_scratch_size() bytes (less
 // is enough: it need not hold the prepared skeleton). Errors: IK_ERR_NULL_ARG (prepared,
-// effectors, q, scratch), IK_ERR_BAD_ARG (prepared not filled by ik_skeleton_prepare();
+// effectors, q, scratch), IK_ERR_BAD_ARG (prepared not filled there by ik_skeleton_prepare(),
+// as its marker and address tell: a copy, or most other memory;
 // effectors of another layout; q, effectors or the rest pose as for ik_skeleton_solve(); q, info,
 // out_effectors, the prepared skeleton, the skeleton's joints or parents or the effectors
 // overlapping scratch; q, info or out_effectors overlapping the prepared skeleton),
@@ -2479,7 +2481,8 @@ static inline IK__ALWAYS_INLINE bool ik__expmap_surely_within(const ik_ball_limi
 {
     const ik_real keep = 1 - IK_R(1e-3), pi2 = IK_PI * IK_PI;
     const ik_real t2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    const ik_real twist = -limit->twist[0] < limit->twist[1] ? -limit->twist[0] : limit->twist[1];
+    const ik_real *h = limit->twist_half, sh = -h[1] < h[3] ? -h[1] : h[3]; // (sin(end / 2))
+    const ik_real twist = 2 * sh * (1 + sh * sh / 6); // (<= 2 asin(sh): the exact test's end)
     const ik_real cone = limit->cone[0] < limit->cone[1] ? limit->cone[0] : limit->cone[1];
     const ik_real d = keep * cone * (4 * pi2 - t2); // (> 0: t2 < pi^2 below)
     return IK__FAST && twist > 0 && t2 < (keep * twist) * (keep * twist) && pi2 * pi2 * t2 < d * d;
@@ -7069,6 +7072,7 @@ typedef struct ik__goal_layout {
 // layouts and their columns.
 typedef struct ik__skel_prepared {
     int valid;                      // IK__SKELETON_PREPARED
+    const void *at;                 // this header's address (a byte copy elsewhere: not it)
     int dof, rows;                  // the state's length; the effectors' task rows
     int first_rows;                 // priority 0's rows where priority 1 has rows too, else 0
     int count;                      // the effectors
@@ -7300,6 +7304,7 @@ static void ik__skeleton_prepare(ik__skel_prepared *pp, const ik_skeleton *skele
     ik__goal_layout *layouts = (ik__goal_layout *)(void *)(at + table);
     int k, n, row0 = 0, row1 = 0;
     pp->valid = IK__SKELETON_PREPARED;
+    pp->at = pp;
     pp->dof = dof, pp->count = count, pp->rows = 0;
     pp->bytes = ik__skeleton_prepared_bytes(table, dof, skeleton->joint_count, count);
     pp->skeleton = *skeleton;
@@ -7631,7 +7636,7 @@ IKDEF ik_result ik_skeleton_solve_prepared(const void *prepared, const ik_effect
         return IK_ERR_NULL_ARG;
     pp = (const ik__skel_prepared *)(const void *)((const char *)prepared +
                                                    ik__ccd_align_skip(prepared));
-    if (pp->valid != IK__SKELETON_PREPARED)
+    if (pp->valid != IK__SKELETON_PREPARED || pp->at != pp) // (a copy or moved memory: refused)
         return IK_ERR_BAD_ARG;
     if ((scratch &&
          ik__overlap(pp, pp->bytes, scratch, scratch_size)) || // (writes would change it)

@@ -1037,7 +1037,7 @@ static void test_skeleton_prepared(void)
 // Every status of the prepared functions, and the caller's data untouched on error.
 static void test_skeleton_prepared_errors(void)
 {
-    static unsigned char mem[1 << 12], kept[1 << 12], blank[1 << 12];
+    static unsigned char mem[1 << 12], kept[1 << 12], blank[1 << 12], copied[1 << 12];
     static ik_real scratch[(1 << 15) / sizeof(ik_real)];
     test_rng rng = { 910 };
     sk_tree t, bad;
@@ -1090,11 +1090,12 @@ static void test_skeleton_prepared_errors(void)
           IK_ERR_BAD_ARG);
     CHECK(ik_skeleton_prepare(&t.skeleton, e, 3, mem + 3, size) == IK_OK);
     memcpy(kept, mem, sizeof mem);
+    memcpy(copied, mem, sizeof mem); // (a byte copy: its pointers are the original's)
     memset(&info, 0x77, sizeof info);
     memset(out, 0x77, sizeof out);
     info0 = info;
     memcpy(out0, out, sizeof out);
-    for (k = 0; k < 27; k++) {
+    for (k = 0; k < 28; k++) {
         const void *p = mem + 3;
         const ik_effector *pe = b;
         ik_real *pq = q, *rest = NULL;
@@ -1136,6 +1137,7 @@ static void test_skeleton_prepared_errors(void)
         case 24: memcpy(scratch + 8, e, sizeof e), pe = (ik_effector *)(void *)(scratch + 8); break;
         case 25: ps = (unsigned char *)t.joints + 8; break;
         case 26: ps = (unsigned char *)t.parents, ss = 64; break;
+        case 27: p = copied + 3; break; // (prepared memory copied elsewhere)
         }
         if (rest)
             o.rest = rest;
