@@ -5772,6 +5772,22 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
         ik__ball_bounds_add(b, limit, ik_vec3_scale(grad, -1), lo - tau, band);
 }
 
+// Whether the rotation r (unit) is surely farther than band from both bounds, so that neither
+// ik__ball_cone_bound() nor ik__ball_twist_bound() adds one: its angle theta gives f <=
+// tan(theta / 4) / (the smaller semi-axis) < 0.5 and passes the twist's far test for every
+// |q_z| <= |r_xyz| (docs/limits.md, "Sliding along the boundary").
+static inline IK__ALWAYS_INLINE bool ik__ball_surely_far(const ik_ball_limit *limit, ik_quat r,
+                                                         ik_real band)
+{
+    const ik_real *h = limit->twist_half, ca = limit->cone[0], cb = limit->cone[1];
+    const ik_real s2 = r.x * r.x + r.y * r.y + r.z * r.z, w = IK_FABS(r.w);
+    const ik_real cone = IK_R(0.49) * (ca < cb ? ca : cb) * (1 + w), near = band / 2 + IK_R(2e-3);
+    const ik_real lo = -h[1] * w - near, hi = h[3] * w - near;
+    return IK__FAST && ((ca >= 1 && cb >= 1) || s2 < cone * cone) &&
+           ((limit->twist[0] <= -IK_PI && limit->twist[1] >= IK_PI) ||
+            (lo > 0 && hi > 0 && s2 * (h[0] * h[0]) < lo * lo && s2 * (h[2] * h[2]) < hi * hi));
+}
+
 // The bounds of a ball joint at exponential map v within band (radians) of its boundary (kept:
 // ik__ball_kept()'s rotation and Jacobian at v, or NULL).
 static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit, const ik_real *v,
@@ -5784,6 +5800,8 @@ static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit,
     b->kept = kept;
     b->have_jexp = false;
     r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b->v, NULL);
+    if (ik__ball_surely_far(limit, r, band))
+        return;
     a = &limit->axes; // (a^T (x, y, z): in the limit's axes)
     q = ik_quat_make(a->m[0][0] * r.x + a->m[1][0] * r.y + a->m[2][0] * r.z,
                      a->m[0][1] * r.x + a->m[1][1] * r.y + a->m[2][1] * r.z,
@@ -5803,19 +5821,20 @@ static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
     j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
-// Whether column c is among goal g's columns (ascending: a binary search).
+// Whether column c is among goal g's columns (ascending: a binary search for the last one <= c,
+// its steps without branches).
 static bool ik__goal_has_column(const ik__jac_work *w, const ik__effector_goal *g, int c)
 {
     const int *cols = w->goal_cols + g->cols_at;
-    int lo = 0, hi = g->col_count;
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (cols[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
+    int n = g->col_count;
+    if (n < 1)
+        return false;
+    while (n > 1) { // (the last column <= c is in cols[0..n - 1], if any)
+        const int half = n / 2;
+        cols = cols[half] <= c ? cols + half : cols;
+        n -= half;
     }
-    return lo < g->col_count && cols[lo] == c;
+    return *cols == c;
 }
 
 // J's columns c..c+2 <- J's times m: every row of a chain's J; of a skeleton's, the rows of the
@@ -5841,11 +5860,12 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
 {
     const ik_vec3 n1 = b->normal[0];
     const bool corner = b->count > 1 && ik_vec3_length(ik_vec3_cross(n1, b->normal[1])) > IK_R(0.1);
-    ik_vec3 n2 = corner ? b->normal[1]
-                        : ik_vec3_normalize(ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6)
-                                                                  ? ik_vec3_make(1, 0, 0)
-                                                                  : ik_vec3_make(0, 1, 0)));
-    ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
+    ik_vec3 n2 =
+        corner
+            ? b->normal[1]
+            : ik__vec3_unit(ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6) ? ik_vec3_make(1, 0, 0)
+                                                                        : ik_vec3_make(0, 1, 0)));
+    ik_vec3 t = ik__vec3_unit(ik_vec3_cross(n2, n1)), col[3]; // (ik_vec3_normalize()'s bits)
     ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
     ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
     int k;
@@ -5884,22 +5904,26 @@ static void ik__ball_frames(ik__jac_work *w)
     }
 }
 
+// The step back from the frame of the ball at column c: dq <- M^-1 z.
+static void ik__ball_frame_dq(ik__jac_work *w, int c)
+{
+    const ik_real *f = w->frame + 6 * c; // (M^-1 row-major)
+    const ik_real z0 = w->dq[c], z1 = w->dq[c + 1], z2 = w->dq[c + 2];
+    int k;
+    for (k = 0; k < 3; k++)
+        w->dq[c + k] = f[3 * k] * z0 + f[3 * k + 1] * z1 + f[3 * k + 2] * z2;
+}
+
 // The step back from the frames: dq <- M^-1 z for each ball with a frame (its hi[c + 2] finite,
 // until ik__ball_frames() makes them again).
 static void ik__ball_frames_dq(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, k;
+    int c, jt;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
-            ik_mat3 fm;
-            ik_real z[3];
-            memcpy(&fm, w->frame + 6 * c, sizeof fm);
-            z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
-            for (k = 0; k < 3; k++)
-                w->dq[c + k] = fm.m[k][0] * z[0] + fm.m[k][1] * z[1] + fm.m[k][2] * z[2];
-        }
+        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY)
+            ik__ball_frame_dq(w, c);
         c += ik_joint_type_dof(j->type);
     }
 }
@@ -5909,13 +5933,13 @@ static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
     int c, jt;
-    ik__ball_frames_dq(w);
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
-            ik_mat3 fm[2];
-            memcpy(fm, w->frame + 6 * c, sizeof fm);
-            ik__ball_columns_mul(w, c, &fm[1]);
+            ik_mat3 fm;
+            memcpy(&fm, w->frame + 6 * c + 9, sizeof fm);
+            ik__ball_frame_dq(w, c);
+            ik__ball_columns_mul(w, c, &fm);
         }
         c += ik_joint_type_dof(j->type);
     }
