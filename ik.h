@@ -5821,6 +5821,13 @@ static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
     j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
+// The 3 x 3 matrix at f (row-major), read one real at a time (no wide load of narrow stores).
+static inline IK__ALWAYS_INLINE ik_mat3 ik__mat3_at(const ik_real *f)
+{
+    ik_mat3 m = { { { f[0], f[1], f[2] }, { f[3], f[4], f[5] }, { f[6], f[7], f[8] } } };
+    return m;
+}
+
 // Whether column c is among goal g's columns (ascending: a binary search for the last one <= c,
 // its steps without branches).
 static bool ik__goal_has_column(const ik__jac_work *w, const ik__effector_goal *g, int c)
@@ -5839,8 +5846,9 @@ static bool ik__goal_has_column(const ik__jac_work *w, const ik__effector_goal *
 
 // J's columns c..c+2 <- J's times m: every row of a chain's J; of a skeleton's, the rows of the
 // goals that hold column c (the others are 0 there and stay so).
-static void ik__ball_columns_mul(ik__jac_work *w, int c, const ik_mat3 *m)
+static void ik__ball_columns_mul(ik__jac_work *w, int c, const ik_real *f)
 {
+    const ik_mat3 mf = ik__mat3_at(f), *m = &mf; // (a copy: J's stores cannot change it)
     int k, i;
     for (i = 0; i < w->m && !w->goals; i++)
         ik__row3_mul(w->jac + i * w->dof + c, m);
@@ -5867,20 +5875,20 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
                                                                         : ik_vec3_make(0, 1, 0)));
     ik_vec3 t = ik__vec3_unit(ik_vec3_cross(n2, n1)), col[3]; // (ik_vec3_normalize()'s bits)
     ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
-    ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
+    // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), then M (rows t, n2, n1), row-major
+    ik_real *f = w->frame + 6 * c;
     int k;
     col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
     col[1] = ik_vec3_scale(ik_vec3_cross(n1, t), 1 / det);
     col[2] = ik_vec3_scale(ik_vec3_cross(t, n2), 1 / det);
     for (k = 0; k < 3; k++)
-        fm[0].m[0][k] = col[k].x, fm[0].m[1][k] = col[k].y, fm[0].m[2][k] = col[k].z;
-    fm[1].m[0][0] = t.x, fm[1].m[0][1] = t.y, fm[1].m[0][2] = t.z;
-    fm[1].m[1][0] = n2.x, fm[1].m[1][1] = n2.y, fm[1].m[1][2] = n2.z;
-    fm[1].m[2][0] = n1.x, fm[1].m[2][1] = n1.y, fm[1].m[2][2] = n1.z;
-    memcpy(w->frame + 6 * c, fm, sizeof fm);
+        f[k] = col[k].x, f[3 + k] = col[k].y, f[6 + k] = col[k].z;
+    f[9] = t.x, f[10] = t.y, f[11] = t.z;
+    f[12] = n2.x, f[13] = n2.y, f[14] = n2.z;
+    f[15] = n1.x, f[16] = n1.y, f[17] = n1.z;
     w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    ik__ball_columns_mul(w, c, &fm[0]); // J <- J M^-1
+    ik__ball_columns_mul(w, c, f); // J <- J M^-1
 }
 
 // Limited balls on (or within a step of) their boundary: columns turned into frames whose last
@@ -5936,10 +5944,8 @@ static void ik__ball_frames_undo(ik__jac_work *w)
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
-            ik_mat3 fm;
-            memcpy(&fm, w->frame + 6 * c + 9, sizeof fm);
             ik__ball_frame_dq(w, c);
-            ik__ball_columns_mul(w, c, &fm);
+            ik__ball_columns_mul(w, c, w->frame + 6 * c + 9);
         }
         c += ik_joint_type_dof(j->type);
     }
