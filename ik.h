@@ -5753,18 +5753,18 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
 {
     const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
     const ik_real *h = limit->twist_half;
-    ik_real tau, near, k;
+    const ik_real near = band / 2 + IK_R(2e-3);
+    ik_real tau, k;
     ik_vec3 grad;
     if ((lo <= -IK_PI && hi >= IK_PI) || n2 < IK_R(0.0025))
         return; // (no twist limit, or a swing near a half turn: projection alone)
-    k = 1 / n2;
-    grad = ik_vec3_make((q.w * q.y + q.z * q.x) * k, (q.z * q.y - q.w * q.x) * k, 1);
     // farther than band from both ends: sin((hi - tau) / 2), sin((tau - lo) / 2) (times |(z, w)|)
-    // above band |grad| / 2, so the angles too (docs/limits.md, "Sliding along the boundary")
-    near =
-        (band * ik_vec3_length(ik_mat3_mul_vec3(limit->axes, grad)) / 2 + IK_R(1e-3)) * IK_SQRT(n2);
+    // above band |grad| / 2 (|grad| |(z, w)| = |q| = 1), so the angles too (docs/limits.md,
+    // "Sliding along the boundary")
     if (IK__FAST && h[3] * q.w - h[2] * q.z >= near && h[0] * q.z - h[1] * q.w >= near)
         return;
+    k = 1 / n2;
+    grad = ik_vec3_make((q.w * q.y + q.z * q.x) * k, (q.z * q.y - q.w * q.x) * k, 1);
     tau = 2 * IK_ATAN2(q.z, q.w);
     if (hi - tau <= tau - lo)
         ik__ball_bounds_add(b, limit, grad, tau - hi, band);
