@@ -5801,23 +5801,39 @@ static void ik__ball_twist_bound(ik__ball_bounds *b, const ik_ball_limit *limit,
 {
     const ik_real lo = limit->twist[0], hi = limit->twist[1], n2 = q.z * q.z + q.w * q.w;
     const ik_real *h = limit->twist_half;
-    ik_real tau, near, k;
+    const ik_real near = band / 2 + IK_R(2e-3);
+    ik_real tau, k;
     ik_vec3 grad;
     if ((lo <= -IK_PI && hi >= IK_PI) || n2 < IK_R(0.0025))
         return; // (no twist limit, or a swing near a half turn: projection alone)
-    k = 1 / n2;
-    grad = ik_vec3_make((q.w * q.y + q.z * q.x) * k, (q.z * q.y - q.w * q.x) * k, 1);
     // farther than band from both ends: sin((hi - tau) / 2), sin((tau - lo) / 2) (times |(z, w)|)
-    // above band |grad| / 2, so the angles too (docs/limits.md, "Sliding along the boundary")
-    near =
-        (band * ik_vec3_length(ik_mat3_mul_vec3(limit->axes, grad)) / 2 + IK_R(1e-3)) * IK_SQRT(n2);
+    // above band |grad| / 2 (|grad| |(z, w)| = |q| = 1), so the angles too (docs/limits.md,
+    // "Sliding along the boundary")
     if (IK__FAST && h[3] * q.w - h[2] * q.z >= near && h[0] * q.z - h[1] * q.w >= near)
         return;
+    k = 1 / n2;
+    grad = ik_vec3_make((q.w * q.y + q.z * q.x) * k, (q.z * q.y - q.w * q.x) * k, 1);
     tau = 2 * IK_ATAN2(q.z, q.w);
     if (hi - tau <= tau - lo)
         ik__ball_bounds_add(b, limit, grad, tau - hi, band);
     else
         ik__ball_bounds_add(b, limit, ik_vec3_scale(grad, -1), lo - tau, band);
+}
+
+// Whether the rotation r (unit) is surely farther than band from both bounds, so that neither
+// ik__ball_cone_bound() nor ik__ball_twist_bound() adds one: its angle theta gives f <=
+// tan(theta / 4) / (the smaller semi-axis) < 0.5 and passes the twist's far test for every
+// |q_z| <= |r_xyz| (docs/limits.md, "Sliding along the boundary").
+static inline IK__ALWAYS_INLINE bool ik__ball_surely_far(const ik_ball_limit *limit, ik_quat r,
+                                                         ik_real band)
+{
+    const ik_real *h = limit->twist_half, ca = limit->cone[0], cb = limit->cone[1];
+    const ik_real s2 = r.x * r.x + r.y * r.y + r.z * r.z, w = IK_FABS(r.w);
+    const ik_real cone = IK_R(0.49) * (ca < cb ? ca : cb) * (1 + w), near = band / 2 + IK_R(2e-3);
+    const ik_real lo = -h[1] * w - near, hi = h[3] * w - near;
+    return IK__FAST && ((ca >= 1 && cb >= 1) || s2 < cone * cone) &&
+           ((limit->twist[0] <= -IK_PI && limit->twist[1] >= IK_PI) ||
+            (lo > 0 && hi > 0 && s2 * (h[0] * h[0]) < lo * lo && s2 * (h[2] * h[2]) < hi * hi));
 }
 
 // The bounds of a ball joint at exponential map v within band (radians) of its boundary (kept:
@@ -5832,6 +5848,8 @@ static void ik__ball_bounds_kept(ik__ball_bounds *b, const ik_ball_limit *limit,
     b->kept = kept;
     b->have_jexp = false;
     r = kept ? ik_quat_make(kept[3], kept[4], kept[5], kept[6]) : ik__expmap_rotation(b->v, NULL);
+    if (ik__ball_surely_far(limit, r, band))
+        return;
     a = &limit->axes; // (a^T (x, y, z): in the limit's axes)
     q = ik_quat_make(a->m[0][0] * r.x + a->m[1][0] * r.y + a->m[2][0] * r.z,
                      a->m[0][1] * r.x + a->m[1][1] * r.y + a->m[2][1] * r.z,
@@ -5851,25 +5869,34 @@ static inline IK__ALWAYS_INLINE void ik__row3_mul(ik_real *j, const ik_mat3 *m)
     j[2] = j0 * m->m[0][2] + j1 * m->m[1][2] + j2 * m->m[2][2];
 }
 
-// Whether column c is among goal g's columns (ascending: a binary search).
+// The 3 x 3 matrix at f (row-major), read one real at a time (no wide load of narrow stores).
+static inline IK__ALWAYS_INLINE ik_mat3 ik__mat3_at(const ik_real *f)
+{
+    ik_mat3 m = { { { f[0], f[1], f[2] }, { f[3], f[4], f[5] }, { f[6], f[7], f[8] } } };
+    return m;
+}
+
+// Whether column c is among goal g's columns (ascending: a binary search for the last one <= c,
+// its steps without branches).
 static bool ik__goal_has_column(const ik__jac_work *w, const ik__effector_goal *g, int c)
 {
     const int *cols = w->goal_cols + g->cols_at;
-    int lo = 0, hi = g->col_count;
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (cols[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
+    int n = g->col_count;
+    if (n < 1)
+        return false;
+    while (n > 1) { // (the last column <= c is in cols[0..n - 1], if any)
+        const int half = n / 2;
+        cols = cols[half] <= c ? cols + half : cols;
+        n -= half;
     }
-    return lo < g->col_count && cols[lo] == c;
+    return *cols == c;
 }
 
 // J's columns c..c+2 <- J's times m: every row of a chain's J; of a skeleton's, the rows of the
 // goals that hold column c (the others are 0 there and stay so).
-static void ik__ball_columns_mul(ik__jac_work *w, int c, const ik_mat3 *m)
+static void ik__ball_columns_mul(ik__jac_work *w, int c, const ik_real *f)
 {
+    const ik_mat3 mf = ik__mat3_at(f), *m = &mf; // (a copy: J's stores cannot change it)
     int k, i;
     for (i = 0; i < w->m && !w->goals; i++)
         ik__row3_mul(w->jac + i * w->dof + c, m);
@@ -5889,26 +5916,27 @@ static void ik__ball_frame_make(ik__jac_work *w, int c, const ik__ball_bounds *b
 {
     const ik_vec3 n1 = b->normal[0];
     const bool corner = b->count > 1 && ik_vec3_length(ik_vec3_cross(n1, b->normal[1])) > IK_R(0.1);
-    ik_vec3 n2 = corner ? b->normal[1]
-                        : ik_vec3_normalize(ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6)
-                                                                  ? ik_vec3_make(1, 0, 0)
-                                                                  : ik_vec3_make(0, 1, 0)));
-    ik_vec3 t = ik_vec3_normalize(ik_vec3_cross(n2, n1)), col[3];
+    ik_vec3 n2 =
+        corner
+            ? b->normal[1]
+            : ik__vec3_unit(ik_vec3_cross(n1, IK_FABS(n1.x) < IK_R(0.6) ? ik_vec3_make(1, 0, 0)
+                                                                        : ik_vec3_make(0, 1, 0)));
+    ik_vec3 t = ik__vec3_unit(ik_vec3_cross(n2, n1)), col[3]; // (ik_vec3_normalize()'s bits)
     ik_real det = ik_vec3_dot(t, ik_vec3_cross(n2, n1));
-    ik_mat3 fm[2]; // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), M (rows t, n2, n1)
+    // M^-1 (columns (n2 x n1, n1 x t, t x n2) / det), then M (rows t, n2, n1), row-major
+    ik_real *f = w->frame + 6 * c;
     int k;
     col[0] = ik_vec3_scale(ik_vec3_cross(n2, n1), 1 / det);
     col[1] = ik_vec3_scale(ik_vec3_cross(n1, t), 1 / det);
     col[2] = ik_vec3_scale(ik_vec3_cross(t, n2), 1 / det);
     for (k = 0; k < 3; k++)
-        fm[0].m[0][k] = col[k].x, fm[0].m[1][k] = col[k].y, fm[0].m[2][k] = col[k].z;
-    fm[1].m[0][0] = t.x, fm[1].m[0][1] = t.y, fm[1].m[0][2] = t.z;
-    fm[1].m[1][0] = n2.x, fm[1].m[1][1] = n2.y, fm[1].m[1][2] = n2.z;
-    fm[1].m[2][0] = n1.x, fm[1].m[2][1] = n1.y, fm[1].m[2][2] = n1.z;
-    memcpy(w->frame + 6 * c, fm, sizeof fm);
+        f[k] = col[k].x, f[3 + k] = col[k].y, f[6 + k] = col[k].z;
+    f[9] = t.x, f[10] = t.y, f[11] = t.z;
+    f[12] = n2.x, f[13] = n2.y, f[14] = n2.z;
+    f[15] = n1.x, f[16] = n1.y, f[17] = n1.z;
     w->hi[c + 1] = corner ? w->q[c + 1] + b->dist[1] : IK_INFINITY;
     w->hi[c + 2] = w->q[c + 2] + b->dist[0];
-    ik__ball_columns_mul(w, c, &fm[0]); // J <- J M^-1
+    ik__ball_columns_mul(w, c, f); // J <- J M^-1
 }
 
 // Limited balls on (or within a step of) their boundary: columns turned into frames whose last
@@ -5932,22 +5960,26 @@ static void ik__ball_frames(ik__jac_work *w)
     }
 }
 
+// The step back from the frame of the ball at column c: dq <- M^-1 z.
+static void ik__ball_frame_dq(ik__jac_work *w, int c)
+{
+    const ik_real *f = w->frame + 6 * c; // (M^-1 row-major)
+    const ik_real z0 = w->dq[c], z1 = w->dq[c + 1], z2 = w->dq[c + 2];
+    int k;
+    for (k = 0; k < 3; k++)
+        w->dq[c + k] = f[3 * k] * z0 + f[3 * k + 1] * z1 + f[3 * k + 2] * z2;
+}
+
 // The step back from the frames: dq <- M^-1 z for each ball with a frame (its hi[c + 2] finite,
 // until ik__ball_frames() makes them again).
 static void ik__ball_frames_dq(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
-    int c, jt, k;
+    int c, jt;
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
-        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
-            ik_mat3 fm;
-            ik_real z[3];
-            memcpy(&fm, w->frame + 6 * c, sizeof fm);
-            z[0] = w->dq[c], z[1] = w->dq[c + 1], z[2] = w->dq[c + 2];
-            for (k = 0; k < 3; k++)
-                w->dq[c + k] = fm.m[k][0] * z[0] + fm.m[k][1] * z[1] + fm.m[k][2] * z[2];
-        }
+        if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY)
+            ik__ball_frame_dq(w, c);
         c += ik_joint_type_dof(j->type);
     }
 }
@@ -5957,13 +5989,11 @@ static void ik__ball_frames_undo(ik__jac_work *w)
 {
     const ik_chain *chain = w->chain;
     int c, jt;
-    ik__ball_frames_dq(w);
     for (c = 0, jt = 0; jt < chain->joint_count; jt++) {
         const ik_joint *j = &chain->joints[jt];
         if (j->type == IK_JOINT_BALL && j->limit && w->hi[c + 2] < IK_INFINITY) {
-            ik_mat3 fm[2];
-            memcpy(fm, w->frame + 6 * c, sizeof fm);
-            ik__ball_columns_mul(w, c, &fm[1]);
+            ik__ball_frame_dq(w, c);
+            ik__ball_columns_mul(w, c, w->frame + 6 * c + 9);
         }
         c += ik_joint_type_dof(j->type);
     }

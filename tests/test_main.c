@@ -611,6 +611,48 @@ static ik__ball_bounds test_ball_bounds_at(const ik_ball_limit *limit, const ik_
     return b;
 }
 
+// Internal: a ball far inside by its angle alone (ik__ball_surely_far(), band 0.1) gets no bound
+// from the cone's or the twist's test, on random limits and rotations of angles up to 1.2 times
+// the larger of the bounds; with the fast paths it passes at least a tenth of them.
+static void test_ball_far(void)
+{
+    test_rng r = { 78 };
+    int i, far = 0, wrong = 0;
+    for (i = 0; i < 200000; i++) {
+        ik_ball_limit l;
+        ik_real lo = (ik_real)test_rng_uniform(&r, -3.1, i % 5 ? 0 : 0.5);
+        ik_real hi = (ik_real)test_rng_uniform(&r, (double)(lo > 0 ? lo : 0), 3.1);
+        ik_real sx = (ik_real)test_rng_uniform(&r, 0, 3.14),
+                sy = (ik_real)test_rng_uniform(&r, 0, 3.14);
+        ik_real reach = -lo > hi ? -lo : hi;
+        ik_vec3 axis = ik_vec3_normalize(test_rng_vec3(&r, -1, 1));
+        ik__ball_bounds b;
+        ik_quat q, qa;
+        const ik_mat3 *a = &l.axes;
+        if (i % 7 == 0)
+            lo = -IK_PI, hi = IK_PI;
+        ik_ball_limit_make(test_rng_vec3(&r, -1, 1), test_rng_vec3(&r, -1, 1), sx, sy, lo, hi, &l);
+        reach = reach > (sx > sy ? sx : sy) ? reach : (sx > sy ? sx : sy);
+        reach = reach < IK_R(3.1) ? reach : IK_R(3.1);
+        b.v = ik_vec3_scale(axis, (ik_real)test_rng_uniform(&r, 0, 1.2) * reach);
+        b.count = 0, b.kept = NULL, b.have_jexp = false;
+        q = ik_quat_from_expmap(b.v);
+        if (!ik__ball_surely_far(&l, q, IK_R(0.1)))
+            continue;
+        far++;
+        qa = ik_quat_make(a->m[0][0] * q.x + a->m[1][0] * q.y + a->m[2][0] * q.z,
+                          a->m[0][1] * q.x + a->m[1][1] * q.y + a->m[2][1] * q.z,
+                          a->m[0][2] * q.x + a->m[1][2] * q.y + a->m[2][2] * q.z, q.w);
+        qa = qa.w < 0 ? ik__quat_scale(qa, -1) : qa;
+        ik__ball_cone_bound(&b, &l, qa, IK_R(0.1));
+        ik__ball_twist_bound(&b, &l, qa, IK_R(0.1));
+        wrong += b.count > 0;
+    }
+    CHECK(wrong == 0);
+    CHECK(!IK__FAST || far >= 200000 / 10);
+    printf("  balls far inside by their angle: %d of 200000\n", far);
+}
+
 // The Jacobian solvers' ball-joint bounds (test_ball_bounds_at()): at states on a limit's
 // boundary, the distance to a bound falls by h along its normal and stays to second order along
 // the tangents (central differences; a sample where a step changes which bounds there are is
@@ -1021,6 +1063,7 @@ static void test_main_internals(void)
     RUN(test_chord_step);
     RUN(test_chord_factors_kept);
     RUN(test_limit_quick);
+    RUN(test_ball_far);
     RUN(test_atan01);
     RUN(test_angle_near);
 #ifndef IK_NO_FAST_PATHS // (the joint tables' turns and planar pass: fast paths)
