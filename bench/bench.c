@@ -1269,6 +1269,14 @@ static void skel_body_effectors(const ik_real *q, ik_effector *e)
 // states every SKEL_KEY_EVERY frames, the rest state moved by up to 0.4 rad (m) in every value;
 // between them each value eased by (1 - cos) / 2, balls moved into their limits), solved frame
 // after frame from the last frame's answer.
+// Prepared skeletons (0.16.0); built against an earlier ik.h (bench/instructions.sh --base), the
+// prepared row solves by ik_skeleton_solve().
+#if IK_VERSION_MAJOR > 0 || IK_VERSION_MINOR >= 16
+#define SKEL_PREPARED 1
+#else
+#define SKEL_PREPARED 0
+#endif
+
 typedef struct skel_path {
     ik_effector effectors[SKEL_FRAMES][HUMANOID_EFFECTORS];
     ik_real rest[HUMANOID_DOF], q[HUMANOID_DOF];
@@ -1311,22 +1319,29 @@ static void make_skel_path(skel_path *p)
     p->opts = ik_default_jacobian_opts();
     p->size = skc_scratch_size(&skel_body.skeleton, HUMANOID_EFFECTORS);
     p->scratch = (unsigned char *)malloc(p->size);
+    p->use_prepared = false;
+#if SKEL_PREPARED
     prepared = ik_skeleton_prepared_size(&skel_body.skeleton, p->effectors[0], HUMANOID_EFFECTORS);
     p->prepared = malloc(prepared);
-    p->use_prepared = false;
     if (ik_skeleton_prepare(&skel_body.skeleton, p->effectors[0], HUMANOID_EFFECTORS, p->prepared,
                             prepared) != IK_OK)
         abort(); // (every frame's effectors have the first's layout)
+#else
+    (void)prepared;
+    p->prepared = NULL;
+#endif
 }
 
 // One solve of frame f from p->q.
 static void skel_path_frame(skel_path *p, int f)
 {
     ik_solve_info info;
+#if SKEL_PREPARED
     if (p->use_prepared)
         ik_skeleton_solve_prepared(p->prepared, p->effectors[f], HUMANOID_EFFECTORS, &p->opts, p->q,
                                    p->scratch, p->size, &info, NULL);
     else
+#endif
         ik_skeleton_solve(&skel_body.skeleton, p->effectors[f], HUMANOID_EFFECTORS, &p->opts, p->q,
                           p->scratch, p->size, &info, NULL);
     p->iterations += info.iterations;
