@@ -1816,18 +1816,24 @@ static ik_real ik__sinc_half(ik_real a, ik_real sh)
     return sh / a;
 }
 
+// exp(v) for a bounded v, compiled once for every caller: each gets its bits, also where a
+// compiler free to reorder sums (-ffast-math) would round |v| apart in each inlined copy (beyond
+// pi an ulp of |v| is many of the rotation's).
+IK__NOINLINE static ik_quat ik__expmap_quat(ik_vec3 v)
+{
+    const ik_real a = ik_vec3_length(v);
+    const ik_real sh = IK_SIN(a / 2), ch = IK_COS(a / 2); // (side by side: one sincos call)
+    const ik_real s = ik__sinc_half(a, sh);
+    return ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
+}
+
 IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 {
-    ik_real a, sh, ch, s;
     if (!ik_vec3_is_finite(v))
         return ik_quat_identity();
     if (!ik__vec3_bounded(v)) // |v| may overflow: reduce first (the same rotation, |v| <= pi)
         v = ik_expmap_reparameterize(v);
-    a = ik_vec3_length(v);
-    sh = IK_SIN(a / 2); // (side by side: compilers make them one sincos call)
-    ch = IK_COS(a / 2);
-    s = ik__sinc_half(a, sh);
-    return ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
+    return ik__expmap_quat(v);
 }
 
 // atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
@@ -1973,13 +1979,16 @@ static inline IK__ALWAYS_INLINE ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *
     a2 = ik_vec3_length2(v);
     if (IK__FAST && sizeof(ik_real) == sizeof(double) && a2 <= IK_PI * IK_PI) { // (float: below)
         ik__sincos_half(a2 / 4, &s, &ch); // (s = sin(a/2) / (a/2))
-    } else {
+        r = ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
+    } else { // (ik_quat_from_expmap()'s bits)
+        r = ik__expmap_quat(v);
+        if (!jacobian)
+            return r;
         a = IK_SQRT(a2);
-        sh = IK_SIN(a / 2); // (side by side: one sincos call)
-        ch = IK_COS(a / 2);
+        sh = a > 0 ? (r.x * v.x + r.y * v.y + r.z * v.z) / a : 0; // (sin(a/2), signed, as r has it)
+        ch = r.w;
         s = 2 * ik__sinc_half(a, sh);
     }
-    r = ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
     if (!jacobian)
         return r;
     if (a2 < IK_R(1e-4)) { // (as ik_expmap_jacobian(): series)
@@ -6393,7 +6402,8 @@ static void ik__normal_reweigh(ik__jac_work *w, ik_real *a)
 // rows (W the free columns' weights, also into w->jw), A1 = J1 W J1^T (priority 0's m1 rows)
 // factored L D L^T (shifted as little as makes it factor), and Z = L^-1 C^T, C = J2 W J1^T (A's
 // block), so that D = C A1^-1 = Z^T D^-1 L^-1: Z^T and (D^-1 Z)^T (m2 x m1 each) after the factor.
-static void ik__priority_projector(ik__jac_work *w, int m1)
+// false: A1 has no factor at any shift (entries that overflowed): none of them made.
+static bool ik__priority_projector(ik__jac_work *w, int m1)
 {
     const int dof = w->dof, m = w->m, m2 = m - m1, rows = w->rows;
     ik_real *full = w->proj, *l1 = full + rows * rows, *z = l1 + rows * rows, shift = 0, tr = 0;
@@ -6408,14 +6418,18 @@ static void ik__priority_projector(ik__jac_work *w, int m1)
     w->normal_kept = true, w->normal_unit = ik__unweighted(w);
     for (r = 0; r < m1; r++)
         tr += full[r * m + r];
-    while (!ik__ldlt_lda(full, m, shift, m1, l1) && ik__finite(shift)) // (a subnormal trace too)
+    while (!ik__ldlt_lda(full, m, shift, m1, l1)) { // (a subnormal trace too)
         shift = shift * 100 + IK_EPSILON * (tr > 0 ? tr : 1) + IK__REAL_MIN;
+        if (!ik__finite(shift))
+            return false;
+    }
     w->a1_unshifted = shift == 0;
     for (c = 0; c < m2; c += 2) { // (two rows of C at a time, a last one repeated)
         const int c1 = c + 1 < m2 ? c + 1 : c;
         ik__forward_rows(l1, m1, full + (m1 + c) * m, full + (m1 + c1) * m, z + c * m1, z + c1 * m1,
                          z + (m2 + c) * m1, z + (m2 + c1) * m1);
     }
+    return true;
 }
 
 // out (t x dof) -= x^T J1 (x: m1 x t), J1 priority 0's rows (packed), on each effector's columns.
@@ -6553,8 +6567,14 @@ static void ik__priority_step(const ik_jacobian_opts *o, ik__jac_work *w, const 
     ik_real *jac = w->jac, *dq1 = w->dq1, *e2 = w->e1;
     ik_jacobian_opts first = *o, second = *o;
     int c, r;
-    first.rest = NULL; // (the rest pose pulls in what both leave free)
-    ik__priority_projector(w, m1);
+    first.rest = NULL;                    // (the rest pose pulls in what both leave free)
+    if (!ik__priority_projector(w, m1)) { // (no step: the pinned columns' forced moves only)
+        for (c = 0; c < dof; c++)
+            w->dq[c] = w->pins > 0 && w->pinned[c] != 0 ? w->forced[c] : 0;
+        w->has_y = w->y_in_rv = w->n1_folded = false;
+        w->chord_factor = NULL;
+        return;
+    }
     w->m = m1, w->full_rows = m;
     ik__jacobian_step(w->chain, &first, w, m1, dof, e, w->scale, w->euler);
     w->m = m, w->full_rows = 0;
@@ -7333,6 +7353,7 @@ static void ik__skeleton_prepare(ik__skel_prepared *pp, const ik_skeleton *skele
     ik_real *at = (ik_real *)(void *)((char *)pp + IK__CCD_ROUND(sizeof *pp));
     ik__goal_layout *layouts = (ik__goal_layout *)(void *)(at + table);
     int k, n, row0 = 0, row1 = 0;
+    memset(pp, 0, sizeof *pp); // (its padding too: every byte of the memory defined)
     pp->valid = IK__SKELETON_PREPARED;
     pp->at = pp;
     pp->dof = dof, pp->count = count, pp->rows = 0;
