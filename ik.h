@@ -1816,24 +1816,27 @@ static ik_real ik__sinc_half(ik_real a, ik_real sh)
     return sh / a;
 }
 
-// exp(v) for a bounded v, compiled once for every caller: each gets its bits, also where a
-// compiler free to reorder sums (-ffast-math) would round |v| apart in each inlined copy (beyond
-// pi an ulp of |v| is many of the rotation's).
-IK__NOINLINE static ik_quat ik__expmap_quat(ik_vec3 v)
+// For a bounded v, *s = sin(a/2) / (a/2) and *ch = cos(a/2), a = |v|: compiled once for every
+// caller, so that each gets the same bits, also where a compiler free to reorder sums
+// (-ffast-math) would round |v| apart in each inlined copy (beyond pi an ulp of |v| is many of
+// the rotation's).
+IK__NOINLINE static void ik__expmap_half(ik_vec3 v, ik_real *s, ik_real *ch)
 {
     const ik_real a = ik_vec3_length(v);
-    const ik_real sh = IK_SIN(a / 2), ch = IK_COS(a / 2); // (side by side: one sincos call)
-    const ik_real s = ik__sinc_half(a, sh);
-    return ik_quat_make(v.x * s, v.y * s, v.z * s, ch);
+    const ik_real sh = IK_SIN(a / 2); // (side by side: one sincos call)
+    *ch = IK_COS(a / 2);
+    *s = 2 * ik__sinc_half(a, sh);
 }
 
 IKDEF ik_quat ik_quat_from_expmap(ik_vec3 v)
 {
+    ik_real s, ch;
     if (!ik_vec3_is_finite(v))
         return ik_quat_identity();
     if (!ik__vec3_bounded(v)) // |v| may overflow: reduce first (the same rotation, |v| <= pi)
         v = ik_expmap_reparameterize(v);
-    return ik__expmap_quat(v);
+    ik__expmap_half(v, &s, &ch);
+    return ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
 }
 
 // atan2(s, c) / s (s >= 0; a series for tiny s): the scale of a rotation logarithm's axis part.
@@ -1969,7 +1972,7 @@ static inline IK__ALWAYS_INLINE void ik__sincos_half(ik_real u, ik_real *sinc, i
 // c2 v v^T + c1 [v]x with v unscaled (docs/conventions.md). Inline: see ik__quat_log().
 static inline IK__ALWAYS_INLINE ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *jacobian)
 {
-    ik_real a2, a, sh, s, ch, c1, c2, d;
+    ik_real a2, s, ch, c1, c2, d;
     ik_quat r;
     if (!ik__vec3_bounded(v)) { // (and not finite: as the public functions make them)
         if (jacobian)
@@ -1977,18 +1980,11 @@ static inline IK__ALWAYS_INLINE ik_quat ik__expmap_rotation(ik_vec3 v, ik_mat3 *
         return ik_quat_from_expmap(v);
     }
     a2 = ik_vec3_length2(v);
-    if (IK__FAST && sizeof(ik_real) == sizeof(double) && a2 <= IK_PI * IK_PI) { // (float: below)
+    if (IK__FAST && sizeof(ik_real) == sizeof(double) && a2 <= IK_PI * IK_PI) // (float: below)
         ik__sincos_half(a2 / 4, &s, &ch); // (s = sin(a/2) / (a/2))
-        r = ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
-    } else { // (ik_quat_from_expmap()'s bits)
-        r = ik__expmap_quat(v);
-        if (!jacobian)
-            return r;
-        a = IK_SQRT(a2);
-        sh = a > 0 ? (r.x * v.x + r.y * v.y + r.z * v.z) / a : 0; // (sin(a/2), signed, as r has it)
-        ch = r.w;
-        s = 2 * ik__sinc_half(a, sh);
-    }
+    else
+        ik__expmap_half(v, &s, &ch); // (ik_quat_from_expmap()'s bits)
+    r = ik_quat_make(v.x * (s / 2), v.y * (s / 2), v.z * (s / 2), ch);
     if (!jacobian)
         return r;
     if (a2 < IK_R(1e-4)) { // (as ik_expmap_jacobian(): series)
@@ -6177,7 +6173,7 @@ static void ik__jacobian_init(ik__jac_work *w, const ik_chain *chain, const ik_t
     w->goals = NULL; // (a chain's solve)
     w->goal_count = 0;
     w->jac_stale = false;
-    w->first_rows = 0;
+    w->first_rows = w->full_rows = 0;
     w->o = o;
     w->goal.pos = target->pos;
     w->goal.use_rotation = target->use_rotation;
@@ -7358,7 +7354,9 @@ static void ik__skeleton_prepare(ik__skel_prepared *pp, const ik_skeleton *skele
     pp->at = pp;
     pp->dof = dof, pp->count = count, pp->rows = 0;
     pp->bytes = ik__skeleton_prepared_bytes(table, dof, skeleton->joint_count, count);
-    pp->skeleton = *skeleton;
+    pp->skeleton.joints = skeleton->joints; // (field by field: the caller's padding not copied)
+    pp->skeleton.parents = skeleton->parents;
+    pp->skeleton.joint_count = skeleton->joint_count;
     pp->table = ik__joint_table_make(&chain, at);
     pp->scale = ik__length_scale(ik__skeleton_size(&chain, skeleton->parents));
     pp->ow = pp->scale / (ik_real)ik__movable_joints(&chain);
