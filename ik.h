@@ -3634,14 +3634,15 @@ static bool ik__solver_overlap(const ik_chain *chain, const ik_real *q, int dof,
 
 // A prepared chain's or skeleton's start is aligned for its pointers and its reals; its size is a
 // multiple.
-#define IK__CCD_ALIGN    (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) : sizeof(ik_real))
-#define IK__CCD_ROUND(b) (((b) + IK__CCD_ALIGN - 1) / IK__CCD_ALIGN * IK__CCD_ALIGN)
-#define IK__REALS_OF(b)  (((b) + sizeof(ik_real) - 1) / sizeof(ik_real))
+#define IK__PREPARED_ALIGN (sizeof(void *) > sizeof(ik_real) ? sizeof(void *) : sizeof(ik_real))
+#define IK__PREPARED_ROUND(b)                                                                      \
+    (((b) + IK__PREPARED_ALIGN - 1) / IK__PREPARED_ALIGN * IK__PREPARED_ALIGN)
+#define IK__REALS_OF(b) (((b) + sizeof(ik_real) - 1) / sizeof(ik_real))
 
 // Bytes from mem to the first address aligned for a prepared chain or skeleton.
-static size_t ik__ccd_align_skip(const void *mem)
+static size_t ik__prepared_align_skip(const void *mem)
 {
-    return (IK__CCD_ALIGN - (size_t)(uintptr_t)mem % IK__CCD_ALIGN) % IK__CCD_ALIGN;
+    return (IK__PREPARED_ALIGN - (size_t)(uintptr_t)mem % IK__PREPARED_ALIGN) % IK__PREPARED_ALIGN;
 }
 
 // The first ik_real-aligned address in scratch, if `count` reals fit there; NULL otherwise.
@@ -7133,16 +7134,17 @@ typedef struct ik__skel_prepared {
 // A prepared skeleton's bytes from its aligned start (table: its joint table's reals).
 static size_t ik__skeleton_prepared_bytes(size_t table, int dof, int joint_count, int count)
 {
-    return IK__CCD_ROUND(IK__CCD_ROUND(sizeof(ik__skel_prepared)) + table * sizeof(ik_real) +
-                         (size_t)count * sizeof(ik__goal_layout) +
-                         ((size_t)count * (size_t)dof + 2 * (size_t)joint_count + 1) * sizeof(int));
+    return IK__PREPARED_ROUND(IK__PREPARED_ROUND(sizeof(ik__skel_prepared)) +
+                              table * sizeof(ik_real) + (size_t)count * sizeof(ik__goal_layout) +
+                              ((size_t)count * (size_t)dof + 2 * (size_t)joint_count + 1) *
+                                  sizeof(int));
 }
 
 // Bytes of scratch ik_skeleton_solve() needs for `rows` task rows: a prepared skeleton and room to
 // align it, then the solve's work.
 static size_t ik__skeleton_solve_bytes(size_t table, int dof, int joint_count, int rows, int count)
 {
-    return IK__CCD_ALIGN + ik__skeleton_prepared_bytes(table, dof, joint_count, count) +
+    return IK__PREPARED_ALIGN + ik__skeleton_prepared_bytes(table, dof, joint_count, count) +
            ik__skeleton_reals(joint_count, dof, ik__skeleton_rows(rows), count) * sizeof(ik_real);
 }
 
@@ -7154,8 +7156,8 @@ IKDEF size_t ik_skeleton_prepared_size(const ik_skeleton *skeleton, const ik_eff
     if (dof < 0 || !effectors || effector_count < 1 || effector_count > IK_MAX_EFFECTORS)
         return 0;
     chain = ik__skeleton_chain(skeleton);
-    return IK__CCD_ALIGN + ik__skeleton_prepared_bytes(ik__table_reals(&chain), dof,
-                                                       chain.joint_count, effector_count);
+    return IK__PREPARED_ALIGN + ik__skeleton_prepared_bytes(ik__table_reals(&chain), dof,
+                                                            chain.joint_count, effector_count);
 }
 
 IKDEF size_t ik_skeleton_scratch_size(const ik_skeleton *skeleton, const ik_effector *effectors,
@@ -7346,7 +7348,7 @@ static void ik__skeleton_prepare(ik__skel_prepared *pp, const ik_skeleton *skele
                                  const ik_effector *effectors, int count, int dof, size_t table)
 {
     const ik_chain chain = ik__skeleton_chain(skeleton);
-    ik_real *at = (ik_real *)(void *)((char *)pp + IK__CCD_ROUND(sizeof *pp));
+    ik_real *at = (ik_real *)(void *)((char *)pp + IK__PREPARED_ROUND(sizeof *pp));
     ik__goal_layout *layouts = (ik__goal_layout *)(void *)(at + table);
     int k, n, row0 = 0, row1 = 0;
     memset(pp, 0, sizeof *pp); // (its padding too: every byte of the memory defined)
@@ -7589,7 +7591,7 @@ static ik_result ik__skeleton_setup(ik__jac_work *w, const ik_skeleton *skeleton
     table = ik__table_reals(&chain);
     if (scratch_size < ik__skeleton_solve_bytes(table, dof, chain.joint_count, rows, count))
         return IK_ERR_SCRATCH_TOO_SMALL; // (as the size query counts)
-    pp = (ik__skel_prepared *)(void *)((char *)scratch + ik__ccd_align_skip(scratch));
+    pp = (ik__skel_prepared *)(void *)((char *)scratch + ik__prepared_align_skip(scratch));
     ik__skeleton_prepare(pp, skeleton, effectors, count, dof, table);
     ik__skeleton_init(w, pp, effectors, o, (ik_real *)(void *)((char *)pp + pp->bytes), q_io);
     ik__jacobian_start(w);
@@ -7660,13 +7662,13 @@ IKDEF ik_result ik_skeleton_prepare(const ik_skeleton *skeleton, const ik_effect
                               prepared_size))
         return IK_ERR_BAD_ARG;
     table = ik__table_reals(&chain);
-    if (prepared_size < IK__CCD_ALIGN + ik__skeleton_prepared_bytes(table, ik__chain_dof(&chain),
-                                                                    chain.joint_count,
-                                                                    effector_count))
+    if (prepared_size <
+        IK__PREPARED_ALIGN + ik__skeleton_prepared_bytes(table, ik__chain_dof(&chain),
+                                                         chain.joint_count, effector_count))
         return IK_ERR_SCRATCH_TOO_SMALL;
     ik__skeleton_prepare(
-        (ik__skel_prepared *)(void *)((char *)prepared + ik__ccd_align_skip(prepared)), skeleton,
-        effectors, effector_count, ik__chain_dof(&chain), table);
+        (ik__skel_prepared *)(void *)((char *)prepared + ik__prepared_align_skip(prepared)),
+        skeleton, effectors, effector_count, ik__chain_dof(&chain), table);
     return IK_OK;
 }
 
@@ -7684,7 +7686,7 @@ IKDEF ik_result ik_skeleton_solve_prepared(const void *prepared, const ik_effect
     if (!prepared)
         return IK_ERR_NULL_ARG;
     pp = (const ik__skel_prepared *)(const void *)((const char *)prepared +
-                                                   ik__ccd_align_skip(prepared));
+                                                   ik__prepared_align_skip(prepared));
     if (pp->valid != IK__SKELETON_PREPARED || pp->at != pp) // (a copy or moved memory: refused)
         return IK_ERR_BAD_ARG;
     if ((scratch &&
@@ -7767,7 +7769,7 @@ typedef struct ik__ccd_prepared {
     ik_real tip_rot[3][3]; // its axes there
 } ik__ccd_prepared;
 
-#define IK__CCD_HEAD IK__CCD_ROUND(sizeof(ik__ccd_prepared))
+#define IK__CCD_HEAD IK__PREPARED_ROUND(sizeof(ik__ccd_prepared))
 
 // Where a solve works: a state per joint, then q [dof]; in reals.
 static size_t ik__ccd_work_reals(int joint_count, int dof)
@@ -7778,13 +7780,13 @@ static size_t ik__ccd_work_reals(int joint_count, int dof)
 // A prepared chain's bytes from its aligned start.
 static size_t ik__ccd_prepared_bytes(int joint_count)
 {
-    return IK__CCD_HEAD + IK__CCD_ROUND((size_t)joint_count * sizeof(ik__ccd_joint));
+    return IK__CCD_HEAD + IK__PREPARED_ROUND((size_t)joint_count * sizeof(ik__ccd_joint));
 }
 
 // Bytes of scratch ik_ccd_solve() needs: a prepared chain and room to align it, then its work.
 static size_t ik__ccd_scratch_bytes(int joint_count, int dof)
 {
-    return ik__ccd_prepared_bytes(joint_count) + IK__CCD_ALIGN +
+    return ik__ccd_prepared_bytes(joint_count) + IK__PREPARED_ALIGN +
            ik__ccd_work_reals(joint_count, dof) * sizeof(ik_real);
 }
 
@@ -7807,7 +7809,7 @@ IKDEF size_t ik_ccd_prepared_size(const ik_chain *chain)
 {
     if (ik_chain_dof(chain) < 0)
         return 0;
-    return ik__ccd_prepared_bytes(chain->joint_count) + IK__CCD_ALIGN;
+    return ik__ccd_prepared_bytes(chain->joint_count) + IK__PREPARED_ALIGN;
 }
 
 IKDEF size_t ik_ccd_scratch_size(const ik_chain *chain)
@@ -8632,7 +8634,7 @@ IKDEF ik_result ik_ccd_solve(const ik_chain *chain, const ik_target *target_in,
     if (r != IK_OK)
         return r;
     // the chain prepared at the scratch's start, solved in the rest
-    pp = (ik__ccd_prepared *)(void *)((char *)scratch + ik__ccd_align_skip(scratch));
+    pp = (ik__ccd_prepared *)(void *)((char *)scratch + ik__prepared_align_skip(scratch));
     ik__ccd_prepare(pp, chain, &o, target.use_rotation);
     return ik__ccd_run(pp, &target, q_io,
                        (ik_real *)(void *)((char *)pp + ik__ccd_prepared_bytes(n)), info);
@@ -8651,10 +8653,11 @@ IKDEF ik_result ik_ccd_prepare(const ik_chain *chain, const ik_ccd_opts *opts, b
         return IK_ERR_NULL_ARG;
     if (ik__solver_overlap(chain, NULL, 0, NULL, NULL, prepared, prepared_size))
         return IK_ERR_BAD_ARG;
-    if (prepared_size < ik__ccd_prepared_bytes(chain->joint_count) + IK__CCD_ALIGN)
+    if (prepared_size < ik__ccd_prepared_bytes(chain->joint_count) + IK__PREPARED_ALIGN)
         return IK_ERR_SCRATCH_TOO_SMALL;
-    ik__ccd_prepare((ik__ccd_prepared *)(void *)((char *)prepared + ik__ccd_align_skip(prepared)),
-                    chain, &o, pose_targets);
+    ik__ccd_prepare(
+        (ik__ccd_prepared *)(void *)((char *)prepared + ik__prepared_align_skip(prepared)), chain,
+        &o, pose_targets);
     return IK_OK;
 }
 
@@ -8669,7 +8672,7 @@ IKDEF ik_result ik_ccd_solve_prepared(const void *prepared, const ik_target *tar
     if (!prepared)
         return IK_ERR_NULL_ARG;
     pp = (const ik__ccd_prepared *)(const void *)((const char *)prepared +
-                                                  ik__ccd_align_skip(prepared));
+                                                  ik__prepared_align_skip(prepared));
     if (pp->valid != IK__CCD_PREPARED)
         return IK_ERR_BAD_ARG;
     bytes = ik__ccd_prepared_bytes(pp->chain.joint_count);
